@@ -1,0 +1,1 @@
+"""tinygpt: a tiny normalized transformer (demo repository for sauverify)."""

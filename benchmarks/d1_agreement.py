@@ -1,0 +1,95 @@
+"""Measure D1 on SA-Bench's generated repositories: settle rate, seconds per repository, and agreement with
+SA-Bench's recorded judge decisions (exact and within ±0.25), on settled verdicts and on all scored ones.
+
+Usage: python benchmarks/d1_agreement.py RUNS_DIR SABENCH_DIR [--config NAME ...] [--paper SLUG ...] [--json FILE]
+  RUNS_DIR     a folder laid out like SA-Bench's experiments/runs (<config>/<paper>/repo)
+  SABENCH_DIR  a folder with papers/<slug>/sau.json and decisions/<config>.jsonl
+
+Prints one line per repository and totals. The repositories are read, never run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+DEVELOPMENT_CONFIGS = ("claude-sonnet_basic", "deepseek_basic", "deepseek_papercoder", "gemini-flash_papercoder",
+                       "gpt4o_basic", "gpt4o_papercoder", "openhands_claude", "openhands_gemini", "openhands_gpt4o")
+
+
+def _one(job: tuple[str, str, str, str]) -> dict:
+    from verifier.run import verify
+    from verifier.specs import load_sabench
+
+    runs, sabench, config, slug = job
+    repo = Path(runs) / config / slug / "repo"
+    spec = load_sabench(Path(sabench) / "papers" / slug / "sau.json")
+    started = time.perf_counter()
+    report = verify(repo, spec, str(repo), ("D1",), exclude=("result/*",))
+    seconds = time.perf_counter() - started
+    return {"config": config, "paper": slug, "seconds": seconds, "warnings": len(report.warnings),
+            "verdicts": [{"id": v.sau.id, "score": v.score, "status": v.status, "drift": v.drift, "reason": v.reason}
+                         for v in report.verdicts]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", type=Path)
+    parser.add_argument("sabench", type=Path)
+    parser.add_argument("--config", action="append")
+    parser.add_argument("--paper", action="append")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    configs = args.config or list(DEVELOPMENT_CONFIGS)
+    papers = args.paper or sorted(p.name for p in (args.sabench / "papers").iterdir() if p.is_dir())
+    jobs = [(str(args.runs), str(args.sabench), c, p) for c in configs for p in papers
+            if (args.runs / c / p / "repo").is_dir()]
+    decisions = {}
+    for config in configs:
+        for line in (args.sabench / "decisions" / f"{config}.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            decisions[(config, row["claim_id"])] = row["score"]
+    totals = {"saus": 0, "settled": 0, "settled_exact": 0, "settled_near": 0, "scored": 0, "scored_exact": 0,
+              "scored_near": 0, "seconds": []}
+    results = []
+    with ProcessPoolExecutor(args.workers) as pool:
+        for result in pool.map(_one, jobs):
+            results.append(result)
+            verdicts = result["verdicts"]
+            settled = [v for v in verdicts if v["status"] == "settled"]
+            scored = [v for v in verdicts if v["score"] is not None]
+
+            def agree(rows, tolerance):
+                pairs = [(v["score"], decisions.get((result["config"], v["id"]))) for v in rows]
+                return sum(1 for ours, theirs in pairs if theirs is not None and abs(ours - theirs) <= tolerance)
+
+            row = {"settled": len(settled), "settled_exact": agree(settled, 0), "settled_near": agree(settled, 0.25),
+                   "scored": len(scored), "scored_exact": agree(scored, 0), "scored_near": agree(scored, 0.25)}
+            for key, value in row.items():
+                totals[key] += value
+            totals["saus"] += len(verdicts)
+            totals["seconds"].append(result["seconds"])
+            print(f"{result['config']:<24} {result['paper']:<36} D1 {len(verdicts):>3}  settled {len(settled):>3} "
+                  f"({len(settled) / max(1, len(verdicts)):.0%})  exact {row['settled_exact']}/{len(settled)}  "
+                  f"±0.25 {row['settled_near']}/{len(settled)}  {result['seconds']:.2f}s", flush=True)
+    seconds = sorted(totals["seconds"])
+    n = totals["settled"] or 1
+    m = totals["scored"] or 1
+    print(f"\nrepositories {len(results)}  D1 SAUs {totals['saus']}  settled {totals['settled']} "
+          f"({totals['settled'] / max(1, totals['saus']):.1%})")
+    print(f"settled agreement: exact {totals['settled_exact'] / n:.1%}  within ±0.25 {totals['settled_near'] / n:.1%}")
+    print(f"all scored ({totals['scored']}): exact {totals['scored_exact'] / m:.1%}  "
+          f"within ±0.25 {totals['scored_near'] / m:.1%}")
+    if seconds:
+        print(f"seconds per repository: median {seconds[len(seconds) // 2]:.2f}  max {seconds[-1]:.2f}  "
+              f"total {sum(seconds):.1f}")
+    if args.json:
+        args.json.write_text(json.dumps({"results": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

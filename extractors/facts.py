@@ -1,0 +1,140 @@
+"""The fact record shared by every extractor, and the per-repository index the rules query."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from extractors.values import Value, is_number
+
+# Fact kinds. Named facts bind a value to a name; ``literal`` facts only record that a number occurs in code.
+ASSIGNMENT = "assignment"  # x = 1e-4, self.x = ..., cfg["x"] = ..., a, b = 1, 2 (module, class or function level)
+FIELD = "field"  # a dataclass or pydantic field default
+DEFAULT = "default"  # a function parameter default
+KEYWORD = "keyword"  # a call keyword argument: AdamW(params, lr=1e-4)
+ARGPARSE = "argparse"  # add_argument("--lr", default=1e-4)
+DICT = "dict"  # a dict literal entry {"lr": 1e-4}
+GET_DEFAULT = "get_default"  # cfg.get("lr", 1e-4)
+CONFIG = "config"  # a YAML / JSON / TOML key, by dotted path
+LITERAL = "literal"  # a number in code with no name of its own (a positional argument, an operand)
+
+NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG})
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value found in the repository.
+
+    ``name`` is the bound name's last component (``lr`` for ``self.optim.lr``); ``path`` the whole dotted path
+    (``TrainConfig.lr``, ``optimizer.lr`` for a YAML key); ``file`` a POSIX path relative to the repository root;
+    ``line``/``end_line`` 1-based and inclusive (inside the notebook cell ``cell`` for ``.ipynb`` files);
+    ``context`` the enclosing callee for keywords (``torch.optim.AdamW``) or the enclosing class/function.
+    ``value`` is ``None`` when the name is bound to something that does not fold; ``computed`` then says whether
+    it is worked out at run time (``w = 1.0 if control else 0.0``, ``bs = len(x)``) rather than passed through from
+    another name (``lr = args.lr``).
+    """
+
+    name: str
+    path: str
+    value: Value | None
+    kind: str
+    file: str
+    line: int
+    end_line: int
+    context: str = ""
+    cell: int | None = None
+    computed: bool = False
+
+
+@dataclass(frozen=True)
+class Warning_:
+    """A problem with one input file that did not stop the run. ``line`` is ``None`` when the file has none."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "message": self.message}
+
+
+@dataclass
+class FileFacts:
+    """What one file yields: its facts, identifier reads, and whether dynamic unpacking (``**cfg``) occurs."""
+
+    facts: list[Fact] = field(default_factory=list)
+    reads: Counter = field(default_factory=Counter)
+    dynamic_unpacking: bool = False
+    warnings: list[Warning_] = field(default_factory=list)
+
+    def merge(self, other: "FileFacts") -> None:
+        """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
+        self.facts.extend(other.facts)
+        self.reads.update(other.reads)
+        self.dynamic_unpacking |= other.dynamic_unpacking
+        self.warnings.extend(other.warnings)
+
+
+def value_key(value: Value) -> float | None:
+    """The index key of a numeric value: its magnitude rounded to 12 significant digits, or ``None``."""
+    if not is_number(value) or math.isinf(value) or math.isnan(value):
+        return None
+    return float(f"{abs(value):.12g}")
+
+
+class RepositoryIndex:
+    """All facts of one repository, indexed for the rules.
+
+    Lookups: ``by_name`` maps a normalised name (see ``rules.names.normalise``) to its named facts; ``by_value``
+    maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
+    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code.
+    """
+
+    def __init__(self, root: str, normalise) -> None:
+        self.root = root
+        self._normalise = normalise
+        self.facts: list[Fact] = []
+        self.by_name: dict[str, list[Fact]] = defaultdict(list)
+        self.by_value: dict[float, list[Fact]] = defaultdict(list)
+        self.reads: Counter = Counter()
+        self.dynamic_unpacking = False
+        self.warnings: list[Warning_] = []
+        self.files: list[str] = []
+        self.lines: dict[str, list[str]] = {}
+
+    def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
+        """Add one file's facts.
+
+        ``file`` is the relative POSIX path; ``text_lines`` maps ``file`` (or ``file#cell`` for notebook cells) to
+        its source lines, kept for evidence snippets.
+        """
+        self.files.append(file)
+        self.lines.update(text_lines)
+        self.reads.update(found.reads)
+        self.dynamic_unpacking |= found.dynamic_unpacking
+        self.warnings.extend(found.warnings)
+        for fact in found.facts:
+            self.facts.append(fact)
+            if fact.kind in NAMED_KINDS:
+                self.by_name[self._normalise(fact.name)].append(fact)
+            for number in _numbers(fact.value):
+                key = value_key(number)
+                if key is not None:
+                    self.by_value[key].append(fact)
+
+    def snippet(self, fact: Fact, limit: int = 200) -> str:
+        """The source text of a fact's first line, stripped and cut to ``limit`` characters."""
+        lines = self.lines.get(fact.file if fact.cell is None else f"{fact.file}#{fact.cell}", [])
+        if not 1 <= fact.line <= len(lines):
+            return ""
+        text = lines[fact.line - 1].strip()
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _numbers(value: Value):
+    if is_number(value):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _numbers(item)

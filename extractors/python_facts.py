@@ -1,0 +1,299 @@
+"""Value facts from Python source, with libcst.
+
+One visitor walks a module's concrete syntax tree and records (see ``extractors.facts`` for the kinds):
+assignments at any level (annotated and tuple-unpacked too), dataclass and pydantic fields, parameter defaults,
+call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` defaults,
+and every other numeric literal as a ``literal`` fact. Values come from ``extractors.values.fold``; comments,
+docstrings and the text inside strings are never values. Nothing is imported or executed.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+import sympy
+from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper, PositionProvider
+
+from extractors import facts as K
+from extractors.facts import Fact, FileFacts
+from extractors.values import dotted_name, fold, is_number
+
+_IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
+_DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
+_MODEL_BASES = {"BaseModel", "pydantic.BaseModel", "BaseSettings"}
+_FIELD_CALLS = {"field", "Field", "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field"}
+# argparse converts a string default through ``type`` (Python docs, argparse "default"): "1e-4" with type=float is 1e-4.
+_ARGPARSE_TYPES = {"float": float, "int": int}
+# kwargs pass-throughs: unpacking these forwards what the caller already named, so it is not dynamic access.
+_PASS_THROUGH = {"kwargs", "kw", "kwds", "kwarg"}
+# A name bound to one of these forwards a value defined elsewhere (lr = args.lr, self.lr = lr, lr = cfg["lr"]).
+_PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
+
+
+def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None) -> FileFacts:
+    """Extract facts from a parsed module.
+
+    ``file`` is the repository-relative POSIX path recorded on every fact; ``line_offset`` is added to every line
+    (used when a fragment of a file is parsed on its own). Never raises on unusual but parsed code.
+    """
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    visitor = _FactVisitor(file, line_offset, cell)
+    wrapper.visit(visitor)
+    return visitor.found
+
+
+def extract_source(source: str, file: str, line_offset: int = 0, cell: int | None = None) -> FileFacts:
+    """Parse ``source`` with libcst and extract its facts. Raises ``libcst.ParserSyntaxError`` if it does not parse."""
+    return extract_module(cst.parse_module(source), file, line_offset, cell)
+
+
+class _FactVisitor(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider, ExpressionContextProvider)
+
+    def __init__(self, file: str, line_offset: int, cell: int | None) -> None:
+        super().__init__()
+        self.file = file
+        self.offset = line_offset
+        self.cell = cell
+        self.found = FileFacts()
+        self.scopes: list[tuple[str, bool]] = []  # (name, is a dataclass/pydantic class)
+        self.consumed: set[int] = set()  # ids of value nodes already recorded under a name
+        self.skip_names: set[int] = set()  # keyword and parameter Name nodes: not reads
+        self.dict_keys: set[int] = set()  # dict-literal key strings: bindings, not reads
+
+    # -- helpers -------------------------------------------------------------------------------------------
+    def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
+        position = self.get_metadata(PositionProvider, node)
+        return position.start.line + self.offset, position.end.line + self.offset
+
+    def _context(self) -> str:
+        return ".".join(name for name, _ in self.scopes)
+
+    def _record(self, name: str, path: str, value_node: cst.BaseExpression, kind: str, at: cst.CSTNode,
+                context: str | None = None, value=None) -> None:
+        """Record a named fact. A value that does not fold is recorded as ``None``: the name is bound, to something
+        we cannot compare, which keeps the rules from calling it absent."""
+        if value is None:
+            value = fold(value_node)
+        if not name or (isinstance(value, tuple) and not value):
+            return
+        line, end = self._lines(at)
+        computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES)
+        self.found.facts.append(
+            Fact(name, path, value, kind, self.file, line, end, self._context() if context is None else context,
+                 self.cell, computed))
+        if value is not None and not isinstance(value, sympy.Expr):
+            self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
+
+    def _consume(self, node: cst.BaseExpression) -> None:
+        """Mark the number nodes of a recorded value so they are not recorded again as literals."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            self.consumed.add(id(current))
+            stack.extend(current.children)
+
+    # -- scopes --------------------------------------------------------------------------------------------
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        decorators = {dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                      for d in node.decorators}
+        bases = {dotted_name(base.value) for base in node.bases}
+        self.scopes.append((node.name.value, bool(decorators & _DATACLASS_DECORATORS or bases & _MODEL_BASES)))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scopes.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        params = node.params
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            self.skip_names.add(id(param.name))
+            if param.default is not None:
+                self._record(param.name.value, f"{node.name.value}.{param.name.value}", param.default, K.DEFAULT,
+                             param, context=".".join([*[s for s, _ in self.scopes], node.name.value]))
+        self.scopes.append((node.name.value, False))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    # -- assignments ---------------------------------------------------------------------------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._assign(target.target, node.value, node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is None:
+            return
+        in_model = bool(self.scopes) and self.scopes[-1][1]
+        value = node.value
+        if in_model and isinstance(value, cst.Call) and dotted_name(value.func) in _FIELD_CALLS:
+            value = _field_default(value)
+            if value is None:
+                return
+        self._assign(node.target, value, node, kind=K.FIELD if in_model else K.ASSIGNMENT)
+
+    def _assign(self, target: cst.BaseExpression, value: cst.BaseExpression, at: cst.CSTNode,
+                kind: str = K.ASSIGNMENT) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements):
+                for sub_target, sub_value in zip(target.elements, value.elements):
+                    self._assign(sub_target.value, sub_value.value, at, kind)
+            return
+        name, path = _target_name(target)
+        if name is None:
+            return
+        if isinstance(value, cst.Dict):
+            self._dict(value, path)
+            return
+        if _mentions(value, name):  # x = x * 2 rebinds, it states no value
+            return
+        self._record(name, path, value, kind, at)
+
+    # -- dict literals -------------------------------------------------------------------------------------
+    def visit_Dict(self, node: cst.Dict) -> None:
+        if id(node) not in self.consumed:
+            self._dict(node, "")
+
+    def _dict(self, node: cst.Dict, prefix: str) -> None:
+        self.consumed.add(id(node))
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement):
+                continue
+            key = element.key
+            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
+                self.dict_keys.add(id(key))
+                name = key.evaluated_value
+            elif isinstance(key, (cst.Integer, cst.Float)):
+                name = key.value
+                self.consumed.add(id(key))
+            else:
+                continue
+            path = f"{prefix}.{name}" if prefix else name
+            if isinstance(element.value, cst.Dict):
+                self._dict(element.value, path)
+            else:
+                self._record(name, path, element.value, K.DICT, element)
+
+    # -- calls ---------------------------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        callee = dotted_name(node.func) or ""
+        last = callee.rsplit(".", 1)[-1]
+        for arg in node.args:
+            if arg.keyword is not None:
+                self.skip_names.add(id(arg.keyword))
+            if arg.star == "**" and not (isinstance(arg.value, cst.Name) and arg.value.value in _PASS_THROUGH):
+                self.found.dynamic_unpacking = True
+        if last == "add_argument":
+            self._argparse(node)
+            return
+        if last == "get" and len(node.args) == 2 and node.args[0].keyword is None:
+            key = node.args[0].value
+            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
+                self._record(key.evaluated_value, f"{callee}.{key.evaluated_value}", node.args[1].value,
+                             K.GET_DEFAULT, node)
+        for arg in node.args:
+            if arg.keyword is not None and not arg.star:
+                if isinstance(arg.value, cst.Dict):
+                    self._dict(arg.value, arg.keyword.value)
+                    continue
+                self._record(arg.keyword.value, f"{callee}.{arg.keyword.value}", arg.value, K.KEYWORD, arg,
+                             context=callee)
+
+    def _argparse(self, node: cst.Call) -> None:
+        options = [a.value.evaluated_value for a in node.args
+                   if a.keyword is None and isinstance(a.value, cst.SimpleString)
+                   and isinstance(a.value.evaluated_value, str)]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        dest = keywords.get("dest")
+        if isinstance(dest, cst.SimpleString) and isinstance(dest.evaluated_value, str):
+            name = dest.evaluated_value
+        else:
+            longs = [o for o in options if o.startswith("--")] or options
+            if not longs:
+                return
+            name = longs[0].lstrip("-").replace("-", "_")
+        default = keywords.get("default")
+        if default is None:
+            return
+        value = fold(default)
+        type_node = keywords.get("type")
+        convert = _ARGPARSE_TYPES.get(dotted_name(type_node) or "") if type_node is not None else None
+        if isinstance(value, str) and convert is not None:
+            try:
+                value = convert(value)
+            except ValueError:
+                return
+        if value is not None:
+            self._record(name, f"args.{name}", default, K.ARGPARSE, node, context="argparse", value=value)
+
+    # -- literals and reads --------------------------------------------------------------------------------
+    def visit_Integer(self, node: cst.Integer) -> None:
+        self._literal(node)
+
+    def visit_Float(self, node: cst.Float) -> None:
+        self._literal(node)
+
+    def _literal(self, node: cst.BaseNumber) -> None:
+        if id(node) in self.consumed:
+            return
+        value = node.evaluated_value
+        if is_number(value):
+            line, end = self._lines(node)
+            self.found.facts.append(Fact("", "", value, K.LITERAL, self.file, line, end, self._context(),
+                                         self.cell))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) in self.skip_names:
+            return
+        if self.get_metadata(ExpressionContextProvider, node, None) == ExpressionContext.LOAD:
+            self.found.reads[node.value] += 1
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.get_metadata(ExpressionContextProvider, node, None) == ExpressionContext.LOAD:
+            self.found.reads[node.attr.value] += 1
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        if id(node) in self.dict_keys:
+            return
+        text = node.evaluated_value
+        if isinstance(text, str) and _IDENTIFIER.match(text):
+            self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+
+
+def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:
+    """``x`` -> (x, x); ``self.cfg.lr`` -> (lr, self.cfg.lr); ``cfg["lr"]`` -> (lr, cfg.lr)."""
+    if isinstance(target, cst.Name):
+        return target.value, target.value
+    if isinstance(target, cst.Attribute):
+        path = dotted_name(target) or target.attr.value
+        return target.attr.value, path
+    if isinstance(target, cst.Subscript) and len(target.slice) == 1:
+        index = target.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+            key = index.value.evaluated_value
+            if isinstance(key, str):
+                base = dotted_name(target.value) or ""
+                return key, f"{base}.{key}" if base else key
+    return None, ""
+
+
+def _field_default(call: cst.Call) -> cst.BaseExpression | None:
+    """The default of ``field(default=...)`` / ``Field(0.1, ...)``; ``None`` for ``default_factory`` only."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "default":
+            return arg.value
+    if call.args and call.args[0].keyword is None:
+        return call.args[0].value
+    return None
+
+
+def _mentions(node: cst.BaseExpression, name: str) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value == name:
+            return True
+        if isinstance(current, cst.Attribute) and current.attr.value == name:
+            return True
+        stack.extend(current.children)
+    return False

@@ -1,0 +1,271 @@
+"""Constant folding over libcst expression trees, without executing anything.
+
+A *value* is what a fact binds to a name or what a claim states for it. Its shape is one of:
+
+- ``int`` / ``float``: a number (``2**10`` folds to ``1024``, ``1/1000`` to ``0.001``);
+- ``sympy.Expr`` with free symbols: a symbolic value (``1 / math.sqrt(d_model)`` folds to
+  ``d_model**(-1/2)``, every number in it exact as a ``sympy.Rational``);
+- ``tuple`` of values: a list, tuple or set literal (``betas=(0.9, 0.95)``);
+- ``str`` / ``bool``: a string or boolean literal.
+
+Folding reads the syntax tree only: names become ``sympy.Symbol``s, a short table of pure math functions maps to
+sympy, and everything else (any other call, subscripts, comprehensions, f-strings) does not fold. Text is parsed
+with ``libcst.parse_expression``, which builds a tree and never evaluates (unlike ``sympy.sympify``, which runs its
+input through ``eval``: sympy issue #10805).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Union
+
+import libcst as cst
+import sympy
+
+Value = Union[int, float, str, bool, tuple, sympy.Expr]
+
+# Guards against pathological constants: ``9**9**9`` must not hang the run or exhaust memory.
+_MAX_EXPONENT = 512
+_MAX_DEPTH = 40
+_MAX_SEQUENCE = 256
+_MAX_RESULT_BITS = 4096
+
+# Pure functions a numeric literal may pass through (``math.sqrt``, ``np.log``, ``torch.exp`` ...), by the last
+# component of the callee's dotted name. Source: the math, numpy and torch docs; all are the usual real functions.
+_UNARY_FUNCTIONS = {
+    "sqrt": sympy.sqrt,
+    "log": sympy.log,
+    "exp": sympy.exp,
+    "log2": lambda x: sympy.log(x, 2),
+    "log10": lambda x: sympy.log(x, 10),
+    "abs": sympy.Abs,
+    "fabs": sympy.Abs,
+    "tanh": sympy.tanh,
+    "cos": sympy.cos,
+    "sin": sympy.sin,
+}
+_CONSTANTS = {"pi": sympy.pi, "e": sympy.E, "inf": sympy.oo}
+_CONSTANT_OWNERS = {"math", "np", "numpy", "torch", "jnp", "sympy"}
+_NUMBER_CASTS = {"int", "float"}
+
+
+class _NotFoldable(Exception):
+    """Raised inside the folder when a subtree has no constant value."""
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """Return ``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:
+    """Fold a libcst expression to a value (see module docstring), or ``None`` when it has none.
+
+    A bare name or attribute (``lr = args.lr``) is not a value and returns ``None``; names only take part inside a
+    larger expression, as symbols, and only when ``allow_symbols`` is true. Never raises on odd input.
+    """
+    if isinstance(node, (cst.Name, cst.Attribute)) and _constant(node) is None:
+        return None
+    try:
+        return _simplify(_fold(node, allow_symbols, 0))
+    except (_NotFoldable, ArithmeticError, ValueError, TypeError, RecursionError):
+        return None
+
+
+def parse_value(text: str) -> Value | None:
+    """Parse untrusted value text (``"1e-4"``, ``"1/sqrt(d_model)"``, ``"(2, 2, 2, 1)"``) to a value, or ``None``.
+
+    The text is parsed by libcst as a Python expression and folded; nothing is evaluated.
+    """
+    try:
+        node = cst.parse_expression(text.strip())
+    except Exception:  # libcst raises ParserSyntaxError and, on odd unicode, others
+        return None
+    return fold(node)
+
+
+def is_number(value: object) -> bool:
+    """True for ``int``/``float`` values (booleans excluded)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _constant(node: cst.BaseExpression) -> sympy.Expr | None:
+    name = dotted_name(node)
+    if name is None or "." not in name:
+        return None
+    owner, _, attr = name.rpartition(".")
+    if owner.split(".")[0] in _CONSTANT_OWNERS and attr in _CONSTANTS:
+        return _CONSTANTS[attr]
+    return None
+
+
+def _simplify(value: object) -> Value:
+    """Turn a symbol-free sympy result into a plain number, keep the rest."""
+    if isinstance(value, sympy.Expr):
+        if value.free_symbols:
+            return value
+        if value.is_Integer:
+            return int(value)
+        if value.is_infinite:
+            return math.inf if value.is_positive else -math.inf
+        number = complex(value.evalf())
+        if number.imag:
+            raise _NotFoldable
+        return float(number.real)
+    return value  # type: ignore[return-value]
+
+
+def _fold(node: cst.BaseExpression, allow_symbols: bool, depth: int):
+    if depth > _MAX_DEPTH:
+        raise _NotFoldable
+    depth += 1
+    if isinstance(node, cst.Integer):
+        return node.evaluated_value
+    if isinstance(node, cst.Float):
+        return node.evaluated_value
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else _raise()
+    if isinstance(node, cst.ConcatenatedString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else _raise()
+    if isinstance(node, cst.Name):
+        if node.value in ("True", "False"):
+            return node.value == "True"
+        if not allow_symbols or node.value == "None":
+            raise _NotFoldable
+        return sympy.Symbol(node.value)
+    if isinstance(node, cst.Attribute):
+        constant = _constant(node)
+        if constant is not None:
+            return constant
+        if not allow_symbols:
+            raise _NotFoldable
+        return sympy.Symbol(node.attr.value)
+    if isinstance(node, cst.UnaryOperation):
+        operand = _fold(node.expression, allow_symbols, depth)
+        if isinstance(node.operator, cst.Minus):
+            return -_numeric(operand)
+        if isinstance(node.operator, cst.Plus):
+            return _numeric(operand)
+        raise _NotFoldable
+    if isinstance(node, cst.BinaryOperation):
+        left = _numeric(_fold(node.left, allow_symbols, depth))
+        right = _numeric(_fold(node.right, allow_symbols, depth))
+        return _binary(node.operator, left, right)
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        if len(node.elements) > _MAX_SEQUENCE:
+            raise _NotFoldable
+        items = []
+        for element in node.elements:
+            if isinstance(element, (cst.StarredElement,)):
+                raise _NotFoldable
+            items.append(_simplify(_fold(element.value, allow_symbols, depth)))
+        return tuple(items)
+    if isinstance(node, cst.Call):
+        return _call(node, allow_symbols, depth)
+    raise _NotFoldable
+
+
+def _raise():
+    raise _NotFoldable
+
+
+def _numeric(value):
+    """Numbers and symbolic expressions take part in arithmetic; strings, booleans and tuples do not."""
+    if isinstance(value, bool) or not (is_number(value) or isinstance(value, sympy.Expr)):
+        raise _NotFoldable
+    return value
+
+
+def _exact(value):
+    """A number as an exact sympy number (``0.02`` -> ``1/50``), for symbolic arithmetic."""
+    if isinstance(value, sympy.Expr):
+        return value
+    if isinstance(value, float):
+        if math.isinf(value) or math.isnan(value):
+            raise _NotFoldable
+        return sympy.Rational(repr(value))
+    return sympy.Integer(value)
+
+
+def _binary(operator: cst.BaseBinaryOp, left, right):
+    symbolic = isinstance(left, sympy.Expr) or isinstance(right, sympy.Expr)
+    if isinstance(operator, cst.Power):
+        _check_power(left, right)
+    if symbolic:
+        left, right = _exact(left), _exact(right)
+        if isinstance(operator, cst.Add):
+            return left + right
+        if isinstance(operator, cst.Subtract):
+            return left - right
+        if isinstance(operator, cst.Multiply):
+            return left * right
+        if isinstance(operator, cst.Divide):
+            return left / right
+        if isinstance(operator, cst.Power):
+            return left**right
+        raise _NotFoldable
+    if isinstance(operator, cst.Add):
+        return left + right
+    if isinstance(operator, cst.Subtract):
+        return left - right
+    if isinstance(operator, cst.Multiply):
+        return left * right
+    if isinstance(operator, cst.Divide):
+        return left / right
+    if isinstance(operator, cst.FloorDivide):
+        return left // right
+    if isinstance(operator, cst.Modulo):
+        return left % right
+    if isinstance(operator, cst.Power):
+        result = left**right
+        if isinstance(result, complex):
+            raise _NotFoldable
+        return result
+    raise _NotFoldable
+
+
+def _check_power(base, exponent) -> None:
+    """Refuse powers whose result would be huge: ``9**9**9`` must cost nothing."""
+    if isinstance(exponent, sympy.Expr):
+        if exponent.free_symbols:
+            return
+        exponent = float(exponent)
+    if abs(exponent) > _MAX_EXPONENT:
+        raise _NotFoldable
+    if isinstance(base, int) and base.bit_length() * abs(exponent) > _MAX_RESULT_BITS:
+        raise _NotFoldable
+
+
+def _call(node: cst.Call, allow_symbols: bool, depth: int):
+    name = dotted_name(node.func)
+    if name is None or any(arg.keyword is not None or arg.star for arg in node.args):
+        raise _NotFoldable
+    last = name.rsplit(".", 1)[-1]
+    if len(node.args) != 1:
+        if last == "pow" and len(node.args) == 2:
+            base = _numeric(_fold(node.args[0].value, allow_symbols, depth))
+            return _binary(cst.Power(), base, _numeric(_fold(node.args[1].value, allow_symbols, depth)))
+        raise _NotFoldable
+    argument = _fold(node.args[0].value, allow_symbols, depth)
+    if name in _NUMBER_CASTS:
+        if isinstance(argument, str):
+            text = argument.strip().lower()
+            if text in ("inf", "+inf", "infinity"):
+                return math.inf
+            if text in ("-inf", "-infinity"):
+                return -math.inf
+            return int(text) if name == "int" else float(text)
+        if is_number(argument):
+            return int(argument) if name == "int" else float(argument)
+        raise _NotFoldable
+    if last in _UNARY_FUNCTIONS and (name == last or name.split(".")[0] in _CONSTANT_OWNERS):
+        return _UNARY_FUNCTIONS[last](_exact(_numeric(argument)))
+    raise _NotFoldable

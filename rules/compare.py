@@ -1,0 +1,91 @@
+"""Value comparison for D1: is the value bound in code the value the paper claims?
+
+Three answers: ``True`` (equal), ``False`` (comparable and different: the basis of a numerical drift) and ``None``
+(not comparable: a number against a string, a symbolic value against a number, symbols we cannot pair up).
+Numbers compare with a relative tolerance of 1e-9 (``1e-4`` == ``0.0001`` == ``10**-4``), or the atom's own
+tolerance where the paper says "about". Symbolic values compare after pairing their free symbols by name (through
+``rules.names``), by evaluating both at fixed pseudo-random points with ``subs``/``evalf``: nothing is evaluated as
+Python, and a deterministic seed keeps verdicts reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+
+import sympy
+
+from extractors.values import Value, is_number
+from rules.names import normalise
+
+_RELATIVE = 1e-9
+_POINTS = 4
+_SEED = 20250101
+
+
+def equal(claimed: Value, found: Value, tolerance: float = 0.0) -> bool | None:
+    """Compare one claimed value with one value found in code (see module docstring for the three answers)."""
+    if isinstance(claimed, bool) or isinstance(found, bool):
+        if isinstance(claimed, bool) and isinstance(found, bool):
+            return claimed == found
+        return None
+    if is_number(claimed) and is_number(found):
+        return numbers_equal(claimed, found, tolerance)
+    if isinstance(claimed, str) and isinstance(found, str):
+        return _text(claimed) == _text(found)
+    if isinstance(claimed, tuple) and isinstance(found, tuple):
+        if len(claimed) != len(found):
+            return False
+        answers = [equal(c, f, tolerance) for c, f in zip(claimed, found)]
+        if None in answers:
+            return None
+        return all(answers)
+    if isinstance(claimed, sympy.Expr) and isinstance(found, sympy.Expr):
+        return symbolic_equal(claimed, found)
+    return None
+
+
+def numbers_equal(a: float, b: float, tolerance: float = 0.0) -> bool:
+    """Numeric equality with relative tolerance ``max(tolerance, 1e-9)``; infinities equal only themselves."""
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return math.isclose(a, b, rel_tol=max(tolerance, _RELATIVE), abs_tol=1e-15)
+
+
+def contains(found: Value, claimed: Value, tolerance: float = 0.0) -> bool:
+    """True when ``found`` equals ``claimed`` or is a list/tuple holding it (a sweep grid)."""
+    if equal(claimed, found, tolerance) is True:
+        return True
+    return isinstance(found, tuple) and any(equal(claimed, item, tolerance) is True for item in found)
+
+
+def symbolic_equal(claimed: sympy.Expr, found: sympy.Expr) -> bool | None:
+    """Equality of two symbolic values up to pairing their symbols by normalised name.
+
+    ``None`` when a symbol of either side has no partner (``1/sqrt(d_model)`` against ``1/sqrt(width)`` where the
+    alias table does not relate the names), else ``True``/``False`` from evaluation at fixed random points.
+    """
+    claimed_symbols = {normalise(s.name): s for s in claimed.free_symbols}
+    found_symbols = {normalise(s.name): s for s in found.free_symbols}
+    if set(claimed_symbols) != set(found_symbols) or len(claimed_symbols) != len(claimed.free_symbols) \
+            or len(found_symbols) != len(found.free_symbols):
+        return None
+    renamed = found.xreplace({found_symbols[k]: claimed_symbols[k] for k in found_symbols})
+    generator = random.Random(_SEED)
+    symbols = sorted(claimed.free_symbols, key=lambda s: s.name)
+    for _ in range(_POINTS):
+        point = {s: sympy.Rational(generator.randint(2, 97), generator.randint(1, 13)) for s in symbols}
+        try:
+            left = complex(claimed.xreplace(point).evalf())
+            right = complex(renamed.xreplace(point).evalf())
+        except (TypeError, ValueError, ZeroDivisionError):
+            return None
+        if not (math.isclose(left.real, right.real, rel_tol=1e-9, abs_tol=1e-12)
+                and math.isclose(left.imag, right.imag, rel_tol=1e-9, abs_tol=1e-12)):
+            return False
+    return True
+
+
+def _text(value: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", value.lower())

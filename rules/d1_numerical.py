@@ -1,0 +1,260 @@
+"""D1, numerical claims: each atom (name and claimed values) against the value facts of the repository.
+
+Per claimed value (rule from the project's issue 2 and DESIGN.md; scale from SA-Bench):
+
+- **matched**: a fact under an agreeing or narrower name (``rules.names``) holds the value. Generic names (``K``,
+  ``alpha``: one letter, a lone Greek letter or generic word) are reused across components, so they never settle:
+  a value bound only under a generic name, or a different value there, leaves the value ambiguous. If nothing in the code
+  reads any such fact (a config key or constant no code mentions; DESIGN.md: "a config value that the code ... never
+  reads is not an implementation") it counts as a trace, **unused** (0.25), unless the code unpacks dictionaries
+  dynamically (``**cfg``), where reads cannot be seen.
+- **drift**: no match, and a fact under an agreeing (non-generic) name holds a comparable value equal to none of
+  the claimed values: a settled numerical drift. Not when the name is also computed at run time somewhere
+  (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
+  related name (``guidance_lambda: 120000`` for ``guidance_weight``), nor for atoms named only by a count noun of
+  the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
+- **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code.
+- **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
+  bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
+
+Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
+that a value seen there keeps an atom from being called absent. The SAU's score is the mean over its atoms (an atom's
+score is the mean over its values: 1 matched, 0.25 unused, 0 otherwise) rounded to the scale. The verdict is settled
+when every value is decided and the SAU's checks cover its whole statement; otherwise it is unresolved with that
+score as the best estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extractors import facts as K
+from extractors.facts import Fact, RepositoryIndex, value_key
+from extractors.values import Value, is_number
+from extractors.walk import is_test_path
+from rules import compare, names
+from verifier.model import (MISSING, NUMERICAL, RANGE, SET, SETTLED, UNRESOLVED, UNUSED, Atom, Evidence, SAU,
+                            Verdict, round_to_scale, show_value)
+
+RULE = "rule:d1-numerical"
+
+MATCHED = "matched"
+DRIFT = "drift"
+ABSENT = "absent"
+AMBIGUOUS = "ambiguous"
+_SCORES = {MATCHED: 1.0, UNUSED: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
+# Evidence order: where a reviewer would look first.
+_KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
+               K.GET_DEFAULT: 7, K.LITERAL: 9}
+_EVIDENCE_PER_OUTCOME = 2
+
+
+@dataclass(frozen=True)
+class ValueOutcome:
+    """The decision for one claimed value of an atom, with the facts behind it."""
+
+    value: Value
+    outcome: str
+    facts: tuple[Fact, ...]
+    note: str
+
+
+def check(sau: SAU, index: RepositoryIndex) -> Verdict:
+    """Decide a D1 SAU against ``index``. Never raises on odd facts; returns an unresolved verdict with ``score``
+    ``None`` when the SAU has no atoms or is marked not code-checkable."""
+    if not sau.checkable:
+        return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    if not sau.atoms:
+        return Verdict(sau, None, UNRESOLVED, "no name/value atom could be read from this claim", RULE)
+    atom_results = [(atom, [decide_value(atom, value, index) for value in _required(atom)]) for atom in sau.atoms]
+    atom_scores = [sum(_SCORES[o.outcome] for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
+    score = round_to_scale(sum(atom_scores) / len(atom_scores))
+    decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
+    outcomes = [o.outcome for _, results in atom_results for o in results]
+    drift = NUMERICAL if DRIFT in outcomes else MISSING if ABSENT in outcomes else UNUSED if UNUSED in outcomes \
+        else None
+    evidence = _evidence(atom_results, index)
+    findings = tuple(
+        {"atom": atom.describe(), "score": atom_score,
+         "values": [{"value": show_value(o.value), "outcome": o.outcome, "note": o.note,
+                     "refs": [_ref(f) for f in o.facts[:_EVIDENCE_PER_OUTCOME]]} for o in results]}
+        for (atom, results), atom_score in zip(atom_results, atom_scores))
+    notes = [_atom_note(atom, results) for atom, results in atom_results]
+    matched = sum(1 for s in atom_scores if s == 1.0)
+    reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
+    if decided and not sau.complete:
+        reason += "; the statement has elements no atom covers"
+    status = SETTLED if decided and sau.complete else UNRESOLVED
+    return Verdict(sau, score, status, reason, RULE, drift, evidence, findings)
+
+
+def _required(atom: Atom) -> tuple[Value, ...]:
+    """The values to look for: each alternative or set member on its own; a range as one (low, high) pair."""
+    if atom.kind == RANGE:
+        return (tuple(atom.values),)
+    return atom.values
+
+
+def decide_value(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome:
+    """Decide one claimed value of ``atom`` (see the module docstring for the outcomes)."""
+    all_names = (atom.name, *atom.aliases)
+    keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
+    weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
+    agreeing, narrower = _candidates(keys, index)
+    weak, _ = _candidates(weak_keys, index)
+    matches = [f for f in agreeing + narrower if _holds(atom, value, f.value)]
+    if matches:
+        matches.sort(key=_evidence_order)
+        if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
+            return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {_ref(matches[0])}")
+        return ValueOutcome(value, UNUSED, tuple(matches),
+                            f"bound at {_ref(matches[0])} but no code reads {matches[0].name!r}")
+    different = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
+    computed = [f for f in agreeing if f.computed]
+    kin = [f for f in _value_sites(atom, value, index)
+           if f.kind != K.LITERAL and not _is_test(f) and names.kin(keys, names.normalise(f.name))]
+    if different and atom.named and not computed and not kin:
+        return ValueOutcome(value, DRIFT, tuple(different),
+                            f"code binds {show_value(different[0].value)} at {_ref(different[0])}")
+    weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
+    if weak_matches:
+        return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
+                            f"only the generic name {weak_matches[0].name!r} binds it, at {_ref(weak_matches[0])}")
+    elsewhere = sorted(_value_sites(atom, value, index), key=_evidence_order)
+    if elsewhere:
+        named = [f for f in elsewhere if f.kind != K.LITERAL]
+        shown = named[0] if named else elsewhere[0]
+        label = f"{shown.name!r}" if shown.name else "an unnamed literal"
+        return ValueOutcome(value, AMBIGUOUS, tuple(elsewhere),
+                            f"value seen only under other names ({label} at {_ref(shown)})")
+    if different:
+        why = (f"computed at run time at {_ref(computed[0])}" if computed
+               else f"the value is bound to the related name {kin[0].name!r} at {_ref(kin[0])}" if kin
+               else "the name is only a count noun of the claim")
+        return ValueOutcome(value, AMBIGUOUS, tuple(different),
+                            f"code binds {show_value(different[0].value)} at {_ref(different[0])}, but {why}")
+    weak_different = sorted((f for f in weak if _differs(atom, f.value)), key=_evidence_order)
+    if weak_different:
+        return ValueOutcome(value, AMBIGUOUS, tuple(weak_different),
+                            f"generic name bound to {show_value(weak_different[0].value)} at "
+                            f"{_ref(weak_different[0])}")
+    bound = sorted((f for f in agreeing + narrower + weak if _incomparable(atom, value, f.value)),
+                   key=_evidence_order)
+    if bound:
+        return ValueOutcome(value, AMBIGUOUS, tuple(bound),
+                            f"name bound at {_ref(bound[0])} to a value that cannot be compared statically")
+    return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
+
+
+def _candidates(keys: frozenset[str], index: RepositoryIndex) -> tuple[list[Fact], list[Fact]]:
+    agreeing = [f for key in sorted(keys) for f in index.by_name.get(key, ()) if _implements(f)]
+    narrower = [f for key, facts in sorted(index.by_name.items()) if key not in keys and names.narrower(keys, key)
+                for f in facts if _implements(f)]
+    return agreeing, narrower
+
+
+def _is_test(fact: Fact) -> bool:
+    return is_test_path(fact.file)
+
+
+def _implements(fact: Fact) -> bool:
+    """Facts that can implement a claim: not in tests, not presentation keywords."""
+    if _is_test(fact):
+        return False
+    return not (fact.kind == K.KEYWORD and names.ignored_callee(fact.context))
+
+
+def _forms(atom: Atom, value: Value) -> list[Value]:
+    """A percentage also agrees when code writes the number itself (10% as 10)."""
+    if atom.percent and is_number(value):
+        return [value, value * 100]
+    return [value]
+
+
+def _holds(atom: Atom, value: Value, found: Value) -> bool:
+    if found is None:
+        return False
+    if atom.kind == RANGE:
+        low, high = value
+        if is_number(found):
+            return low - abs(low) * 1e-9 <= found <= high + abs(high) * 1e-9
+        return compare.equal(value, found) is True
+    for form in _forms(atom, value):
+        if atom.kind == SET and compare.contains(found, form, atom.tolerance):
+            return True
+        if compare.equal(form, found, atom.tolerance) is True:
+            return True
+    return False
+
+
+def _differs(atom: Atom, found: Value) -> bool:
+    """A comparable value equal to none of the atom's claimed values (the basis of a drift). A value that is
+    another claimed alternative (24 where the claim is 24/36) is no drift; ``None`` and non-comparable values are
+    not either."""
+    if found is None:
+        return False
+    if atom.kind == RANGE:
+        return is_number(found) and not _holds(atom, tuple(atom.values), found)
+    if atom.kind == SET:
+        if isinstance(found, tuple):
+            return all(is_number(v) for v in found) and not any(_holds(atom, v, found) for v in atom.values)
+        return is_number(found) and not any(_holds(atom, v, found) for v in atom.values)
+    return all(compare.equal(form, found, atom.tolerance) is False
+               for value in atom.values for form in _forms(atom, value))
+
+
+def _incomparable(atom: Atom, value: Value, found: Value) -> bool:
+    """A bound value we cannot compare with the claim (``lr = args.lr``, a string, a symbol we cannot pair)."""
+    if found is None:
+        return True
+    if atom.kind in (SET, RANGE):
+        return not is_number(found) and not isinstance(found, tuple)
+    return all(compare.equal(form, found, atom.tolerance) is None for form in _forms(atom, value))
+
+
+def _value_sites(atom: Atom, value: Value, index: RepositoryIndex) -> list[Fact]:
+    """Every fact anywhere (tests included) holding the claimed number, for the ambiguous/absent decision."""
+    sites: list[Fact] = []
+    targets = value if atom.kind == RANGE else tuple(_forms(atom, value))
+    for target in targets:
+        key = value_key(target)
+        if key is None:
+            continue
+        sites.extend(f for f in index.by_value.get(key, ()) if not (
+            f.kind == K.KEYWORD and names.ignored_callee(f.context)))
+    return list(dict.fromkeys(sites))
+
+
+def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
+    if fact.kind in (K.KEYWORD, K.GET_DEFAULT):
+        return True  # a keyword is consumed by its call; a .get default is itself a read
+    return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
+
+
+def _evidence_order(fact: Fact) -> tuple:
+    return (_KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
+
+
+def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
+    seen: dict[tuple, Evidence] = {}
+    for _, outcomes in atom_results:
+        for outcome in outcomes:
+            for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
+                key = (fact.file, fact.cell, fact.line)
+                if key not in seen:
+                    seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind,
+                                         fact.cell)
+    return tuple(seen.values())
+
+
+def _atom_note(atom: Atom, results: list[ValueOutcome]) -> str:
+    if len(results) == 1:
+        return f"{atom.describe()} {results[0].outcome} ({results[0].note})"
+    parts = ", ".join(f"{show_value(o.value)} {o.outcome} ({o.note})" for o in results)
+    return f"{atom.describe()}: {parts}"
+
+
+def _ref(fact: Fact) -> str:
+    where = fact.file if fact.cell is None else f"{fact.file}#{fact.cell}"
+    return f"{where}:{fact.line}"
+

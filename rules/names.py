@@ -1,0 +1,167 @@
+"""Name normalisation and the alias table: when does a code name mean the claim's name?
+
+Rule data lives in ``rules/aliases.yaml`` (its header gives the procedure and sources). Two relations:
+
+- *agree*: the normalised keys are equal (``num_layers`` = ``n_layers`` = ``depth``; ``lr`` = ``learning_rate``).
+  A count (``num_phases``, ``phases``) does not agree with an index or single item (``phase=2``).
+  A value bound under an agreeing name is the claimed quantity, so a different value is a drift.
+- *narrower*: the code name adds qualifiers to the claim's name (``encoder_lr`` for ``lr``) and shares a
+  non-generic token with it. An equal value there matches; a different one proves nothing (another component).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SPLIT = re.compile(r"[^0-9a-z]+")
+
+
+@dataclass(frozen=True)
+class AliasTable:
+    """The parsed ``aliases.yaml``: token synonyms, filler and generic tokens, alias groups, ignored callees."""
+
+    tokens: dict[str, tuple[str, ...]]
+    filler: frozenset[str]
+    generic: frozenset[str]
+    group_of: dict[str, str]
+    ignored_callees: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def table() -> AliasTable:
+    """Load ``rules/aliases.yaml`` once. Raises ``yaml.YAMLError``/``KeyError`` if the packaged file is broken."""
+    data = yaml.safe_load(resources.files("rules").joinpath("aliases.yaml").read_text(encoding="utf-8"))
+    bare = AliasTable(
+        tokens={k: tuple(str(v).split()) for k, v in data["tokens"].items()},
+        filler=frozenset(data["filler"]),
+        generic=frozenset(data["generic"]),
+        group_of={},
+        ignored_callees=frozenset(data["ignored_callees"]),
+    )
+    for group in data["groups"]:
+        canonical = _key(_tokens(group[0], bare))
+        for member in group:
+            bare.group_of.setdefault(_key(_tokens(member, bare)), canonical)
+    return bare
+
+
+def _greek_to_ascii(text: str) -> str:
+    out = []
+    for char in text:
+        if "\u0370" <= char <= "\u03ff":  # Greek and Coptic block: spell the letter out (γ -> gamma)
+            name = unicodedata.name(char, "")
+            out.append(f"_{name.split()[-1].lower()}_" if name else "_")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _singular(token: str) -> str:
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is", "as", "os")):
+        return token[:-1]
+    return token
+
+
+# Marks a count ("num_layers", "n_layers", "layers"), so that it differs from an index or a single item
+# ("layer=2", "phase=2", "seed=42"). Upper case, so no lower-cased name token can collide with it.
+COUNT = "N"
+_COUNT_PREFIXES = frozenset({"num", "n", "number", "nb", "no"})
+
+
+def _tokens(name: str, data: AliasTable) -> tuple[str, ...]:
+    text = _CAMEL.sub("_", _greek_to_ascii(name)).lower()
+    raws = [raw for raw in _SPLIT.split(text) if raw]
+    result: list[str] = []
+    for raw in raws:
+        for token in data.tokens.get(raw, data.tokens.get(_singular(raw), (raw,))):
+            token = _singular(token)
+            if token and token not in data.filler:
+                result.append(token)
+    if not result:  # a name made only of filler ("n", "num") keeps itself
+        return tuple(raws)
+    counted = bool(set(raws) & _COUNT_PREFIXES) or (_singular(raws[-1]) != raws[-1]
+                                                   and raws[-1] not in ("dims", "dimensions"))
+    return (*result, COUNT) if counted else tuple(result)
+
+
+def _key(tokens: tuple[str, ...]) -> str:
+    return "_".join(sorted(set(tokens)))
+
+
+def tokens(name: str) -> frozenset[str]:
+    """The normalised token set of ``name`` (``"numLayers"`` -> ``{"layer"}``, ``"λ_Reward"`` ->
+    ``{"lambda", "reward"}``), after alias groups (``"depth"`` -> ``{"layer"}``)."""
+    return frozenset(normalise(name).split("_")) - {""}
+
+
+@lru_cache(maxsize=65536)
+def normalise(name: str) -> str:
+    """The lookup key of ``name``: its sorted normalised tokens joined by ``_``, mapped to its alias group's key."""
+    data = table()
+    key = _key(_tokens(name, data))
+    return data.group_of.get(key, key)
+
+
+def agree(claim_keys: frozenset[str], fact_key: str) -> bool:
+    """True when the fact's key equals one of the claim's keys (its name and alias hints, normalised)."""
+    return fact_key in claim_keys
+
+
+def narrower(claim_keys: frozenset[str], fact_key: str) -> bool:
+    """True when the fact name holds all tokens of one claim key plus qualifiers, sharing a non-generic token."""
+    fact_tokens = frozenset(fact_key.split("_"))
+    generic = table().generic | {COUNT}
+    for key in claim_keys:
+        claim_tokens = frozenset(key.split("_"))
+        if claim_tokens < fact_tokens and claim_tokens - generic:
+            return True
+    return False
+
+
+def is_generic(name: str) -> bool:
+    """A name too generic to settle a drift on: one letter (``K``, ``N``), or a lone Greek letter or generic
+    token (``alpha``, ``scale``), since such names are reused across unrelated components."""
+    stripped = _greek_to_ascii(name).strip("_ ")
+    raw = set(_tokens(name, table())) - {COUNT}
+    if len(stripped) <= 1 or not raw:
+        return True
+    return len(raw) == 1 and (raw <= table().generic or _is_greek_word(next(iter(raw))))
+
+
+_GREEK_WORDS = frozenset(unicodedata.name(chr(c)).split()[-1].lower() for c in range(0x3b1, 0x3ca)
+                         if unicodedata.name(chr(c), ""))
+
+
+def _is_greek_word(token: str) -> bool:
+    return token in _GREEK_WORDS
+
+
+def ignored_callee(callee: str) -> bool:
+    """True for calls whose keywords are presentation or logging (``plt.plot``, ``ax.fill_between``)."""
+    ignored = table().ignored_callees
+    return callee in ignored or callee.split(".", 1)[0] in ignored
+
+
+def known_name(phrase: str) -> bool:
+    """True when ``phrase`` names a hyperparameter of the alias table (``"learning rate"``, ``"batch size"``)."""
+    return normalise(phrase) in _known_keys()
+
+
+@lru_cache(maxsize=1)
+def _known_keys() -> frozenset[str]:
+    return frozenset(table().group_of.values())
+
+
+def kin(claim_keys: frozenset[str], fact_key: str) -> bool:
+    """True when the names share a non-generic token (``guidance_weight`` and ``guidance_lambda``): related enough
+    that a value under one may be the other's, too loosely to decide."""
+    generic = table().generic | {COUNT}
+    fact_tokens = frozenset(fact_key.split("_")) - generic
+    return any(fact_tokens & frozenset(key.split("_")) for key in claim_keys)

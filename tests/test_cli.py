@@ -1,0 +1,138 @@
+"""The `verify` command end to end: the demo, exit codes, error messages, JSON determinism, settings."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verifier.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "d1"
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "verifier.cli", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def test_demo_runs_with_no_arguments():
+    result = run()
+    assert result.returncode == 0
+    assert "running on the embedded demo" in result.stderr
+    assert "demo-D1-002" in result.stdout and "numerical" in result.stdout
+    assert "legacy/prepare_data.py:11: syntax error at line 11" in result.stderr
+
+
+def test_demo_json_verdicts_and_byte_identical_reruns():
+    first = run("--format", "json", "-q")
+    second = run("--format", "json", "-q")
+    assert first.returncode == 0 and first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    claims = {c["id"]: c for c in data["dimensions"]["D1"]["claims"]}
+    assert claims["demo-D1-002"]["score"] == 0.75
+    assert claims["demo-D1-002"]["drift"] == "numerical"
+    assert claims["demo-D1-002"]["evidence"][0] == {"file": "configs/train.yaml", "lines": "9", "kind": "config",
+                                                    "snippet": "max_steps: 100000"}
+    assert claims["demo-D1-005"] == {**claims["demo-D1-005"], "score": 0.0, "status": "settled", "drift": "missing"}
+    assert claims["demo-D1-006"]["drift"] == "unused"
+    assert claims["demo-D1-009"]["score"] is None
+    assert data["dimensions"]["D2"]["claims"][0]["judge_reasoning"] == "no rule for this dimension yet"
+    assert data["model"] is None
+    assert data["overall_score"] == 0.75
+    assert data["summary"]["settled"] == 8 and data["summary"]["total_claims"] == 12
+
+
+def test_dim_filter_and_output_file(tmp_path):
+    out = tmp_path / "report.json"
+    assert main(["--format", "json", "--dim", "D1", "--output", str(out), "-q"]) == 0
+    data = json.loads(out.read_text())
+    assert list(data["dimensions"]) == ["D1"]
+    assert data["dimensions"]["D1"]["total_claims"] == 9
+
+
+def test_unknown_paper_is_an_input_error(tmp_path):
+    result = run(tmp_path, "--paper", "nope-999")
+    assert result.returncode == 2
+    assert "unknown paper 'nope-999'" in result.stderr
+
+
+def test_missing_repository_is_an_input_error(tmp_path):
+    result = run(tmp_path / "absent", "--paper", "demo")
+    assert result.returncode == 2
+    assert "absent: repository not found or not a folder" in result.stderr
+
+
+def test_paper_without_spec_needs_sau_dir(tmp_path):
+    result = run(tmp_path, "--paper", "ngpt")
+    assert result.returncode == 2
+    assert "no spec for iclr25-008 (ngpt) in benchmark_data yet; pass --sau-dir" in result.stderr
+
+
+def write_sau(folder: Path, slug: str = "ngpt") -> Path:
+    path = folder / slug / "sau.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({
+        "paper_id": slug, "paper_title": "t",
+        "D1": [{"id": f"{slug}-D1-001", "claim": "Optimiser: weight_decay=0.1, warmup_steps=2000.", "source": "s"}],
+        "D2": [{"id": f"{slug}-D2-001", "claim": "The loss is a cross entropy.", "source": "s"}],
+        "D3": [], "D4": []}))
+    return path
+
+
+def test_paper_with_sau_dir_compiles_claims_at_load_time(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "train.py").write_text("weight_decay = 0.1\nwarmup_steps = 500\nprint(weight_decay, warmup_steps)\n")
+    write_sau(tmp_path / "papers")
+    result = run(repo, "--paper", "iclr25-008", "--sau-dir", tmp_path / "papers", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    claim = data["dimensions"]["D1"]["claims"][0]
+    assert (claim["score"], claim["status"], claim["drift"]) == (0.5, "settled", "numerical")
+    assert data["benchmark_id"] == "iclr25-008" and data["paper_id"] == "ngpt"
+
+
+def test_sau_file_errors_name_file_and_line(tmp_path):
+    bad = tmp_path / "sau.json"
+    bad.write_text('{\n  "paper_id": "x",\n  "D1": [\n    {"id": "x-D1-001", "claim": }\n  ]\n}\n')
+    result = run(tmp_path, "--sau", bad)
+    assert result.returncode == 2
+    assert f"{bad}:4: not valid JSON" in result.stderr
+
+
+def test_project_spec_errors_name_file_and_line(tmp_path):
+    from verifier.specs import SpecError, load_project_spec
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("benchmark_id: x\nslug: x\nsaus:\n  - id: x-D1-001\n    dimension: D1\n    atoms:\n"
+                    "      - {name: lr}\n")
+    with pytest.raises(SpecError) as caught:
+        load_project_spec(spec)
+    assert str(caught.value) == f"{spec}:7: x-D1-001: atom 'lr' needs exactly one of value, values, set, range"
+
+
+def test_settings_from_pyproject(tmp_path):
+    repo = FIXTURES / "tests_ignored" / "repo"
+    (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nformat = "json"\nexclude = ["train.py"]\n')
+    result = run(repo.resolve(), "--sau", write_sau(tmp_path / "p", "x"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["summary"]["files_read"] == 1  # train.py excluded, the test file still read
+
+
+def test_bad_settings_are_an_input_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nformats = "json"\n')
+    result = run(cwd=tmp_path)
+    assert result.returncode == 2
+    assert "unknown key(s) in [tool.sauverify]: formats" in result.stderr
+
+
+def test_list_papers_lists_all_registry_entries():
+    result = run("--list-papers")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 31
+    assert any(line.startswith("iclr25-008") and "ngpt" in line for line in lines)
+    assert any(line.startswith("demo-001    spec") for line in lines)

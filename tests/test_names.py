@@ -1,0 +1,47 @@
+"""Name normalisation, aliases, counts against indices, and value comparison."""
+
+import sympy
+
+from rules.compare import equal, symbolic_equal
+from rules.names import is_generic, narrower, normalise
+
+
+def test_aliases_and_spelling_variants_agree():
+    assert normalise("lr") == normalise("learning_rate") == normalise("LearningRate")
+    assert normalise("n_layers") == normalise("num_layers") == normalise("depth") == normalise("layers")
+    assert normalise("γ") == normalise("discount factor") == normalise("gamma")
+    assert normalise("minibatch size") == normalise("batch_size") == normalise("train_batch_size")
+
+
+def test_a_count_is_not_an_index():
+    assert normalise("num_phases") != normalise("phase")
+    assert normalise("seeds") != normalise("seed")
+    assert normalise("num_seeds") == normalise("seeds")
+
+
+def test_narrower_names_add_qualifiers():
+    claim = frozenset({normalise("lr")})
+    assert narrower(claim, normalise("encoder_lr"))
+    assert not narrower(claim, normalise("lr"))
+    assert not narrower(frozenset({normalise("image_size")}), normalise("batch_size"))
+
+
+def test_generic_names():
+    assert is_generic("K") and is_generic("alpha") and is_generic("scale")
+    assert not is_generic("discount factor") and not is_generic("n_layers")
+
+
+def test_value_comparison_answers_true_false_or_none():
+    assert equal(1e-4, 0.0001) is True
+    assert equal(1e-4, 1e-3) is False
+    assert equal(1e-4, "1e-4") is None
+    assert equal((0.9, 0.95), (0.9, 0.95)) is True
+    assert equal((0.9, 0.95), (0.9, 0.999)) is False
+    assert equal("ELU", "elu") is True
+
+
+def test_symbolic_equality_pairs_symbols_by_name():
+    d_model, n_embd, width = sympy.symbols("d_model n_embd width_x")
+    assert symbolic_equal(1 / sympy.sqrt(d_model), n_embd ** sympy.Rational(-1, 2)) is True
+    assert symbolic_equal(1 / sympy.sqrt(d_model), 1 / d_model) is False
+    assert symbolic_equal(1 / sympy.sqrt(d_model), 1 / sympy.sqrt(width)) is None

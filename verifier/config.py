@@ -1,0 +1,75 @@
+"""User settings from ``pyproject.toml`` ``[tool.sauverify]``, found from the current folder upward.
+
+Keys (all optional; the command line overrides each): ``sau-dir`` (folder laid out like SA-Bench's ``papers/``,
+relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths),
+``max-file-bytes`` (size cap per file), ``format`` (``table`` or ``json``), ``dimensions`` (list such as
+``["D1"]``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verifier.model import DIMENSIONS
+
+TOOL = "sauverify"
+_KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs"}
+
+
+class ConfigError(Exception):
+    """A ``[tool.sauverify]`` table that cannot be used; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Settings read from a pyproject file (``source`` is its path, or ``None`` when none was found)."""
+
+    source: Path | None = None
+    sau_dir: Path | None = None
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int | None = None
+    format: str | None = None
+    dimensions: tuple[str, ...] = field(default=())
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` in ``start`` or a parent folder, or ``None``."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_settings(start: Path) -> Settings:
+    """Read ``[tool.sauverify]`` from the nearest pyproject. Raises ``ConfigError`` on a malformed file or table."""
+    path = find_pyproject(start)
+    if path is None:
+        return Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: {error}") from None
+    table = data.get("tool", {}).get(TOOL, {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.{TOOL}] must be a table")
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key(s) in [tool.{TOOL}]: {', '.join(unknown)}")
+    exclude = table.get("exclude", [])
+    dimensions = table.get("dimensions", [])
+    if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
+        raise ConfigError(f"{path}: [tool.{TOOL}] exclude must be a list of glob strings")
+    if not isinstance(dimensions, list) or not set(dimensions) <= set(DIMENSIONS):
+        raise ConfigError(f"{path}: [tool.{TOOL}] dimensions must be a list drawn from {', '.join(DIMENSIONS)}")
+    max_bytes = table.get("max-file-bytes")
+    if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes <= 0):
+        raise ConfigError(f"{path}: [tool.{TOOL}] max-file-bytes must be a positive integer")
+    fmt = table.get("format")
+    if fmt is not None and fmt not in ("table", "json"):
+        raise ConfigError(f"{path}: [tool.{TOOL}] format must be 'table' or 'json'")
+    sau_dir = table.get("sau-dir")
+    return Settings(path, (path.parent / sau_dir) if isinstance(sau_dir, str) else None, tuple(exclude), max_bytes,
+                    fmt, tuple(dimensions))

@@ -1,0 +1,57 @@
+"""Orchestration: index the repository once, apply each dimension's rule to its SAUs, collect the verdicts.
+
+The repository is only read. A SAU whose rule fails on unexpected input becomes unresolved with the error as its
+reason; the other SAUs are still decided (DESIGN.md, "a bad input costs only the units it touches").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from extractors.facts import RepositoryIndex, Warning_
+from extractors.repository import build_index
+from extractors.walk import DEFAULT_MAX_BYTES
+from rules import d1_numerical, names
+from verifier.model import DIMENSIONS, UNRESOLVED, PaperSpec, SAU, Verdict
+
+# One rule per dimension; dimensions without one yet report their SAUs unresolved, unscored.
+RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {"D1": d1_numerical.check}
+
+
+@dataclass(frozen=True)
+class Report:
+    """The result of one run: the spec, the repository as the user named it, the verdicts in spec order, the
+    warnings about input files, and how many files were read."""
+
+    spec: PaperSpec
+    repo: str
+    verdicts: tuple[Verdict, ...]
+    warnings: tuple[Warning_, ...]
+    files_read: int
+    dimensions: tuple[str, ...]
+
+
+def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[str, ...] = DIMENSIONS,
+           max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
+           progress: Callable[[int, int, str], None] | None = None) -> Report:
+    """Verify ``repo`` against ``spec`` for the SAUs of ``dimensions``.
+
+    ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
+    depend on where it runs). Raises ``NotADirectoryError`` when ``repo`` is not a folder.
+    """
+    index = build_index(repo, names.normalise, max_bytes, exclude, progress)
+    verdicts = tuple(decide(sau, index) for sau in spec.saus if sau.dimension in dimensions)
+    return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions)
+
+
+def decide(sau: SAU, index: RepositoryIndex) -> Verdict:
+    """The verdict of one SAU; never raises."""
+    rule = RULES.get(sau.dimension)
+    if rule is None:
+        return Verdict(sau, None, UNRESOLVED, "no rule for this dimension yet", "none")
+    try:
+        return rule(sau, index)
+    except Exception as error:  # a rule bug on odd input must cost only this SAU
+        return Verdict(sau, None, UNRESOLVED, f"rule failed: {type(error).__name__}: {error}", "none")

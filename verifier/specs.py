@@ -1,0 +1,263 @@
+"""Paper specs: the registry of paper IDs, the project's own YAML spec format, and SA-Bench's ``sau.json``.
+
+Project spec (``benchmark_data/<benchmark_id>.yaml``)::
+
+    benchmark_id: demo-001
+    slug: demo
+    title: ...
+    venue: ...
+    saus:
+      - id: demo-D1-001
+        dimension: D1
+        source: Section 4.1
+        statement: The optimiser is AdamW with learning rate 3e-4 ...   # our own words
+        atoms:                                  # D1 checks
+          - {name: learning_rate, aliases: [lr], value: 3e-4}
+          - {name: n_layers, values: [6, 12]}   # one value per model size: each must be bound
+          - {name: lr_grid, set: [0.1, 0.5]}    # a sweep
+          - {name: dropout, range: [0.0, 0.3]}
+          - {name: attn_scale, value: 1/sqrt(d_head), about: 0.05}   # "about": a relative tolerance
+        complete: true                          # the atoms cover the whole statement (default true)
+      - id: demo-D1-004
+        dimension: D1
+        checkable: false
+        note: hardware (8 GPUs)
+      - id: demo-D2-001
+        dimension: D2
+        checks: {...}                           # kept for the dimension's rule
+
+Values are read with the claim compiler's number reader (``1e-4``, ``100k``, ``10%``) or, for symbolic values,
+parsed as an expression tree (never evaluated); any other string is a text value (``activation: elu``). SA-Bench's ``sau.json`` (``{"paper_id", "paper_title", "D1":
+[{"id", "claim", "source"}], ...}``) is compiled at load time by ``extractors.claims``. Every error is a
+``SpecError`` naming the file and, where it has one, the line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from extractors.claims import compile_d1, number
+from extractors.values import parse_value
+from verifier.model import DIMENSIONS, RANGE, SCALAR, SET, SAU, Atom, PaperSpec
+
+SPEC_SCHEMA = "sauverify-spec/1"
+
+
+class SpecError(Exception):
+    """A paper spec that cannot be used: ``file`` and ``line`` (1-based, or ``None``) locate the problem."""
+
+    def __init__(self, message: str, file: str | Path | None = None, line: int | None = None) -> None:
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.message = message
+        where = self.file or ""
+        if self.file and line:
+            where += f":{line}"
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass(frozen=True)
+class PaperEntry:
+    """One registry row: ``benchmark_id`` (``iclr25-008``), ``slug`` (``ngpt``), title and venue."""
+
+    benchmark_id: str
+    slug: str
+    title: str
+    venue: str
+
+
+@lru_cache(maxsize=1)
+def registry() -> tuple[PaperEntry, ...]:
+    """All known papers, from ``benchmark_data/registry.yaml``."""
+    data = yaml.safe_load(resources.files("benchmark_data").joinpath("registry.yaml").read_text(encoding="utf-8"))
+    return tuple(PaperEntry(p["benchmark_id"], p["slug"], p["title"], p["venue"]) for p in data["papers"])
+
+
+def resolve(paper_id: str) -> PaperEntry:
+    """Find a paper by ``benchmark_id`` or slug, case-insensitively. Raises ``SpecError`` for an unknown ID."""
+    wanted = paper_id.strip().lower()
+    for entry in registry():
+        if wanted in (entry.benchmark_id.lower(), entry.slug.lower()):
+            return entry
+    raise SpecError(f"unknown paper {paper_id!r}; `verify --list-papers` lists the known IDs")
+
+
+def spec_path(entry: PaperEntry) -> Path:
+    """Where the project's spec of ``entry`` lives (it may not exist yet)."""
+    return Path(str(resources.files("benchmark_data").joinpath(f"{entry.benchmark_id}.yaml")))
+
+
+def load_paper(paper_id: str, sau_dir: Path | None = None) -> PaperSpec:
+    """The spec of a registered paper: the project's own if written, else SA-Bench's claims from ``sau_dir``
+    (``<sau_dir>/<slug>/sau.json``) compiled at load time. Raises ``SpecError``."""
+    entry = resolve(paper_id)
+    path = spec_path(entry)
+    if path.is_file():
+        return load_project_spec(path)
+    if sau_dir is None:
+        raise SpecError(f"no spec for {entry.benchmark_id} ({entry.slug}) in benchmark_data yet; pass --sau-dir DIR "
+                        "(a folder laid out like SA-Bench's papers/, one <slug>/sau.json each) or --sau FILE")
+    candidate = Path(sau_dir) / entry.slug / "sau.json"
+    if not candidate.is_file():
+        raise SpecError(f"no sau.json for {entry.slug} under {sau_dir}", candidate)
+    spec = load_sabench(candidate)
+    return PaperSpec(entry.benchmark_id, entry.slug, entry.title, entry.venue, spec.saus, spec.origin)
+
+
+# -- SA-Bench's sau.json ---------------------------------------------------------------------------------------
+def load_sabench(path: Path) -> PaperSpec:
+    """Load an SA-Bench ``sau.json`` and compile its claims. Raises ``SpecError`` naming the file and line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise SpecError(f"cannot read: {error.strerror or error}", path) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SpecError(f"not valid JSON: {error.msg}", path, error.lineno) from None
+    if not isinstance(data, dict) or "paper_id" not in data:
+        raise SpecError("not an SA-Bench sau.json: expected an object with paper_id and D1..D4 lists", path, 1)
+    saus = []
+    seen: set[str] = set()
+    for dimension in DIMENSIONS:
+        claims = data.get(dimension, [])
+        if not isinstance(claims, list):
+            raise SpecError(f"{dimension} must be a list of claims", path, _json_line(text, f'"{dimension}"'))
+        for position, claim in enumerate(claims):
+            if not isinstance(claim, dict) or not isinstance(claim.get("id"), str) \
+                    or not isinstance(claim.get("claim"), str):
+                raise SpecError(f"{dimension}[{position}] needs string fields id and claim", path,
+                                _json_line(text, claim.get("id", "") if isinstance(claim, dict) else ""))
+            if claim["id"] in seen:
+                raise SpecError(f"duplicate claim id {claim['id']}", path, _json_line(text, claim["id"]))
+            seen.add(claim["id"])
+            saus.append(compile_claim(claim["id"], dimension, str(claim.get("source", "")), claim["claim"]))
+    slug = str(data["paper_id"])
+    return PaperSpec(slug, slug, str(data.get("paper_title", "")), "", tuple(saus), str(path))
+
+
+def compile_claim(claim_id: str, dimension: str, source: str, text: str) -> SAU:
+    """A SAU from claim prose: D1 claims get compiled atoms; other dimensions carry no checks yet."""
+    if dimension != "D1":
+        return SAU(claim_id, dimension, source, text, complete=False)
+    compiled = compile_d1(text)
+    return SAU(claim_id, dimension, source, text, {"atoms": compiled.atoms, "compiler_notes": compiled.notes},
+               complete=compiled.complete)
+
+
+def _json_line(text: str, needle: str) -> int | None:
+    if not needle:
+        return None
+    index = text.find(needle)
+    return text.count("\n", 0, index) + 1 if index >= 0 else None
+
+
+# -- the project's YAML spec -------------------------------------------------------------------------------------
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that keeps each mapping's line as ``__line__``."""
+
+
+def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict:
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def load_project_spec(path: Path) -> PaperSpec:
+    """Load and validate a project spec file (format in the module docstring). Raises ``SpecError``."""
+    try:
+        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - safe subclass
+    except OSError as error:
+        raise SpecError(f"cannot read: {error.strerror or error}", path) from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise SpecError(f"not valid YAML: {getattr(error, 'problem', error)}", path,
+                        mark.line + 1 if mark else None) from None
+    if not isinstance(data, dict):
+        raise SpecError("a spec is a mapping with benchmark_id, slug, title and saus", path, 1)
+    for key in ("benchmark_id", "slug", "saus"):
+        if key not in data:
+            raise SpecError(f"missing key {key!r}", path, data.get("__line__"))
+    if not isinstance(data["saus"], list):
+        raise SpecError("saus must be a list", path, data.get("__line__"))
+    saus = []
+    seen: set[str] = set()
+    for entry in data["saus"]:
+        sau = _sau(entry, path)
+        if sau.id in seen:
+            raise SpecError(f"duplicate SAU id {sau.id}", path, entry.get("__line__"))
+        seen.add(sau.id)
+        saus.append(sau)
+    return PaperSpec(str(data["benchmark_id"]), str(data["slug"]), str(data.get("title", "")),
+                     str(data.get("venue", "")), tuple(saus), str(path))
+
+
+def _sau(entry: object, path: Path) -> SAU:
+    if not isinstance(entry, dict):
+        raise SpecError("each SAU is a mapping", path)
+    line = entry.get("__line__")
+    for key in ("id", "dimension"):
+        if not isinstance(entry.get(key), str):
+            raise SpecError(f"SAU needs a string {key!r}", path, line)
+    if entry["dimension"] not in DIMENSIONS:
+        raise SpecError(f"{entry['id']}: dimension must be one of {', '.join(DIMENSIONS)}", path, line)
+    checks = {k: v for k, v in dict(entry.get("checks") or {}).items() if k != "__line__"}
+    if entry["dimension"] == "D1" and entry.get("atoms"):
+        checks["atoms"] = tuple(_atom(a, path, entry["id"]) for a in entry["atoms"])
+    checkable = bool(entry.get("checkable", True))
+    if not checkable and not entry.get("note"):
+        raise SpecError(f"{entry['id']}: a SAU marked checkable: false needs a note saying why", path, line)
+    return SAU(entry["id"], entry["dimension"], str(entry.get("source", "")), str(entry.get("statement", "")),
+               checks, complete=bool(entry.get("complete", True)), checkable=checkable,
+               note=str(entry.get("note", "")))
+
+
+def _atom(entry: object, path: Path, sau_id: str) -> Atom:
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        raise SpecError(f"{sau_id}: each atom is a mapping with a name", path,
+                        entry.get("__line__") if isinstance(entry, dict) else None)
+    line = entry.get("__line__")
+    forms = [k for k in ("value", "values", "set", "range") if k in entry]
+    if len(forms) != 1:
+        raise SpecError(f"{sau_id}: atom {entry['name']!r} needs exactly one of value, values, set, range", path,
+                        line)
+    form = forms[0]
+    raw = [entry[form]] if form == "value" or not isinstance(entry[form], list) else entry[form]
+    if form == "range" and len(raw) != 2:
+        raise SpecError(f"{sau_id}: range of {entry['name']!r} needs [low, high]", path, line)
+    parsed = [_spec_value(v, path, line, sau_id, entry["name"]) for v in raw]
+    values = tuple(v for v, _ in parsed)
+    kind = {"set": SET, "range": RANGE}.get(form, SCALAR)
+    about = entry.get("about", 0.0)
+    if not isinstance(about, (int, float)) or not 0 <= about < 1:
+        raise SpecError(f"{sau_id}: about must be a relative tolerance in [0, 1)", path, line)
+    aliases = entry.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise SpecError(f"{sau_id}: aliases must be a list of names", path, line)
+    return Atom(entry["name"], values, kind, tuple(aliases), float(about), any(p for _, p in parsed),
+                str(entry.get("text", "")))
+
+
+def _spec_value(raw: object, path: Path, line: int | None, sau_id: str, name: str):
+    if isinstance(raw, bool):
+        return raw, False
+    if isinstance(raw, (int, float)):
+        return raw, False
+    if isinstance(raw, list):
+        return tuple(_spec_value(v, path, line, sau_id, name)[0] for v in raw), False
+    if isinstance(raw, str):
+        parsed = number(raw)
+        if parsed is not None:
+            return parsed
+        value = parse_value(raw)
+        return (value, False) if value is not None and not isinstance(value, bool) else (raw.strip(), False)
+    raise SpecError(f"{sau_id}: value {raw!r} of {name!r} is not a number, list or expression", path, line)
