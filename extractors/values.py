@@ -17,6 +17,7 @@ input through ``eval``: sympy issue #10805).
 from __future__ import annotations
 
 import math
+import operator
 from typing import Union
 
 import libcst as cst
@@ -195,41 +196,27 @@ def _exact(value):
     return sympy.Integer(value)
 
 
-def _binary(operator: cst.BaseBinaryOp, left, right):
-    symbolic = isinstance(left, sympy.Expr) or isinstance(right, sympy.Expr)
-    if isinstance(operator, cst.Power):
+# Operators that fold; floor division and modulo only between plain numbers.
+_ARITHMETIC = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+               cst.Divide: operator.truediv, cst.Power: operator.pow}
+_NUMERIC_ONLY = {cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}
+
+
+def _binary(node_operator: cst.BaseBinaryOp, left, right):
+    kind = type(node_operator)
+    if kind is cst.Power:
         _check_power(left, right)
-    if symbolic:
-        left, right = _exact(left), _exact(right)
-        if isinstance(operator, cst.Add):
-            return left + right
-        if isinstance(operator, cst.Subtract):
-            return left - right
-        if isinstance(operator, cst.Multiply):
-            return left * right
-        if isinstance(operator, cst.Divide):
-            return left / right
-        if isinstance(operator, cst.Power):
-            return left**right
-        raise _NotFoldable
-    if isinstance(operator, cst.Add):
-        return left + right
-    if isinstance(operator, cst.Subtract):
-        return left - right
-    if isinstance(operator, cst.Multiply):
-        return left * right
-    if isinstance(operator, cst.Divide):
-        return left / right
-    if isinstance(operator, cst.FloorDivide):
-        return left // right
-    if isinstance(operator, cst.Modulo):
-        return left % right
-    if isinstance(operator, cst.Power):
-        result = left**right
-        if isinstance(result, complex):
+    if isinstance(left, sympy.Expr) or isinstance(right, sympy.Expr):
+        if kind not in _ARITHMETIC:
             raise _NotFoldable
-        return result
-    raise _NotFoldable
+        return _ARITHMETIC[kind](_exact(left), _exact(right))
+    function = _ARITHMETIC.get(kind) or _NUMERIC_ONLY.get(kind)
+    if function is None:
+        raise _NotFoldable
+    result = function(left, right)
+    if isinstance(result, complex):  # (-8) ** 0.5
+        raise _NotFoldable
+    return result
 
 
 def _check_power(base, exponent) -> None:
