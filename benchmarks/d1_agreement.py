@@ -14,10 +14,13 @@ import argparse
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
+import sys
 from pathlib import Path
 
-DEVELOPMENT_CONFIGS = ("claude-sonnet_basic", "deepseek_basic", "deepseek_papercoder", "gemini-flash_papercoder",
-                       "gpt4o_basic", "gpt4o_papercoder", "openhands_claude", "openhands_gemini", "openhands_gpt4o")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS  # noqa: E402
+
 
 
 def _one(job: tuple[str, str, str, str]) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -88,7 +89,9 @@ class RepositoryIndex:
 
     Lookups: ``by_name`` maps a normalised name (see ``rules.names.normalise``) to its named facts; ``by_value``
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
-    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code.
+    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code; ``stubs``
+    ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
+    repository under test must not silence its own stubs).
     """
 
     def __init__(self, root: str, normalise) -> None:
@@ -102,6 +105,7 @@ class RepositoryIndex:
         self.warnings: list[Warning_] = []
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
+        self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -123,6 +127,11 @@ class RepositoryIndex:
                 if key is not None:
                     self.by_value[key].append(fact)
 
+    def stub_counts(self) -> dict[str, int]:
+        """How many stub and TODO findings of each code (``{"STB001": 3, "TOD001": 5}``), codes sorted."""
+        counts = Counter(f.code for findings in self.stubs_by_file.values() for f in findings)
+        return dict(sorted(counts.items()))
+
     def snippet(self, fact: Fact, limit: int = 200) -> str:
         """The source text of a fact's first line, stripped and cut to ``limit`` characters."""
         lines = self.lines.get(fact.file if fact.cell is None else f"{fact.file}#{fact.cell}", [])
@@ -138,3 +147,28 @@ def _numbers(value: Value):
     elif isinstance(value, tuple):
         for item in value:
             yield from _numbers(item)
+
+
+# Stub codes whose finding spans code that only pretends to implement something (a function body, or a value
+# marked as a placeholder); TODO comments (TOD*) do not make the code around them a stub.
+STUB_CODES = frozenset({"STB001", "STB002", "STB003", "STB004"})
+
+
+# A value marked only "TODO" (lr = 1e-4  # TODO tune) is still the value; one marked placeholder or dummy is not.
+_PLACEHOLDER = re.compile(r"\b(placeholders?|dummy|stubs?|stubbed|not (?:yet )?implemented|unimplemented)\b",
+                          re.IGNORECASE)
+
+
+def stub_around(index: RepositoryIndex, fact: Fact):
+    """The stub finding whose lines hold ``fact`` (a default of a function whose body is a stub, a value whose
+    comment calls it a placeholder or dummy), or ``None``."""
+    for finding in index.stubs_by_file.get(fact.file, ()):
+        if finding.code not in STUB_CODES or not finding.line <= fact.line <= finding.end_line:
+            continue
+        if finding.code != "STB003":
+            return finding
+        lines = index.lines.get(fact.file, [])
+        text = lines[finding.end_line - 1] if 0 < finding.end_line <= len(lines) else ""
+        if _PLACEHOLDER.search(text.partition("#")[2]):
+            return finding
+    return None

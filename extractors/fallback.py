@@ -23,13 +23,14 @@ _MAX_PIECES = 5000  # bounds the work on a pathological file
 
 
 @lru_cache(maxsize=1)
-def _parser() -> tree_sitter.Parser:
+def tree_sitter_parser() -> tree_sitter.Parser:
+    """The shared tree-sitter parser for Python (built once)."""
     return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
 
 
 def first_error_line(source: bytes) -> int | None:
     """The 1-based line of tree-sitter's first error or missing node, or ``None`` when it found none."""
-    stack = [_parser().parse(source).root_node]
+    stack = [tree_sitter_parser().parse(source).root_node]
     while stack:
         node = stack.pop()
         if node.type == "ERROR" or node.is_missing:
@@ -46,7 +47,7 @@ def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) ->
     extraction (the rest was skipped as unparseable). Never raises on bad input.
     """
     data = source.encode("utf-8", "surrogatepass")
-    tree = _parser().parse(data)
+    tree = tree_sitter_parser().parse(data)
     merged = FileFacts()
     covered = 0
     pending = list(reversed(tree.root_node.children))

@@ -17,6 +17,7 @@ from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.python_facts import extract_source
+from extractors.stubs import find_stubs
 from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SourceFile, walk
 
 
@@ -40,6 +41,9 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
             continue
         lines, found = _extract(source, text)
         index.add(source.relative, lines, found)
+        if source.kind == PYTHON:
+            # the repository under test must not silence its own stubs: its suppression comments are ignored
+            index.stubs_by_file[source.relative].extend(find_stubs(text, source.relative, honor_suppressions=False))
         if progress is not None:
             progress(done, len(files), source.relative)
     return index

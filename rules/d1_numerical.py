@@ -13,13 +13,16 @@ Per claimed value (rule from the project's issue 2 and DESIGN.md; scale from SA-
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
   related name (``guidance_lambda: 120000`` for ``guidance_weight``), nor for atoms named only by a count noun of
   the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
+- **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
+  ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). DESIGN.md caps a
+  SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
 that a value seen there keeps an atom from being called absent. The SAU's score is the mean over its atoms (an atom's
-score is the mean over its values: 1 matched, 0.25 unused, 0 otherwise) rounded to the scale. The verdict is settled
+score is the mean over its values: 1 matched, 0.25 unused or stub, 0 otherwise) rounded to the scale. The verdict is settled
 when every value is decided and the SAU's checks cover its whole statement; otherwise it is unresolved with that
 score as the best estimate.
 """
@@ -29,11 +32,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from extractors import facts as K
-from extractors.facts import Fact, RepositoryIndex, value_key
+from extractors.facts import Fact, RepositoryIndex, stub_around, value_key
 from extractors.values import Value, is_number
 from extractors.walk import is_test_path
 from rules import compare, names
-from verifier.model import (MISSING, NUMERICAL, RANGE, SET, SETTLED, UNRESOLVED, UNUSED, Atom, Evidence, SAU,
+from verifier.model import (MISSING, NUMERICAL, RANGE, SET, SETTLED, STUB, UNRESOLVED, UNUSED, Atom, Evidence, SAU,
                             Verdict, round_to_scale, show_value)
 
 RULE = "rule:d1-numerical"
@@ -42,7 +45,9 @@ MATCHED = "matched"
 DRIFT = "drift"
 ABSENT = "absent"
 AMBIGUOUS = "ambiguous"
-_SCORES = {MATCHED: 1.0, UNUSED: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
+_SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
+# The SAU's drift label: the first kind of shortfall present, most telling first.
+_DRIFT_ORDER = ((DRIFT, NUMERICAL), (STUB, STUB), (ABSENT, MISSING), (UNUSED, UNUSED))
 # Evidence order: where a reviewer would look first.
 _KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
@@ -57,6 +62,7 @@ class ValueOutcome:
     outcome: str
     facts: tuple[Fact, ...]
     note: str
+    stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -71,8 +77,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     score = round_to_scale(sum(atom_scores) / len(atom_scores))
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     outcomes = [o.outcome for _, results in atom_results for o in results]
-    drift = NUMERICAL if DRIFT in outcomes else MISSING if ABSENT in outcomes else UNUSED if UNUSED in outcomes \
-        else None
+    drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
     evidence = _evidence(atom_results, index)
     findings = tuple(
         {"atom": atom.describe(), "score": atom_score,
@@ -103,7 +108,15 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutco
     agreeing, narrower = _candidates(keys, index)
     weak, _ = _candidates(weak_keys, index)
     matches = [f for f in agreeing + narrower if _holds(atom, value, f.value)]
+    real = [f for f in matches if stub_around(index, f) is None]
+    if matches and not real:
+        matches.sort(key=_evidence_order)
+        stub = stub_around(index, matches[0])
+        return ValueOutcome(value, STUB, tuple(matches),
+                            f"bound at {_ref(matches[0])}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
+                            stub)
     if matches:
+        matches = real
         matches.sort(key=_evidence_order)
         if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
             return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {_ref(matches[0])}")
@@ -239,6 +252,12 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
     seen: dict[tuple, Evidence] = {}
     for _, outcomes in atom_results:
         for outcome in outcomes:
+            if outcome.stub is not None:
+                stub = outcome.stub
+                key = (stub.path, None, stub.line)
+                lines = index.lines.get(stub.path, [])
+                text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
+                seen.setdefault(key, Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
             for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
                 key = (fact.file, fact.cell, fact.line)
                 if key not in seen:

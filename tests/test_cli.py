@@ -40,8 +40,13 @@ def test_demo_json_verdicts_and_byte_identical_reruns():
     assert claims["demo-D1-009"]["score"] is None
     assert data["dimensions"]["D2"]["claims"][0]["judge_reasoning"] == "no rule for this dimension yet"
     assert data["model"] is None
-    assert data["overall_score"] == 0.75
-    assert data["summary"]["settled"] == 8 and data["summary"]["total_claims"] == 12
+    assert claims["demo-D1-010"]["drift"] == "stub"
+    assert claims["demo-D1-010"]["evidence"][0] == {"file": "tinygpt/train.py", "lines": "17-19", "kind": "stub",
+                                                    "snippet": "def evaluate(model, eval_batch_size=256):"}
+    assert data["overall_score"] == 0.6944
+    assert data["summary"]["settled"] == 9 and data["summary"]["total_claims"] == 13
+    assert (data["summary"]["stubs"], data["summary"]["todos"]) == (1, 1)
+    assert data["summary"]["stub_findings"] == {"STB002": 1, "TOD001": 1}
 
 
 def test_dim_filter_and_output_file(tmp_path):
@@ -49,7 +54,7 @@ def test_dim_filter_and_output_file(tmp_path):
     assert main(["--format", "json", "--dim", "D1", "--output", str(out), "-q"]) == 0
     data = json.loads(out.read_text())
     assert list(data["dimensions"]) == ["D1"]
-    assert data["dimensions"]["D1"]["total_claims"] == 9
+    assert data["dimensions"]["D1"]["total_claims"] == 10
 
 
 def test_unknown_paper_is_an_input_error(tmp_path):

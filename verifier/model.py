@@ -27,7 +27,8 @@ SCALE = (0.0, 0.25, 0.5, 0.75, 1.0)
 NUMERICAL = "numerical"  # a claimed name is bound to a different value
 MISSING = "missing"  # neither the name nor the value occurs in code
 UNUSED = "unused"  # the value is defined but nothing reads it
-DRIFTS = (NUMERICAL, MISSING, UNUSED, "method", "protocol", "ordering", "stub")
+STUB = "stub"  # the only implementing code is a stub or a marked placeholder
+DRIFTS = (NUMERICAL, MISSING, UNUSED, STUB, "method", "protocol", "ordering")
 
 # Atom kinds: how the claimed values of one name are read.
 SCALAR = "scalar"  # each value must be bound to the name ("n_layers=24/36": both sizes)

@@ -3,7 +3,8 @@
 JSON layout (``schema`` ``sauverify-report/1``; documented field by field in the README):
 ``paper_id`` (SA-Bench slug), ``benchmark_id``, ``paper_title``, ``repo_path`` (as given), ``model`` (the judge
 model, ``null`` when no LLM was used), ``dimensions`` (per dimension: ``score``, ``total_claims``, ``settled``,
-``judged``, ``unresolved``, ``unscored``, ``claims``), ``overall_score``, ``summary`` (counts and settle rate),
+``judged``, ``unresolved``, ``unscored``, ``claims``), ``overall_score``, ``summary`` (counts, settle rate, and the
+repository's stub and TODO findings),
 ``warnings`` (per input file), and ``tool``. Each claim has SA-Bench's ``id``, ``claim``, ``source``, ``score``,
 ``evidence`` (``[{file, lines, snippet, kind}]``), ``judge_reasoning``, and ours: ``status``, ``drift``,
 ``decided_by``, ``findings``. Keys are sorted and nothing depends on time or on the machine, so the same inputs give
@@ -59,10 +60,19 @@ def to_json(report: Report) -> str:
             "unscored": sum(v.score is None for v in verdicts),
             "settle_rate": settle_rate(verdicts),
             "files_read": report.files_read,
+            "stubs": stub_totals(report)[0],
+            "todos": stub_totals(report)[1],
+            "stub_findings": report.stubs,
         },
         "warnings": [w.to_json() for w in report.warnings],
     }
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def stub_totals(report: Report) -> tuple[int, int]:
+    """(stub findings, TODO findings) of the repository: codes STB* and TOD* of ``extractors.stubs``."""
+    return (sum(n for code, n in report.stubs.items() if code.startswith("STB")),
+            sum(n for code, n in report.stubs.items() if code.startswith("TOD")))
 
 
 def _claim(verdict: Verdict) -> dict:
@@ -102,6 +112,7 @@ def print_table(report: Report, console: Console) -> None:
                       + (f" ({score.unscored} without a score)" if score.unscored else ""))
     overall = overall_score(scores)
     rate = settle_rate(list(report.verdicts))
+    stubs, todos = stub_totals(report)
     console.print(f"overall {'n/a' if overall is None else f'{overall:.2f}'}   "
                   f"settle rate {0 if rate is None else rate:.0%}   files read {report.files_read}   "
-                  f"warnings {len(report.warnings)}")
+                  f"stubs {stubs}   TODOs {todos}   warnings {len(report.warnings)}")

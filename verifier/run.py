@@ -23,7 +23,8 @@ RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {"D1": d1_numerica
 @dataclass(frozen=True)
 class Report:
     """The result of one run: the spec, the repository as the user named it, the verdicts in spec order, the
-    warnings about input files, and how many files were read."""
+    warnings about input files, how many files were read, and the repository's stub and TODO finding counts by
+    code (``extractors.stubs``)."""
 
     spec: PaperSpec
     repo: str
@@ -31,6 +32,7 @@ class Report:
     warnings: tuple[Warning_, ...]
     files_read: int
     dimensions: tuple[str, ...]
+    stubs: dict[str, int]
 
 
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[str, ...] = DIMENSIONS,
@@ -43,7 +45,8 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[str
     """
     index = build_index(repo, names.normalise, max_bytes, exclude, progress)
     verdicts = tuple(decide(sau, index) for sau in spec.saus if sau.dimension in dimensions)
-    return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions)
+    return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,
+                  index.stub_counts())
 
 
 def decide(sau: SAU, index: RepositoryIndex) -> Verdict:

@@ -14,6 +14,11 @@ def build_optimizer(model, cfg):
                              betas=tuple(opt["betas"]))
 
 
+def evaluate(model, eval_batch_size=256):
+    """Validation perplexity on OpenWebText."""
+    raise NotImplementedError
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--config", default="configs/train.yaml")
@@ -27,6 +32,7 @@ def main():
     config = ModelConfig(n_layers=size["n_layers"], d_model=size["d_model"], n_heads=size["n_heads"])
     model = TinyGPT(config)
     optimizer = build_optimizer(model, cfg)
+    # TODO: cosine decay after the warmup
     total = cfg["schedule"]["max_steps"]
     warmup = cfg["schedule"]["warmup_steps"]
     print(optimizer, total, warmup, args.batch_size, args.grad_clip)

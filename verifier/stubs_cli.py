@@ -1,0 +1,143 @@
+"""``verify-stubs``: report stubs, placeholder values and TODO comments, flake8 style; the ``sauverify-stubs``
+pre-commit hook runs it.
+
+    verify-stubs [--select CODES] [--ignore CODES] [--exclude GLOBS] [PATH ...]
+
+Each PATH is a file (checked whatever its suffix; ``.pyi`` files give no findings) or a folder (its ``*.py`` files,
+see ``extractors.stubs.iter_python_files``); the default is the current folder. Stdout carries one line
+``path:line:col: CODE message`` per finding, sorted by path, line and column, and nothing else. Errors go to stderr.
+
+Exit status: 0 when there are no findings, 1 when there are findings or a file could not be read (its error is
+printed, naming it, and the other files are still checked), 2 on usage errors (bad options, unknown codes, a broken
+configuration).
+
+Configuration: the nearest ``pyproject.toml`` that has a ``[tool.sauverify.stubs]`` table, looking upward from the
+current folder, may set ``select``, ``ignore`` and ``exclude``, each a list of strings (a comma-separated string is
+accepted too). A command-line option replaces the configured value of the same key. ``select``/``ignore`` take codes
+or code prefixes (``TOD``, ``STB00``); ``exclude`` takes fnmatch globs matched against file and folder names and
+paths. Codes are listed in ``extractors.stubs``; ``# sauverify: ignore[CODES]`` on a line suppresses findings there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from pathlib import Path
+
+from extractors.stubs import CODES, code_selected, find_stubs_in_file, iter_python_files
+
+CONFIG_KEYS = ("select", "ignore", "exclude")
+
+
+class ConfigError(Exception):
+    """A ``[tool.sauverify.stubs]`` table that cannot be used; the message names the file."""
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    """Comma-separated option values (the option may be repeated) as one list; ``None`` when not given."""
+    if values is None:
+        return None
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def find_config(start: Path) -> tuple[Path | None, dict[str, list[str]]]:
+    """The nearest ``pyproject.toml`` at or above ``start`` (a folder) with a ``[tool.sauverify.stubs]`` table, and
+    that table with each value as a list of str. Returns ``(None, {})`` when there is none. Raises ``ConfigError``
+    when a ``pyproject.toml`` on the way is not valid TOML or the table has an unknown key or a value of the wrong
+    type."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        try:
+            with candidate.open("rb") as handle:
+                data = tomllib.load(handle)
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise ConfigError(f"cannot read {candidate}: {error}") from error
+        table = data.get("tool", {}).get("sauverify", {}).get("stubs")
+        if table is None:
+            continue
+        if not isinstance(table, dict):
+            raise ConfigError(f"{candidate}: [tool.sauverify.stubs] must be a table")
+        config: dict[str, list[str]] = {}
+        for key, value in table.items():
+            if key not in CONFIG_KEYS:
+                raise ConfigError(f"{candidate}: unknown key {key!r} in [tool.sauverify.stubs] "
+                                  f"(known: {', '.join(CONFIG_KEYS)})")
+            if isinstance(value, str):
+                value = [value]
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise ConfigError(f"{candidate}: [tool.sauverify.stubs] {key} must be a list of strings")
+            config[key] = _split(value) or []
+        return candidate, config
+    return None, {}
+
+
+def _check_codes(parser: argparse.ArgumentParser, where: str, codes: list[str]) -> None:
+    for code in codes:
+        if not any(known.startswith(code.upper()) for known in CODES):
+            parser.error(f"{where}: unknown code {code!r} (known: {', '.join(CODES)})")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``verify-stubs`` argument parser (argparse.ArgumentParser). Never raises."""
+    parser = argparse.ArgumentParser(
+        prog="verify-stubs",
+        description="Report stubs, placeholder values and TODO comments in Python files, flake8 style.",
+        epilog="codes: " + "; ".join(f"{code} {text}" for code, text in CODES.items())
+        + ". Exit status: 0 clean, 1 findings or unreadable files, 2 usage error.")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
+    parser.add_argument("--select", action="append", metavar="CODES",
+                        help="report only these codes or code prefixes, comma-separated (e.g. STB,TOD001)")
+    parser.add_argument("--ignore", action="append", metavar="CODES",
+                        help="do not report these codes or code prefixes, comma-separated")
+    parser.add_argument("--exclude", action="append", metavar="GLOBS",
+                        help="skip files and folders whose name or path matches one of these globs, comma-separated")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``verify-stubs`` on ``argv`` (list of str; ``sys.argv[1:]`` when ``None``) and return the exit status
+    (int: 0 clean, 1 findings or unreadable files, 2 usage error). Prints findings to stdout, errors to stderr.
+    Never raises ``SystemExit``; argparse's own exits (``--help``, usage errors) become the returned status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        try:
+            config_path, config = find_config(Path.cwd())
+        except ConfigError as error:
+            parser.error(str(error))
+        select, ignore, exclude = (_split(getattr(args, key)) for key in CONFIG_KEYS)
+        if config_path is not None:
+            for key in ("select", "ignore"):
+                _check_codes(parser, f"{config_path} {key}", config.get(key, []))
+        select = config.get("select", []) if select is None else select
+        ignore = config.get("ignore", []) if ignore is None else ignore
+        exclude = config.get("exclude", []) if exclude is None else exclude
+        _check_codes(parser, "--select", select)
+        _check_codes(parser, "--ignore", ignore)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 2
+
+    findings = []
+    unreadable = 0
+    for path in iter_python_files(args.paths or ["."], exclude=exclude):
+        try:
+            found = find_stubs_in_file(path)
+        except OSError as error:
+            unreadable += 1
+            reason = error.strerror or str(error)
+            print(f"verify-stubs: error: cannot read {path}: {reason}", file=sys.stderr)
+            continue
+        findings.extend(f for f in found if code_selected(f.code, select, ignore))
+    findings.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.message))
+    out = sys.stdout
+    for finding in findings:
+        out.write(finding.format() + "\n")
+    out.flush()
+    return 1 if findings or unreadable else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
