@@ -20,7 +20,8 @@ from verifier.config import ConfigError, load_settings
 from verifier.model import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
-from verifier.specs import SpecError, load_paper, load_sabench, registry, spec_path
+from verifier.draft import draft_spec
+from verifier.specs import PaperEntry, SpecError, load_paper, load_sabench, registry, resolve, spec_path
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_INPUT = 0, 2
@@ -57,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-file-bytes", type=int, metavar="N", help="skip files larger than N bytes "
                                                                          "(default 1000000)")
     parser.add_argument("--list-papers", action="store_true", help="list the known paper IDs and exit")
+    parser.add_argument("--draft-spec", action="store_true",
+                        help="print a first draft of a paper spec in the project's format, compiled from the "
+                             "SA-Bench claims of --paper (with --sau-dir) or --sau, and exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
@@ -69,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True, highlight=False)
     if args.list_papers:
         return _list_papers()
+    if args.draft_spec:
+        return _draft(args)
     try:
         settings = load_settings(Path.cwd())
         repo, spec = _inputs(args, settings.sau_dir)
@@ -136,6 +142,29 @@ def _write(report: Report, fmt: str, output: Path | None) -> None:
         return
     with output.open("w", encoding="utf-8") as handle:
         print_table(report, Console(file=handle, width=160, no_color=True, highlight=False))
+
+
+def _draft(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(Path.cwd())
+        if args.sau is not None:
+            slug = args.sau.parent.name
+            entry = next((e for e in registry() if e.slug == slug), PaperEntry(slug, slug, "", ""))
+            sau_file = args.sau
+        elif args.paper is not None and (args.sau_dir or settings.sau_dir) is not None:
+            entry = resolve(args.paper)
+            sau_file = Path(args.sau_dir or settings.sau_dir) / entry.slug / "sau.json"
+        else:
+            raise SpecError("--draft-spec needs --sau FILE, or --paper ID with --sau-dir DIR")
+        text = draft_spec(sau_file, entry)
+    except (ConfigError, SpecError) as error:
+        _say(f"verify: error: {error}")
+        return EXIT_INPUT
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return EXIT_OK
 
 
 def _list_papers() -> int:

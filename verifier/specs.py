@@ -2,12 +2,13 @@
 
 Project spec (``benchmark_data/<benchmark_id>.yaml``)::
 
+    schema: sauverify-spec/1
     benchmark_id: demo-001
     slug: demo
     title: ...
     venue: ...
     saus:
-      - id: demo-D1-001
+      - id: demo-D1-001                         # SA-Bench's claim id, so results compare
         dimension: D1
         source: Section 4.1
         statement: The optimiser is AdamW with learning rate 3e-4 ...   # our own words
@@ -17,14 +18,28 @@ Project spec (``benchmark_data/<benchmark_id>.yaml``)::
           - {name: lr_grid, set: [0.1, 0.5]}    # a sweep
           - {name: dropout, range: [0.0, 0.3]}
           - {name: attn_scale, value: 1/sqrt(d_head), about: 0.05}   # "about": a relative tolerance
-        complete: true                          # the atoms cover the whole statement (default true)
-      - id: demo-D1-004
-        dimension: D1
-        checkable: false
-        note: hardware (8 GPUs)
+        complete: true                          # the checks cover the whole statement (default true)
       - id: demo-D2-001
         dimension: D2
-        checks: {...}                           # kept for the dimension's rule
+        formulas: ["x / norm(x)"]               # Python syntax; equations as "lhs == rhs"
+        glossary: {x: {meaning: a hidden vector, code_names: [x, h, hidden]}}   # every symbol
+        mechanism: [normalize, l2_norm]         # what a function implementing it is called
+      - id: demo-D3-001
+        dimension: D3
+        datasets: [{name: OpenWebText, aliases: [openwebtext, owt]}]
+        baselines: [{name: GPT-2, aliases: [gpt2]}]
+        metrics: [{name: perplexity, aliases: [ppl]}]
+        scope: [{name: 0.5B model, aliases: [small]}]   # model sizes, tasks, settings covered
+      - id: demo-D4-001
+        dimension: D4
+        steps:                                  # two or more, in the claimed order
+          - {name: warmup, keywords: [warmup], functions: [linear_warmup]}
+          - {name: cosine decay, keywords: [cosine], functions: [CosineAnnealingLR]}
+        strict: true                            # or [[0, 1], ...]: the pairs whose order matters
+      - id: demo-D1-009
+        dimension: D1
+        checkable: false                        # hardware, a theorem, a reported result
+        note: hardware (8 GPUs)
 
 Values are read with the claim compiler's number reader (``1e-4``, ``100k``, ``10%``) or, for symbolic values,
 parsed as an expression tree (never evaluated); any other string is a text value (``activation: elu``). SA-Bench's ``sau.json`` (``{"paper_id", "paper_title", "D1":
@@ -43,6 +58,7 @@ from pathlib import Path
 import yaml
 
 from extractors.claims import compile_d1, number
+from extractors.formulas import FormulaError, parse_formula, symbol_names
 from extractors.values import parse_value
 from verifier.model import DIMENSIONS, RANGE, SCALAR, SET, SAU, Atom, PaperSpec
 
@@ -201,6 +217,16 @@ def load_project_spec(path: Path) -> PaperSpec:
                      str(data.get("venue", "")), tuple(saus), str(path))
 
 
+# Keys a SAU entry may have: common ones, and the checks of each dimension (module docstring).
+_COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "__line__"}
+_CHECK_KEYS = {
+    "D1": {"atoms"},
+    "D2": {"formulas", "glossary", "mechanism"},
+    "D3": {"datasets", "baselines", "metrics", "scope"},
+    "D4": {"steps", "strict"},
+}
+
+
 def _sau(entry: object, path: Path) -> SAU:
     if not isinstance(entry, dict):
         raise SpecError("each SAU is a mapping", path)
@@ -208,17 +234,119 @@ def _sau(entry: object, path: Path) -> SAU:
     for key in ("id", "dimension"):
         if not isinstance(entry.get(key), str):
             raise SpecError(f"SAU needs a string {key!r}", path, line)
-    if entry["dimension"] not in DIMENSIONS:
-        raise SpecError(f"{entry['id']}: dimension must be one of {', '.join(DIMENSIONS)}", path, line)
-    checks = {k: v for k, v in dict(entry.get("checks") or {}).items() if k != "__line__"}
-    if entry["dimension"] == "D1" and entry.get("atoms"):
-        checks["atoms"] = tuple(_atom(a, path, entry["id"]) for a in entry["atoms"])
-    checkable = bool(entry.get("checkable", True))
+    sau_id, dimension = entry["id"], entry["dimension"]
+    if dimension not in DIMENSIONS:
+        raise SpecError(f"{sau_id}: dimension must be one of {', '.join(DIMENSIONS)}", path, line)
+    unknown = sorted(set(entry) - _COMMON_KEYS - _CHECK_KEYS[dimension])
+    if unknown:
+        raise SpecError(f"{sau_id}: unknown key(s) for a {dimension} SAU: {', '.join(unknown)}", path, line)
+    checkable = entry.get("checkable", True)
+    if not isinstance(checkable, bool):
+        raise SpecError(f"{sau_id}: checkable must be true or false", path, line)
     if not checkable and not entry.get("note"):
-        raise SpecError(f"{entry['id']}: a SAU marked checkable: false needs a note saying why", path, line)
-    return SAU(entry["id"], entry["dimension"], str(entry.get("source", "")), str(entry.get("statement", "")),
-               checks, complete=bool(entry.get("complete", True)), checkable=checkable,
-               note=str(entry.get("note", "")))
+        raise SpecError(f"{sau_id}: a SAU marked checkable: false needs a note saying why", path, line)
+    if checkable and not any(k in entry for k in _CHECK_KEYS[dimension]):
+        raise SpecError(f"{sau_id}: give its checks ({', '.join(sorted(_CHECK_KEYS[dimension]))}) or mark it "
+                        "checkable: false with a note", path, line)
+    checks: dict = {}
+    if dimension == "D1" and "atoms" in entry:
+        if not isinstance(entry["atoms"], list) or not entry["atoms"]:
+            raise SpecError(f"{sau_id}: atoms must be a non-empty list", path, line)
+        checks["atoms"] = tuple(_atom(a, path, sau_id) for a in entry["atoms"])
+    elif dimension == "D2":
+        checks.update(_formula_checks(entry, path, sau_id, line))
+    elif dimension == "D3":
+        for key in _CHECK_KEYS["D3"]:
+            if key in entry:
+                checks[key] = _named_elements(entry[key], path, sau_id, key, line)
+    elif dimension == "D4":
+        checks.update(_step_checks(entry, path, sau_id, line))
+    return SAU(sau_id, dimension, str(entry.get("source", "")), str(entry.get("statement", "")), checks,
+               complete=bool(entry.get("complete", True)), checkable=checkable, note=str(entry.get("note", "")))
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+
+
+def _formula_checks(entry: dict, path: Path, sau_id: str, line: int | None) -> dict:
+    """D2: ``formulas`` (Python-syntax expressions, equations as ``lhs == rhs``; may be empty for a procedure), a
+    ``glossary`` covering every symbol (``{symbol: {meaning, code_names}}``), and ``mechanism`` keywords (at least
+    one) naming what implements it."""
+    formulas = entry.get("formulas", [])
+    if not _strings(formulas) and formulas != []:
+        raise SpecError(f"{sau_id}: formulas must be a list of expressions", path, line)
+    glossary = entry.get("glossary", {})
+    if not isinstance(glossary, dict):
+        raise SpecError(f"{sau_id}: glossary must map each symbol to {{meaning, code_names}}", path, line)
+    glossary = {k: v for k, v in glossary.items() if k != "__line__"}
+    for symbol, meaning in glossary.items():
+        if not isinstance(meaning, dict) or not isinstance(meaning.get("meaning"), str) \
+                or not _strings(meaning.get("code_names", [])):
+            raise SpecError(f"{sau_id}: glossary entry {symbol!r} needs meaning (text) and code_names (list)", path,
+                            line)
+    parsed = []
+    for text in formulas:
+        try:
+            expression = parse_formula(text)
+        except FormulaError as error:
+            raise SpecError(f"{sau_id}: formula {text!r}: {error}", path, line) from None
+        missing = sorted(symbol_names(expression) - set(glossary))
+        if missing:
+            raise SpecError(f"{sau_id}: formula {text!r} uses symbols the glossary lacks: {', '.join(missing)}",
+                            path, line)
+        parsed.append(expression)
+    mechanism = entry.get("mechanism", [])
+    if not _strings(mechanism) or not mechanism:
+        raise SpecError(f"{sau_id}: mechanism must be a non-empty list of keywords naming what implements it "
+                        "(a procedure without a formula has mechanism keywords only)", path, line)
+    return {"formulas": tuple(formulas), "expressions": tuple(parsed),
+            "glossary": {k: {"meaning": v["meaning"], "code_names": tuple(v.get("code_names", []))}
+                         for k, v in glossary.items()},
+            "mechanism": tuple(mechanism)}
+
+
+def _named_elements(value: object, path: Path, sau_id: str, key: str, line: int | None) -> tuple[dict, ...]:
+    """D3 protocol elements: a list of ``{name, aliases}`` (a bare string is a name without aliases)."""
+    if not isinstance(value, list) or not value:
+        raise SpecError(f"{sau_id}: {key} must be a non-empty list of {{name, aliases}}", path, line)
+    elements = []
+    for item in value:
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+                or not _strings(item.get("aliases", [])):
+            raise SpecError(f"{sau_id}: each of {key} needs a name and optional aliases (list)", path,
+                            item.get("__line__", line) if isinstance(item, dict) else line)
+        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", []))})
+    return tuple(elements)
+
+
+def _step_checks(entry: dict, path: Path, sau_id: str, line: int | None) -> dict:
+    """D4: ``steps`` (two or more ``{name, keywords, functions}`` in the claimed order) and ``strict`` (true: every
+    consecutive pair is ordered; or a list of ``[i, j]`` step-index pairs, 0-based, that must hold)."""
+    steps = entry.get("steps")
+    if not isinstance(steps, list) or len(steps) < 2:
+        raise SpecError(f"{sau_id}: steps must list at least two steps in order", path, line)
+    parsed = []
+    for step in steps:
+        step_line = step.get("__line__", line) if isinstance(step, dict) else line
+        if not isinstance(step, dict) or not isinstance(step.get("name"), str):
+            raise SpecError(f"{sau_id}: each step needs a name", path, step_line)
+        keywords, functions = step.get("keywords", []), step.get("functions", [])
+        if not _strings(keywords) or not _strings(functions) or not (keywords or functions):
+            raise SpecError(f"{sau_id}: step {step['name']!r} needs keywords and/or functions (lists)", path,
+                            step_line)
+        parsed.append({"name": step["name"], "keywords": tuple(keywords), "functions": tuple(functions)})
+    strict = entry.get("strict", True)
+    if isinstance(strict, list):
+        if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(i, int) and 0 <= i < len(steps) for i in p)
+                   and p[0] != p[1] for p in strict):
+            raise SpecError(f"{sau_id}: strict pairs must be [i, j] step indices (0-based)", path, line)
+        strict = tuple(tuple(p) for p in strict)
+    elif not isinstance(strict, bool):
+        raise SpecError(f"{sau_id}: strict must be true, false or a list of [i, j] pairs", path, line)
+    return {"steps": tuple(parsed), "strict": strict}
 
 
 def _atom(entry: object, path: Path, sau_id: str) -> Atom:
