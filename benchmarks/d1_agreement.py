@@ -1,7 +1,8 @@
 """Measure D1 on SA-Bench's generated repositories: settle rate, seconds per repository, and agreement with
 SA-Bench's recorded judge decisions (exact and within ±0.25), on settled verdicts and on all scored ones.
 
-Usage: python benchmarks/d1_agreement.py RUNS_DIR SABENCH_DIR [--config NAME ...] [--paper SLUG ...] [--json FILE]
+Usage: python benchmarks/d1_agreement.py RUNS_DIR SABENCH_DIR [--specs compiled|curated] [--config NAME ...]
+                                        [--paper SLUG ...] [--json FILE]
   RUNS_DIR     a folder laid out like SA-Bench's experiments/runs (<config>/<paper>/repo)
   SABENCH_DIR  a folder with papers/<slug>/sau.json and decisions/<config>.jsonl
 
@@ -23,13 +24,16 @@ from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS  # noqa: E402
 
 
 
-def _one(job: tuple[str, str, str, str]) -> dict:
+def _one(job: tuple[str, str, str, str, str]) -> dict:
     from verifier.run import verify
-    from verifier.specs import load_sabench
+    from verifier.specs import load_paper, load_sabench, resolve, spec_path
 
-    runs, sabench, config, slug = job
+    runs, sabench, config, slug, specs = job
     repo = Path(runs) / config / slug / "repo"
-    spec = load_sabench(Path(sabench) / "papers" / slug / "sau.json")
+    if specs == "curated" and spec_path(resolve(slug)).is_file():
+        spec = load_paper(slug)
+    else:
+        spec = load_sabench(Path(sabench) / "papers" / slug / "sau.json")
     started = time.perf_counter()
     report = verify(repo, spec, str(repo), ("D1",), exclude=("result/*",))
     seconds = time.perf_counter() - started
@@ -46,10 +50,13 @@ def main() -> None:
     parser.add_argument("--paper", action="append")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--specs", choices=("compiled", "curated"), default="compiled",
+                        help="compiled: SA-Bench claims compiled at load time; curated: benchmark_data/ specs where "
+                             "written (compiled otherwise)")
     args = parser.parse_args()
     configs = args.config or list(DEVELOPMENT_CONFIGS)
     papers = args.paper or sorted(p.name for p in (args.sabench / "papers").iterdir() if p.is_dir())
-    jobs = [(str(args.runs), str(args.sabench), c, p) for c in configs for p in papers
+    jobs = [(str(args.runs), str(args.sabench), c, p, args.specs) for c in configs for p in papers
             if (args.runs / c / p / "repo").is_dir()]
     decisions = {}
     for config in configs:

@@ -25,9 +25,9 @@ from extractors.values import Value, is_number, parse_value
 from rules.names import known_name, normalise
 from verifier.model import RANGE, SCALAR, SET, Atom
 
-_SUFFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9}
+_SUFFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _NUMBER = r"[-+±]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
-_NUMBER_WORD = re.compile(rf"(?<![\w.\-/^])({_NUMBER})(?:\s?([kKMBG])(?![A-Za-z]))?(%)?(?![\w/.]*[A-Za-z_(])")
+_NUMBER_WORD = re.compile(rf"(?<![\w.\-/^])({_NUMBER})(?:\s?([kKMBGT])(?![A-Za-z]))?(%)?(?![\w/.]*[A-Za-z_(])")
 _NAME = r"[A-Za-z_\u0370-\u03ff][\w\u0370-\u03ff'\-]*"
 # "name = value" (not inside an expression such as "h=1/K=0.025"), and "name in {a, b}" for sweeps
 _ASSIGN = re.compile(rf"(?<![\w/*=+\-^.'])({_NAME})\s*(=|≈|:|~|∈|\s\bin\b|\s\bover\b)\s*")
@@ -145,7 +145,7 @@ def _covered(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
 # -- values --------------------------------------------------------------------------------------------------
 def number(text: str) -> tuple[float | int, bool] | None:
     """Parse ``1e-4``, ``100k``, ``2.5M``, ``10%``, ``±0.3``, ``10,000`` -> (value, is_percent), else ``None``."""
-    match = re.fullmatch(rf"\s*({_NUMBER})\s?([kKMBG])?(%)?\s*", text.replace(",", ""))
+    match = re.fullmatch(rf"\s*({_NUMBER})\s?([kKMBGT])?(%)?\s*", text.replace(",", ""))
     if not match:
         return None
     value = parse_value(match.group(1).replace("±", ""))

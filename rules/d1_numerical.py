@@ -11,12 +11,14 @@ Per claimed value (rule from the project's issue 2 and DESIGN.md; scale from SA-
 - **drift**: no match, and a fact under an agreeing (non-generic) name holds a comparable value equal to none of
   the claimed values: a settled numerical drift. Not when the name is also computed at run time somewhere
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
-  related name (``guidance_lambda: 120000`` for ``guidance_weight``), nor for atoms named only by a count noun of
+  related name (``guidance_lambda: 120000`` for ``guidance_weight``) or to one of the atom's generic aliases
+  (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
   the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
 - **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
   ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). DESIGN.md caps a
   SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
-- **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code.
+- **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
+  even as its percentage form (15.2 for 0.152). A symbolic value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
@@ -30,6 +32,8 @@ score as the best estimate.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import sympy
 
 from extractors import facts as K
 from extractors.facts import Fact, RepositoryIndex, stub_around, value_key
@@ -72,7 +76,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
     if not sau.atoms:
         return Verdict(sau, None, UNRESOLVED, "no name/value atom could be read from this claim", RULE)
-    atom_results = [(atom, [decide_value(atom, value, index) for value in _required(atom)]) for atom in sau.atoms]
+    atom_results = []
+    for atom in sau.atoms:
+        candidates = Candidates.of(atom, index)
+        atom_results.append((atom, [decide_value(atom, value, index, candidates) for value in _required(atom)]))
     atom_scores = [sum(_SCORES[o.outcome] for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     score = round_to_scale(sum(atom_scores) / len(atom_scores))
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
@@ -100,13 +107,32 @@ def _required(atom: Atom) -> tuple[Value, ...]:
     return atom.values
 
 
-def decide_value(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome:
-    """Decide one claimed value of ``atom`` (see the module docstring for the outcomes)."""
-    all_names = (atom.name, *atom.aliases)
-    keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
-    weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
-    agreeing, narrower = _candidates(keys, index)
-    weak, _ = _candidates(weak_keys, index)
+@dataclass(frozen=True)
+class Candidates:
+    """The facts an atom's names reach: ``agreeing`` and ``narrower`` through its non-generic names (``keys``),
+    ``weak`` through its generic ones (``K``, ``alpha``)."""
+
+    keys: frozenset[str]
+    agreeing: list[Fact]
+    narrower: list[Fact]
+    weak: list[Fact]
+
+    @classmethod
+    def of(cls, atom: Atom, index: RepositoryIndex) -> "Candidates":
+        all_names = (atom.name, *atom.aliases)
+        keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
+        weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
+        agreeing, narrower = _candidates(keys, index)
+        weak, _ = _candidates(weak_keys, index)
+        return cls(keys, agreeing, narrower, weak)
+
+
+def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
+                 candidates: Candidates | None = None) -> ValueOutcome:
+    """Decide one claimed value of ``atom`` (see the module docstring for the outcomes); ``candidates`` may be
+    passed when several values of one atom are decided."""
+    found = candidates or Candidates.of(atom, index)
+    keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
     matches = [f for f in agreeing + narrower if _holds(atom, value, f.value)]
     real = [f for f in matches if stub_around(index, f) is None]
     if matches and not real:
@@ -126,10 +152,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutco
     computed = [f for f in agreeing if f.computed]
     kin = [f for f in _value_sites(atom, value, index)
            if f.kind != K.LITERAL and not _is_test(f) and names.kin(keys, names.normalise(f.name))]
-    if different and atom.named and not computed and not kin:
+    weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
+    if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_ref(different[0])}")
-    weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {_ref(weak_matches[0])}")
@@ -156,6 +182,13 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutco
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {_ref(bound[0])} to a value that cannot be compared statically")
+    rescaled = _value_sites(atom, value, index, percent_forms=True)
+    if rescaled:
+        return ValueOutcome(value, AMBIGUOUS, tuple(rescaled[:_EVIDENCE_PER_OUTCOME]),
+                            f"only a percentage form of the value occurs ({_ref(rescaled[0])})")
+    if isinstance(value, sympy.Basic):
+        # an expression can be written in too many ways to be sure it occurs nowhere
+        return ValueOutcome(value, AMBIGUOUS, (), "no fact under this name; the expression may be written otherwise")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
@@ -225,10 +258,13 @@ def _incomparable(atom: Atom, value: Value, found: Value) -> bool:
     return all(compare.equal(form, found, atom.tolerance) is None for form in _forms(atom, value))
 
 
-def _value_sites(atom: Atom, value: Value, index: RepositoryIndex) -> list[Fact]:
-    """Every fact anywhere (tests included) holding the claimed number, for the ambiguous/absent decision."""
+def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms: bool = False) -> list[Fact]:
+    """Every fact anywhere (tests included) holding the claimed number, for the ambiguous/absent decision;
+    ``percent_forms`` also looks for the number times and divided by 100."""
     sites: list[Fact] = []
     targets = value if atom.kind == RANGE else tuple(_forms(atom, value))
+    if percent_forms and atom.kind != RANGE and is_number(value):
+        targets += (value * 100, value / 100)  # 15.2% may be written 15.2 or 0.152
     for target in targets:
         key = value_key(target)
         if key is None:

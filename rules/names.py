@@ -52,9 +52,12 @@ def table() -> AliasTable:
     return bare
 
 
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789")
+
+
 def _greek_to_ascii(text: str) -> str:
     out = []
-    for char in text:
+    for char in text.translate(_SUBSCRIPTS):
         if "\u0370" <= char <= "\u03ff":  # Greek and Coptic block: spell the letter out (γ -> gamma)
             name = unicodedata.name(char, "")
             out.append(f"_{name.split()[-1].lower()}_" if name else "_")
@@ -77,7 +80,12 @@ _COUNT_PREFIXES = frozenset({"num", "n", "number", "nb", "no"})
 
 def _tokens(name: str, data: AliasTable) -> tuple[str, ...]:
     text = _CAMEL.sub("_", _greek_to_ascii(name)).lower()
-    raws = [raw for raw in _SPLIT.split(text) if raw]
+    raws: list[str] = []
+    for raw in _SPLIT.split(text):
+        if raw.isdigit() and raws and not raws[-1].isdigit():
+            raws[-1] += raw  # an index belongs to its name: c_0 = c0, beta_1 = β₁ = beta1
+        elif raw:
+            raws.append(raw)
     result: list[str] = []
     for raw in raws:
         for token in data.tokens.get(raw, data.tokens.get(_singular(raw), (raw,))):

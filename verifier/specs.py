@@ -253,16 +253,24 @@ def _sau(entry: object, path: Path) -> SAU:
         if not isinstance(entry["atoms"], list) or not entry["atoms"]:
             raise SpecError(f"{sau_id}: atoms must be a non-empty list", path, line)
         checks["atoms"] = tuple(_atom(a, path, sau_id) for a in entry["atoms"])
-    elif dimension == "D2":
+    elif dimension == "D2" and (checkable or set(entry) & _CHECK_KEYS["D2"]):
         checks.update(_formula_checks(entry, path, sau_id, line))
     elif dimension == "D3":
         for key in _CHECK_KEYS["D3"]:
             if key in entry:
                 checks[key] = _named_elements(entry[key], path, sau_id, key, line)
-    elif dimension == "D4":
+    elif dimension == "D4" and (checkable or "steps" in entry):
         checks.update(_step_checks(entry, path, sau_id, line))
     return SAU(sau_id, dimension, str(entry.get("source", "")), str(entry.get("statement", "")), checks,
                complete=bool(entry.get("complete", True)), checkable=checkable, note=str(entry.get("note", "")))
+
+
+def _only(mapping: dict, allowed: set[str], what: str, path: Path, line: int | None) -> None:
+    """Reject unknown keys: in YAML flow style a stray comma (``{meaning: f(a, b)}``) silently makes one."""
+    unknown = sorted(str(k) for k in set(mapping) - allowed - {"__line__"})
+    if unknown:
+        raise SpecError(f"{what}: unknown key(s) {', '.join(unknown)} (quote values that hold commas or braces)",
+                        path, mapping.get("__line__", line))
 
 
 def _strings(value: object) -> bool:
@@ -281,6 +289,8 @@ def _formula_checks(entry: dict, path: Path, sau_id: str, line: int | None) -> d
         raise SpecError(f"{sau_id}: glossary must map each symbol to {{meaning, code_names}}", path, line)
     glossary = {k: v for k, v in glossary.items() if k != "__line__"}
     for symbol, meaning in glossary.items():
+        if isinstance(meaning, dict):
+            _only(meaning, {"meaning", "code_names"}, f"{sau_id}: glossary entry {symbol!r}", path, line)
         if not isinstance(meaning, dict) or not isinstance(meaning.get("meaning"), str) \
                 or not _strings(meaning.get("code_names", [])):
             raise SpecError(f"{sau_id}: glossary entry {symbol!r} needs meaning (text) and code_names (list)", path,
@@ -314,6 +324,8 @@ def _named_elements(value: object, path: Path, sau_id: str, key: str, line: int 
     for item in value:
         if isinstance(item, str):
             item = {"name": item}
+        if isinstance(item, dict):
+            _only(item, {"name", "aliases"}, f"{sau_id}: an element of {key}", path, line)
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
                 or not _strings(item.get("aliases", [])):
             raise SpecError(f"{sau_id}: each of {key} needs a name and optional aliases (list)", path,
@@ -333,6 +345,7 @@ def _step_checks(entry: dict, path: Path, sau_id: str, line: int | None) -> dict
         step_line = step.get("__line__", line) if isinstance(step, dict) else line
         if not isinstance(step, dict) or not isinstance(step.get("name"), str):
             raise SpecError(f"{sau_id}: each step needs a name", path, step_line)
+        _only(step, {"name", "keywords", "functions"}, f"{sau_id}: step {step['name']!r}", path, step_line)
         keywords, functions = step.get("keywords", []), step.get("functions", [])
         if not _strings(keywords) or not _strings(functions) or not (keywords or functions):
             raise SpecError(f"{sau_id}: step {step['name']!r} needs keywords and/or functions (lists)", path,
@@ -354,6 +367,8 @@ def _atom(entry: object, path: Path, sau_id: str) -> Atom:
         raise SpecError(f"{sau_id}: each atom is a mapping with a name", path,
                         entry.get("__line__") if isinstance(entry, dict) else None)
     line = entry.get("__line__")
+    _only(entry, {"name", "aliases", "value", "values", "set", "range", "about", "text"},
+          f"{sau_id}: atom {entry['name']!r}", path, line)
     forms = [k for k in ("value", "values", "set", "range") if k in entry]
     if len(forms) != 1:
         raise SpecError(f"{sau_id}: atom {entry['name']!r} needs exactly one of value, values, set, range", path,
