@@ -71,6 +71,11 @@ _STOPWORDS = frozenset({
     "about", "around", "roughly", "up", "every", "across", "between", "within", "default", "defaults", "fixed",
     "equals", "equal", "given", "first", "second", "third", "final", "initial", "same", "other", "these", "those",
 })
+# "6x faster", "2x256": multipliers and shapes are numbers the atoms do not cover
+_MULTIPLIER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?x(?:\d+)*\b")
+_KILO = re.compile(r"\d\s?[kK](?![A-Za-z])")
+_KILO_TOLERANCE = 0.025  # 1024 / 1000 - 1
+_MAX_NUMBERS = 200  # a claim with more is a table, not a setting; compiling it would cost quadratic time
 _MAX_RESIDUE = 6  # content words beyond atoms that a claim may have and still be purely numerical
 _ABOUT = re.compile(r"(?:≈|~|\babout\b|\bapproximately\b|\baround\b|\broughly\b)\s*$", re.IGNORECASE)
 
@@ -87,6 +92,8 @@ class CompiledClaim:
 def compile_d1(text: str) -> CompiledClaim:
     """Compile one D1 claim into atoms. Never raises; a claim it cannot read yields no atoms and ``complete`` false."""
     clean = _prepare(text)
+    if len(_NUMBER_WORD.findall(clean)) > _MAX_NUMBERS:
+        return CompiledClaim((), False, (f"more than {_MAX_NUMBERS} numbers: not compiled",))
     spans: list[tuple[int, int]] = []  # character spans of numbers accounted for
     atoms: list[Atom] = []
     notes: list[str] = []
@@ -96,6 +103,7 @@ def compile_d1(text: str) -> CompiledClaim:
     _assignments(clean, atoms, spans, words, notes)
     _phrases(clean, atoms, spans, words, notes)
     leftover = [m for m in _NUMBER_WORD.finditer(clean) if not _covered(m.span(1), spans)]
+    leftover += [m for m in _MULTIPLIER.finditer(clean) if not _covered(m.span(), spans)]
     if leftover:
         shown = ", ".join(clean[m.start():m.end()].strip() for m in leftover[:6])
         notes.append(f"numbers not compiled into atoms: {shown}")
@@ -249,7 +257,8 @@ def _assignments(text: str, atoms: list[Atom], spans: list[tuple[int, int]], wor
             words.append(spans[-1])
         words.append((match.start() - len(" ".join(prefix)) - 1, end))
         named = _code_like(name) or known_name(name) or (operator == "=" and " " not in name)
-        atoms.append(Atom(name, values, kind, aliases, tolerance, percent, text[match.start():end], named))
+        atoms.append(Atom(name, values, kind, aliases, _kilo(tolerance, text[match.end():end]), percent,
+                          text[match.start():end], named))
 
 
 def _code_like(name: str) -> bool:
@@ -288,8 +297,8 @@ def _phrases(text: str, atoms: list[Atom], spans: list[tuple[int, int]], words: 
         before = text[:match.start()]
         after = text[end:]
         if _HARDWARE_NOUNS.match(after):
+            # left uncovered on purpose: a claim about hardware cannot be settled from code
             notes.append(f"hardware, not code-checkable: {text[match.start():end + 20].strip()}")
-            spans.append((match.start(), end))
             continue
         if _RESULT_NOUNS.match(after):
             notes.append(f"reported result, not code-checkable: {text[match.start():end + 20].strip()}")
@@ -307,8 +316,14 @@ def _phrases(text: str, atoms: list[Atom], spans: list[tuple[int, int]], words: 
                 continue
             words.append((before.rfind(name.split()[0]), end))
         spans.append((match.start(), end))
-        atoms.append(Atom(name, values, kind, (), tolerance, percent, text[match.start():end].strip(),
+        atoms.append(Atom(name, values, kind, (), _kilo(tolerance, text[match.start():end]), percent,
+                          text[match.start():end].strip(),
                           named=known_name(name)))
+
+
+def _kilo(tolerance: float, value_text: str) -> float:
+    """A "k" suffix is read as 1000, but papers write "1k tokens" for 1024 too: such values get a 2.5% tolerance."""
+    return max(tolerance, _KILO_TOLERANCE) if _KILO.search(value_text) else tolerance
 
 
 def _count_noun(after: str) -> str | None:

@@ -32,7 +32,7 @@ def extract_config(text: str, file: str) -> FileFacts:
         else:
             _from_yaml(text, file, found, is_json=suffix == "json")
     except (yaml.YAMLError, tomllib.TOMLDecodeError, json.JSONDecodeError, ValueError, RecursionError) as error:
-        found.warnings.append(Warning_(file, _error_line(error), f"config not read: {_first_line(error)}"))
+        found.warnings.append(Warning_(file, _error_line(error), f"config not read: {_describe(error)}"))
     return found
 
 
@@ -57,6 +57,9 @@ def _from_yaml(text: str, file: str, found: FileFacts, is_json: bool) -> None:
     for document in documents:
         if document is not None:
             _walk_node(document, "", file, found, budget)
+    if budget[0] < 0:
+        found.warnings.append(Warning_(file, None, f"more than {_MAX_NODES} nodes (data, or aliases expanding): "
+                                                   "only the first were read"))
 
 
 def _walk_node(node: yaml.Node, path: str, file: str, found: FileFacts, budget: list[int]) -> None:
@@ -129,12 +132,24 @@ def _add(found: FileFacts, name: str, path: str, value: Value, file: str, line: 
     found.facts.append(Fact(name, path, value, K.CONFIG, file, line, end, "config"))
 
 
-def _first_line(error: Exception) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+def _describe(error: Exception) -> str:
+    """One line saying what is wrong: YAML's problem with its context, else the error's own first line."""
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    problem = getattr(error, "problem", None)
+    if problem:
+        context = getattr(error, "context", None)
+        return f"{context}: {problem}" if context else str(problem)
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _error_line(error: Exception) -> int | None:
     mark = getattr(error, "problem_mark", None)
     if mark is not None:
         return mark.line + 1
-    return getattr(error, "lineno", None)
+    line = getattr(error, "lineno", None)
+    if line is None:  # tomllib says "(at line 3, column 7)" in its message only
+        found = re.search(r"at line (\d+)", str(error))
+        line = int(found.group(1)) if found else None
+    return line

@@ -10,6 +10,7 @@ docstrings and the text inside strings are never values. Nothing is imported or 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import libcst as cst
 import sympy
@@ -40,6 +41,11 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     visitor = _FactVisitor(file, line_offset, cell)
     wrapper.visit(visitor)
+    if visitor.augmented:
+        # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
+        # start value (n_tokens = 0) says nothing about the claimed value
+        visitor.found.facts = [replace(f, computed=True) if f.kind == K.ASSIGNMENT and f.name in visitor.augmented
+                               else f for f in visitor.found.facts]
     return visitor.found
 
 
@@ -61,6 +67,7 @@ class _FactVisitor(cst.CSTVisitor):
         self.consumed: set[int] = set()  # ids of value nodes already recorded under a name
         self.skip_names: set[int] = set()  # keyword and parameter Name nodes: not reads
         self.dict_keys: set[int] = set()  # dict-literal key strings: bindings, not reads
+        self.augmented: set[str] = set()  # names updated in place (x += ...)
 
     # -- helpers -------------------------------------------------------------------------------------------
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -148,6 +155,11 @@ class _FactVisitor(cst.CSTVisitor):
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
             return
         self._record(name, path, value, kind, at)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        name, _ = _target_name(node.target)
+        if name:
+            self.augmented.add(name)
 
     # -- dict literals -------------------------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:

@@ -16,6 +16,7 @@ import libcst as cst
 from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.fallback import extract_with_tree_sitter, first_error_line
+from extractors.guards import too_complex
 from extractors.python_facts import extract_source
 from extractors.stubs import find_stubs
 from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SourceFile, walk
@@ -35,13 +36,19 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
         index.warnings.append(Warning_(item.relative, None, f"skipped: {item.reason}"))
     for done, source in enumerate(files, 1):
         try:
-            text = source.path.read_text(encoding="utf-8", errors="replace")
+            raw = source.path.read_bytes()
         except OSError as error:
             index.warnings.append(Warning_(source.relative, None, f"not read: {error.strerror or error}"))
             continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            text = raw.decode("utf-8", errors="replace")
+            index.warnings.append(Warning_(source.relative, raw.count(b"\n", 0, error.start) + 1,
+                                           "not valid UTF-8; undecodable bytes replaced"))
         lines, found = _extract(source, text)
         index.add(source.relative, lines, found)
-        if source.kind == PYTHON:
+        if source.kind == PYTHON and too_complex(text) is None:
             # the repository under test must not silence its own stubs: its suppression comments are ignored
             index.stubs_by_file[source.relative].extend(find_stubs(text, source.relative, honor_suppressions=False))
         if progress is not None:
@@ -63,9 +70,18 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
 
     The fallback adds a warning naming the file, the line libcst stopped at, and that the file would not import.
     """
+    refused = too_complex(text)
+    if refused is not None:
+        found = FileFacts()
+        found.warnings.append(Warning_(file, None, (f"cell {cell}: " if cell is not None else "") + refused))
+        return found
     try:
         return extract_source(text, file, cell=cell)
-    except (cst.ParserSyntaxError, RecursionError, ValueError) as error:
+    except RecursionError:
+        found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement
+        found.warnings.append(Warning_(file, None, "expressions nested too deeply to analyse; not parsed"))
+        return found
+    except (cst.ParserSyntaxError, ValueError) as error:
         line, column = _error_position(error)
         line = line or first_error_line(text.encode("utf-8", "replace"))
         found, covered = extract_with_tree_sitter(text, file, cell)
@@ -91,9 +107,14 @@ def _extract_notebook(text: str, file: str) -> tuple[dict[str, list[str]], FileF
     merged = FileFacts()
     lines: dict[str, list[str]] = {}
     try:
-        cells = json.loads(text).get("cells", [])
-    except (json.JSONDecodeError, AttributeError) as error:
-        merged.warnings.append(Warning_(file, getattr(error, "lineno", None), f"notebook not read: {error}"))
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        merged.warnings.append(Warning_(file, getattr(error, "lineno", None),
+                                        f"notebook not read: {getattr(error, 'msg', 'nested too deeply')}"))
+        return lines, merged
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if not isinstance(cells, list):
+        merged.warnings.append(Warning_(file, 1, "notebook not read: no list of cells"))
         return lines, merged
     for number, cell in enumerate(cells, 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":

@@ -80,6 +80,7 @@ import fnmatch
 import io
 import os
 import re
+import stat
 import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -88,6 +89,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.fallback import tree_sitter_parser
+from extractors.guards import too_complex
 from extractors.walk import is_test_path
 
 __all__ = [
@@ -689,12 +691,13 @@ def find_stubs(source: str, path: str, *, honor_suppressions: bool = True) -> li
     in ``.pyi`` gives no findings. With ``honor_suppressions`` (bool, default True), findings covered by a
     ``# sauverify: ignore[...]`` comment are left out. Returns a list of ``StubFinding`` sorted by line, column and
     code. Parses with libcst, and with tree-sitter-python when libcst cannot parse the text. Never raises on
-    malformed source; raises ``TypeError`` only when ``source`` is not a str.
+    malformed source; raises ``TypeError`` only when ``source`` is not a str. Source that ``extractors.guards``
+    refuses (brackets nested beyond CPython's limit, huge operator chains) gives no findings.
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be str, not {type(source).__name__}")
-    if str(path).endswith(".pyi"):
-        return []
+    if str(path).endswith(".pyi") or too_complex(source) is not None:
+        return []  # pathological nesting would crash or stall both parsers (extractors.guards)
     parsed = _parse_libcst(source)
     if parsed is None:
         parsed = _parse_tree_sitter(source)
@@ -819,6 +822,14 @@ def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in patterns)
 
 
+def _regular(path: str) -> bool:
+    """A regular file, not a link (to /dev/zero, say) or a named pipe, which would stall the reader."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return True  # let the reader report it, naming the file
+
+
 def iter_python_files(paths: Iterable[str | os.PathLike], exclude: Iterable[str] = ()) -> Iterator[str]:
     """The files to check, as str paths, in a stable order: each path given that is not a folder (whatever its
     suffix, so a missing file reaches the reader and its error), and the ``*.py`` files below each folder given
@@ -842,5 +853,5 @@ def iter_python_files(paths: Iterable[str | os.PathLike], exclude: Iterable[str]
                 and not _excluded(os.path.join(current, d), patterns))
             for name in sorted(names):
                 full = os.path.join(current, name)
-                if name.endswith(".py") and not _excluded(full, patterns):
+                if name.endswith(".py") and not _excluded(full, patterns) and _regular(full):
                     yield full

@@ -56,6 +56,7 @@ _DRIFT_ORDER = ((DRIFT, NUMERICAL), (STUB, STUB), (ABSENT, MISSING), (UNUSED, UN
 _KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
+_EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
 
 
 @dataclass(frozen=True)
@@ -286,19 +287,18 @@ def _evidence_order(fact: Fact) -> tuple:
 
 def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
     seen: dict[tuple, Evidence] = {}
-    for _, outcomes in atom_results:
-        for outcome in outcomes:
-            if outcome.stub is not None:
-                stub = outcome.stub
-                key = (stub.path, None, stub.line)
-                lines = index.lines.get(stub.path, [])
-                text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
-                seen.setdefault(key, Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
-            for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
-                key = (fact.file, fact.cell, fact.line)
-                if key not in seen:
-                    seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind,
-                                         fact.cell)
+    ordered = sorted((outcome for _, outcomes in atom_results for outcome in outcomes),
+                     key=lambda o: _EVIDENCE_FIRST.index(o.outcome))  # the drift a reader must see comes first
+    for outcome in ordered:
+        if outcome.stub is not None:
+            stub = outcome.stub
+            lines = index.lines.get(stub.path, [])
+            text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
+            seen.setdefault((stub.path, None, stub.line), Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
+        for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
+            key = (fact.file, fact.cell, fact.line)
+            if key not in seen:
+                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind, fact.cell)
     return tuple(seen.values())
 
 

@@ -20,7 +20,7 @@ from importlib import resources
 import yaml
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_SPLIT = re.compile(r"[^0-9a-z]+")
+_SPLIT = re.compile(r"[\W_]+")  # Unicode-aware: names in any script keep their letters
 
 
 @dataclass(frozen=True)
@@ -152,9 +152,11 @@ def _is_greek_word(token: str) -> bool:
 
 
 def ignored_callee(callee: str) -> bool:
-    """True for calls whose keywords are presentation or logging (``plt.plot``, ``ax.fill_between``)."""
+    """True for calls whose keywords are presentation or logging (``plt.plot``, ``ax.fill_between``,
+    ``env.render``): matched on the callee's first or last component."""
     ignored = table().ignored_callees
-    return callee in ignored or callee.split(".", 1)[0] in ignored
+    parts = callee.split(".")
+    return callee in ignored or parts[0] in ignored or parts[-1] in ignored
 
 
 def known_name(phrase: str) -> bool:

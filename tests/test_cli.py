@@ -33,8 +33,8 @@ def test_demo_json_verdicts_and_byte_identical_reruns():
     claims = {c["id"]: c for c in data["dimensions"]["D1"]["claims"]}
     assert claims["demo-D1-002"]["score"] == 0.75
     assert claims["demo-D1-002"]["drift"] == "numerical"
-    assert claims["demo-D1-002"]["evidence"][0] == {"file": "configs/train.yaml", "lines": "9", "kind": "config",
-                                                    "snippet": "max_steps: 100000"}
+    assert claims["demo-D1-002"]["evidence"][0] == {"file": "configs/train.yaml", "lines": "8", "kind": "config",
+                                                    "snippet": "warmup_steps: 1000   # the paper warms up for 2000 steps"}
     assert claims["demo-D1-005"] == {**claims["demo-D1-005"], "score": 0.0, "status": "settled", "drift": "missing"}
     assert claims["demo-D1-006"]["drift"] == "unused"
     assert claims["demo-D1-009"]["score"] is None
@@ -150,4 +150,5 @@ def test_list_papers_lists_all_registry_entries():
     lines = result.stdout.splitlines()
     assert len(lines) == 31
     assert any(line.startswith("iclr25-008") and "ngpt" in line for line in lines)
-    assert any(line.startswith("demo-001    spec") for line in lines)
+    assert any(line.startswith("demo-001      spec") for line in lines)
+    assert any(line.startswith("neurips25-001 spec gated-attention-llm") for line in lines)

@@ -21,7 +21,29 @@ def test_walk_skips_outputs_environments_binaries_and_large_files(tmp_path):
     found, skipped = walk(tmp_path, max_bytes=500)
     assert [f.relative for f in found] == ["nb.ipynb", "train.py", "conf/a.yaml"]
     assert sorted((s.relative, s.reason.split(" (")[0]) for s in skipped) == [
-        ("big.py", "over the size cap"), ("data.bin.py", "binary")]
+        ("big.py", "over the size cap"), ("data.bin.py", "binary"),
+        ("outputs/", "run outputs or build products, not the implementation"),
+        ("result/", "run outputs or build products, not the implementation"),
+        ("results/", "run outputs or build products, not the implementation")]
+
+
+def test_walk_never_follows_links_or_opens_pipes(tmp_path):
+    import os
+
+    (tmp_path / "real.py").write_text("x = 1\n")
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "pipe.py")
+    found, skipped = walk(tmp_path)
+    assert [f.relative for f in found] == ["real.py"]
+    assert [(s.relative, s.reason) for s in skipped] == [("pipe.py", "not a regular file")]
+
+
+def test_walk_excludes_by_glob_or_folder_name(tmp_path):
+    for name in ("a/sam2/x.py", "a/keep.py", "b/train.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found, _ = walk(tmp_path, exclude=("sam2", "./b/*"))
+    assert [f.relative for f in found] == ["a/keep.py"]
 
 
 def test_test_paths():

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from verifier import __version__
 from verifier.config import ConfigError, load_settings
+from extractors.walk import DEFAULT_MAX_BYTES
 from verifier.model import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
@@ -55,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--output", "-o", metavar="FILE", type=Path, help="write the report to FILE")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="skip repository files matching GLOB (relative POSIX path); repeatable")
-    parser.add_argument("--max-file-bytes", type=int, metavar="N", help="skip files larger than N bytes "
-                                                                         "(default 1000000)")
+    parser.add_argument("--max-file-bytes", type=_positive, metavar="N", help="skip files larger than N bytes "
+                                                                               "(default 1000000)")
     parser.add_argument("--list-papers", action="store_true", help="list the known paper IDs and exit")
     parser.add_argument("--draft-spec", action="store_true",
                         help="print a first draft of a paper spec in the project's format, compiled from the "
@@ -64,6 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of bytes, got {text!r}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,12 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings(Path.cwd())
         repo, spec = _inputs(args, settings.sau_dir)
+        _check_output(args.output)
     except (ConfigError, SpecError) as error:
         _say(f"verify: error: {error}")
         return EXIT_INPUT
     fmt = args.format or settings.format or "table"
     dimensions = tuple(args.dim or settings.dimensions or DIMENSIONS)
-    max_bytes = args.max_file_bytes or settings.max_file_bytes or 1_000_000
+    max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
     report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
                   show_progress=not args.quiet and err.is_terminal, err=err)
@@ -91,8 +103,21 @@ def main(argv: list[str] | None = None) -> int:
         for warning in report.warnings:
             where = f"{warning.file}:{warning.line}" if warning.line else warning.file
             _say(f"warning: {where}: {warning.message}")
-    _write(report, fmt, args.output)
+    try:
+        _write(report, fmt, args.output)
+    except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
+        sys.stderr.close()
     return EXIT_OK
+
+
+def _check_output(output: Path | None) -> None:
+    """Refuse an unusable --output before the run, not after it."""
+    if output is None:
+        return
+    if output.is_dir():
+        raise SpecError("--output names a folder, not a file", output)
+    if not output.parent.is_dir():
+        raise SpecError("--output: the folder does not exist", output.parent)
 
 
 def _say(message: str) -> None:
@@ -102,7 +127,8 @@ def _say(message: str) -> None:
 
 def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, PaperSpec]:
     if args.repo is None and args.paper is None and args.sau is None:
-        _say("verify: no repository given; running on the embedded demo (see verify --help)")
+        if not args.quiet:
+            _say("verify: no repository given; running on the embedded demo (see verify --help)")
         return demo_repository(), load_paper(DEMO_PAPER)
     if args.repo is None:
         raise SpecError("a repository folder is required with --paper or --sau")
@@ -171,7 +197,7 @@ def _list_papers() -> int:
     console = Console(highlight=False)
     for entry in registry():
         marker = "spec" if spec_path(entry).is_file() else "    "
-        console.print(f"{entry.benchmark_id:<11} {marker} {entry.slug:<36} {entry.title}", markup=False,
+        console.print(f"{entry.benchmark_id:<13} {marker} {entry.slug:<36} {entry.title}", markup=False,
                       overflow="ellipsis", no_wrap=True)
     return EXIT_OK
 

@@ -50,9 +50,10 @@ def load_settings(start: Path) -> Settings:
         return Settings()
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: {error}") from None
-    table = data.get("tool", {}).get(TOOL, {})
+    tool = data.get("tool", {})
+    table = tool.get(TOOL, {}) if isinstance(tool, dict) else None
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.{TOOL}] must be a table")
     unknown = sorted(set(table) - _KEYS)
@@ -62,10 +63,10 @@ def load_settings(start: Path) -> Settings:
     dimensions = table.get("dimensions", [])
     if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
         raise ConfigError(f"{path}: [tool.{TOOL}] exclude must be a list of glob strings")
-    if not isinstance(dimensions, list) or not set(dimensions) <= set(DIMENSIONS):
+    if not isinstance(dimensions, list) or not all(isinstance(d, str) and d in DIMENSIONS for d in dimensions):
         raise ConfigError(f"{path}: [tool.{TOOL}] dimensions must be a list drawn from {', '.join(DIMENSIONS)}")
     max_bytes = table.get("max-file-bytes")
-    if max_bytes is not None and (not isinstance(max_bytes, int) or max_bytes <= 0):
+    if max_bytes is not None and (isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0):
         raise ConfigError(f"{path}: [tool.{TOOL}] max-file-bytes must be a positive integer")
     fmt = table.get("format")
     if fmt is not None and fmt not in ("table", "json"):

@@ -95,14 +95,16 @@ _STATUS_STYLE = {"settled": "green", "judged": "cyan", "unresolved": "yellow"}
 
 def print_table(report: Report, console: Console) -> None:
     """Print the per-SAU table, the dimension scores and the overall score, and the counts behind them."""
-    table = Table(title=f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}", title_justify="left")
+    # every string from the spec or the repository is plain Text: "[red]" in a claim id or a path is not markup
+    table = Table(title=Text(f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}"),
+                  title_justify="left")
     for column in ("SAU", "Dim", "Score", "Status", "Drift", "Evidence"):
         table.add_column(column, no_wrap=column in ("SAU", "Dim", "Score"))
     for verdict in report.verdicts:
         score = "-" if verdict.score is None else f"{verdict.score:.2f}"
-        table.add_row(verdict.sau.id, verdict.sau.dimension, score,
+        table.add_row(Text(verdict.sau.id), verdict.sau.dimension, score,
                       Text(verdict.status, style=_STATUS_STYLE.get(verdict.status, "")),
-                      verdict.drift or "", verdict.evidence[0].ref if verdict.evidence else "")
+                      verdict.drift or "", Text(verdict.evidence[0].ref if verdict.evidence else ""))
     console.print(table)
     scores = dimension_scores(list(report.verdicts), report.dimensions)
     for score in scores:

@@ -133,12 +133,19 @@ def load_sabench(path: Path) -> PaperSpec:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise SpecError(f"cannot read: {error.strerror or error}", path) from None
+    except UnicodeDecodeError as error:
+        raise SpecError(f"not valid UTF-8 (byte {error.start})", path) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise SpecError(f"not valid JSON: {error.msg}", path, error.lineno) from None
-    if not isinstance(data, dict) or "paper_id" not in data:
-        raise SpecError("not an SA-Bench sau.json: expected an object with paper_id and D1..D4 lists", path, 1)
+    except RecursionError:
+        raise SpecError("not an SA-Bench sau.json: nested too deeply", path) from None
+    if not isinstance(data, dict) or not isinstance(data.get("paper_id"), str):
+        raise SpecError("not an SA-Bench sau.json: expected an object with a string paper_id and D1..D4 lists",
+                        path, 1)
+    if not any(d in data for d in DIMENSIONS):
+        raise SpecError(f"no claims: none of the keys {', '.join(DIMENSIONS)} is present", path, 1)
     saus = []
     seen: set[str] = set()
     for dimension in DIMENSIONS:
@@ -149,13 +156,16 @@ def load_sabench(path: Path) -> PaperSpec:
             if not isinstance(claim, dict) or not isinstance(claim.get("id"), str) \
                     or not isinstance(claim.get("claim"), str):
                 raise SpecError(f"{dimension}[{position}] needs string fields id and claim", path,
-                                _json_line(text, claim.get("id", "") if isinstance(claim, dict) else ""))
+                                _json_line(text, str(claim.get("id", "")) if isinstance(claim, dict) else ""))
             if claim["id"] in seen:
                 raise SpecError(f"duplicate claim id {claim['id']}", path, _json_line(text, claim["id"]))
             seen.add(claim["id"])
             saus.append(compile_claim(claim["id"], dimension, str(claim.get("source", "")), claim["claim"]))
-    slug = str(data["paper_id"])
-    return PaperSpec(slug, slug, str(data.get("paper_title", "")), "", tuple(saus), str(path))
+    slug = data["paper_id"]
+    known = next((e for e in registry() if e.slug == slug), None)
+    benchmark_id = known.benchmark_id if known else slug
+    return PaperSpec(benchmark_id, slug, str(data.get("paper_title", "")), known.venue if known else "",
+                     tuple(saus), str(path))
 
 
 def compile_claim(claim_id: str, dimension: str, source: str, text: str) -> SAU:

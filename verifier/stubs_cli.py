@@ -53,9 +53,13 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, list[str]]]:
         try:
             with candidate.open("rb") as handle:
                 data = tomllib.load(handle)
-        except (OSError, tomllib.TOMLDecodeError) as error:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise ConfigError(f"cannot read {candidate}: {error}") from error
-        table = data.get("tool", {}).get("sauverify", {}).get("stubs")
+        tool = data.get("tool", {})
+        ours = tool.get("sauverify", {}) if isinstance(tool, dict) else None
+        if not isinstance(ours, dict):
+            raise ConfigError(f"{candidate}: [tool] and [tool.sauverify] must be tables")
+        table = ours.get("stubs")
         if table is None:
             continue
         if not isinstance(table, dict):

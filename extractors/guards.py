@@ -1,0 +1,38 @@
+"""Cheap checks that keep pathological source from crashing or stalling the parsers.
+
+libcst's native parser crashes the process (a segmentation fault) on very deep bracket nesting, and its Python
+visitors exhaust the recursion limit on very long operator chains (``1+1+...``). Neither can be caught afterwards, so
+such files are recognised before parsing and reported instead. The nesting bound is CPython's own: its tokenizer
+refuses more than 200 nested brackets (``MAXLEVEL`` in CPython's ``Parser/tokenizer.h``), so such a file would not
+import either.
+"""
+
+from __future__ import annotations
+
+MAX_NESTING = 200
+MAX_OPERATORS_PER_LINE = 1000
+_OPEN, _CLOSE = "([{", ")]}"
+_OPERATORS = frozenset("+*/%@|&^")
+
+
+def too_complex(source: str) -> str | None:
+    """Why ``source`` must not be parsed (``"brackets nested 1500 deep ..."``), or ``None`` when it is safe.
+
+    The scan is textual (brackets inside strings count too), so it errs towards refusing; it is linear in the size
+    of the source.
+    """
+    depth = deepest = 0
+    for char in source:
+        if char in _OPEN:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif char in _CLOSE and depth:
+            depth -= 1
+    if deepest > MAX_NESTING:
+        return (f"brackets nested {deepest} deep (CPython refuses more than {MAX_NESTING}, so it would not import); "
+                "not parsed")
+    for number, line in enumerate(source.splitlines(), 1):
+        if len(line) > MAX_OPERATORS_PER_LINE and sum(c in _OPERATORS for c in line) > MAX_OPERATORS_PER_LINE:
+            return f"line {number} chains more than {MAX_OPERATORS_PER_LINE} operators; not parsed"
+    return None
