@@ -151,7 +151,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                             f"bound at {_ref(matches[0])} but no code reads {matches[0].name!r}")
     different = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     computed = [f for f in agreeing if f.computed]
-    kin = [f for f in _value_sites(atom, value, index)
+    sites = _value_sites(atom, value, index)
+    kin = [f for f in sites
            if f.kind != K.LITERAL and not _is_test(f) and names.kin(keys, names.normalise(f.name))]
     weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
@@ -160,7 +161,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {_ref(weak_matches[0])}")
-    elsewhere = sorted(_value_sites(atom, value, index), key=_evidence_order)
+    elsewhere = sorted(sites, key=_evidence_order)
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
