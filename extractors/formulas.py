@@ -52,11 +52,6 @@ def parse_formula(text: str) -> sympy.Basic:
         raise FormulaError("formula nested too deeply") from None
 
 
-def function_names(expression: sympy.Basic) -> set[str]:
-    """Names of the uninterpreted functions in a translated formula (``{"norm", "softmax"}``)."""
-    return {type(f).__name__ for f in expression.atoms(sympy.core.function.AppliedUndef)}
-
-
 def symbol_names(expression: sympy.Basic) -> set[str]:
     """Root names of the free symbols of a translated formula (``k`` for ``k.T``; the slice ``:`` left out)."""
     return {s.name.split(".")[0] for s in expression.free_symbols if isinstance(s, sympy.Symbol) and s.name != ":"}

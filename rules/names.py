@@ -103,23 +103,12 @@ def _key(tokens: tuple[str, ...]) -> str:
     return "_".join(sorted(set(tokens)))
 
 
-def tokens(name: str) -> frozenset[str]:
-    """The normalised token set of ``name`` (``"numLayers"`` -> ``{"layer"}``, ``"λ_Reward"`` ->
-    ``{"lambda", "reward"}``), after alias groups (``"depth"`` -> ``{"layer"}``)."""
-    return frozenset(normalise(name).split("_")) - {""}
-
-
 @lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
     """The lookup key of ``name``: its sorted normalised tokens joined by ``_``, mapped to its alias group's key."""
     data = table()
     key = _key(_tokens(name, data))
     return data.group_of.get(key, key)
-
-
-def agree(claim_keys: frozenset[str], fact_key: str) -> bool:
-    """True when the fact's key equals one of the claim's keys (its name and alias hints, normalised)."""
-    return fact_key in claim_keys
 
 
 def narrower(claim_keys: frozenset[str], fact_key: str) -> bool:
