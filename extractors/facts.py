@@ -89,7 +89,7 @@ class RepositoryIndex:
 
     Lookups: ``by_name`` maps a normalised name (see ``rules.names.normalise``) to its named facts; ``by_value``
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
-    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code; ``stubs``
+    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
     ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
     repository under test must not silence its own stubs).
     """

@@ -134,17 +134,16 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     passed when several values of one atom are decided."""
     found = candidates or Candidates.of(atom, index)
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
-    matches = [f for f in agreeing + narrower if _holds(atom, value, f.value)]
-    real = [f for f in matches if stub_around(index, f) is None]
+    matches = sorted((f for f in agreeing + narrower if _holds(atom, value, f.value)), key=_evidence_order)
+    stubs = [stub_around(index, f) for f in matches]
+    real = [f for f, stub in zip(matches, stubs) if stub is None]
     if matches and not real:
-        matches.sort(key=_evidence_order)
-        stub = stub_around(index, matches[0])
+        stub = stubs[0]
         return ValueOutcome(value, STUB, tuple(matches),
                             f"bound at {_ref(matches[0])}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
     if matches:
         matches = real
-        matches.sort(key=_evidence_order)
         if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
             return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {_ref(matches[0])}")
         return ValueOutcome(value, UNUSED, tuple(matches),

@@ -15,14 +15,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from extractors.walk import DEFAULT_MAX_BYTES
 from verifier import __version__
 from verifier.config import ConfigError, load_settings
-from extractors.walk import DEFAULT_MAX_BYTES
 from verifier.model import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
 from verifier.draft import draft_spec
-from verifier.specs import PaperEntry, SpecError, load_paper, load_sabench, registry, resolve, spec_path
+from verifier.specs import SpecError, load_paper, load_sabench, registry, resolve, spec_path
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_INPUT = 0, 2
@@ -174,9 +174,7 @@ def _draft(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(Path.cwd())
         if args.sau is not None:
-            slug = args.sau.parent.name
-            entry = next((e for e in registry() if e.slug == slug), PaperEntry(slug, slug, "", ""))
-            sau_file = args.sau
+            sau_file, entry = args.sau, None  # named by the file's own paper_id
         elif args.paper is not None and (args.sau_dir or settings.sau_dir) is not None:
             entry = resolve(args.paper)
             sau_file = Path(args.sau_dir or settings.sau_dir) / entry.slug / "sau.json"

@@ -8,7 +8,6 @@ result to the schema.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import sympy
@@ -17,15 +16,16 @@ import yaml
 from extractors.claims import compile_d1
 from extractors.drafts import draft_formulas, draft_glossary, draft_mechanism, draft_protocol, draft_steps
 from verifier.model import DIMENSIONS, RANGE, SET, Atom
-from verifier.specs import SPEC_SCHEMA, PaperEntry, SpecError
+from verifier.specs import SPEC_SCHEMA, PaperEntry, entry_for_slug, read_sabench
 
 
-def draft_spec(sau_file: Path, entry: PaperEntry) -> str:
-    """The draft spec text for the claims in ``sau_file`` (SA-Bench format). Raises ``SpecError`` on a bad file."""
-    try:
-        data = json.loads(Path(sau_file).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise SpecError(f"cannot read claims: {error}", sau_file) from None
+def draft_spec(sau_file: Path, entry: PaperEntry | None = None) -> str:
+    """The draft spec text for the claims in ``sau_file`` (SA-Bench format). ``entry`` names the paper; by default
+    the registry entry of the file's ``paper_id``. Raises ``SpecError`` on a bad file."""
+    _, data = read_sabench(Path(sau_file))
+    if entry is None:
+        slug = data["paper_id"]
+        entry = entry_for_slug(slug) or PaperEntry(slug, slug, str(data.get("paper_title", "")), "")
     header = {"schema": SPEC_SCHEMA, "benchmark_id": entry.benchmark_id, "slug": entry.slug, "title": entry.title,
               "venue": entry.venue}
     out = [yaml.safe_dump(header, sort_keys=False, allow_unicode=True, width=120), "saus:\n"]

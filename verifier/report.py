@@ -31,6 +31,7 @@ def to_json(report: Report) -> str:
     """The report as JSON text (sorted keys, two-space indent, trailing newline)."""
     verdicts = list(report.verdicts)
     scores = dimension_scores(verdicts, report.dimensions)
+    stubs, todos = stub_totals(report)
     dimensions = {}
     for score in scores:
         dimensions[score.dimension] = {
@@ -60,8 +61,8 @@ def to_json(report: Report) -> str:
             "unscored": sum(v.score is None for v in verdicts),
             "settle_rate": settle_rate(verdicts),
             "files_read": report.files_read,
-            "stubs": stub_totals(report)[0],
-            "todos": stub_totals(report)[1],
+            "stubs": stubs,
+            "todos": todos,
             "stub_findings": report.stubs,
         },
         "warnings": [w.to_json() for w in report.warnings],

@@ -127,8 +127,14 @@ def load_paper(paper_id: str, sau_dir: Path | None = None) -> PaperSpec:
 
 
 # -- SA-Bench's sau.json ---------------------------------------------------------------------------------------
-def load_sabench(path: Path) -> PaperSpec:
-    """Load an SA-Bench ``sau.json`` and compile its claims. Raises ``SpecError`` naming the file and line."""
+def entry_for_slug(slug: str) -> PaperEntry | None:
+    """The registry entry whose SA-Bench slug is ``slug``, or ``None``."""
+    return next((e for e in registry() if e.slug == slug), None)
+
+
+def read_sabench(path: Path) -> tuple[str, dict]:
+    """Read an SA-Bench ``sau.json``: its text and its data, checked to be an object with a string ``paper_id`` and
+    at least one of D1..D4. Raises ``SpecError`` naming the file (and the line, for a JSON syntax error)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -146,6 +152,12 @@ def load_sabench(path: Path) -> PaperSpec:
                         path, 1)
     if not any(d in data for d in DIMENSIONS):
         raise SpecError(f"no claims: none of the keys {', '.join(DIMENSIONS)} is present", path, 1)
+    return text, data
+
+
+def load_sabench(path: Path) -> PaperSpec:
+    """Load an SA-Bench ``sau.json`` and compile its claims. Raises ``SpecError`` naming the file and line."""
+    text, data = read_sabench(path)
     saus = []
     seen: set[str] = set()
     for dimension in DIMENSIONS:
@@ -162,7 +174,7 @@ def load_sabench(path: Path) -> PaperSpec:
             seen.add(claim["id"])
             saus.append(compile_claim(claim["id"], dimension, str(claim.get("source", "")), claim["claim"]))
     slug = data["paper_id"]
-    known = next((e for e in registry() if e.slug == slug), None)
+    known = entry_for_slug(slug)
     benchmark_id = known.benchmark_id if known else slug
     return PaperSpec(benchmark_id, slug, str(data.get("paper_title", "")), known.venue if known else "",
                      tuple(saus), str(path))
