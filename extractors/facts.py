@@ -68,6 +68,7 @@ class FileFacts:
     reads: Counter = field(default_factory=Counter)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
+    modules: dict = field(default_factory=dict)  # file or "file#cell" -> libcst.Module, for sources libcst parsed
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -75,6 +76,7 @@ class FileFacts:
         self.reads.update(other.reads)
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
+        self.modules.update(other.modules)
 
 
 def value_key(value: Value) -> float | None:
@@ -90,7 +92,8 @@ class RepositoryIndex:
     Lookups: ``by_name`` maps a normalised name (see ``rules.names.normalise``) to its named facts; ``by_value``
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
     (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
-    ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
+    ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
+    cell), parsed once and shared by every rule that reads code; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
     repository under test must not silence its own stubs).
     """
 
@@ -105,6 +108,7 @@ class RepositoryIndex:
         self.warnings: list[Warning_] = []
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
+        self.modules: dict = {}  # file or "file#cell" -> libcst.Module
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
@@ -118,6 +122,7 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
+        self.modules.update(found.modules)
         for fact in found.facts:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:

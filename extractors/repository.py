@@ -17,7 +17,7 @@ from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.guards import too_complex
-from extractors.python_facts import extract_source
+from extractors.python_facts import extract_module
 from extractors.stubs import find_stubs
 from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SourceFile, walk
 
@@ -50,7 +50,8 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
         index.add(source.relative, lines, found)
         if source.kind == PYTHON:  # find_stubs itself refuses source that extractors.guards flags
             # the repository under test must not silence its own stubs: its suppression comments are ignored
-            index.stubs_by_file[source.relative].extend(find_stubs(text, source.relative, honor_suppressions=False))
+            index.stubs_by_file[source.relative].extend(find_stubs(
+                text, source.relative, honor_suppressions=False, module=found.modules.get(source.relative)))
         if progress is not None:
             progress(done, len(files), source.relative)
     return index
@@ -76,7 +77,10 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         found.warnings.append(Warning_(file, None, (f"cell {cell}: " if cell is not None else "") + refused))
         return found
     try:
-        return extract_source(text, file, cell=cell)
+        module = cst.parse_module(text)
+        found = extract_module(module, file, cell=cell)
+        found.modules[file if cell is None else f"{file}#{cell}"] = module
+        return found
     except RecursionError:
         found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement
         found.warnings.append(Warning_(file, None, "expressions nested too deeply to analyse; not parsed"))

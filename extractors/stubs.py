@@ -394,11 +394,12 @@ class _CstCollector(cst.CSTVisitor):
         self._value(node)
 
 
-def _parse_libcst(source: str) -> _Parsed | None:
-    try:
-        module = cst.parse_module(source)
-    except Exception:  # ParserSyntaxError, and anything else the native parser raises on bad input
-        return None
+def _parse_libcst(source: str, module: cst.Module | None = None) -> _Parsed | None:
+    if module is None:
+        try:
+            module = cst.parse_module(source)
+        except Exception:  # ParserSyntaxError, and anything else the native parser raises on bad input
+            return None
     collector = _CstCollector()
     try:
         MetadataWrapper(module, unsafe_skip_copy=True).visit(collector)
@@ -684,21 +685,23 @@ def code_selected(code: str, select: Iterable[str] = (), ignore: Iterable[str] =
     return not any(code.startswith(i.upper()) for i in ignore if i)
 
 
-def find_stubs(source: str, path: str, *, honor_suppressions: bool = True) -> list[StubFinding]:
+def find_stubs(source: str, path: str, *, honor_suppressions: bool = True,
+               module: cst.Module | None = None) -> list[StubFinding]:
     """Find stubs, placeholder values and TODO/placeholder comments in one Python file's text.
 
     ``source`` (str) is the file's text; ``path`` (str) is only copied into the findings, except that a path ending
     in ``.pyi`` gives no findings. With ``honor_suppressions`` (bool, default True), findings covered by a
     ``# sauverify: ignore[...]`` comment are left out. Returns a list of ``StubFinding`` sorted by line, column and
     code. Parses with libcst, and with tree-sitter-python when libcst cannot parse the text. Never raises on
-    malformed source; raises ``TypeError`` only when ``source`` is not a str. Source that ``extractors.guards``
+    malformed source; raises ``TypeError`` only when ``source`` is not a str. ``module`` is ``source`` already
+    parsed by libcst (the verifier parses each file once), or ``None`` to parse here. Source that ``extractors.guards``
     refuses (brackets nested beyond CPython's limit, huge operator chains) gives no findings.
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be str, not {type(source).__name__}")
     if str(path).endswith(".pyi") or too_complex(source) is not None:
         return []  # pathological nesting would crash or stall both parsers (extractors.guards)
-    parsed = _parse_libcst(source)
+    parsed = _parse_libcst(source, module)
     if parsed is None:
         parsed = _parse_tree_sitter(source)
 
