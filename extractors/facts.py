@@ -68,7 +68,7 @@ class FileFacts:
     reads: Counter = field(default_factory=Counter)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
-    modules: dict = field(default_factory=dict)  # file or "file#cell" -> libcst.Module, for sources libcst parsed
+    wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -76,7 +76,7 @@ class FileFacts:
         self.reads.update(other.reads)
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
-        self.modules.update(other.modules)
+        self.wrappers.update(other.wrappers)
 
 
 def value_key(value: Value) -> float | None:
@@ -93,8 +93,10 @@ class RepositoryIndex:
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
     (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
-    cell), parsed once and shared by every rule that reads code; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
-    repository under test must not silence its own stubs).
+    cell), parsed once and shared by every rule that reads code, and ``wrappers`` their ``MetadataWrapper``s
+    (``positions(key)`` gives line numbers without recomputing them); ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
+    repository under test must not silence its own stubs); ``derived`` holds analyses a rule builds from the index
+    on first use (``extractors.expressions.code_expressions``), so that one run builds each once.
     """
 
     def __init__(self, root: str, normalise) -> None:
@@ -109,6 +111,8 @@ class RepositoryIndex:
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
         self.modules: dict = {}  # file or "file#cell" -> libcst.Module
+        self.wrappers: dict = {}  # the same keys -> libcst.metadata.MetadataWrapper (metadata resolved once)
+        self.derived: dict = {}  # analyses built from the index on first use by a rule, by name
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
@@ -122,7 +126,8 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
-        self.modules.update(found.modules)
+        self.wrappers.update(found.wrappers)
+        self.modules.update({key: wrapper.module for key, wrapper in found.wrappers.items()})
         for fact in found.facts:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:
@@ -131,6 +136,11 @@ class RepositoryIndex:
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
+
+    def positions(self, key: str):
+        """The libcst ``PositionProvider`` mapping (node -> CodeRange) of the module under ``key``, computed once."""
+        from libcst.metadata import PositionProvider
+        return self.wrappers[key].resolve(PositionProvider)
 
     def stub_counts(self) -> dict[str, int]:
         """How many stub and TODO findings of each code (``{"STB001": 3, "TOD001": 5}``), codes sorted."""

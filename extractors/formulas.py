@@ -1,24 +1,35 @@
-"""Formulas as sympy expressions, built from a syntax tree and never evaluated.
+"""Formulas and code expressions as sympy expressions, built from a syntax tree and never evaluated.
 
-A formula is written in Python expression syntax (``x / norm(x)``, ``softmax(q @ k / sqrt(d_k)) @ v``,
-``-log(sigmoid(beta * (r_w - r_l)))``). It is parsed with ``libcst.parse_expression`` and translated node by node
-with sympy constructors; sympy's ``sympify``/``parse_expr`` are never used, because they run their input through
-``eval`` (sympy issue #10805) and formulas come from spec files and users' ``sau.json``.
+A claimed formula is written in Python expression syntax (``x / norm(x)``, ``softmax(q @ k.T / sqrt(d_k)) @ v``,
+``-log(sigmoid(beta * (r_w - r_l)))``); a code expression is a libcst node of the repository under test. Both are
+translated node by node with sympy constructors by the same ``Translator``; sympy's ``sympify``/``parse_expr``/
+``lambdify`` are never used, because they run their input through ``eval`` (sympy issue #10805) and both kinds of
+text are untrusted.
 
-Translation: numbers become exact ``Rational``s; names and dotted names become ``Symbol``s (``x.T`` becomes the
-symbol ``x.T``); ``+ - * / ** %`` and unary minus map to sympy arithmetic; ``@`` to an uninterpreted ``matmul``;
-comparisons to relationals; ``a[i]`` to an uninterpreted ``getitem``; calls of ``exp log sqrt abs tanh sin cos``
-to sympy's functions, ``sigmoid`` to ``1/(1+exp(-x))``, and every other call (``norm``, ``softmax``, ``mean``) to an
-uninterpreted function of its positional arguments, so that structure still compares. Keyword arguments are
-dropped. Size and depth are bounded, so a pathological formula fails fast instead of hanging.
+Translation: numbers become exact ``Rational``s; names and dotted names become ``Symbol``s (or, in code, the
+expression a local definition bound them to: ``env``); ``+ - * / // ** %`` and unary minus map to sympy
+arithmetic; ``@`` to an uninterpreted, non-commutative ``matmul``; comparisons to uninterpreted functions (``less``, ``equal``; a formula's top-level ``==`` to ``sympy.Eq``); ``a if c else b`` to
+``where(c, a, b)``; ``a[i]`` to an uninterpreted ``getitem`` (pure slicing such as ``x[:, None]`` keeps ``x``).
+Calls are read through an ``Operations`` table (``rules/operations.yaml``: ``torch.exp(x)``, ``x.exp()`` and
+``exp(x)`` all read ``exp``); without a table, ``exp log sqrt abs tanh sin cos sigmoid`` map to sympy's functions.
+Any other call becomes an uninterpreted function of its operands, so that structure still compares.
+
+A formula that cannot be translated raises ``FormulaError``. In code, a positive number up to 1e-4 becomes a
+``small_constant`` symbol, so that the rule can read a stability term (``+ 1e-8``) as 0 instead of seeing it folded
+into a neighbouring constant. Code is read leniently: a construct with no formula
+meaning (a string, a lambda, a list) becomes an opaque symbol named by its source text, so the rest of the
+expression still compares. Size and depth are bounded in both cases.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from typing import Callable
 
 import libcst as cst
 import sympy
+from sympy.core.function import AppliedUndef
 
 from extractors.values import dotted_name
 
@@ -27,105 +38,331 @@ _MAX_NODES = 2000
 _MAX_EXPONENT = 64
 _MAX_DIGITS = 1000
 
-_KNOWN = {
+_BASE = {
     "exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt, "abs": sympy.Abs, "tanh": sympy.tanh,
     "sin": sympy.sin, "cos": sympy.cos, "sigmoid": lambda x: 1 / (1 + sympy.exp(-x)),
 }
-_COMPARE = {cst.LessThan: sympy.Lt, cst.LessThanEqual: sympy.Le, cst.GreaterThan: sympy.Gt,
-            cst.GreaterThanEqual: sympy.Ge, cst.Equal: sympy.Eq, cst.NotEqual: sympy.Ne}
+# Comparisons inside an expression are uninterpreted functions: sympy's relationals decide themselves when rebuilt
+# (``Lt`` of two complex-valued expressions raises), and a formula only needs them to compare structurally.
+_COMPARE = {cst.LessThan: "less", cst.LessThanEqual: "less_equal", cst.GreaterThan: "greater",
+            cst.GreaterThanEqual: "greater_equal", cst.Equal: "equal", cst.NotEqual: "not_equal"}
+_CONSTANTS = {"pi": sympy.pi, "e": sympy.E, "inf": sympy.oo}
+_CONSTANT_OWNERS = {"math", "np", "numpy", "torch", "jnp"}
+_OPERAND_LETTERS = "abcdefgh"
+_EMPTY_MODULE = cst.Module([])
+
+MISSING_OPERAND = sympy.Symbol("None")  # an optional operand the call left out (clamp(x, min=0) has no max)
+SMALL_NUMBER = sympy.Rational(1, 10_000)  # code numbers at or below this are read as stability constants (1e-8)
+SMALL_PREFIX = "<small "
+
+
+def small_constant(number: sympy.Rational) -> sympy.Symbol:
+    """The symbol a small positive code number (``1e-8``) translates to; ``small_value`` gives the number back."""
+    return sympy.Symbol(f"{SMALL_PREFIX}{number}>")
+
+
+def small_value(symbol: sympy.Symbol) -> sympy.Rational | None:
+    """The number behind a ``small_constant`` symbol, or ``None`` for any other symbol."""
+    if not symbol.name.startswith(SMALL_PREFIX):
+        return None
+    return sympy.Rational(symbol.name[len(SMALL_PREFIX):-1])
 
 
 class FormulaError(ValueError):
     """A formula that cannot be parsed or translated; the message says what and where."""
 
 
-def parse_formula(text: str) -> sympy.Basic:
+@dataclass(frozen=True)
+class Operation:
+    """One entry of the operations table: ``operands`` leading positional arguments (``None``: all of them) are
+    operands, ``keywords`` maps keyword names to operand letters, ``form`` is the result over the symbols
+    ``a b c ...`` (``None`` for a variadic uninterpreted function named ``name``); ``identity`` returns the first
+    operand unchanged."""
+
+    name: str
+    operands: int | None = 1
+    keywords: dict[str, str] = field(default_factory=dict)
+    form: sympy.Basic | None = None
+    identity: bool = False
+
+
+@dataclass(frozen=True)
+class Operations:
+    """The table ``rules/operations.yaml`` describes, read by ``rules.operations.load``: operations by name,
+    einsum subscripts (spaces removed) to forms, attribute reads to forms, and module names whose attributes are
+    functions (``torch.exp``) rather than methods of a value (``x.exp``)."""
+
+    operations: dict[str, Operation]
+    einsum: dict[str, sympy.Basic]
+    attributes: dict[str, sympy.Basic]
+    modules: frozenset[str]
+
+
+def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
     """Translate formula text to a sympy expression. Raises ``FormulaError`` (never anything else on bad input)."""
     try:
         node = cst.parse_expression(text.strip())
     except Exception as error:  # libcst raises ParserSyntaxError and, on odd input, others
         raise FormulaError(f"not a Python-syntax expression: {str(error).splitlines()[0]}") from None
-    budget = [_MAX_NODES]
+    translator = Translator(operations, strict=True)
     try:
-        return _translate(node, 0, budget)
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+                and isinstance(node.comparisons[0].operator, cst.Equal):
+            # an equation: lhs == rhs, kept as sympy.Eq for the rule to split
+            return sympy.Eq(translator.translate(node.left), translator.translate(node.comparisons[0].comparator),
+                            evaluate=False)
+        return translator.translate(node)
     except RecursionError:
         raise FormulaError("formula nested too deeply") from None
 
 
 def symbol_names(expression: sympy.Basic) -> set[str]:
     """Root names of the free symbols of a translated formula (``k`` for ``k.T``; the slice ``:`` left out)."""
-    return {s.name.split(".")[0] for s in expression.free_symbols if isinstance(s, sympy.Symbol) and s.name != ":"}
+    return {s.name.split(".")[0] for s in expression.free_symbols
+            if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
 
 
-def _translate(node: cst.BaseExpression, depth: int, budget: list[int]) -> sympy.Basic:
-    budget[0] -= 1
-    if depth > _MAX_DEPTH or budget[0] < 0:
-        raise FormulaError("formula too large or too deeply nested")
-    down = depth + 1
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return sympy.Rational(node.value.replace("_", ""))
-    if isinstance(node, (cst.Name, cst.Attribute)):
-        name = dotted_name(node)
-        if name is None:
-            raise FormulaError(f"unsupported name: {type(node).__name__}")
+def source_text(node: cst.CSTNode, limit: int = 120) -> str:
+    """The source text of a libcst node on one line, cut to ``limit`` characters."""
+    text = " ".join(_EMPTY_MODULE.code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Translator:
+    """Translates libcst expressions to sympy.
+
+    ``operations`` is the table of array operations (``None``: the base functions only). ``strict`` raises
+    ``FormulaError`` on constructs without a formula meaning (claimed formulas); otherwise such a construct
+    becomes an opaque symbol (code). ``env`` maps a name (``x``, ``self.scale``) to the expression a local
+    definition bound it to, so a computation split over several statements reads as one expression.
+    ``resolve_call(node, operands)`` may return the expression of a call into the repository's own code (a small
+    helper function), or ``None``. Raises ``FormulaError`` (strict) or returns an opaque symbol (lenient) when the
+    expression exceeds the size or depth bounds.
+    """
+
+    def __init__(self, operations: Operations | None = None, strict: bool = False,
+                 env: dict[str, sympy.Basic] | None = None,
+                 resolve_call: Callable[[cst.Call, list[sympy.Basic]], sympy.Basic | None] | None = None) -> None:
+        self.operations = operations
+        self.strict = strict
+        self.env = env if env is not None else {}
+        self.resolve_call = resolve_call
+        self._budget = _MAX_NODES
+
+    def translate(self, node: cst.BaseExpression) -> sympy.Basic:
+        """The sympy expression of ``node`` (see the class docstring for errors)."""
+        self._budget = _MAX_NODES
+        try:
+            return self._translate(node, 0)
+        except FormulaError:
+            if self.strict:
+                raise
+            return self.opaque(node)
+        except (TypeError, ValueError, ArithmeticError) as error:  # sympy refusing a construction
+            if self.strict:
+                raise FormulaError(f"cannot be built: {error}") from None
+            return self.opaque(node)
+        except RecursionError:
+            if self.strict:
+                raise FormulaError("formula nested too deeply") from None
+            return self.opaque(node)
+
+    def opaque(self, node: cst.CSTNode) -> sympy.Symbol:
+        """A symbol standing for code with no formula meaning, named by its source text."""
+        return sympy.Symbol(f"<{source_text(node, 60)}>")
+
+    def _unsupported(self, node: cst.CSTNode, what: str) -> sympy.Basic:
+        if self.strict:
+            raise FormulaError(f"unsupported syntax: {what}")
+        return self.opaque(node)
+
+    def _translate(self, node: cst.BaseExpression, depth: int) -> sympy.Basic:
+        self._budget -= 1
+        if depth > _MAX_DEPTH or self._budget < 0:
+            raise FormulaError("formula too large or too deeply nested")
+        down = depth + 1
+        if isinstance(node, (cst.Integer, cst.Float)):
+            number = sympy.Rational(node.value.replace("_", ""))
+            if not self.strict and 0 < number <= SMALL_NUMBER:
+                return small_constant(number)  # kept apart so that 1.0 - a + 1e-8 does not fold into 1.00000001 - a
+            return number
+        if isinstance(node, cst.Name):
+            return self._name(node.value)
+        if isinstance(node, cst.Attribute):
+            return self._attribute(node, down)
+        if isinstance(node, cst.UnaryOperation):
+            if isinstance(node.operator, cst.Minus):
+                return -self._translate(node.expression, down)
+            if isinstance(node.operator, cst.Plus):
+                return self._translate(node.expression, down)
+            return self._unsupported(node, "unary operator")
+        if isinstance(node, cst.BinaryOperation):
+            return self._binary(node, self._translate(node.left, down), self._translate(node.right, down))
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            target = node.comparisons[0]
+            relation = _COMPARE.get(type(target.operator))
+            if relation is None:
+                return self._unsupported(node, "comparison")
+            return sympy.Function(relation)(self._translate(node.left, down), self._translate(target.comparator, down))
+        if isinstance(node, cst.Call):
+            return self._call(node, down)
+        if isinstance(node, cst.Subscript):
+            return self._subscript(node, down)
+        if isinstance(node, cst.IfExp):
+            return sympy.Function("where")(self._translate(node.test, down), self._translate(node.body, down),
+                                           self._translate(node.orelse, down))
+        return self._unsupported(node, type(node).__name__)
+
+    def _name(self, name: str) -> sympy.Basic:
+        if name in self.env:
+            return self.env[name]
+        root, _, last = name.rpartition(".")
+        if last in _CONSTANTS and (not root or root in _CONSTANT_OWNERS):
+            return _CONSTANTS[last]
         return sympy.Symbol(name)
-    if isinstance(node, cst.UnaryOperation):
-        operand = _translate(node.expression, down, budget)
-        if isinstance(node.operator, cst.Minus):
-            return -operand
-        if isinstance(node.operator, cst.Plus):
-            return operand
-        raise FormulaError("unsupported unary operator")
-    if isinstance(node, cst.BinaryOperation):
-        left = _translate(node.left, down, budget)
-        right = _translate(node.right, down, budget)
-        return _binary(node.operator, left, right)
-    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-        target = node.comparisons[0]
-        relation = _COMPARE.get(type(target.operator))
-        if relation is None:
-            raise FormulaError("unsupported comparison")
-        return relation(_translate(node.left, down, budget), _translate(target.comparator, down, budget),
-                        evaluate=False)
-    if isinstance(node, cst.Call):
-        name = dotted_name(node.func)
-        if name is None:
-            raise FormulaError("only named functions can be called")
-        args = [_translate(a.value, down, budget) for a in node.args if a.keyword is None and not a.star]
-        last = name.rsplit(".", 1)[-1]
-        if last in _KNOWN and len(args) == 1:
-            return _KNOWN[last](args[0])
-        return sympy.Function(last)(*args) if args else sympy.Symbol(f"{last}()")
-    if isinstance(node, cst.Subscript):
-        base = _translate(node.value, down, budget)
+
+    def _attribute(self, node: cst.Attribute, depth: int) -> sympy.Basic:
+        name = dotted_name(node)
+        attr = node.attr.value
+        form = self.operations.attributes.get(attr) if self.operations else None
+        if form is not None:
+            return _apply(form, [self._translate(node.value, depth)])
+        if name is not None:
+            return self._name(name)
+        return self._unsupported(node, "attribute of an expression")
+
+    def _subscript(self, node: cst.Subscript, depth: int) -> sympy.Basic:
+        base = self._translate(node.value, depth)
         indices = []
         for element in node.slice:
-            if isinstance(element.slice, cst.Index):
-                indices.append(_translate(element.slice.value, down, budget))
+            inner = element.slice
+            if isinstance(inner, cst.Index):
+                value = inner.value
+                if isinstance(value, cst.Name) and value.value == "None" or isinstance(value, cst.Ellipsis):
+                    indices.append(sympy.Symbol(":"))  # a new axis or "the rest": shape, not values
+                else:
+                    indices.append(self._translate(value, depth))
             else:
                 indices.append(sympy.Symbol(":"))
+        if not self.strict and all(i == sympy.Symbol(":") for i in indices):
+            return base  # x[:, None], x[..., :d]: reshaping or slicing keeps the values' meaning
         return sympy.Function("getitem")(base, *indices)
-    raise FormulaError(f"unsupported syntax: {type(node).__name__}")
+
+    def _call(self, node: cst.Call, depth: int) -> sympy.Basic:
+        func = node.func
+        receiver: sympy.Basic | None = None
+        if isinstance(func, cst.Name):
+            name = func.value
+        elif isinstance(func, cst.Attribute):
+            name = func.attr.value
+            owner = dotted_name(func.value)
+            root = owner.split(".")[0] if owner else None
+            if root in ("self", "cls") and owner.count(".") == 0:
+                # self.proj(x): a submodule or method of the model, never the library operation of that name
+                positional = self._positional(node, depth)
+                resolved = self.resolve_call(node, positional) if self.resolve_call is not None else None
+                return resolved if resolved is not None else self._uninterpreted(name, positional)
+            if root is None or not self._is_module(owner):
+                receiver = self._translate(func.value, depth)
+        else:
+            return self._unsupported(node, "call of an expression")
+        positional = self._positional(node, depth)
+        if receiver is None and self.resolve_call is not None:
+            resolved = self.resolve_call(node, positional)
+            if resolved is not None:
+                return resolved
+        operands = ([receiver] if receiver is not None else []) + positional
+        if name == "einsum" and self.operations is not None:
+            return self._einsum(node, depth)
+        if self.operations is None:
+            if name in _BASE and len(operands) == 1:
+                return _BASE[name](operands[0])
+            return self._uninterpreted(name, operands)
+        operation = self.operations.operations.get(name)
+        if operation is None:
+            return self._uninterpreted(name, operands)
+        if operation.identity:
+            return operands[0] if operands else self._uninterpreted(name, operands)
+        if operation.operands is not None:
+            operands = operands[: operation.operands]
+        for keyword, letter in operation.keywords.items():
+            position = _OPERAND_LETTERS.index(letter)
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == keyword:
+                    while len(operands) <= position:
+                        operands.append(MISSING_OPERAND)
+                    operands[position] = self._translate(arg.value, depth)
+        if operation.form is None:
+            return self._uninterpreted(name, operands)
+        return _apply(operation.form, operands)
+
+    def _positional(self, node: cst.Call, depth: int) -> list[sympy.Basic]:
+        return [self._translate(a.value, depth) for a in node.args if a.keyword is None and not a.star]
+
+    def _is_module(self, owner: str) -> bool:
+        modules = self.operations.modules if self.operations else frozenset(_CONSTANT_OWNERS)
+        return owner.split(".")[0] in modules or owner.rsplit(".", 1)[-1] in modules
+
+    def _einsum(self, node: cst.Call, depth: int) -> sympy.Basic:
+        args = [a for a in node.args if a.keyword is None and not a.star]
+        if args and isinstance(args[0].value, cst.SimpleString):
+            subscripts = str(args[0].value.evaluated_value).replace(" ", "")
+            operands = [self._translate(a.value, depth) for a in args[1:]]
+            form = self.operations.einsum.get(subscripts)
+            if form is not None:
+                return _apply(form, operands)
+            return sympy.Function("einsum")(sympy.Symbol(f"'{subscripts}'"), *operands)
+        return self._uninterpreted("einsum", self._positional(node, depth))
+
+    def _uninterpreted(self, name: str, operands: list[sympy.Basic]) -> sympy.Basic:
+        return sympy.Function(name)(*operands) if operands else sympy.Symbol(f"{name}()")
+
+    def _binary(self, node: cst.BinaryOperation, left: sympy.Basic, right: sympy.Basic) -> sympy.Basic:
+        operator = node.operator
+        if isinstance(operator, cst.Add):
+            return left + right
+        if isinstance(operator, cst.Subtract):
+            return left - right
+        if isinstance(operator, cst.Multiply):
+            return left * right
+        if isinstance(operator, cst.Divide):
+            return left / right
+        if isinstance(operator, cst.FloorDivide):
+            return sympy.floor(left / right)
+        if isinstance(operator, cst.Modulo):
+            return sympy.Mod(left, right)
+        if isinstance(operator, cst.Power):
+            if right.is_number and (not right.is_real or abs(right) > _MAX_EXPONENT):
+                raise FormulaError("exponent too large")
+            if left.is_number and right.is_number and left != 0 \
+                    and float(abs(right)) * math.log10(float(abs(left)) + 1) > _MAX_DIGITS:
+                raise FormulaError("power too large")  # (10**64)**64**... must not hang the run
+            return sympy.Pow(left, right)
+        if isinstance(operator, cst.MatrixMultiply):
+            return matmul(left, right)
+        return self._unsupported(node, f"operator {type(operator).__name__}")
 
 
-def _binary(operator: cst.BaseBinaryOp, left: sympy.Basic, right: sympy.Basic) -> sympy.Basic:
-    if isinstance(operator, cst.Add):
-        return left + right
-    if isinstance(operator, cst.Subtract):
-        return left - right
-    if isinstance(operator, cst.Multiply):
-        return left * right
-    if isinstance(operator, cst.Divide):
-        return left / right
-    if isinstance(operator, cst.Modulo):
-        return sympy.Mod(left, right)
-    if isinstance(operator, cst.Power):
-        if right.is_number and abs(right) > _MAX_EXPONENT:
-            raise FormulaError("exponent too large")
-        if left.is_number and right.is_number and left != 0 \
-                and float(abs(right)) * math.log10(float(abs(left)) + 1) > _MAX_DIGITS:
-            raise FormulaError("power too large")  # (10**64)**64**... must not hang the run
-        return sympy.Pow(left, right)
-    if isinstance(operator, cst.MatrixMultiply):
-        return sympy.Function("matmul")(left, right)
-    raise FormulaError(f"unsupported operator: {type(operator).__name__}")
+def matmul(left: sympy.Basic, right: sympy.Basic) -> sympy.Basic:
+    """The uninterpreted, non-commutative product ``left @ right``. ``x @ transpose(W)`` is written ``matmul(W, x)``:
+    the paper's column-vector ``W x`` and the code's row-vector ``x @ W.T`` (what ``nn.Linear`` computes) are the
+    same product, so both conventions read alike."""
+    transpose = sympy.Function("transpose")
+    if isinstance(right, AppliedUndef) and right.func == transpose:
+        return sympy.Function("matmul")(right.args[0], left)
+    return sympy.Function("matmul")(left, right)
+
+
+def _apply(form: sympy.Basic, operands: list[sympy.Basic]) -> sympy.Basic:
+    """``form`` over the symbols a, b, c ... with the operands put in (a missing one reads ``None``)."""
+    letters = sorted((s for s in form.free_symbols if isinstance(s, sympy.Symbol)), key=lambda s: s.name)
+    mapping = {}
+    for symbol in letters:
+        position = _OPERAND_LETTERS.find(symbol.name)
+        if len(symbol.name) == 1 and position >= 0:
+            mapping[symbol] = operands[position] if position < len(operands) else MISSING_OPERAND
+    result = form.xreplace(mapping)
+    if result.atoms(AppliedUndef) and any(f.func.__name__ == "matmul" for f in result.atoms(AppliedUndef)):
+        result = result.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "matmul",
+                                lambda e: matmul(*e.args) if len(e.args) == 2 else e)
+    return result

@@ -32,13 +32,15 @@ _PASS_THROUGH = {"kwargs", "kw", "kwds", "kwarg"}
 _PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
 
 
-def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None) -> FileFacts:
+def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None,
+                   wrapper: MetadataWrapper | None = None) -> FileFacts:
     """Extract facts from a parsed module.
 
     ``file`` is the repository-relative POSIX path recorded on every fact; ``line_offset`` is added to every line
-    (used when a fragment of a file is parsed on its own). Never raises on unusual but parsed code.
+    (used when a fragment of a file is parsed on its own). ``wrapper`` is the module's ``MetadataWrapper`` when the
+    caller shares it with other passes, so positions are computed once. Never raises on unusual but parsed code.
     """
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)  # shared: metadata is resolved once
     visitor = _FactVisitor(file, line_offset, cell)
     wrapper.visit(visitor)
     if visitor.augmented:

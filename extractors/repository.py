@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper
 
 from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
@@ -51,7 +52,7 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
         if source.kind == PYTHON:  # find_stubs itself refuses source that extractors.guards flags
             # the repository under test must not silence its own stubs: its suppression comments are ignored
             index.stubs_by_file[source.relative].extend(find_stubs(
-                text, source.relative, honor_suppressions=False, module=found.modules.get(source.relative)))
+                text, source.relative, honor_suppressions=False, wrapper=found.wrappers.get(source.relative)))
         if progress is not None:
             progress(done, len(files), source.relative)
     return index
@@ -77,9 +78,9 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         found.warnings.append(Warning_(file, None, (f"cell {cell}: " if cell is not None else "") + refused))
         return found
     try:
-        module = cst.parse_module(text)
-        found = extract_module(module, file, cell=cell)
-        found.modules[file if cell is None else f"{file}#{cell}"] = module
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        found = extract_module(wrapper.module, file, cell=cell, wrapper=wrapper)
+        found.wrappers[file if cell is None else f"{file}#{cell}"] = wrapper
         return found
     except RecursionError:
         found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement

@@ -394,15 +394,15 @@ class _CstCollector(cst.CSTVisitor):
         self._value(node)
 
 
-def _parse_libcst(source: str, module: cst.Module | None = None) -> _Parsed | None:
-    if module is None:
+def _parse_libcst(source: str, wrapper: MetadataWrapper | None = None) -> _Parsed | None:
+    if wrapper is None:
         try:
-            module = cst.parse_module(source)
+            wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
         except Exception:  # ParserSyntaxError, and anything else the native parser raises on bad input
             return None
     collector = _CstCollector()
     try:
-        MetadataWrapper(module, unsafe_skip_copy=True).visit(collector)
+        wrapper.visit(collector)
     except RecursionError:
         return None
     return collector.parsed
@@ -686,22 +686,23 @@ def code_selected(code: str, select: Iterable[str] = (), ignore: Iterable[str] =
 
 
 def find_stubs(source: str, path: str, *, honor_suppressions: bool = True,
-               module: cst.Module | None = None) -> list[StubFinding]:
+               wrapper: MetadataWrapper | None = None) -> list[StubFinding]:
     """Find stubs, placeholder values and TODO/placeholder comments in one Python file's text.
 
     ``source`` (str) is the file's text; ``path`` (str) is only copied into the findings, except that a path ending
     in ``.pyi`` gives no findings. With ``honor_suppressions`` (bool, default True), findings covered by a
     ``# sauverify: ignore[...]`` comment are left out. Returns a list of ``StubFinding`` sorted by line, column and
     code. Parses with libcst, and with tree-sitter-python when libcst cannot parse the text. Never raises on
-    malformed source; raises ``TypeError`` only when ``source`` is not a str. ``module`` is ``source`` already
-    parsed by libcst (the verifier parses each file once), or ``None`` to parse here. Source that ``extractors.guards``
+    malformed source; raises ``TypeError`` only when ``source`` is not a str. ``wrapper`` is ``source`` already
+    parsed by libcst in a ``MetadataWrapper`` (the verifier parses each file once and shares its metadata), or
+    ``None`` to parse here. Source that ``extractors.guards``
     refuses (brackets nested beyond CPython's limit, huge operator chains) gives no findings.
     """
     if not isinstance(source, str):
         raise TypeError(f"source must be str, not {type(source).__name__}")
     if str(path).endswith(".pyi") or too_complex(source) is not None:
         return []  # pathological nesting would crash or stall both parsers (extractors.guards)
-    parsed = _parse_libcst(source, module)
+    parsed = _parse_libcst(source, wrapper)
     if parsed is None:
         parsed = _parse_tree_sitter(source)
 

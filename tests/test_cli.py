@@ -38,13 +38,15 @@ def test_demo_json_verdicts_and_byte_identical_reruns():
     assert claims["demo-D1-005"] == {**claims["demo-D1-005"], "score": 0.0, "status": "settled", "drift": "missing"}
     assert claims["demo-D1-006"]["drift"] == "unused"
     assert claims["demo-D1-009"]["score"] is None
-    assert data["dimensions"]["D2"]["claims"][0]["judge_reasoning"] == "no rule for this dimension yet"
+    attention = data["dimensions"]["D2"]["claims"][0]
+    assert (attention["score"], attention["status"], attention["evidence"][0]["lines"]) == (1.0, "settled", "33")
+    assert attention["evidence"][0]["file"] == "tinygpt/model.py"
     assert data["model"] is None
     assert claims["demo-D1-010"]["drift"] == "stub"
     assert claims["demo-D1-010"]["evidence"][0] == {"file": "tinygpt/train.py", "lines": "17-19", "kind": "stub",
                                                     "snippet": "def evaluate(model, eval_batch_size=256):"}
-    assert data["overall_score"] == 0.6944
-    assert data["summary"]["settled"] == 9 and data["summary"]["total_claims"] == 13
+    assert data["overall_score"] == 0.8472
+    assert data["summary"]["settled"] == 10 and data["summary"]["total_claims"] == 13
     assert (data["summary"]["stubs"], data["summary"]["todos"]) == (1, 1)
     assert data["summary"]["stub_findings"] == {"STB002": 1, "TOD001": 1}
 
@@ -115,6 +117,15 @@ def test_sau_file_errors_name_file_and_line(tmp_path):
     result = run(tmp_path, "--sau", bad)
     assert result.returncode == 2
     assert f"{bad}:4: not valid JSON" in result.stderr
+
+
+def test_own_spec_file_with_spec_option():
+    case = Path(__file__).parent / "fixtures" / "d2" / "drifts"
+    result = run(case / "repo", "--spec", case / "spec.yaml", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    claims = {c["id"]: c for c in json.loads(result.stdout)["dimensions"]["D2"]["claims"]}
+    assert (claims["dr-D2-001"]["score"], claims["dr-D2-001"]["drift"]) == (0.0, "method")
+    assert "sign flipped" in claims["dr-D2-001"]["judge_reasoning"]
 
 
 def test_project_spec_errors_name_file_and_line(tmp_path):

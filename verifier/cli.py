@@ -22,7 +22,7 @@ from verifier.model import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
 from verifier.draft import draft_spec
-from verifier.specs import SpecError, load_paper, load_sabench, registry, resolve, spec_path
+from verifier.specs import SpecError, load_paper, load_project_spec, load_sabench, registry, resolve, spec_path
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_INPUT = 0, 2
@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--paper", metavar="ID",
                         help="paper ID: a benchmark_id such as iclr25-008 or an SA-Bench slug such as ngpt")
     source.add_argument("--sau", metavar="FILE", type=Path, help="an SA-Bench sau.json to check against")
+    source.add_argument("--spec", metavar="FILE", type=Path,
+                        help="a paper spec in the project's YAML format (schema sauverify-spec/1; see "
+                             "benchmark_data/ for examples) to check against")
     parser.add_argument("--sau-dir", metavar="DIR", type=Path,
                         help="folder laid out like SA-Bench's papers/ (<slug>/sau.json): used with --paper for "
                              "papers whose spec is not in benchmark_data yet")
@@ -126,18 +129,20 @@ def _say(message: str) -> None:
 
 
 def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, PaperSpec]:
-    if args.repo is None and args.paper is None and args.sau is None:
+    if args.repo is None and args.paper is None and args.sau is None and args.spec is None:
         if not args.quiet:
             _say("verify: no repository given; running on the embedded demo (see verify --help)")
         return demo_repository(), load_paper(DEMO_PAPER)
     if args.repo is None:
-        raise SpecError("a repository folder is required with --paper or --sau")
+        raise SpecError("a repository folder is required with --paper, --sau or --spec")
     if not args.repo.is_dir():
         raise SpecError("repository not found or not a folder", args.repo)
     if args.sau is not None:
         return args.repo, load_sabench(args.sau)
+    if args.spec is not None:
+        return args.repo, load_project_spec(args.spec)
     if args.paper is None:
-        raise SpecError("say which paper: --paper ID (verify --list-papers) or --sau FILE")
+        raise SpecError("say which paper: --paper ID (verify --list-papers), --sau FILE or --spec FILE")
     return args.repo, load_paper(args.paper, args.sau_dir or configured_sau_dir)
 
 

@@ -1,0 +1,421 @@
+"""D2, formula claims: each claimed formula against the repository's expressions, equivalent up to renaming.
+
+Rule (the project's issue 5 and DESIGN.md "What each dimension can settle"; scale from SA-Bench):
+
+- Candidates are every assignment and return value of the repository with local definitions substituted and small
+  helpers inlined (``extractors.expressions``), translated with the operations table (``rules/operations.yaml``).
+  The *mechanism scope* is the functions whose name, calls or assigned names match the SAU's mechanism keywords.
+- A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
+  code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
+  search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
+  below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
+  formula. Equivalence is tested by evaluation at fixed pseudo-random points (``rules.equivalence``).
+- **equivalent**: a candidate equals the formula under a renaming that follows the hints, or in the mechanism
+  scope, or assigned to the equation's left-hand name: the formula counts 1.
+- **drift**: no equivalent candidate, but a candidate in the mechanism scope (or assigned to the left-hand name),
+  whose names all follow the hints, differs from the formula in a way we can name: the sign flipped (counts 0:
+  the claim is contradicted), a term missing or added, a power or a constant factor changed, a function replaced
+  (softmax for sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
+- **absent**: no function, call or assignment anywhere is named after the mechanism, and nothing is assigned to
+  the equation's left-hand names: the SAU scores 0, settled.
+- **ambiguous** otherwise, with the best candidates attached for the LLM fallback.
+
+The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
+drift ``method`` when one drifted) or when it is absent. A per-SAU time budget ends the search as ambiguous, so a
+pathological expression cannot hang the run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
+from extractors.facts import RepositoryIndex
+from extractors.formulas import SMALL_NUMBER, FormulaError, parse_formula, small_value
+from rules import equivalence, names, operations
+from verifier.model import SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
+
+RULE = "rule:d2-formula"
+METHOD = "method"
+
+TIME_BUDGET = 3.0  # seconds per SAU; past it the SAU is ambiguous ("time budget exhausted")
+MAX_RENAMINGS = 64  # renamings tried per candidate
+MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
+_STABILITY = frozenset({"epsilon", "tiny", "stability"})
+TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
+_CANDIDATES_SHOWN = 3
+
+EQUIVALENT = "equivalent"
+DRIFTED = "drift"
+UNKNOWN = "unknown"
+_COUNTS = {EQUIVALENT: 1.0, DRIFTED: 0.5}
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@dataclass
+class FormulaResult:
+    """The outcome for one claimed formula: ``outcome`` (equivalent / drift / unknown), the candidate behind it,
+    ``difference`` (what differs, for a drift), ``credit`` (its count toward the SAU score) and ``near`` (the best
+    candidates seen, for the LLM fallback)."""
+
+    formula: str
+    outcome: str = UNKNOWN
+    candidate: CodeExpression | None = None
+    difference: str = ""
+    credit: float = 0.0
+    near: list[CodeExpression] = field(default_factory=list)
+
+
+def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verdict:
+    """Decide a D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU marked not
+    code-checkable, or whose formulas do not translate, is unresolved with score ``None``."""
+    if not sau.checkable:
+        return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    table = operations.load()
+    records = code_expressions(index, table)
+    keys = _mechanism_keys(sau.checks.get("mechanism", ()))
+    scope = [r for r in records if _in_scope(r, keys)]
+    named_in_code = scope or any(_contains(keys, read) for read in index.reads)
+    glossary = sau.checks.get("glossary", {})
+    formulas = sau.checks.get("formulas", ())
+    lhs_keys = set()
+    parsed = []
+    for text in formulas:
+        try:
+            expression = parse_formula(text, table)
+        except FormulaError as error:
+            return Verdict(sau, None, UNRESOLVED, f"formula {text!r} does not translate: {error}", RULE)
+        lhs, rhs = _sides(expression)
+        if lhs is not None:
+            lhs_keys |= _hints(lhs.name, glossary)
+        parsed.append((text, lhs, rhs))
+    assigned = {c.target.rsplit(".", 1)[-1] for r in records for c in r.expressions}
+    lhs_found = {k for k in lhs_keys if not names.is_generic(k)} & {names.normalise(t) for t in assigned}
+    if not named_in_code and not lhs_found:
+        shown = ", ".join(sau.checks.get("mechanism", ()))
+        return Verdict(sau, 0.0, SETTLED, f"absent: no function, call or assignment named after the mechanism "
+                                          f"({shown}) and no assignment to the formula's left-hand names", RULE,
+                       "missing")
+    if not parsed:
+        return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
+                          + _where(scope), index)
+    deadline = time.monotonic() + budget
+    results = []
+    try:
+        for text, lhs, rhs in parsed:
+            results.append(_compare(text, lhs, rhs, glossary, records, scope, deadline,
+                                    index.derived.setdefault("d2_profiles", {})))
+    except _OutOfTime:
+        return _ambiguous(sau, results, scope, f"time budget of {budget:g} s exhausted", index)
+    if all(r.outcome != UNKNOWN for r in results):
+        score = round_to_scale(sum(r.credit for r in results) / len(results))
+        drifted = [r for r in results if r.outcome == DRIFTED]
+        reason = "; ".join(_describe(r) for r in results)
+        return Verdict(sau, score, SETTLED, reason, RULE, METHOD if drifted else None, _evidence(results, index),
+                       _findings(results))
+    return _ambiguous(sau, results, scope, "; ".join(_describe(r) for r in results), index)
+
+
+# -- one formula ----------------------------------------------------------------------------------------------------
+def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> FormulaResult:
+    result = FormulaResult(text)
+    if rhs is None:
+        result.difference = "not a definition (the left-hand side is an expression)"
+        return result
+    claimed_values = equivalence.values(rhs)
+    if claimed_values is None:
+        result.difference = "the formula cannot be evaluated at the test points"
+        return result
+    symbols = sorted(_free(rhs), key=lambda s: s.name)
+    rhs_functions = _functions(rhs)
+    keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
+    tiny = sympy.count_ops(rhs) <= TINY_OPERATIONS
+    claimed_keys = frozenset(_leaf_key(s) for s in symbols)
+    lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
+    scope_ids = {id(r) for r in scope}
+    hints = {s: _hints(s.name, glossary) for s in symbols}
+    drift_seen: FormulaResult | None = None
+    for record in records:
+        in_scope = id(record) in scope_ids
+        for candidate in record.expressions:
+            if time.monotonic() > deadline:
+                raise _OutOfTime
+            last = candidate.target.rsplit(".", 1)[-1]
+            on_target = names.normalise(last) in lhs_hints and not names.is_generic(last)
+            relevant = in_scope or on_target
+            for form_number, form in enumerate(candidate.forms()):
+                code, leaves, functions = _profile(candidate, form_number, form, keeps_small, claimed_keys, cache)
+                if relevant and not tiny and leaves:
+                    drift_seen = _drift(text, candidate, code, leaves, rhs, hints, result, drift_seen)
+                if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not rhs_functions <= functions:
+                    continue
+                for renaming, hinted in _renamings(symbols, leaves, hints):
+                    if equivalence.matches(code, claimed_values, {leaf.name: s.name for leaf, s in renaming.items()}):
+                        if _accepted(tiny, hinted == len(symbols), hinted * 2 >= len(symbols), relevant, on_target):
+                            result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+                            return result
+                        _add_near(result, candidate)
+                        break
+    return drift_seen if drift_seen is not None else result
+
+
+def _drift(text, candidate, code, leaves, rhs, hints, result, seen):
+    """The first drift seen, updated: a candidate in the mechanism's scope whose names all follow the glossary hints
+    (formula symbols the code lacks stay as they are) and that differs from the formula in a way ``classify``
+    names. Such candidates are also the nearest ones for the LLM fallback."""
+    renaming = _hint_renaming(leaves, hints)
+    if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
+        return seen
+    _add_near(result, candidate)
+    if seen is not None:
+        return seen
+    difference = classify(code.xreplace(renaming), rhs)
+    if difference is None:
+        return seen
+    return FormulaResult(text, DRIFTED, candidate, difference, 0.0 if difference.startswith("sign") else 0.5)
+
+
+def _hint_renaming(leaves: list[sympy.Basic], hints: dict) -> dict | None:
+    """Every code leaf renamed to the formula symbol whose hints name it (each symbol used once), or ``None`` when a
+    leaf follows no hint."""
+    renaming, used = {}, set()
+    for leaf in leaves:
+        key = _leaf_key(leaf)
+        symbol = next((s for s in hints if s not in used and key in hints[s]), None)
+        if symbol is None:
+            return None
+        renaming[leaf] = symbol
+        used.add(symbol)
+    return renaming
+
+
+def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
+    if candidate not in result.near and len(result.near) < _CANDIDATES_SHOWN:
+        result.near.append(candidate)
+
+
+def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool) -> bool:
+    """Whether an equivalent candidate settles the formula. A tiny formula (``a / b``) matches much code by chance:
+    only with every name following the hints, in the mechanism's scope. A larger one: every name following the
+    hints, or assigned to the equation's left-hand name, or in scope with most names following the hints."""
+    if tiny:
+        return everyone and relevant
+    return everyone or on_target or (relevant and most)
+
+
+def _profile(candidate: CodeExpression, form_number: int, form: sympy.Basic, keeps_small: bool,
+             claimed_keys: frozenset[str], cache: dict):
+    """(a form of the candidate with stability constants read as 0, its leaves, its function names), computed once
+    per candidate form and kind of formula; ``cache`` lives in the index, as long as the candidates do."""
+    key = (id(candidate), form_number, keeps_small, claimed_keys & _STABILITY)
+    cached = cache.get(key)
+    if cached is None:
+        code = _without_stability(form, keeps_small, claimed_keys)
+        cached = cache[key] = (code, _leaves(code), _functions(code))
+    return cached
+
+
+def _renamings(symbols: list[sympy.Symbol], leaves: list[sympy.Basic], hints: dict):
+    """Consistent renamings of code leaves to formula symbols, those following the glossary hints first: yields
+    ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
+    ``4 * MAX_RENAMINGS`` tried."""
+    keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
+    options = []
+    for s in symbols:
+        preferred = [leaf for leaf, key in keyed if key in hints[s]]
+        others = [leaf for leaf, key in keyed if key not in hints[s]] if len(symbols) <= MAX_SYMBOLS else []
+        options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
+    yielded = 0
+    for tried, choice in enumerate(itertools.product(*options)):
+        if tried >= 4 * MAX_RENAMINGS or yielded >= MAX_RENAMINGS:
+            return
+        chosen = [leaf for leaf, _ in choice]
+        if len(set(chosen)) == len(chosen):
+            yielded += 1
+            yield {leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)
+
+
+def classify(code: sympy.Basic, claimed: sympy.Basic) -> str | None:
+    """Name the difference between a code expression and the claimed formula (already renamed to the formula's
+    symbols), or ``None`` when it is not one we can name. Raises nothing."""
+    if equivalence.same(code, -claimed):
+        return "sign flipped: the code computes the negative of the formula"
+    ratio = equivalence.constant_ratio(code, claimed)
+    if ratio is not None and abs(ratio.imag) < 1e-9 and not equivalence.close(ratio, 1):
+        return f"constant factor {_number(ratio.real)} against the formula"
+    if isinstance(claimed, sympy.Add):
+        for term in claimed.args:
+            if equivalence.same(code, claimed - term):
+                return f"term {term} of the formula is missing"
+    if isinstance(code, sympy.Add):
+        for term in code.args:
+            if equivalence.same(code - term, claimed):
+                return f"extra term {term} not in the formula"
+    for power in claimed.atoms(sympy.Pow):
+        for other in code.atoms(sympy.Pow):
+            if other.base == power.base and other.exp != power.exp \
+                    and equivalence.same(code, claimed.xreplace({power: other})):
+                return f"power of {power.base} is {other.exp}, the formula has {power.exp}"
+    for name in _undefined_names(claimed):
+        for other in _undefined_names(code) - {name}:
+            swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
+                                      lambda e: sympy.Function(other)(*e.args))
+            if equivalence.same(code, swapped):
+                return f"uses {other} where the formula has {name}"
+    for denominator in _denominators(claimed):
+        for other in _denominators(code):
+            if other != denominator and equivalence.same(code, claimed * denominator / other):
+                return f"normalised by {other} where the formula divides by {denominator}"
+    return None
+
+
+# -- helpers --------------------------------------------------------------------------------------------------------
+def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | None]:
+    """(lhs symbol, rhs) of a definition ``name == expr``; (None, expr) for a bare expression; (None, None) when
+    the left-hand side is itself an expression (an invariant, not a definition)."""
+    if isinstance(expression, sympy.Eq):
+        lhs, rhs = expression.args
+        if isinstance(lhs, sympy.Symbol):
+            return lhs, rhs
+        if isinstance(lhs, AppliedUndef) and lhs.func.__name__ == "getitem" and isinstance(lhs.args[0], sympy.Symbol):
+            return lhs.args[0], rhs
+        return None, None
+    return None, expression
+
+
+def _hints(symbol: str, glossary: dict) -> set[str]:
+    root = symbol.split(".")[0]
+    entry = glossary.get(root, {})
+    return {names.normalise(root)} | {names.normalise(n.rsplit(".", 1)[-1]) for n in entry.get("code_names", ())}
+
+
+def _mechanism_keys(keywords) -> list[frozenset[str]]:
+    """The token sets of the mechanism keywords (``F.normalize`` -> {normalize}; ``edit_distance`` -> {distance,
+    edit})."""
+    keys = []
+    for keyword in keywords:
+        last = keyword.rsplit(".", 1)[-1]
+        tokens = frozenset(t for t in names.normalise(last).split("_") if t)
+        if tokens:
+            keys.append(tokens)
+    return keys
+
+
+def _contains(keys: list[frozenset[str]], name: str) -> bool:
+    """True when ``name`` holds every token of one keyword (``compute_edit_distance_ratio`` holds edit_distance)."""
+    tokens = set(names.normalise(name).split("_"))
+    return any(key <= tokens for key in keys)
+
+
+def _in_scope(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
+    """A function named after the mechanism (its own name or its class's), or one that calls or assigns a name
+    holding a mechanism keyword."""
+    if record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split(".")):
+        return True
+    return any(_contains(keys, c) for c in record.callees) or any(_contains(keys, t) for t in record.targets)
+
+
+def _free(expression: sympy.Basic) -> set[sympy.Symbol]:
+    return {s for s in expression.free_symbols if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
+
+
+def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
+    """The code's names that a formula symbol may stand for (not opaque code, not small constants)."""
+    return sorted((s for s in _free(expression) if not s.name.startswith("<")), key=lambda s: s.name)
+
+
+def _leaf_key(leaf: sympy.Basic) -> str:
+    return names.normalise(leaf.name.rsplit(".", 1)[-1].strip("<>"))
+
+
+def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
+    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``)."""
+    mapping = {}
+    for symbol in _free(code):
+        small = small_value(symbol)
+        if small is not None:
+            mapping[symbol] = small if keeps_small else sympy.Integer(0)
+        elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
+            mapping[symbol] = sympy.Integer(0)
+    return code.xreplace(mapping) if mapping else code
+
+
+def _functions(expression: sympy.Basic) -> set[str]:
+    return {type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
+            for f in expression.atoms(sympy.Function)}
+
+
+def _undefined_names(expression: sympy.Basic) -> set[str]:
+    return {f.func.__name__ for f in expression.atoms(AppliedUndef)} - {"getitem", "matmul"}
+
+
+def _denominators(expression: sympy.Basic) -> list[sympy.Basic]:
+    """The factors an expression divides by (``sqrt(s)`` for ``x / sqrt(s)``)."""
+    return [p.base ** (-p.exp) for p in expression.atoms(sympy.Pow)
+            if p.exp.is_Number and p.exp < 0 and len(p.free_symbols)]
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _describe(result: FormulaResult) -> str:
+    if result.outcome == EQUIVALENT:
+        return f"{result.formula}: equivalent to {result.candidate.text} ({_ref(result.candidate)})"
+    if result.outcome == DRIFTED:
+        return f"{result.formula}: {result.difference} in {result.candidate.text} ({_ref(result.candidate)})"
+    if result.difference:
+        return f"{result.formula}: {result.difference}"
+    if result.near:
+        return f"{result.formula}: no equivalent expression; nearest in {_ref(result.near[0])}"
+    return f"{result.formula}: no equivalent expression found"
+
+
+def _ref(candidate: CodeExpression) -> str:
+    where = candidate.file if candidate.cell is None else f"{candidate.file}#{candidate.cell}"
+    return f"{where}:{candidate.line}"
+
+
+def _where(scope: list[FunctionRecord]) -> str:
+    shown = [f"{r.qualname} ({r.file}:{r.line})" for r in scope[:_CANDIDATES_SHOWN]]
+    return ", ".join(shown) + (" ..." if len(scope) > _CANDIDATES_SHOWN else "")
+
+
+def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+    seen: dict[tuple, Evidence] = {}
+    ordered = sorted(results, key=lambda r: (r.outcome != DRIFTED, r.outcome != EQUIVALENT))
+    for result in ordered:
+        for candidate in [result.candidate] if result.candidate else result.near[:_CANDIDATES_SHOWN]:
+            key = (candidate.file, candidate.cell, candidate.line)
+            seen.setdefault(key, Evidence(candidate.file, candidate.line, candidate.end_line,
+                                          index.snippet(candidate), "expression", candidate.cell))
+    return tuple(seen.values())
+
+
+def _findings(results: list[FormulaResult]) -> tuple[dict, ...]:
+    return tuple({"formula": r.formula, "outcome": r.outcome, "difference": r.difference, "credit": r.credit,
+                  "candidates": [_ref(c) for c in ([r.candidate] if r.candidate else []) + r.near[:_CANDIDATES_SHOWN]]}
+                 for r in results)
+
+
+def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
+               index: RepositoryIndex | None = None) -> Verdict:
+    """An unresolved verdict with the best estimate: the formulas' counts, and at least a trace (0.25) when the
+    mechanism is named in code (SA-Bench's "only a trace")."""
+    counts = [r.credit for r in results] or [0.0]
+    estimate = round_to_scale(sum(counts) / max(len(counts), 1))
+    if scope:
+        estimate = max(estimate, 0.25)
+    evidence = _evidence(results, index) if index is not None else ()
+    if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
+        shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
+        evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", c.cell) for c in shown)
+    return Verdict(sau, estimate, UNRESOLVED, reason, RULE, None, evidence, _findings(results))

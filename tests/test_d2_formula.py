@@ -1,0 +1,137 @@
+"""D2 pieces below the fixture repositories: the translation of code and formulas through the operations table,
+the evaluation-based equivalence, the naming of differences, the time budget, and that nothing is evaluated."""
+
+import builtins
+import time
+from pathlib import Path
+
+import libcst as cst
+import pytest
+import sympy
+
+from extractors.formulas import FormulaError, Translator, parse_formula
+from extractors.repository import build_index
+from rules import d2_formula, equivalence, names, operations
+from verifier.model import SAU, SETTLED, UNRESOLVED
+from verifier.specs import SpecError, load_project_spec
+
+
+def code(text: str) -> sympy.Basic:
+    return Translator(operations.load()).translate(cst.parse_expression(text))
+
+
+def formula(text: str) -> sympy.Basic:
+    return parse_formula(text, operations.load())
+
+
+@pytest.mark.parametrize("written, claimed", [
+    ("F.normalize(x, dim=-1)", "x / norm(x)"),
+    ("x / x.norm(dim=-1, keepdim=True)", "x / norm(x)"),
+    ("x / torch.linalg.norm(x, dim=-1, keepdim=True)", "x / norm(x)"),
+    ("F.mse_loss(a, b)", "mean((a - b) ** 2)"),
+    ("((a - b) ** 2).mean()", "mean((a - b) ** 2)"),
+    ("torch.softmax(z, dim=-1)", "exp(z) / sum(exp(z))"),
+    ("F.log_softmax(z, -1)", "log(softmax(z))"),
+    ("q @ k.transpose(-2, -1)", "q @ k.T"),
+    ("torch.einsum('bhqd,bhkd->bhqk', q, k)", "q @ k.T"),
+    ("torch.matmul(h, W.T)", "W @ h"),
+    ("x * torch.sigmoid(x)", "silu(x)"),
+    ("x.pow(2).sum(-1).sqrt()", "norm(x)"),
+    ("torch.rsqrt(v + 0)", "1 / sqrt(v)"),
+    ("-F.logsigmoid(beta * (a - b)).mean()", "-mean(log(sigmoid(beta * (a - b))))"),
+    ("x.float().detach()[:, None]", "x"),
+    ("torch.clamp(r, 1 - eps, 1 + eps)", "clip(r, 1 - eps, 1 + eps)"),
+])
+def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> None:
+    assert equivalence.same(code(written), formula(claimed)) is True
+
+
+@pytest.mark.parametrize("written, claimed", [
+    ("x / x.norm(dim=-1)", "x / sum(x)"),
+    ("h @ W", "W @ h"),  # the product does not commute
+    ("torch.tanh(x)", "sigmoid(x)"),
+    ("softmax(q @ k.T / d)", "softmax(q @ k.T / sqrt(d))"),
+])
+def test_different_expressions_differ(written: str, claimed: str) -> None:
+    assert equivalence.same(code(written), formula(claimed)) is False
+
+
+def test_a_small_code_constant_stays_apart_from_its_neighbour() -> None:
+    # 1.0 - a + 1e-8 must not fold into 1.00000001 - a, or the stability term could not be read as 0
+    assert {s.name for s in code("1.0 - a + 1e-8").free_symbols} == {"a", "<small 1/100000000>"}
+
+
+@pytest.mark.parametrize("written, claimed, difference", [
+    ("-(a - b) ** 2", "(a - b) ** 2", "sign flipped: the code computes the negative of the formula"),
+    ("3 * a * b ** 2", "a * b ** 2", "constant factor 3 against the formula"),
+    ("a ** 2", "a ** 2 + b * c", "term b*c of the formula is missing"),
+    ("a ** 2 + b * c", "a ** 2", "extra term b*c not in the formula"),
+    ("a * b ** 3 + a", "a * b ** 2 + a", "power of b is 3, the formula has 2"),
+    ("relu(a @ W) * s", "gelu(a @ W) * s", "uses relu where the formula has gelu"),
+])
+def test_classify_names_the_difference(written: str, claimed: str, difference: str) -> None:
+    assert d2_formula.classify(formula(written), formula(claimed)) == difference
+
+
+def test_unrelated_expressions_get_no_named_difference() -> None:
+    assert d2_formula.classify(formula("exp(a) * b"), formula("a ** 2 + log(b)")) is None
+
+
+def _repo(tmp_path: Path, source: str) -> Path:
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "model.py").write_text(source)
+    return tmp_path / "repo"
+
+
+def _sau(formulas, glossary, mechanism) -> SAU:
+    parsed = tuple(parse_formula(f) for f in formulas)
+    checks = {"formulas": tuple(formulas), "expressions": parsed, "mechanism": tuple(mechanism),
+              "glossary": {k: {"meaning": k, "code_names": tuple(v)} for k, v in glossary.items()}}
+    return SAU("t-D2-001", "D2", "Eq. 1", "a claim", checks)
+
+
+def test_a_pathological_repository_ends_within_the_budget(tmp_path: Path) -> None:
+    # each definition doubles the printed size of the one before: 2**40 terms if expanded naively
+    lines = ["def blowup(x, y):", "    a0 = x * y + x"]
+    lines += [f"    a{i} = a{i - 1} * a{i - 1} + a{i - 1} / (a{i - 1} + y)" for i in range(1, 41)]
+    lines += ["    return a40"]
+    for number in range(300):  # and many candidates with many names, each opening many renamings
+        lines += [f"def f{number}(p, q, r, s, t, u, v, w):",
+                  f"    return p * q + r * s - t / u + v ** w + {number}"]
+    index = build_index(_repo(tmp_path, "\n".join(lines) + "\n"), names.normalise)
+    sau = _sau(["z == a * b + c * d - e / f + g ** h"], {s: [s] for s in "zabcdefgh"}, ["blowup"])
+    started = time.monotonic()
+    verdict = d2_formula.check(sau, index, budget=0.2)
+    elapsed = time.monotonic() - started
+    assert verdict.status == UNRESOLVED
+    assert "time budget of 0.2 s exhausted" in verdict.reason
+    assert elapsed < 10  # a hang guard, not a speed assertion: the budget stops the search
+
+
+def test_nothing_is_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "ran"
+    command = f"__import__('os').system('touch {marker}')"
+    repo = _repo(tmp_path, f"def loss_fn(x):\n    loss = {command}\n    y = eval('{marker}')\n    return x / x.norm()\n")
+    calls = []
+    real_eval, real_exec = builtins.eval, builtins.exec
+    monkeypatch.setattr(builtins, "eval", lambda *a, **k: calls.append(a) or real_eval(*a, **k))
+    monkeypatch.setattr(builtins, "exec", lambda *a, **k: calls.append(a) or real_exec(*a, **k))
+    index = build_index(repo, names.normalise)
+    verdict = d2_formula.check(_sau(["x / norm(x)"], {"x": ["x"]}, ["loss_fn"]), index)
+    crafted = sympy.Function(command)(sympy.Symbol(command))  # a function name that is Python code
+    assert equivalence.values(crafted) is not None
+    assert verdict.status == SETTLED and verdict.score == 1.0
+    assert not marker.exists()
+    assert not [c for c in calls if "touch" in repr(c)]
+    with pytest.raises(FormulaError, match="unsupported syntax: SimpleString"):
+        parse_formula(command)
+
+
+def test_a_spec_formula_that_is_code_is_refused_with_its_file_and_line(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("schema: sauverify-spec/1\nbenchmark_id: x-001\nslug: x\ntitle: t\nvenue: v\nsaus:\n"
+                    "  - id: x-D2-001\n    dimension: D2\n    source: s\n    statement: s\n"
+                    "    formulas: [\"__import__('os').system('true')\"]\n    glossary: {}\n    mechanism: [m]\n")
+    with pytest.raises(SpecError) as error:
+        load_project_spec(spec)
+    assert error.value.line == 7 and "unsupported syntax" in error.value.message
