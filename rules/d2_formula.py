@@ -16,12 +16,12 @@ Rule (the project's issue 5 and DESIGN.md "What each dimension can settle"; scal
   whose names all follow the hints, differs from the formula in a way we can name: the sign flipped (counts 0:
   the claim is contradicted), a term missing or added, a power or a constant factor changed, a function replaced
   (softmax for sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
-- **absent**: no function, call or assignment anywhere is named after the mechanism, and nothing is assigned to
-  the equation's left-hand names: the SAU scores 0, settled.
+- **absent**: nothing in the code (function, call, assignment, identifier or string it reads) is named after the
+  mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
-drift ``method`` when one drifted) or when it is absent. A per-SAU time budget ends the search as ambiguous, so a
+drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent. A per-SAU time budget ends the search as ambiguous, so a
 pathological expression cannot hang the run.
 """
 
@@ -38,10 +38,9 @@ from extractors.expressions import CodeExpression, FunctionRecord, code_expressi
 from extractors.facts import RepositoryIndex
 from extractors.formulas import SMALL_NUMBER, FormulaError, parse_formula, small_value
 from rules import equivalence, names, operations
-from verifier.model import SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
+from verifier.model import METHOD, MISSING, SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
-METHOD = "method"
 
 TIME_BUDGET = 3.0  # seconds per SAU; past it the SAU is ambiguous ("time budget exhausted")
 MAX_RENAMINGS = 64  # renamings tried per candidate
@@ -101,9 +100,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     lhs_found = {k for k in lhs_keys if not names.is_generic(k)} & {names.normalise(t) for t in assigned}
     if not named_in_code and not lhs_found:
         shown = ", ".join(sau.checks.get("mechanism", ()))
-        return Verdict(sau, 0.0, SETTLED, f"absent: no function, call or assignment named after the mechanism "
-                                          f"({shown}) and no assignment to the formula's left-hand names", RULE,
-                       "missing")
+        return Verdict(sau, 0.0, SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) and "
+                                          "nothing is assigned to the formula's left-hand names", RULE, MISSING)
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
                           + _where(scope), index)
@@ -115,33 +113,55 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
                                     index.derived.setdefault("d2_profiles", {})))
     except _OutOfTime:
         return _ambiguous(sau, results, scope, f"time budget of {budget:g} s exhausted", index)
+    reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
-        drifted = [r for r in results if r.outcome == DRIFTED]
-        reason = "; ".join(_describe(r) for r in results)
-        return Verdict(sau, score, SETTLED, reason, RULE, METHOD if drifted else None, _evidence(results, index),
-                       _findings(results))
-    return _ambiguous(sau, results, scope, "; ".join(_describe(r) for r in results), index)
+        drift = METHOD if any(r.outcome == DRIFTED for r in results) else None
+        status = SETTLED if sau.complete else UNRESOLVED
+        if not sau.complete:
+            reason += "; the statement has elements no formula covers"
+        return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results))
+    return _ambiguous(sau, results, scope, reason, index)
 
 
 # -- one formula ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Claim:
+    """A claimed right-hand side prepared for comparison: its values at the test points, free symbols, function
+    names, the glossary hints of each symbol, and whether it is tiny."""
+
+    rhs: sympy.Basic
+    values: tuple[complex, ...]
+    symbols: tuple[sympy.Symbol, ...]
+    functions: frozenset[str]
+    hints: dict
+    tiny: bool
+
+
+def _claim(rhs: sympy.Basic, glossary: dict) -> _Claim | None:
+    values = equivalence.values(rhs)
+    if values is None:
+        return None
+    symbols = tuple(sorted(_free(rhs), key=lambda s: s.name))
+    return _Claim(rhs, tuple(values), symbols, frozenset(_functions(rhs)),
+                  {s: _hints(s.name, glossary) for s in symbols}, sympy.count_ops(rhs) <= TINY_OPERATIONS)
+
+
 def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> FormulaResult:
     result = FormulaResult(text)
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
-    claimed_values = equivalence.values(rhs)
-    if claimed_values is None:
+    base = _claim(rhs, glossary)
+    if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
-    symbols = sorted(_free(rhs), key=lambda s: s.name)
-    rhs_functions = _functions(rhs)
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
-    tiny = sympy.count_ops(rhs) <= TINY_OPERATIONS
-    claimed_keys = frozenset(_leaf_key(s) for s in symbols)
+    claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
+    weights = _weights(rhs, base.hints)
+    variants: dict = {}
     scope_ids = {id(r) for r in scope}
-    hints = {s: _hints(s.name, glossary) for s in symbols}
     drift_seen: FormulaResult | None = None
     for record in records:
         in_scope = id(record) in scope_ids
@@ -153,13 +173,16 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
             relevant = in_scope or on_target
             for form_number, form in enumerate(candidate.forms()):
                 code, leaves, functions = _profile(candidate, form_number, form, keeps_small, claimed_keys, cache)
-                if relevant and not tiny and leaves:
-                    drift_seen = _drift(text, candidate, code, leaves, rhs, hints, result, drift_seen)
-                if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not rhs_functions <= functions:
+                claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
+                if relevant and not claim.tiny and leaves:
+                    drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen)
+                symbols = claim.symbols
+                if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
                     continue
-                for renaming, hinted in _renamings(symbols, leaves, hints):
-                    if equivalence.matches(code, claimed_values, {leaf.name: s.name for leaf, s in renaming.items()}):
-                        if _accepted(tiny, hinted == len(symbols), hinted * 2 >= len(symbols), relevant, on_target):
+                for renaming, hinted in _renamings(symbols, leaves, claim.hints):
+                    if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()}):
+                        if _accepted(claim.tiny, hinted == len(symbols), hinted * 2 >= len(symbols), relevant,
+                                     on_target):
                             result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
                             return result
                         _add_near(result, candidate)
@@ -167,11 +190,48 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
     return drift_seen if drift_seen is not None else result
 
 
-def _drift(text, candidate, code, leaves, rhs, hints, result, seen):
+def _weights(rhs: sympy.Basic, hints: dict) -> dict:
+    """The formula's matrices: symbols multiplied with ``@`` (``W_q`` in ``h @ W_q``), with their hints."""
+    found = {}
+    for product in rhs.atoms(AppliedUndef):
+        if product.func.__name__ == "matmul":
+            for operand in product.args:
+                if isinstance(operand, sympy.Symbol) and operand in hints:
+                    found[operand] = hints[operand]
+    return found
+
+
+def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], glossary: dict, variants: dict) -> _Claim:
+    """The claim as code with layers writes it: a product with a matrix the glossary names after a layer the code
+    calls (``h @ W_q`` where the code calls ``self.W_q(h)``, an ``nn.Linear``) becomes that call. Either order of
+    the product reads as the layer call, since papers write ``W x`` or ``x W`` for the same layer."""
+    calls = {}
+    for symbol, hints in weights.items():
+        name = next((f for f in sorted(functions) if names.normalise(f) in hints), None)
+        if name is not None:
+            calls[symbol] = name
+    if not calls:
+        return base
+    key = tuple(sorted((s.name, n) for s, n in calls.items()))
+    if key not in variants:
+        def layer(product):
+            left, right = product.args
+            if right in calls:
+                return sympy.Function(calls[right])(left)
+            return sympy.Function(calls[left])(right)
+
+        rhs = base.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "matmul"
+                               and len(e.args) == 2 and any(a in calls for a in e.args), layer)
+        variants[key] = _claim(rhs, glossary) or base
+    return variants[key]
+
+
+def _drift(text, candidate, code, leaves, claim: _Claim, result, seen):
     """The first drift seen, updated: a candidate in the mechanism's scope whose names all follow the glossary hints
     (formula symbols the code lacks stay as they are) and that differs from the formula in a way ``classify``
     names. Such candidates are also the nearest ones for the LLM fallback."""
-    renaming = _hint_renaming(leaves, hints)
+    renaming = _hint_renaming(leaves, claim.hints)
+    rhs = claim.rhs
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
         return seen
     _add_near(result, candidate)
@@ -385,6 +445,8 @@ def _ref(candidate: CodeExpression) -> str:
 
 
 def _where(scope: list[FunctionRecord]) -> str:
+    if not scope:
+        return "identifiers or strings the code reads"
     shown = [f"{r.qualname} ({r.file}:{r.line})" for r in scope[:_CANDIDATES_SHOWN]]
     return ", ".join(shown) + (" ..." if len(scope) > _CANDIDATES_SHOWN else "")
 

@@ -28,7 +28,8 @@ NUMERICAL = "numerical"  # a claimed name is bound to a different value
 MISSING = "missing"  # neither the name nor the value occurs in code
 UNUSED = "unused"  # the value is defined but nothing reads it
 STUB = "stub"  # the only implementing code is a stub or a marked placeholder
-DRIFTS = (NUMERICAL, MISSING, UNUSED, STUB, "method", "protocol", "ordering")
+METHOD = "method"  # a claimed formula is implemented with a different structure (sign, term, power, function)
+DRIFTS = (NUMERICAL, MISSING, UNUSED, STUB, METHOD, "protocol", "ordering")
 
 # Atom kinds: how the claimed values of one name are read.
 SCALAR = "scalar"  # each value must be bound to the name ("n_layers=24/36": both sizes)
