@@ -25,6 +25,8 @@ MAX_BLOCKS = 6
 MAX_CHARS = 12_000
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
+# Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
+_STATEMENTS = (cst.SimpleStatementLine, cst.If, cst.With, cst.For, cst.While, cst.Try)
 
 
 @dataclass(frozen=True)
@@ -74,28 +76,17 @@ class _Spans(cst.CSTVisitor):
         where = self.get_metadata(PositionProvider, node)
         self.spans.append(_Span(where.start.line, where.end.line, kind, name))
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._add(node, "function", node.name.value)
-        self._depth += 1
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._depth -= 1
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        if self._depth == 0:
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.FunctionDef):
+            self._add(node, "function", node.name.value)
+            self._depth += 1
+        elif self._depth == 0 and isinstance(node, _STATEMENTS):
             self._add(node, "statement")
+        return True
 
-    def visit_If(self, node: cst.If) -> None:
-        if self._depth == 0:
-            self._add(node, "statement")
-
-    def visit_With(self, node: cst.With) -> None:
-        if self._depth == 0:
-            self._add(node, "statement")
-
-    def visit_For(self, node: cst.For) -> None:
-        if self._depth == 0:
-            self._add(node, "statement")
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.FunctionDef):
+            self._depth -= 1
 
 
 class EvidenceCollector:

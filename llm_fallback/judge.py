@@ -1,7 +1,7 @@
 """Route the SAUs the rules leave unresolved to the LLM judge and turn its validated answers into verdicts.
 
-Routing: a verdict goes to the judge when its status is ``unresolved`` and its SAU is code-checkable; settled
-verdicts never do, nor claims marked ``checkable: false``. Requests hold ``LLMSettings.batch`` SAUs each, in spec
+Routing (``llm_fallback.routing``): a verdict goes to the judge when its status is ``unresolved`` and its SAU is
+code-checkable; settled verdicts never do, nor claims marked ``checkable: false``. Requests hold ``LLMSettings.batch`` SAUs each, in spec
 order. An answer that fails validation (``llm_fallback.prompt.validate``) is retried once with the error; still
 invalid, the SAU stays ``unresolved`` with the reason. An endpoint that gives no answer, an exhausted
 ``max_calls`` budget or (in ``replay`` mode) a missing recording leaves the SAUs of that request ``unresolved``
@@ -24,22 +24,12 @@ from llm_fallback.client import ChatEndpoint, EndpointError
 from llm_fallback.settings import LLMSettings
 from llm_fallback.evidence import EvidenceCollector
 from llm_fallback.prompt import Judgement, Unit
+from llm_fallback.routing import needs_judge, routed_counts
 from llm_fallback.store import RecordingError, Recordings, exchange_key
-from verifier.model import DIMENSIONS, JUDGED, UNRESOLVED, Evidence, Verdict
+from verifier.model import JUDGED, Evidence, Verdict
 
 # Reason kinds of SAUs the judge could not decide, as counted in ``JudgeStats.failed``.
 UNREACHABLE, INVALID, BUDGET, MISSING_RECORDING = "endpoint", "invalid answer", "budget", "missing recording"
-
-
-def needs_judge(verdict: Verdict) -> bool:
-    """Whether ``verdict`` goes to the judge: unresolved, and its SAU is code-checkable."""
-    return verdict.status == UNRESOLVED and verdict.sau.checkable
-
-
-def routed_counts(verdicts: list[Verdict]) -> dict[str, int]:
-    """How many verdicts of each dimension go to the judge (``needs_judge``), all four dimensions listed."""
-    counts = Counter(v.sau.dimension for v in verdicts if needs_judge(v))
-    return {d: counts.get(d, 0) for d in DIMENSIONS}
 
 
 class MissingRecording(Exception):

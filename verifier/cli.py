@@ -101,34 +101,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-    return value
+def _number(convert, low: float, inclusive: bool, what: str):
+    """An argparse type: ``convert`` the text and require it above ``low`` (or equal, with ``inclusive``)."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not (value >= low if inclusive else value > low):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+    return parse
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
+_positive = _number(int, 0, False, "a positive number")
+_count = _number(int, 0, True, "a number >= 0")
+_positive_float = _number(float, 0.0, False, "a positive number of seconds")
 
 
 def llm_settings(args: argparse.Namespace, settings: Settings) -> LLMSettings:
