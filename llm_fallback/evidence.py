@@ -102,12 +102,12 @@ class EvidenceCollector:
 
     def blocks(self, verdict: Verdict) -> list[Block]:
         """The blocks for one verdict, in order: around its evidence first, then around facts and functions named
-        by the SAU's checks (names, aliases, glossary code names, dataset/step keywords), then around lines that
-        mention those terms. At most ``MAX_BLOCKS`` blocks and ``MAX_CHARS`` characters of code."""
+        by the SAU's checks (names, aliases, glossary code names, dataset/step keywords; not generic names such as
+        ``alpha``), then around lines that mention those terms. Blocks never overlap. At most ``MAX_BLOCKS`` blocks and ``MAX_CHARS`` characters of code."""
         anchors: list[tuple[str, int]] = []
         for item in verdict.evidence:
             anchors.append((item.file if item.cell is None else f"{item.file}#{item.cell}", item.line))
-        terms = check_terms(verdict.sau.checks)
+        terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
@@ -125,7 +125,8 @@ class EvidenceCollector:
             if any(b.source == source and b.start <= line <= b.end for b in chosen):
                 continue
             block = self.block_at(source, line)
-            if block is None:
+            if block is None or any(b.source == source and b.start <= block.end and block.start <= b.end
+                                    for b in chosen):  # another window of a long function already shown
                 continue
             length = len(block.text(self.index))
             if size + length > MAX_CHARS:
@@ -217,7 +218,7 @@ def check_terms(checks: dict) -> list[str]:
 def _clip(source: str, line: int, start: int, end: int, kind: str, name: str) -> Block:
     if end - start + 1 <= MAX_BLOCK_LINES:
         return Block(source, start, end, kind, name)
-    low = max(start, line - MAX_BLOCK_LINES // 2)
+    low = max(start, min(line - MAX_BLOCK_LINES // 2, end - MAX_BLOCK_LINES + 1))  # a full window, anchor inside
     high = min(end, low + MAX_BLOCK_LINES - 1)
     return Block(source, low, high, kind, name, truncated=True)
 

@@ -251,3 +251,14 @@ def test_recordings_key_and_file(tmp_path: Path) -> None:
     assert store.get(key) == '{"score": 1}' and store.get("0" * 64) is None
     text = (tmp_path / f"{key}.json").read_text()
     assert text.startswith('{\n  "key": ') and json.loads(text)["sau_ids"] == ["S-1"]
+
+
+def test_a_long_function_gives_one_bounded_window(tmp_path: Path) -> None:
+    body = "\n".join(f"    step_{i} = {i}" for i in range(100))
+    (tmp_path / "long.py").write_text(f"def train():\n{body}\n    return step_0\n")
+    index = build_index(tmp_path, names.normalise)
+    collector = EvidenceCollector(index)
+    block = collector.block_at("long.py", 81)
+    assert (block.start, block.end, block.kind, block.name, block.truncated) == (43, 102, "function", "train", True)
+    first = collector.block_at("long.py", 10)
+    assert (first.start, first.end) == (1, 60)
