@@ -10,7 +10,8 @@ Each request takes the next action from ``script`` (then ``default``): ``good``,
 ``off_scale`` (score 0.6), ``bad_file`` (cites ``no/such_file.py``), ``full`` (scores 1 with good evidence),
 ``stall`` (waits ``stall_seconds`` before answering), ``429`` (rate limited, retry after 10 ms), ``500``.
 
-Run alone: ``python tests/chat_server.py [--port N]`` prints its base URL and serves honest answers until killed.
+Run alone: ``python tests/chat_server.py [--port N] [--script full,malformed,...]`` prints its base URL and serves
+(after the scripted actions) honest answers until killed.
 """
 
 from __future__ import annotations
@@ -135,8 +136,9 @@ class ChatServer:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="scripted OpenAI-compatible judge on 127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--script", default="", help="comma-separated actions for the first requests")
     args = parser.parse_args()
-    chat = ChatServer(port=args.port).start()
+    chat = ChatServer(script=[a for a in args.script.split(",") if a], port=args.port).start()
     print(chat.url, flush=True)
     try:
         chat._thread.join()
