@@ -2,17 +2,20 @@
 SA-Bench's recorded judge decisions (exact and within ±0.25), on settled verdicts and on all scored ones.
 
 Usage: python benchmarks/d1_agreement.py RUNS_DIR SABENCH_DIR [--specs compiled|curated] [--config NAME ...]
-                                        [--paper SLUG ...] [--json FILE]
+                                        [--paper SLUG ...] [--json FILE] [--routed]
   RUNS_DIR     a folder laid out like SA-Bench's experiments/runs (<config>/<paper>/repo)
   SABENCH_DIR  a folder with papers/<slug>/sau.json and decisions/<config>.jsonl
 
-Prints one line per repository and totals. The repositories are read, never run.
+Prints one line per repository and totals. The repositories are read, never run. With ``--routed`` every
+dimension is verified (rules only, no LLM: ``--llm off``) and the totals also count, per dimension, the SAUs that
+``--llm auto`` would send to the judge (``llm_fallback.routing``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 import time
 from concurrent.futures import ProcessPoolExecutor
 import sys
@@ -24,22 +27,27 @@ from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS  # noqa: E402
 
 
 
-def _one(job: tuple[str, str, str, str, str]) -> dict:
+def _one(job: tuple[str, str, str, str, str, bool]) -> dict:
+    from llm_fallback.routing import routed_counts
+    from verifier.model import DIMENSIONS
     from verifier.run import verify
     from verifier.specs import load_paper, load_sabench, resolve, spec_path
 
-    runs, sabench, config, slug, specs = job
+    runs, sabench, config, slug, specs, routed = job
     repo = Path(runs) / config / slug / "repo"
     if specs == "curated" and spec_path(resolve(slug)).is_file():
         spec = load_paper(slug)
     else:
         spec = load_sabench(Path(sabench) / "papers" / slug / "sau.json")
     started = time.perf_counter()
-    report = verify(repo, spec, str(repo), ("D1",), exclude=("result/*",))
+    report = verify(repo, spec, str(repo), DIMENSIONS if routed else ("D1",), exclude=("result/*",))
     seconds = time.perf_counter() - started
+    every = list(report.verdicts)
     return {"config": config, "paper": slug, "seconds": seconds, "warnings": len(report.warnings),
+            "saus": {d: sum(v.sau.dimension == d for v in every) for d in DIMENSIONS},
+            "routed": routed_counts(every),
             "verdicts": [{"id": v.sau.id, "score": v.score, "status": v.status, "drift": v.drift, "reason": v.reason}
-                         for v in report.verdicts]}
+                         for v in every if v.sau.dimension == "D1"]}
 
 
 def main() -> None:
@@ -53,10 +61,12 @@ def main() -> None:
     parser.add_argument("--specs", choices=("compiled", "curated"), default="compiled",
                         help="compiled: SA-Bench claims compiled at load time; curated: benchmark_data/ specs where "
                              "written (compiled otherwise)")
+    parser.add_argument("--routed", action="store_true",
+                        help="verify every dimension and count the SAUs the LLM judge would get, per dimension")
     args = parser.parse_args()
     configs = args.config or list(DEVELOPMENT_CONFIGS)
     papers = args.paper or sorted(p.name for p in (args.sabench / "papers").iterdir() if p.is_dir())
-    jobs = [(str(args.runs), str(args.sabench), c, p, args.specs) for c in configs for p in papers
+    jobs = [(str(args.runs), str(args.sabench), c, p, args.specs, args.routed) for c in configs for p in papers
             if (args.runs / c / p / "repo").is_dir()]
     decisions = {}
     for config in configs:
@@ -65,6 +75,7 @@ def main() -> None:
             decisions[(config, row["claim_id"])] = row["score"]
     totals = {"saus": 0, "settled": 0, "settled_exact": 0, "settled_near": 0, "scored": 0, "scored_exact": 0,
               "scored_near": 0, "seconds": []}
+    saus, routed = Counter(), Counter()
     results = []
     with ProcessPoolExecutor(args.workers) as pool:
         for result in pool.map(_one, jobs):
@@ -83,6 +94,8 @@ def main() -> None:
                 totals[key] += value
             totals["saus"] += len(verdicts)
             totals["seconds"].append(result["seconds"])
+            saus.update(result["saus"])
+            routed.update(result["routed"])
             print(f"{result['config']:<24} {result['paper']:<36} D1 {len(verdicts):>3}  settled {len(settled):>3} "
                   f"({len(settled) / max(1, len(verdicts)):.0%})  exact {row['settled_exact']}/{len(settled)}  "
                   f"±0.25 {row['settled_near']}/{len(settled)}  {result['seconds']:.2f}s", flush=True)
@@ -97,6 +110,11 @@ def main() -> None:
     if seconds:
         print(f"seconds per repository: median {seconds[len(seconds) // 2]:.2f}  max {seconds[-1]:.2f}  "
               f"total {sum(seconds):.1f}")
+    if args.routed:
+        shown = "  ".join(f"{d} {routed[d]}/{saus[d]} ({routed[d] / max(1, saus[d]):.1%})" for d in sorted(saus))
+        total = sum(saus.values())
+        print(f"routed to the LLM judge (unresolved and code-checkable): {shown}  "
+              f"all {sum(routed.values())}/{total} ({sum(routed.values()) / max(1, total):.1%})")
     if args.json:
         args.json.write_text(json.dumps({"results": results}, indent=1))
 

@@ -1,8 +1,9 @@
 """The ``verify`` command: check a repository against a paper's SAUs and report per-SAU verdicts.
 
-Exit codes: 0 the run completed (whatever the verdicts), 2 a usage or input error (missing repository, unknown
-paper, malformed spec or settings: the message names the file and, where it has one, the line). A source file that
-cannot be parsed is a warning, not an error.
+Exit codes: 0 the run completed (whatever the verdicts), 1 ``--check-decisions`` found changed decisions, 2 a usage
+or input error (missing repository, unknown paper, malformed spec, settings or decisions file, or in ``--llm replay``
+a missing recording: the message names the file or the SAU and, where it has one, the line). A source file that
+cannot be parsed is a warning, not an error; so is an unreachable LLM endpoint (its SAUs stay unresolved).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from extractors.walk import DEFAULT_MAX_BYTES
 from verifier import __version__
-from verifier.config import ConfigError, load_settings
+from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
+from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
+from llm_fallback.store import DEFAULT_FOLDER
+from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
 from verifier.model import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
@@ -25,7 +29,7 @@ from verifier.draft import draft_spec
 from verifier.specs import SpecError, load_paper, load_project_spec, load_sabench, registry, resolve, spec_path
 
 DEMO_PAPER = "demo-001"
-EXIT_OK, EXIT_INPUT = 0, 2
+EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
 
 
 def demo_repository() -> Path:
@@ -41,7 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "(SAUs). Static analysis only: the repository is read, never imported or run. With no "
                     "arguments, runs on the embedded demo repository and spec.",
         epilog="Settings can also come from [tool.sauverify] in the nearest pyproject.toml "
-               "(sau-dir, exclude, max-file-bytes, format, dimensions). Exit codes: 0 ran, 2 usage or input error.")
+               "(sau-dir, exclude, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
+               "llm-retries, llm-concurrency, llm-batch, max-llm-calls, recordings). The LLM endpoint also reads "
+               "OPENAI_API_KEY and OPENAI_BASE_URL. Exit codes: 0 ran, 1 --check-decisions found changed "
+               "decisions, 2 usage or input error (including a missing recording in --llm replay).")
     parser.add_argument("repo", nargs="?", type=Path, help="the repository folder to check")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--paper", metavar="ID",
@@ -66,18 +73,66 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print a first draft of a paper spec in the project's format, compiled from the "
                              "SA-Bench claims of --paper (with --sau-dir) or --sau, and exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines")
+    llm = parser.add_argument_group(
+        "LLM judge", "SAUs the rules leave unresolved (and that are code-checkable) can go to an LLM through any "
+                     "OpenAI-compatible endpoint; every exchange is recorded so that runs replay offline, byte for "
+                     "byte")
+    llm.add_argument("--llm", choices=LLM_MODES,
+                     help="off (default): rules only; auto: use a recording when there is one, else ask the endpoint "
+                          "and record; record: always ask and record; replay: recordings only, never a network "
+                          "connection (a missing recording is an error naming the SAU)")
+    llm.add_argument("--model", help=f"the judge model (default {DEFAULT_MODEL})")
+    llm.add_argument("--base-url", metavar="URL",
+                     help="the OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, "
+                          "else OpenAI's); the key comes from OPENAI_API_KEY")
+    llm.add_argument("--llm-timeout", type=_positive_float, metavar="SECONDS", help="timeout per request (default 60)")
+    llm.add_argument("--llm-retries", type=_count, metavar="N",
+                     help="retries per request on connection errors, timeouts, 429 and 5xx, with backoff (default 3)")
+    llm.add_argument("--llm-concurrency", type=_positive, metavar="N", help="requests in flight (default 4)")
+    llm.add_argument("--llm-batch", type=_positive, metavar="N", help="SAUs per request (default 1)")
+    llm.add_argument("--max-llm-calls", type=_count, metavar="N",
+                     help="at most N exchanges per run, recorded ones included; SAUs beyond stay unresolved")
+    llm.add_argument("--recordings", type=Path, metavar="DIR",
+                     help=f"folder of recorded exchanges, one JSON file each (default {DEFAULT_FOLDER} next to the "
+                          "nearest pyproject.toml, else in the current folder)")
+    llm.add_argument("--save-decisions", type=Path, metavar="FILE",
+                     help="write this run's decisions (per SAU: score, status, who decided) to FILE")
+    llm.add_argument("--check-decisions", type=Path, metavar="FILE",
+                     help="compare this run's decisions with FILE (from --save-decisions); exit 1 listing every "
+                          "changed decision")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of bytes, got {text!r}")
-    return value
+def _number(convert, low: float, inclusive: bool, what: str):
+    """An argparse type: ``convert`` the text and require it above ``low`` (or equal, with ``inclusive``)."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            value = None
+        if value is None or not (value >= low if inclusive else value > low):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+    return parse
+
+
+_positive = _number(int, 0, False, "a positive number")
+_count = _number(int, 0, True, "a number >= 0")
+_positive_float = _number(float, 0.0, False, "a positive number of seconds")
+
+
+def llm_settings(args: argparse.Namespace, settings: Settings) -> LLMSettings:
+    """The judge's settings: the command line over ``[tool.sauverify]`` over the defaults of ``LLMSettings``."""
+    chosen = dict(settings.llm)
+    for option, name in (("model", "model"), ("base_url", "base_url"), ("llm_timeout", "timeout"),
+                         ("llm_retries", "retries"), ("llm_concurrency", "concurrency"), ("llm_batch", "batch"),
+                         ("max_llm_calls", "max_calls")):
+        if getattr(args, option) is not None:
+            chosen[name] = getattr(args, option)
+    home = settings.source.parent if settings.source is not None else Path.cwd()
+    recordings = args.recordings or settings.recordings or home / DEFAULT_FOLDER
+    return LLMSettings(mode=args.llm or settings.llm_mode or "off", recordings=recordings, **chosen)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,23 +148,68 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings(Path.cwd())
         repo, spec = _inputs(args, settings.sau_dir)
         _check_output(args.output)
-    except (ConfigError, SpecError) as error:
+        saved = load_decisions(args.check_decisions) if args.check_decisions else None
+    except (ConfigError, SpecError, DecisionsError) as error:
         _say(f"verify: error: {error}")
         return EXIT_INPUT
+    judge = _judge(llm_settings(args, settings))
     fmt = args.format or settings.format or "table"
     dimensions = tuple(args.dim or settings.dimensions or DIMENSIONS)
     max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
     report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
-                  show_progress=not args.quiet and err.is_terminal, err=err)
+                  show_progress=not args.quiet and err.is_terminal, err=err, judge=judge)
     if not args.quiet:
         for warning in report.warnings:
             where = f"{warning.file}:{warning.line}" if warning.line else warning.file
             _say(f"warning: {where}: {warning.message}")
+    status = _judge_summary(judge, args.quiet)
     try:
         _write(report, fmt, args.output)
     except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
         sys.stderr.close()
+    if args.save_decisions is not None:
+        try:
+            save_decisions(report, args.save_decisions)
+        except OSError as error:
+            _say(f"verify: error: {args.save_decisions}: cannot write decisions: {error}")
+            return EXIT_INPUT
+    if saved is not None:
+        changes = compare(saved, decisions(report))
+        for change in changes:
+            _say(f"changed: {change.describe()}")
+        if changes and status == EXIT_OK:
+            _say(f"verify: {len(changes)} decision(s) changed against {args.check_decisions}")
+            status = EXIT_CHANGED
+    return status
+
+
+def _judge(settings: LLMSettings):
+    """The LLM judge for this run, or ``None`` with ``--llm off``."""
+    if settings.mode == "off":
+        return None
+    from llm_fallback.judge import Judge  # imports the openai client, only when a judge runs
+    return Judge(settings)
+
+
+def _judge_summary(judge, quiet: bool) -> int:
+    """Say what the judge did (how many SAUs it decided, how many it left unresolved and why); ``EXIT_INPUT`` when
+    replay found no recording for some SAU, else ``EXIT_OK``."""
+    if judge is None:
+        return EXIT_OK
+    stats = judge.stats
+    for message in sorted(set(stats.errors)):
+        _say(f"warning: {message}")
+    routed = sum(stats.routed.values())
+    failed = sum(stats.failed.values())
+    if not quiet or failed:
+        why = ", ".join(f"{n} {kind}" for kind, n in sorted(stats.failed.items()))
+        _say(f"llm: {routed} SAUs routed to {judge.model}, {stats.judged} judged, {failed} left unresolved"
+             + (f" ({why})" if why else "") + f", {stats.calls} exchanges")
+    if stats.missing:
+        for sau in sorted(stats.missing):
+            _say(f"verify: error: replay: no recording for SAU {sau}")
+        return EXIT_INPUT
     return EXIT_OK
 
 
@@ -147,9 +247,9 @@ def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[
 
 
 def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[str, ...], max_bytes: int,
-         exclude: tuple[str, ...], show_progress: bool, err: Console) -> Report:
+         exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None) -> Report:
     if not show_progress:
-        return verify(repo, spec, display, dimensions, max_bytes, exclude)
+        return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge)
     with Progress(TextColumn("reading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=err, transient=True) as progress:
         task = progress.add_task("", total=None)
@@ -157,7 +257,7 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[str, ...],
         def advance(done: int, total: int, file: str) -> None:
             progress.update(task, completed=done, total=total, description=file[-50:])
 
-        return verify(repo, spec, display, dimensions, max_bytes, exclude, advance)
+        return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge)
 
 
 def _write(report: Report, fmt: str, output: Path | None) -> None:

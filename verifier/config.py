@@ -3,7 +3,9 @@
 Keys (all optional; the command line overrides each): ``sau-dir`` (folder laid out like SA-Bench's ``papers/``,
 relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths),
 ``max-file-bytes`` (size cap per file), ``format`` (``table`` or ``json``), ``dimensions`` (list such as
-``["D1"]``).
+``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
+``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
+request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyproject file).
 """
 
 from __future__ import annotations
@@ -12,10 +14,26 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from llm_fallback.settings import MODES as LLM_MODES
 from verifier.model import DIMENSIONS
 
 TOOL = "sauverify"
-_KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs"}
+_KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
+         "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings"}
+# [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
+_LLM_KEYS = {
+    "model": ("model", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
+    "base-url": ("base_url", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
+    "llm-timeout": ("timeout", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0,
+                    "a positive number of seconds"),
+    "llm-retries": ("retries", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+                    "a non-negative integer"),
+    "llm-concurrency": ("concurrency", lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
+                        "a positive integer"),
+    "llm-batch": ("batch", lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0, "a positive integer"),
+    "max-llm-calls": ("max_calls", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+                      "a non-negative integer"),
+}
 
 
 class ConfigError(Exception):
@@ -32,6 +50,9 @@ class Settings:
     max_file_bytes: int | None = None
     format: str | None = None
     dimensions: tuple[str, ...] = field(default=())
+    llm_mode: str | None = None
+    recordings: Path | None = None
+    llm: dict = field(default_factory=dict)  # LLMSettings field -> value, for the keys of _LLM_KEYS given
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -72,5 +93,17 @@ def load_settings(start: Path) -> Settings:
     if fmt is not None and fmt not in ("table", "json"):
         raise ConfigError(f"{path}: [tool.{TOOL}] format must be 'table' or 'json'")
     sau_dir = table.get("sau-dir")
+    mode = table.get("llm")
+    if mode is not None and mode not in LLM_MODES:
+        raise ConfigError(f"{path}: [tool.{TOOL}] llm must be one of {', '.join(LLM_MODES)}")
+    recordings = table.get("recordings")
+    if recordings is not None and not isinstance(recordings, str):
+        raise ConfigError(f"{path}: [tool.{TOOL}] recordings must be a folder path (string)")
+    llm = {}
+    for key, (name, valid, must) in _LLM_KEYS.items():
+        if key in table:
+            if not valid(table[key]):
+                raise ConfigError(f"{path}: [tool.{TOOL}] {key} must be {must}")
+            llm[name] = table[key]
     return Settings(path, (path.parent / sau_dir) if isinstance(sau_dir, str) else None, tuple(exclude), max_bytes,
-                    fmt, tuple(dimensions))
+                    fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm)

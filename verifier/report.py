@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from verifier import __version__
-from verifier.model import DIMENSION_NAMES, SETTLED, UNRESOLVED, Verdict
+from verifier.model import DIMENSION_NAMES, JUDGED, SETTLED, UNRESOLVED, Verdict
 from verifier.run import Report
 from verifier.scoring import dimension_scores, overall_score, settle_rate
 
@@ -51,12 +51,13 @@ def to_json(report: Report) -> str:
         "benchmark_id": report.spec.benchmark_id,
         "paper_title": report.spec.title,
         "repo_path": report.repo,
-        "model": None,
+        "model": report.model,
         "dimensions": dimensions,
         "overall_score": overall_score(scores),
         "summary": {
             "total_claims": len(verdicts),
             "settled": sum(v.status == SETTLED for v in verdicts),
+            "judged": sum(v.status == JUDGED for v in verdicts),
             "unresolved": sum(v.status == UNRESOLVED for v in verdicts),
             "unscored": sum(v.score is None for v in verdicts),
             "settle_rate": settle_rate(verdicts),
@@ -111,7 +112,8 @@ def print_table(report: Report, console: Console) -> None:
     for score in scores:
         shown = "n/a" if score.score is None else f"{score.score:.2f}"
         console.print(f"{score.dimension} {DIMENSION_NAMES[score.dimension]:<9} {shown:>5}   "
-                      f"{score.total} SAUs: {score.settled} settled, {score.unresolved} unresolved"
+                      f"{score.total} SAUs: {score.settled} settled, "
+                      + (f"{score.judged} judged, " if score.judged else "") + f"{score.unresolved} unresolved"
                       + (f" ({score.unscored} without a score)" if score.unscored else ""))
     overall = overall_score(scores)
     rate = settle_rate(list(report.verdicts))

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
 from rules import d1_numerical, d2_formula, names
 from verifier.model import DIMENSIONS, UNRESOLVED, PaperSpec, SAU, Verdict
+
+if TYPE_CHECKING:  # the openai client is imported only when a judge runs
+    from llm_fallback.judge import Judge
 
 # One rule per dimension; dimensions without one yet report their SAUs unresolved, unscored.
 RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {"D1": d1_numerical.check, "D2": d2_formula.check}
@@ -24,7 +27,7 @@ RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {"D1": d1_numerica
 class Report:
     """The result of one run: the spec, the repository as the user named it, the verdicts in spec order, the
     warnings about input files, how many files were read, and the repository's stub and TODO finding counts by
-    code (``extractors.stubs``)."""
+    code (``extractors.stubs``), and the LLM judge's model when a judge ran (``None`` otherwise)."""
 
     spec: PaperSpec
     repo: str
@@ -33,20 +36,24 @@ class Report:
     files_read: int
     dimensions: tuple[str, ...]
     stubs: dict[str, int]
+    model: str | None = None
 
 
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[str, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
-           progress: Callable[[int, int, str], None] | None = None) -> Report:
+           progress: Callable[[int, int, str], None] | None = None, judge: Judge | None = None) -> Report:
     """Verify ``repo`` against ``spec`` for the SAUs of ``dimensions``.
 
     ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
-    depend on where it runs). Raises ``NotADirectoryError`` when ``repo`` is not a folder.
+    depend on where it runs). ``judge`` (``llm_fallback.judge.Judge``), when given, decides the verdicts the rules
+    leave unresolved, with the same index. Raises ``NotADirectoryError`` when ``repo`` is not a folder.
     """
     index = build_index(repo, names.normalise, max_bytes, exclude, progress)
     verdicts = tuple(decide(sau, index) for sau in spec.saus if sau.dimension in dimensions)
+    if judge is not None:
+        verdicts = tuple(judge(list(verdicts), index))
     return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,
-                  index.stub_counts())
+                  index.stub_counts(), judge.model if judge is not None else None)
 
 
 def decide(sau: SAU, index: RepositoryIndex) -> Verdict:

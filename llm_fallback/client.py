@@ -1,0 +1,50 @@
+"""The LLM endpoint: any OpenAI-compatible chat-completions server, through the ``openai`` client.
+
+Timeouts and retries are the client's own: ``max_retries`` retries connection errors, timeouts, 408, 409, 429 and
+5xx answers with exponential backoff (0.5 s doubling, at most 8 s, with jitter) and honours ``Retry-After``
+(openai-python's ``_base_client``). What is still failing after that becomes ``EndpointError``, which costs only
+the SAUs of that request.
+"""
+
+from __future__ import annotations
+
+import os
+
+import openai
+
+from llm_fallback.settings import LLMSettings
+
+# Sent when OPENAI_API_KEY is unset: local OpenAI-compatible servers need no key, and the client refuses none.
+_NO_KEY = "sauverify-no-key"
+
+
+class EndpointError(Exception):
+    """The endpoint did not give an answer (unreachable, timed out, refused); the message says which."""
+
+
+class ChatEndpoint:
+    """One openai client for the run (thread-safe, shared by the worker threads)."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.client = openai.OpenAI(api_key=os.environ.get("OPENAI_API_KEY") or _NO_KEY,
+                                    base_url=settings.base_url or os.environ.get("OPENAI_BASE_URL") or None,
+                                    timeout=settings.timeout, max_retries=settings.retries)
+        self.model = settings.model
+
+    def complete(self, messages: list[dict], params: dict) -> str:
+        """The answer text to ``messages``. Raises ``EndpointError`` when no answer came."""
+        try:
+            response = self.client.chat.completions.create(model=self.model, messages=messages, **params)
+        except openai.APITimeoutError:
+            raise EndpointError("LLM endpoint timed out") from None
+        except openai.APIConnectionError as error:
+            raise EndpointError(f"LLM endpoint unreachable: {error}") from None
+        except openai.APIStatusError as error:
+            raise EndpointError(f"LLM endpoint answered HTTP {error.status_code}") from None
+        except openai.OpenAIError as error:
+            raise EndpointError(f"LLM endpoint error: {type(error).__name__}: {error}") from None
+        choices = getattr(response, "choices", None) or []
+        content = choices[0].message.content if choices and choices[0].message else None
+        if not isinstance(content, str):
+            raise EndpointError("LLM endpoint answered without message content")
+        return content

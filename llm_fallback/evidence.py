@@ -1,0 +1,244 @@
+"""Evidence for the judge: whole function bodies or config blocks around the places the rules looked at.
+
+Each block is cut from ``RepositoryIndex.lines`` and located with the libcst trees already in
+``RepositoryIndex.modules`` (never re-parsed). A line inside a function gives the innermost enclosing function; a
+line outside any function gives the enclosing module- or class-level statement; a line of a config file (or of a
+file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window around it. Blocks are
+bounded (``MAX_BLOCK_LINES`` lines, ``MAX_BLOCKS`` blocks, ``MAX_CHARS`` characters per SAU) so a prompt stays small.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from extractors.facts import NAMED_KINDS, RepositoryIndex
+from extractors.walk import is_test_path
+from rules import names
+from verifier.model import Verdict
+
+MAX_BLOCK_LINES = 60
+MAX_BLOCKS = 6
+MAX_CHARS = 12_000
+_WINDOW = 12  # lines either side of a line with no structure around it
+_FACTS_PER_TERM = 2
+# Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
+_STATEMENTS = (cst.SimpleStatementLine, cst.If, cst.With, cst.For, cst.While, cst.Try)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A contiguous piece of one source: ``source`` is the file (``file#cell`` for a notebook cell) as in
+    ``RepositoryIndex.lines``; ``start``..``end`` 1-based inclusive; ``kind`` ``function``, ``statement``, ``config``
+    or ``window``; ``name`` the function's name when it is one; ``truncated`` when the structure was longer than
+    ``MAX_BLOCK_LINES`` and only the lines around the anchor are kept."""
+
+    source: str
+    start: int
+    end: int
+    kind: str
+    name: str = ""
+    truncated: bool = False
+
+    def text(self, index: RepositoryIndex) -> str:
+        """The block's lines, each prefixed by its line number (``  12 | x = 1``)."""
+        lines = index.lines.get(self.source, [])
+        width = len(str(self.end))
+        return "\n".join(f"{n:>{width}} | {lines[n - 1]}" for n in range(self.start, self.end + 1))
+
+    def to_data(self, index: RepositoryIndex) -> dict:
+        """The block as the prompt's data: ``{file, start_line, end_line, kind, name, truncated, code}``."""
+        return {"file": self.source, "start_line": self.start, "end_line": self.end, "kind": self.kind,
+                "name": self.name, "truncated": self.truncated, "code": self.text(index)}
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    kind: str
+    name: str
+
+
+class _Spans(cst.CSTVisitor):
+    """Functions, and statements at module and class level, with their line spans."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self) -> None:
+        self.spans: list[_Span] = []
+        self._depth = 0  # functions entered
+
+    def _add(self, node: cst.CSTNode, kind: str, name: str = "") -> None:
+        where = self.get_metadata(PositionProvider, node)
+        self.spans.append(_Span(where.start.line, where.end.line, kind, name))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.FunctionDef):
+            self._add(node, "function", node.name.value)
+            self._depth += 1
+        elif self._depth == 0 and isinstance(node, _STATEMENTS):
+            self._add(node, "statement")
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.FunctionDef):
+            self._depth -= 1
+
+
+class EvidenceCollector:
+    """Builds the evidence blocks of unresolved verdicts from one repository index; caches each source's spans.
+
+    Not thread-safe: build every prompt before handing them to worker threads.
+    """
+
+    def __init__(self, index: RepositoryIndex) -> None:
+        self.index = index
+        self._spans: dict[str, list[_Span]] = {}
+        self._functions: dict[str, list[tuple[str, _Span]]] | None = None
+
+    def blocks(self, verdict: Verdict) -> list[Block]:
+        """The blocks for one verdict, in order: around its evidence first, then around facts and functions named
+        by the SAU's checks (names, aliases, glossary code names, dataset/step keywords; not generic names such as
+        ``alpha``), then around lines that mention those terms. Blocks never overlap. At most ``MAX_BLOCKS`` blocks and ``MAX_CHARS`` characters of code."""
+        anchors: list[tuple[str, int]] = []
+        for item in verdict.evidence:
+            anchors.append((item.file if item.cell is None else f"{item.file}#{item.cell}", item.line))
+        terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
+        for term in terms:
+            for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
+                if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
+                    anchors.append((fact.file if fact.cell is None else f"{fact.file}#{fact.cell}", fact.line))
+        functions = self._function_table()
+        for term in terms:
+            for source, span in functions.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
+                anchors.append((source, span.start))
+        anchors.extend(self._mentions(terms))
+        chosen: list[Block] = []
+        size = 0
+        for source, line in anchors:
+            if len(chosen) >= MAX_BLOCKS:
+                break
+            if any(b.source == source and b.start <= line <= b.end for b in chosen):
+                continue
+            block = self.block_at(source, line)
+            if block is None or any(b.source == source and b.start <= block.end and block.start <= b.end
+                                    for b in chosen):  # another window of a long function already shown
+                continue
+            length = len(block.text(self.index))
+            if size + length > MAX_CHARS:
+                continue
+            chosen.append(block)
+            size += length
+        return chosen
+
+    def _mentions(self, terms: list[str]) -> list[tuple[str, int]]:
+        """Lines of non-test sources that mention a term as a word (a dataset name in a loader call, a metric
+        name in a config value), at most ``_FACTS_PER_TERM`` per term, in source order."""
+        if not terms:
+            return []
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(t) for t in terms) + r")(?![\w-])", re.IGNORECASE)
+        seen: dict[str, int] = {}
+        found = []
+        for source in sorted(self.index.lines):
+            if is_test_path(source.split("#")[0]):
+                continue
+            for number, text in enumerate(self.index.lines[source], 1):
+                for match in pattern.finditer(text):
+                    term = match.group(1).lower()
+                    if seen.get(term, 0) < _FACTS_PER_TERM:
+                        seen[term] = seen.get(term, 0) + 1
+                        found.append((source, number))
+        return found
+
+    def block_at(self, source: str, line: int) -> Block | None:
+        """The block around ``line`` of ``source`` (``file`` or ``file#cell``), or ``None`` when the source or the
+        line is unknown."""
+        lines = self.index.lines.get(source)
+        if not lines or not 1 <= line <= len(lines):
+            return None
+        if source in self.index.modules:
+            around = [s for s in self._spans_of(source) if s.start <= line <= s.end]
+            functions = [s for s in around if s.kind == "function"]
+            pick = min(functions or around, key=lambda s: s.end - s.start, default=None)
+            if pick is not None:
+                return _clip(source, line, pick.start, pick.end, pick.kind, pick.name)
+        start, end, kind = _config_block(lines, line, source)
+        return _clip(source, line, start, end, kind, "")
+
+    def _spans_of(self, source: str) -> list[_Span]:
+        if source not in self._spans:
+            collector = _Spans()
+            MetadataWrapper(self.index.modules[source], unsafe_skip_copy=True).visit(collector)
+            self._spans[source] = collector.spans
+        return self._spans[source]
+
+    def _function_table(self) -> dict[str, list[tuple[str, _Span]]]:
+        """Normalised function name -> (source, span), over non-test sources, in source order."""
+        if self._functions is None:
+            table: dict[str, list[tuple[str, _Span]]] = {}
+            for source in sorted(self.index.modules):
+                if is_test_path(source.split("#")[0]):
+                    continue
+                for span in self._spans_of(source):
+                    if span.kind == "function":
+                        table.setdefault(names.normalise(span.name), []).append((source, span))
+            self._functions = table
+        return self._functions
+
+
+def check_terms(checks: dict) -> list[str]:
+    """Identifier-like strings of a SAU's checks, in order, without repeats (``F.normalize`` gives ``normalize``):
+    D1 atom names and aliases, D2 glossary code names and mechanism keywords, D3 names and aliases, D4 step
+    functions and keywords."""
+    found: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            tail = value.rsplit(".", 1)[-1]
+            if tail.isidentifier() and len(tail) > 1 and tail not in found:
+                found.append(tail)
+        elif isinstance(value, dict):
+            for key in sorted(value):
+                if key not in ("formulas", "expressions", "meaning", "strict"):
+                    walk(value[key])
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+        elif hasattr(value, "__dataclass_fields__"):  # D1 atoms
+            walk([getattr(value, "name", ""), list(getattr(value, "aliases", ()))])
+
+    walk(checks)
+    return found
+
+
+def _clip(source: str, line: int, start: int, end: int, kind: str, name: str) -> Block:
+    if end - start + 1 <= MAX_BLOCK_LINES:
+        return Block(source, start, end, kind, name)
+    low = max(start, min(line - MAX_BLOCK_LINES // 2, end - MAX_BLOCK_LINES + 1))  # a full window, anchor inside
+    high = min(end, low + MAX_BLOCK_LINES - 1)
+    return Block(source, low, high, kind, name, truncated=True)
+
+
+def _config_block(lines: list[str], line: int, source: str) -> tuple[int, int, str]:
+    """The top-level block holding ``line``: a YAML key with its indented lines, a TOML table; else a window."""
+    suffix = source.rsplit(".", 1)[-1].lower()
+    if suffix in ("yaml", "yml"):
+        def top(n: int) -> bool:
+            text = lines[n - 1]
+            return bool(text.strip()) and not text[0].isspace() and not text.startswith("#")
+    elif suffix == "toml":
+        def top(n: int) -> bool:
+            return lines[n - 1].lstrip().startswith("[")
+    else:
+        return max(1, line - _WINDOW), min(len(lines), line + _WINDOW), "window"
+    start = line
+    while start > 1 and not top(start):
+        start -= 1
+    end = line
+    while end < len(lines) and not top(end + 1):
+        end += 1
+    return start, end, "config"
