@@ -116,8 +116,10 @@ def test_an_answer_invalid_twice_leaves_the_sau_unresolved(tmp_path: Path, actio
         verdicts, judge = judged(server.url, tmp_path, dimensions=("D2",))
     verdict = verdicts["L-D2-001"]
     assert len(server.requests) == 2
-    assert (verdict.status, verdict.score, verdict.decided_by) == ("unresolved", None, "none")
-    assert verdict.reason == f"no rule for this dimension yet; LLM judge: invalid LLM answer after a retry: {message}"
+    # the rules' estimate and reason stay, with the judge's failure added
+    assert (verdict.status, verdict.score, verdict.decided_by) == ("unresolved", 0.25, "rule:d2-formula")
+    assert verdict.reason.endswith(f"; LLM judge: invalid LLM answer after a retry: {message}")
+    assert verdict.reason.startswith("g * x / sqrt(mean(x**2) + eps): no equivalent expression")
     assert judge.stats.failed == {"invalid answer": 1}
 
 
@@ -159,11 +161,25 @@ def test_unreachable_endpoint_leaves_saus_unresolved_and_says_how_many(tmp_path:
     code = cli.main(["-q", "--llm", "record", "--base-url", closed_port_url(), "--llm-retries", "0",
                      "--recordings", str(tmp_path / "rec"), "--format", "json", "-o", str(tmp_path / "r.json")])
     err = capsys.readouterr().err
-    assert code == 0
-    assert "llm: 3 SAUs routed to gpt-4o-mini, 0 judged, 3 left unresolved (3 endpoint), 3 exchanges" in err
-    claims = json.loads((tmp_path / "r.json").read_text())["dimensions"]["D2"]["claims"]
-    assert "LLM judge: LLM endpoint unreachable" in claims[0]["judge_reasoning"]
-    assert claims[0]["status"] == "unresolved"
+    routed = demo_routed()
+    assert code == 0 and routed
+    n = len(routed)
+    assert f"llm: {n} SAUs routed to gpt-4o-mini, 0 judged, {n} left unresolved ({n} endpoint), {n} exchanges" in err
+    data = json.loads((tmp_path / "r.json").read_text())
+    claims = {c["id"]: c for d in data["dimensions"].values() for c in d["claims"]}
+    assert "LLM judge: LLM endpoint unreachable" in claims[routed[0]]["judge_reasoning"]
+    assert claims[routed[0]]["status"] == "unresolved"
+
+
+def demo_routed() -> list[str]:
+    """The demo SAUs the rules leave to the judge (unresolved and checkable), in spec order. Derived from a
+    rules-only run, so these tests keep holding as rules settle more of the demo."""
+    from llm_fallback.routing import needs_judge
+    from verifier.cli import DEMO_PAPER, demo_repository
+    from verifier.specs import load_paper
+
+    report = verify(demo_repository(), load_paper(DEMO_PAPER), "demo")
+    return [v.sau.id for v in report.verdicts if needs_judge(v)]
 
 
 def _demo(tmp_path: Path, mode: str, out: str, *extra: str) -> int:
@@ -175,7 +191,9 @@ def test_record_then_replay_offline_gives_the_same_bytes(tmp_path: Path, monkeyp
     with ChatServer() as server:
         assert _demo(tmp_path, "record", "recorded.json", "--base-url", server.url) == 0
     recorded = (tmp_path / "recorded.json").read_bytes()
-    assert json.loads(recorded)["summary"]["judged"] == 3 and json.loads(recorded)["model"] == "gpt-4o-mini"
+    routed = demo_routed()
+    assert json.loads(recorded)["summary"]["judged"] == len(routed) > 0
+    assert json.loads(recorded)["model"] == "gpt-4o-mini"
     attempts = []
 
     def no_network(sock, address):
@@ -190,15 +208,15 @@ def test_record_then_replay_offline_gives_the_same_bytes(tmp_path: Path, monkeyp
     assert (tmp_path / "auto.json").read_bytes() == recorded
     files = sorted((tmp_path / "rec").glob("*.json"))
     first = json.loads(files[0].read_text())
-    assert len(files) == 3 and first["key"] == files[0].stem and first["model"] == "gpt-4o-mini"
+    assert len(files) == len(routed) and first["key"] == files[0].stem and first["model"] == "gpt-4o-mini"
     assert first["key"] == exchange_key(first["model"], first["messages"], first["params"])
 
 
 def test_replay_without_a_recording_is_an_error_naming_the_sau(tmp_path: Path, capsys) -> None:
     assert _demo(tmp_path, "replay", "r.json") == 2
     err = capsys.readouterr().err
-    assert "verify: error: replay: no recording for SAU demo-D2-001" in err
-    assert "verify: error: replay: no recording for SAU demo-D4-001" in err
+    for sau_id in demo_routed():
+        assert f"verify: error: replay: no recording for SAU {sau_id}" in err
     assert (tmp_path / "r.json").is_file()  # the run completed
 
 
@@ -207,17 +225,18 @@ def test_check_decisions_lists_every_changed_decision(tmp_path: Path, capsys) ->
         assert _demo(tmp_path, "record", "a.json", "--base-url", server.url,
                      "--save-decisions", str(tmp_path / "decisions.json")) == 0
     assert _demo(tmp_path, "replay", "b.json", "--check-decisions", str(tmp_path / "decisions.json")) == 0
-    with ChatServer(script=["full"]) as server:  # the judge now scores demo-D2-001 differently
+    first = demo_routed()[0]  # with one request at a time, the first request is the first routed SAU
+    with ChatServer(script=["full"]) as server:  # the judge now scores that SAU differently
         code = _demo(tmp_path, "record", "c.json", "--base-url", server.url, "--llm-concurrency", "1",
                      "--check-decisions", str(tmp_path / "decisions.json"))
     err = capsys.readouterr().err
     assert code == 1
     changed = [line for line in err.splitlines() if line.startswith("changed: ")]
-    assert changed == ["changed: demo-D2-001: score 0.5 -> 1; status judged -> judged; "
+    assert changed == [f"changed: {first}: score 0.5 -> 1; status judged -> judged; "
                        "decided by gpt-4o-mini -> gpt-4o-mini"]
     assert "verify: 1 decision(s) changed against" in err
     assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "b.json")
-    with pytest.raises(AssertionError, match=r"1 decision\(s\) changed.*\ndemo-D2-001: score 0.5 -> 1"):
+    with pytest.raises(AssertionError, match=rf"1 decision\(s\) changed.*\n{first}: score 0.5 -> 1"):
         assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "c.json")
 
 
