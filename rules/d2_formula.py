@@ -10,8 +10,9 @@ Rule (the project's issue 5 and DESIGN.md "What each dimension can settle"; scal
   search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
   below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
   formula. Equivalence is tested by evaluation at fixed pseudo-random points (``rules.equivalence``).
-- **equivalent**: a candidate equals the formula under a renaming that follows the hints, or in the mechanism
-  scope, or assigned to the equation's left-hand name: the formula counts 1.
+- **equivalent**: a candidate equals the formula under a renaming that follows the hints, or assigned to the
+  equation's left-hand name, or in the mechanism scope with over half the names following the hints: the formula
+  counts 1. Candidates in test files are not implementations (a name there still keeps a SAU from being absent).
 - **drift**: no equivalent candidate, but a candidate in the mechanism scope (or assigned to the left-hand name),
   whose names all follow the hints, differs from the formula in a way we can name: the sign flipped (counts 0:
   the claim is contradicted), a term missing or added, a power or a constant factor changed, a function replaced
@@ -37,6 +38,7 @@ from sympy.core.function import AppliedUndef
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
 from extractors.facts import RepositoryIndex
 from extractors.formulas import SMALL_NUMBER, FormulaError, parse_formula, small_value
+from extractors.walk import is_test_path
 from rules import equivalence, names, operations
 from verifier.model import METHOD, MISSING, SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
 
@@ -79,10 +81,11 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     if not sau.checkable:
         return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
     table = operations.load()
-    records = code_expressions(index, table)
+    everywhere = code_expressions(index, table)
+    records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
     keys = _mechanism_keys(sau.checks.get("mechanism", ()))
     scope = [r for r in records if _in_scope(r, keys)]
-    named_in_code = scope or any(_contains(keys, read) for read in index.reads)
+    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads)
     glossary = sau.checks.get("glossary", {})
     formulas = sau.checks.get("formulas", ())
     lhs_keys = set()
@@ -181,7 +184,7 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
                     continue
                 for renaming, hinted in _renamings(symbols, leaves, claim.hints):
                     if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()}):
-                        if _accepted(claim.tiny, hinted == len(symbols), hinted * 2 >= len(symbols), relevant,
+                        if _accepted(claim.tiny, hinted == len(symbols), hinted * 2 > len(symbols), relevant,
                                      on_target):
                             result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
                             return result
@@ -265,7 +268,8 @@ def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
 def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool) -> bool:
     """Whether an equivalent candidate settles the formula. A tiny formula (``a / b``) matches much code by chance:
     only with every name following the hints, in the mechanism's scope. A larger one: every name following the
-    hints, or assigned to the equation's left-hand name, or in scope with most names following the hints."""
+    hints, or assigned to the equation's left-hand name, or in scope with most (over half) names following the
+    hints."""
     if tiny:
         return everyone and relevant
     return everyone or on_target or (relevant and most)

@@ -163,3 +163,19 @@ def test_list_papers_lists_all_registry_entries():
     assert any(line.startswith("iclr25-008") and "ngpt" in line for line in lines)
     assert any(line.startswith("demo-001      spec") for line in lines)
     assert any(line.startswith("neurips25-001 spec gated-attention-llm") for line in lines)
+
+
+def test_sarif_output_locates_each_shortfall():
+    result = run("--format", "sarif", "-q")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["version"] == "2.1.0" and len(data["runs"]) == 1
+    results = {r["properties"]["sau"]: r for r in data["runs"][0]["results"]}
+    drift = results["demo-D1-002"]
+    assert (drift["ruleId"], drift["level"]) == ("D1-numerical", "warning")
+    region = drift["locations"][0]["physicalLocation"]
+    assert (region["artifactLocation"]["uri"], region["region"]["startLine"]) == ("configs/train.yaml", 8)
+    assert results["demo-D1-005"]["level"] == "error" and "locations" not in results["demo-D1-005"]
+    assert "demo-D1-001" not in results  # full marks: nothing to report
+    assert {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]} >= {"D1-numerical", "D2-formula"}
+    assert run("--format", "sarif", "-q").stdout == result.stdout

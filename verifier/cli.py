@@ -21,10 +21,11 @@ from verifier import __version__
 from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
 from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
 from llm_fallback.store import DEFAULT_FOLDER
-from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
+from verifier.config import FORMATS, LLM_MODES, ConfigError, Settings, load_settings
 from verifier.model import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
+from verifier.sarif import to_sarif
 from verifier.draft import draft_spec
 from verifier.specs import SpecError, load_paper, load_project_spec, load_sabench, registry, resolve, spec_path
 
@@ -62,7 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "papers whose spec is not in benchmark_data yet")
     parser.add_argument("--dim", action="append", choices=DIMENSIONS, metavar="D",
                         help="only SAUs of this dimension (D1..D4); repeatable")
-    parser.add_argument("--format", choices=("table", "json"), help="output format (default: table)")
+    parser.add_argument("--format", choices=FORMATS,
+                        help="output format: table (default), json (SA-Bench's result file and more), sarif (SARIF "
+                             "2.1.0 for code-scanning tools: one result per SAU short of full marks)")
     parser.add_argument("--output", "-o", metavar="FILE", type=Path, help="write the report to FILE")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="skip repository files matching GLOB (relative POSIX path); repeatable")
@@ -261,8 +264,8 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[str, ...],
 
 
 def _write(report: Report, fmt: str, output: Path | None) -> None:
-    if fmt == "json":
-        text = to_json(report)
+    if fmt in ("json", "sarif"):
+        text = to_json(report) if fmt == "json" else to_sarif(report)
         if output is None:
             sys.stdout.write(text)
         else:

@@ -2,7 +2,7 @@
 
 Keys (all optional; the command line overrides each): ``sau-dir`` (folder laid out like SA-Bench's ``papers/``,
 relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths),
-``max-file-bytes`` (size cap per file), ``format`` (``table`` or ``json``), ``dimensions`` (list such as
+``max-file-bytes`` (size cap per file), ``format`` (``table``, ``json`` or ``sarif``), ``dimensions`` (list such as
 ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
 ``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
 request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyproject file).
@@ -18,6 +18,7 @@ from llm_fallback.settings import MODES as LLM_MODES
 from verifier.model import DIMENSIONS
 
 TOOL = "sauverify"
+FORMATS = ("table", "json", "sarif")  # report formats of verify
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
@@ -90,8 +91,8 @@ def load_settings(start: Path) -> Settings:
     if max_bytes is not None and (isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0):
         raise ConfigError(f"{path}: [tool.{TOOL}] max-file-bytes must be a positive integer")
     fmt = table.get("format")
-    if fmt is not None and fmt not in ("table", "json"):
-        raise ConfigError(f"{path}: [tool.{TOOL}] format must be 'table' or 'json'")
+    if fmt is not None and fmt not in FORMATS:
+        raise ConfigError(f"{path}: [tool.{TOOL}] format must be one of {', '.join(FORMATS)}")
     sau_dir = table.get("sau-dir")
     mode = table.get("llm")
     if mode is not None and mode not in LLM_MODES:
