@@ -89,13 +89,16 @@ class Operation:
 @dataclass(frozen=True)
 class Operations:
     """The table ``rules/operations.yaml`` describes, read by ``rules.operations.load``: operations by name,
-    einsum subscripts (spaces removed) to forms, attribute reads to forms, and module names whose attributes are
-    functions (``torch.exp``) rather than methods of a value (``x.exp``)."""
+    einsum subscripts (spaces removed) to forms, attribute reads to forms, module names whose attributes are
+    functions (``torch.exp``) rather than methods of a value (``x.exp``), activation functions that are a specific
+    choice (``relu``), and function names that are placeholders (``activation``)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
     attributes: dict[str, sympy.Basic]
     modules: frozenset[str]
+    activations: frozenset[str] = frozenset()
+    placeholders: frozenset[str] = frozenset()
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -208,6 +211,9 @@ class Translator:
             return self._call(node, down)
         if isinstance(node, cst.Subscript):
             return self._subscript(node, down)
+        if isinstance(node, (cst.List, cst.Tuple)) and not self.strict and len(node.elements) == 1 \
+                and isinstance(node.elements[0], cst.Element):
+            return self._translate(node.elements[0].value, down)  # torch.tensor([x]) holds the value x
         if isinstance(node, cst.IfExp):
             return sympy.Function("where")(self._translate(node.test, down), self._translate(node.body, down),
                                            self._translate(node.orelse, down))

@@ -37,7 +37,7 @@ from sympy.core.function import AppliedUndef
 
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
 from extractors.facts import RepositoryIndex
-from extractors.formulas import SMALL_NUMBER, FormulaError, parse_formula, small_value
+from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from rules import equivalence, names, operations
 from verifier.model import METHOD, MISSING, SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
@@ -50,6 +50,9 @@ MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only th
 _STABILITY = frozenset({"epsilon", "tiny", "stability"})
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
+# functions the translation itself introduces: never what a placeholder of the claim stands for
+_STRUCTURAL = frozenset({"getitem", "matmul", "transpose", "clip", "where", "Abs", "floor", "Mod", "less",
+                         "less_equal", "greater", "greater_equal", "equal", "not_equal"})
 
 EQUIVALENT = "equivalent"
 DRIFTED = "drift"
@@ -163,6 +166,8 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
     weights = _weights(rhs, base.hints)
+    table = operations.load()
+    specific = table.activations | frozenset(table.operations)
     variants: dict = {}
     scope_ids = {id(r) for r in scope}
     drift_seen: FormulaResult | None = None
@@ -172,13 +177,16 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
             if time.monotonic() > deadline:
                 raise _OutOfTime
             last = candidate.target.rsplit(".", 1)[-1]
-            on_target = names.normalise(last) in lhs_hints and not names.is_generic(last)
+            claimed_name = names.normalise(last) in lhs_hints  # assigned to the formula's left-hand name
+            on_target = claimed_name and not names.is_generic(last)
             relevant = in_scope or on_target
             for form_number, form in enumerate(candidate.forms()):
                 code, leaves, functions = _profile(candidate, form_number, form, keeps_small, claimed_keys, cache)
                 claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-                if relevant and not claim.tiny and leaves:
-                    drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen)
+                claim = _placeholder_variant(claim, functions, table, glossary, variants)
+                # a drift is judged on what a mechanism function computes: its result, or the claimed name
+                if relevant and (claimed_name or candidate.target == "return") and not claim.tiny and leaves:
+                    drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific)
                 symbols = claim.symbols
                 if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
                     continue
@@ -191,6 +199,27 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
                         _add_near(result, candidate)
                         break
     return drift_seen if drift_seen is not None else result
+
+
+def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
+    """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
+    or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
+    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``."""
+    placeholders = sorted(n for n in _undefined_names(claim.rhs)
+                          if n in table.placeholders or (names.is_generic(n) and n not in table.activations))
+    if len(placeholders) != 1:
+        return claim
+    spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
+                   and f not in table.operations and f not in _STRUCTURAL)
+    if len(spare) != 1:
+        return claim
+    key = ("placeholder", claim.rhs, spare[0])
+    if key not in variants:
+        name = placeholders[0]
+        rhs = claim.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
+                                lambda e: sympy.Function(spare[0])(*e.args))
+        variants[key] = _claim(rhs, glossary) or claim
+    return variants[key]
 
 
 def _weights(rhs: sympy.Basic, hints: dict) -> dict:
@@ -229,10 +258,11 @@ def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], gloss
     return variants[key]
 
 
-def _drift(text, candidate, code, leaves, claim: _Claim, result, seen):
-    """The first drift seen, updated: a candidate in the mechanism's scope whose names all follow the glossary hints
-    (formula symbols the code lacks stay as they are) and that differs from the formula in a way ``classify``
-    names. Such candidates are also the nearest ones for the LLM fallback."""
+def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific):
+    """The first drift seen, updated: a candidate whose names all follow the glossary hints and that differs from
+    the formula in a way ``classify`` names. A formula symbol the code lacks may only be part of a missing term
+    (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the nearest
+    ones for the LLM fallback."""
     renaming = _hint_renaming(leaves, claim.hints)
     rhs = claim.rhs
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
@@ -240,10 +270,13 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen):
     _add_near(result, candidate)
     if seen is not None:
         return seen
-    difference = classify(code.xreplace(renaming), rhs)
+    difference = classify(code.xreplace(renaming), rhs, specific)
     if difference is None:
         return seen
-    return FormulaResult(text, DRIFTED, candidate, difference, 0.0 if difference.startswith("sign") else 0.5)
+    unmapped = set(claim.symbols) - set(renaming.values())
+    if unmapped and not (difference.kind == "missing" and unmapped <= difference.term.free_symbols):
+        return seen
+    return FormulaResult(text, DRIFTED, candidate, difference.text, 0.0 if difference.kind == "sign" else 0.5)
 
 
 def _hint_renaming(leaves: list[sympy.Basic], hints: dict) -> dict | None:
@@ -307,37 +340,49 @@ def _renamings(symbols: list[sympy.Symbol], leaves: list[sympy.Basic], hints: di
             yield {leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)
 
 
-def classify(code: sympy.Basic, claimed: sympy.Basic) -> str | None:
+@dataclass(frozen=True)
+class Difference:
+    """A named difference between code and a claimed formula: ``kind`` (sign, factor, missing, extra, power,
+    function, normaliser), ``text`` for the reason, and ``term`` (the missing term, for ``missing``)."""
+
+    kind: str
+    text: str
+    term: sympy.Basic | None = None
+
+
+def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] = frozenset()) -> Difference | None:
     """Name the difference between a code expression and the claimed formula (already renamed to the formula's
-    symbols), or ``None`` when it is not one we can name. Raises nothing."""
+    symbols), or ``None`` when it is not one we can name. A function replaced counts only between two ``specific``
+    functions (``relu`` for ``gelu``; not ``relu`` for the formula's placeholder ``sigma``); a power only between
+    two numbers. Raises nothing."""
     if equivalence.same(code, -claimed):
-        return "sign flipped: the code computes the negative of the formula"
+        return Difference("sign", "sign flipped: the code computes the negative of the formula")
     ratio = equivalence.constant_ratio(code, claimed)
     if ratio is not None and abs(ratio.imag) < 1e-9 and not equivalence.close(ratio, 1):
-        return f"constant factor {_number(ratio.real)} against the formula"
+        return Difference("factor", f"constant factor {_number(ratio.real)} against the formula")
     if isinstance(claimed, sympy.Add):
         for term in claimed.args:
             if equivalence.same(code, claimed - term):
-                return f"term {term} of the formula is missing"
+                return Difference("missing", f"term {term} of the formula is missing", term)
     if isinstance(code, sympy.Add):
         for term in code.args:
             if equivalence.same(code - term, claimed):
-                return f"extra term {term} not in the formula"
+                return Difference("extra", f"extra term {term} not in the formula")
     for power in claimed.atoms(sympy.Pow):
         for other in code.atoms(sympy.Pow):
-            if other.base == power.base and other.exp != power.exp \
-                    and equivalence.same(code, claimed.xreplace({power: other})):
-                return f"power of {power.base} is {other.exp}, the formula has {power.exp}"
-    for name in _undefined_names(claimed):
-        for other in _undefined_names(code) - {name}:
+            if other.base == power.base and other.exp != power.exp and power.exp.is_Number \
+                    and other.exp.is_Number and equivalence.same(code, claimed.xreplace({power: other})):
+                return Difference("power", f"power of {power.base} is {other.exp}, the formula has {power.exp}")
+    for name in _undefined_names(claimed) & specific:
+        for other in (_undefined_names(code) & specific) - {name}:
             swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
                                       lambda e: sympy.Function(other)(*e.args))
             if equivalence.same(code, swapped):
-                return f"uses {other} where the formula has {name}"
+                return Difference("function", f"uses {other} where the formula has {name}")
     for denominator in _denominators(claimed):
         for other in _denominators(code):
             if other != denominator and equivalence.same(code, claimed * denominator / other):
-                return f"normalised by {other} where the formula divides by {denominator}"
+                return Difference("normaliser", f"normalised by {other} where the formula divides by {denominator}")
     return None
 
 
@@ -409,7 +454,10 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
             mapping[symbol] = small if keeps_small else sympy.Integer(0)
         elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
             mapping[symbol] = sympy.Integer(0)
-    return code.xreplace(mapping) if mapping else code
+    code = code.xreplace(mapping) if mapping else code
+    # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself
+    return code.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "clip" and len(e.args) == 3
+                        and e.args[1] == 0 and e.args[2] == MISSING_OPERAND, lambda e: e.args[0])
 
 
 def _functions(expression: sympy.Basic) -> set[str]:

@@ -38,4 +38,5 @@ def parse_table(data: dict) -> Operations:
                                      form, bool(entry.get("identity", False)))
     einsum = {key.replace(" ", ""): parse_formula(form) for key, form in (data.get("einsum") or {}).items()}
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
-    return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()))
+    return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
+                      frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()))
