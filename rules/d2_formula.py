@@ -204,10 +204,11 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
     """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
     or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
-    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``."""
+    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. Not
+    for a tiny claim: ``y == E(x)`` would match any call of anything."""
     placeholders = sorted(n for n in _undefined_names(claim.rhs)
                           if n in table.placeholders or (names.is_generic(n) and n not in table.activations))
-    if len(placeholders) != 1:
+    if len(placeholders) != 1 or claim.tiny:  # y == E(x) would match any call of anything
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
                    and f not in table.operations and f not in _STRUCTURAL)
