@@ -109,6 +109,9 @@ def _number(value: float | None, digits: int = 2) -> str:
 
 def print_figures(figures: dict, console: Console) -> None:
     """Print the tables of ``figures`` (as ``main`` builds them: ``per_config``, ``overall``, ``drift``)."""
+    def say(text: str) -> None:  # one unwrapped line; messages may hold brackets that are not markup
+        console.print(text, soft_wrap=True, markup=False, highlight=False)
+
     dimensions = [d for d in DIMENSIONS if d in figures["overall"]["dimensions"]]
     table = Table(title="Settle rate, agreement with the decisions, speed (per config and overall)")
     table.add_column("config")
@@ -135,16 +138,16 @@ def print_figures(figures: dict, console: Console) -> None:
         by = overall["agreement"]["settled"]["by_dimension"].get(dimension)
         agreeing = (f"; settled vs decisions: {_share(by['exact'])} exact, {_share(by['near'])} within ±0.25, "
                     f"QWK {_number(by['qwk'])} ({by['pairs']} pairs)") if by else ""
-        console.print(f"{dimension} {DIMENSION_NAMES[dimension]:<9} {d['saus']:>5} SAUs  settled {d['settled']:>5} "
+        say(f"{dimension} {DIMENSION_NAMES[dimension]:<9} {d['saus']:>5} SAUs  settled {d['settled']:>5} "
                       f"({_share(d['settle_rate'])})  judged {d['judged']}  unresolved {d['unresolved']}  "
                       f"to LLM {d['to_llm']}{agreeing}")
     settled, scored = overall["agreement"]["settled"], overall["agreement"]["scored"]
-    console.print(f"settled verdicts with a decision: {settled['pairs']} (without: {settled['without_decision']});"
+    say(f"settled verdicts with a decision: {settled['pairs']} (without: {settled['without_decision']});"
                   f" all scored: {scored['pairs']} (without: {scored['without_decision']});"
                   f" Spearman over {overall['spearman']['papers']} repositories;"
                   f" total {overall['seconds']['total']:.0f} s of verification")
     for error in overall["errors"]:
-        console.print(f"[red]error[/red]: {error}")
+        say(f"error: {error}")
     drift = Table(title="Drift injection: mutants whose target SAU's score dropped, and false alarms")
     for column in ("kind", "mutants", "detected", "rate", "false-alarm mutants", "false-alarm verdicts",
                    "collateral", "detected by operator and target status"):
@@ -194,14 +197,14 @@ def main(argv: list[str] | None = None) -> int:
     if not console.is_terminal:
         console = Console(width=200)  # a file or pipe gets the whole table, not an 80-column squeeze
     if unknown:
-        err.print(f"note: configs not in SA-Bench's list: {', '.join(unknown)}")
+        print(f"note: configs not in SA-Bench's list: {', '.join(unknown)}", file=sys.stderr)
     held_out = [c for c in args.configs if c in HELD_OUT_CONFIGS]
     if held_out:
-        err.print(f"note: held-out configs measured: {', '.join(held_out)} (never tune on them)")
+        print(f"note: held-out configs measured: {', '.join(held_out)} (never tune on them)", file=sys.stderr)
     try:
         decisions = load_decisions(args.decisions, args.configs)
     except DecisionsError as error:
-        err.print(f"run_benchmark: {error}")
+        print(f"run_benchmark: {error}", file=sys.stderr)
         return 2
     jobs = [{"runs": str(args.runs), "config": config, "paper": repo.parent.name, "specs": args.specs,
              "sau_dir": args.sau_dir, "dimensions": args.dims, "kinds": args.kinds if args.mutants else [],
@@ -209,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
             for config in args.configs for repo in sorted((args.runs / config).glob("*/repo"))
             if repo.is_dir() and (not args.paper or repo.parent.name in args.paper)]
     if not jobs:
-        err.print(f"run_benchmark: no <config>/<paper>/repo folders under {args.runs} for {', '.join(args.configs)}")
+        print(f"run_benchmark: no <config>/<paper>/repo folders under {args.runs} for {', '.join(args.configs)}",
+              file=sys.stderr)
         return 2
     rows = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
