@@ -230,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
                        "mutants": [], "eligible": {}, "mutant_errors": []}
             rows.append(row)
             progress.update(task, advance=1, description=f"{row['config']}/{row['paper']}"[-48:])
+            if not err.is_terminal and len(rows) % 10 == 0:  # no live bar in a log file: a line every ten
+                print(f"{len(rows)}/{len(jobs)} repositories", file=sys.stderr, flush=True)
             if args.verbose:
                 settled = sum(v["status"] == "settled" for v in row["verdicts"])
                 progress.console.print(f"{row['config']:<24} {row['paper']:<36} SAUs {len(row['verdicts']):>3} "

@@ -3,8 +3,8 @@ a decisions file, paper-level rank correlation, time and memory, and drift-injec
 
 A row (one repository, as ``benchmarks.run_benchmark`` writes it) is a dict: ``config``, ``paper``, ``seconds``,
 ``peak_rss_mb``, ``error`` (``None`` or a message), ``overall`` (the report's overall score or ``None``),
-``verdicts`` (``[{id, dimension, score, status, checkable}]``) and ``mutants`` (``benchmarks.injection.outcome``
-dicts). Decisions map ``(config, claim_id)`` to the reference score on SA-Bench's scale.
+``verdicts`` (``[{id, dimension, score, status, checkable}]``), ``mutants`` (``benchmarks.injection.outcome``
+dicts), and optionally ``eligible`` (per drift kind, how many SAUs could be targeted) and ``mutant_errors``. Decisions map ``(config, claim_id)`` to the reference score on SA-Bench's scale.
 """
 
 from __future__ import annotations
@@ -111,7 +111,8 @@ def summarise(rows: list[dict], decisions: Decisions) -> dict:
 
 
 def drift_figures(rows: list[dict], kinds: Iterable[str] = KINDS) -> dict:
-    """Per drift kind: ``mutants``, ``detected`` (target score dropped), ``detection_rate``, ``false_alarm_mutants``
+    """Per drift kind: ``mutants``, ``eligible`` (SAUs that could have been targeted), ``detected`` (target score
+    dropped), ``detection_rate``, ``false_alarm_mutants``
     (mutants that changed a verdict whose evidence the edit did not touch), ``false_alarm_verdicts`` and
     ``compared`` (untargeted verdicts compared), ``collateral`` (changed verdicts sharing the edited code), and
     ``mutants``/``detected`` counts ``by_operator`` and ``by_status`` (the target's baseline status); or, when there are no mutants, ``note``: ``NO_RULE`` when no verdict of the kind's
@@ -127,6 +128,7 @@ def drift_figures(rows: list[dict], kinds: Iterable[str] = KINDS) -> dict:
             result[kind] = {"mutants": 0, "note": NO_SITE if ruled else NO_RULE}
             continue
         detected = sum(m["dropped"] for m in mutants)
+        eligible = sum(r.get("eligible", {}).get(kind, 0) for r in done)
         by_operator: dict[str, dict[str, int]] = defaultdict(lambda: {"mutants": 0, "detected": 0})
         by_status: dict[str, dict[str, int]] = defaultdict(lambda: {"mutants": 0, "detected": 0})
         for m in mutants:
@@ -134,7 +136,8 @@ def drift_figures(rows: list[dict], kinds: Iterable[str] = KINDS) -> dict:
                 group[key]["mutants"] += 1
                 group[key]["detected"] += int(m["dropped"])
         result[kind] = {
-            "mutants": len(mutants), "detected": detected, "detection_rate": detected / len(mutants),
+            "mutants": len(mutants), "eligible": eligible, "detected": detected,
+            "detection_rate": detected / len(mutants),
             "false_alarm_mutants": sum(bool(m["false_alarms"]) for m in mutants),
             "false_alarm_verdicts": sum(len(m["false_alarms"]) for m in mutants),
             "compared": sum(m["compared"] for m in mutants),

@@ -89,6 +89,7 @@ def test_summarise_hand_made_rows() -> None:
 
 def test_drift_figures_rates_false_alarms_and_notes() -> None:
     rows = _rows()
+    rows[0]["eligible"] = {"numerical": 5}
     rows[0]["mutants"] = [
         {"kind": "numerical", "operator": "change_constant", "status": "settled", "dropped": True,
          "false_alarms": [], "collateral": ["p-D1-3"], "compared": 4},
@@ -96,7 +97,8 @@ def test_drift_figures_rates_false_alarms_and_notes() -> None:
          "false_alarms": ["p-D1-2", "p-D1-4"], "collateral": [], "compared": 4}]
     figures = drift_figures(rows, ("numerical", "method", "stub"))
     numerical = figures["numerical"]
-    assert (numerical["mutants"], numerical["detected"], numerical["detection_rate"]) == (2, 1, 0.5)
+    assert (numerical["mutants"], numerical["eligible"], numerical["detected"], numerical["detection_rate"]) == (
+        2, 5, 1, 0.5)
     assert (numerical["false_alarm_mutants"], numerical["false_alarm_verdicts"], numerical["compared"]) == (1, 2, 8)
     assert numerical["collateral"] == 1
     assert numerical["by_status"] == {"settled": {"mutants": 1, "detected": 1},

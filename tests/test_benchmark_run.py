@@ -57,14 +57,15 @@ def test_benchmark_end_to_end(runs: Path, capsys) -> None:
     assert overall["seconds"]["max"] > 0 and overall["peak_rss_mb"] > 10
     assert ("D1 numerical    20 SAUs  settled    18 (90.0%)  judged 0  unresolved 2  to LLM 0; settled vs decisions: "
             "72.2% exact, 83.3% within ±0.25") in printed  # demo-D1-009 is not code-checkable: not for the LLM
-    # the mutants are chosen at random with a seed derived from --seed, config and paper: the same every run
+    # 8 D1 SAUs per repository are credited (all but demo-D1-005, scored 0, and demo-D1-009, unscored); the mutants
+    # are chosen among them at random with a seed derived from --seed, config and paper: the same every run
     rows = {(r["config"], r["paper"]): r for r in figures["repositories"]}
     numerical = [(m["target"], [(e["file"], e["line"], e["description"]) for e in m["edits"]], m["before"], m["after"])
                  for config in "ab" for m in rows[(config, "demo")]["mutants"] if m["kind"] == "numerical"]
     assert numerical == [("demo-D1-007", [("tinygpt/model.py", 19, "50304 -> 100608")], 1.0, 0.75),
                          ("demo-D1-006", [("configs/train.yaml", 10, "0.999 -> 1.998")], 0.25, 0.0)]
     assert figures["drift"]["numerical"] | {"by_operator": None} == {
-        "mutants": 2, "detected": 2, "detection_rate": 1.0, "false_alarm_mutants": 0, "false_alarm_verdicts": 0,
+        "mutants": 2, "eligible": 16, "detected": 2, "detection_rate": 1.0, "false_alarm_mutants": 0, "false_alarm_verdicts": 0,
         "compared": 24, "collateral": 0, "by_operator": None, "by_status": {"settled": {"mutants": 2, "detected": 2}}}
     assert "│ numerical │       2 │        2 │ 100.0% │" in printed
     stubs = [m for config in "ab" for m in rows[(config, "demo")]["mutants"] if m["kind"] == "stub"]
