@@ -103,15 +103,16 @@ def _rewrite(module: cst.Module, replacements: dict[cst.CSTNode, object]) -> str
 
 # -- numerical ---------------------------------------------------------------------------------------------------
 def other_number(value: int | float, avoid: Sequence[Value] = ()) -> int | float:
-    """A number different from ``value`` and from every number in ``avoid``: ``value`` doubled, or ``1`` for 0,
-    then ten times, then plus one or three, until one fits. ``int`` stays ``int``."""
-    candidates = [value * 2, value * 10, value + 1, value + 3, -value - 1] if value else [1, 2, 5, 7]
+    """A number different from ``value`` and from every number in ``avoid``: ``value`` doubled (``1`` for 0), else
+    times 10, 3 or 7, else plus 1 or 3, the first that fits. ``int`` stays ``int``. Raises ``ValueError`` when none
+    fits."""
+    candidates = [value * 2, value * 10, value * 3, value * 7, value + 1, value + 3] if value else [1, 2, 5, 7]
     for candidate in candidates:
-        candidate = int(candidate) if isinstance(value, int) else float(candidate)
+        candidate = int(candidate) if isinstance(value, int) else float(f"{candidate:.12g}")  # 3e-4*10: 0.003
         if not compare.numbers_equal(candidate, value) and not any(
                 is_number(a) and compare.numbers_equal(candidate, a) for a in avoid):
             return candidate
-    raise ValueError(f"no replacement found for {value!r}")  # unreachable for finite numbers
+    raise ValueError(f"no replacement for {value!r} avoids the claimed values")
 
 
 def _number_text(value: int | float) -> str:
@@ -144,9 +145,9 @@ def change_constant(text: str, file: str, line: int, claimed: Sequence[Value] = 
     if position is None:
         return None
     node = found[position][0]
-    old = fold(node)
-    new = other_number(old, [*claimed, *avoid])
-    if new < 0:  # a negative literal would need a unary minus; keep the edit a plain token
+    try:
+        new = other_number(fold(node), [*claimed, *avoid])
+    except ValueError:  # every candidate is claimed somewhere: no clean drift to plant here
         return None
     replacement = node.with_changes(value=_number_text(new))
     return Edit(file, line, line, "change_constant", f"{node.value} -> {replacement.value}",
@@ -171,9 +172,9 @@ def _change_config_number(text: str, file: str, line: int, claimed: Sequence[Val
     if position is None:
         return None
     token = tokens[position]
-    old = scalar(token.group())
-    new = other_number(old, [*claimed, *avoid])
-    if new < 0:
+    try:
+        new = other_number(scalar(token.group()), [*claimed, *avoid])
+    except ValueError:
         return None
     lines[line - 1] = source[:token.start()] + _number_text(new) + source[token.end():]
     return Edit(file, line, line, "change_constant", f"{token.group()} -> {_number_text(new)}", "".join(lines))

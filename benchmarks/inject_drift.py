@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
                   "(it must score above 0, with evidence, in the kind's dimension)", file=sys.stderr)
             return 1
     rng.shuffle(verdicts)
+    avoid = [number for other in report.verdicts for number in injection.claimed_numbers(other)]
     for verdict in verdicts:
-        edits = injection.edit_for(verdict, args.kind, args.repo, rng)
+        edits = injection.edit_for(verdict, args.kind, args.repo, rng, avoid)
         if edits:
             break
     else:

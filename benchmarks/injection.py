@@ -113,8 +113,11 @@ def _change_everywhere(repo: Path, refs: list[tuple[str, int]], value: Value, av
     return tuple(edits)
 
 
-def edit_for(verdict: Verdict, kind: str, repo: Path, rng: random.Random) -> tuple[Edit, ...]:
-    """The edits of one ``kind`` mutant for ``verdict``, or ``()`` when none applies.
+def edit_for(verdict: Verdict, kind: str, repo: Path, rng: random.Random,
+             avoid: Sequence[Value] = ()) -> tuple[Edit, ...]:
+    """The edits of one ``kind`` mutant for ``verdict``, or ``()`` when none applies. A changed number avoids the
+    SAU's claimed numbers and ``avoid`` (pass the other SAUs' claimed numbers, so that the drift does not happen to
+    satisfy another claim).
 
     Numerical drift changes one credited value at every reference to it (``credited``); without credited values,
     and for the other kinds, the first applicable operator is applied at the credited references, else at the
@@ -123,7 +126,7 @@ def edit_for(verdict: Verdict, kind: str, repo: Path, rng: random.Random) -> tup
     """
     values = credited(verdict)
     rng.shuffle(values)
-    claimed = claimed_numbers(verdict)
+    claimed = [*claimed_numbers(verdict), *avoid]
     if kind == NUMERICAL and values:
         for value, refs in values:
             edits = _change_everywhere(repo, refs, value, claimed)
@@ -155,14 +158,16 @@ def edit_for(verdict: Verdict, kind: str, repo: Path, rng: random.Random) -> tup
 
 def plan(report: Report, repo: Path, kind: str, limit: int, rng: random.Random) -> tuple[list[Mutant], int]:
     """Up to ``limit`` mutants of ``kind`` for ``report``'s repository ``repo``, at SAUs chosen at random among those
-    ``implemented``. Returns the mutants and how many SAUs were eligible."""
+    ``implemented``; a changed number avoids every number the spec's SAUs claim. Returns the mutants and how many
+    SAUs were eligible."""
     eligible = [v for v in report.verdicts if implemented(v, kind)]
     rng.shuffle(eligible)
+    avoid = [number for verdict in report.verdicts for number in claimed_numbers(verdict)]
     mutants = []
     for verdict in eligible:
         if len(mutants) >= limit:
             break
-        edits = edit_for(verdict, kind, repo, rng)
+        edits = edit_for(verdict, kind, repo, rng, avoid)
         if edits:
             mutants.append(Mutant(kind, verdict.sau.id, verdict.sau.dimension, verdict.score, verdict.status, edits))
     return mutants, len(eligible)

@@ -51,6 +51,13 @@ def test_changed_constant_is_caught_without_false_alarms(tmp_path) -> None:
     assert "LEARNING_RATE = 0.0006" in (tmp_path / "repo" / "train.py").read_text()
 
 
+def test_changed_constant_avoids_values_other_saus_claim() -> None:
+    _, report = _baseline()
+    verdict = _verdict(report, "DR-D1-001")
+    edits = injection.edit_for(verdict, "numerical", CASE / "repo", random.Random(0), avoid=[6e-4])
+    assert [e.description for e in edits] == ["3e-4 -> 0.003"]
+
+
 def test_changed_config_value_halves_a_two_atom_sau(tmp_path) -> None:
     spec, report = _baseline()
     mutant = _mutant(report, "DR-D1-004", "numerical")

@@ -1,6 +1,8 @@
 """Each drift-injection operator produces the expected edited source at the expected line, and declines where it
 has nothing to change."""
 
+import pytest
+
 from benchmarks.drift import change_constant, drop_term, flip_sign, other_number, remove_call, stub_function, swap_steps
 
 
@@ -18,6 +20,9 @@ def test_change_constant_avoids_the_other_claimed_values_and_keeps_line_ends() -
     assert other_number(2, [2, 4]) == 20 and other_number(0) == 1 and other_number(0.5) == 1.0
     edit = change_constant("layers = 2\r\nwidth = 4\r\n", "m.py", 1, claimed=[2], avoid=[4])
     assert edit.text == "layers = 20\r\nwidth = 4\r\n"
+    with pytest.raises(ValueError, match="avoids the claimed values"):
+        other_number(1, [1, 2, 10, 3, 7, 4])
+    assert change_constant("k = 1\n", "m.py", 1, claimed=[1], avoid=[2, 10, 3, 7, 4]) is None
 
 
 def test_change_constant_in_a_yaml_config_leaves_key_and_comment() -> None:
