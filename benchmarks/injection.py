@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Sequence
 
-from benchmarks.drift import (CONFIG_SUFFIXES, KIND_DIMENSION, NUMERICAL, OPERATORS, ORDERING, PROTOCOL, Edit,
-                              change_constant, remove_call, swap_steps)
+from benchmarks.drift import (CONFIG_SUFFIXES, KIND_DIMENSION, NUMERICAL, OPERATORS, Edit, change_constant,
+                              remove_call, swap_steps)
 from extractors.values import Value, is_number, parse_value
 from verifier.model import Verdict
 from verifier.run import Report

@@ -64,14 +64,18 @@ def _verdict_rows(report: Report) -> list[dict]:
              "checkable": v.sau.checkable} for v in report.verdicts]
 
 
+def empty_row(config: str, paper: str, error: str | None = None) -> dict:
+    """A repository's row before verification (or after a failure, with ``error``)."""
+    return {"config": config, "paper": paper, "seconds": 0.0, "peak_rss_mb": 0.0, "error": error, "overall": None,
+            "verdicts": [], "mutants": [], "eligible": {}, "mutant_errors": []}
+
+
 def run_one(job: dict) -> dict:
     """Verify one repository and its mutants. ``job``: ``runs``, ``config``, ``paper``, ``specs``, ``sau_dir``,
     ``dimensions``, ``kinds``, ``mutants`` (per kind), ``seed``. Returns a row for ``benchmarks.summary``; an input
     error costs only this repository (its row carries ``error``)."""
     repo = Path(job["runs"]) / job["config"] / job["paper"] / "repo"
-    row = {"config": job["config"], "paper": job["paper"], "seconds": 0.0, "peak_rss_mb": 0.0, "error": None,
-           "overall": None, "verdicts": [], "mutants": [], "eligible": {},
-           "mutant_errors": []}
+    row = empty_row(job["config"], job["paper"])
     try:
         spec = load_spec(job["paper"], job["specs"], job["sau_dir"])
         started = time.perf_counter()
@@ -225,9 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = future.result()
             except Exception as error:  # a crashed worker costs only its repository
                 job = jobs[futures.index(future)]
-                row = {"config": job["config"], "paper": job["paper"], "seconds": 0.0, "peak_rss_mb": 0.0,
-                       "error": f"worker failed: {type(error).__name__}: {error}", "overall": None, "verdicts": [],
-                       "mutants": [], "eligible": {}, "mutant_errors": []}
+                row = empty_row(job["config"], job["paper"], f"worker failed: {type(error).__name__}: {error}")
             rows.append(row)
             progress.update(task, advance=1, description=f"{row['config']}/{row['paper']}"[-48:])
             if not err.is_terminal and len(rows) % 10 == 0:  # no live bar in a log file: a line every ten
