@@ -188,7 +188,9 @@ def _additive(wrapper: MetadataWrapper, line: int) -> list[tuple[cst.BinaryOpera
 
 def flip_sign(text: str, file: str, line: int) -> Edit | None:
     """Method drift: the outermost ``a + b`` starting on ``line`` becomes ``a - b`` (and ``-`` becomes ``+``); with
-    no such operation, a unary minus there is dropped. ``None`` when there is neither."""
+    no such operation, a unary minus there is dropped; with neither, the value computed by the assignment or
+    ``return`` on ``line`` is negated when it is an operation or a call (``return w @ v`` becomes
+    ``return -(w @ v)``). ``None`` when the line has none of these."""
     parsed = _parse(text)
     if parsed is None:
         return None
@@ -206,10 +208,25 @@ def flip_sign(text: str, file: str, line: int) -> Edit | None:
     negations = [(node, start, end) for node, start, end in _nodes(wrapper, (cst.UnaryOperation,))
                  if start == line and isinstance(node.operator, cst.Minus)]
     if not negations:
-        return None
+        return _negate_value(module, wrapper, file, line)
     node, start, end = negations[0]
     return Edit(file, start, end, "flip_sign", f"dropped the minus of {_short(module, node)}",
                 _rewrite(module, {node: node.expression}))
+
+
+def _negate_value(module: cst.Module, wrapper: MetadataWrapper, file: str, line: int) -> Edit | None:
+    # a computed value only (an operation or a call): negating a constant would be a numerical drift
+    statements = [(node, start, end) for node, start, end in _nodes(wrapper, (cst.Assign, cst.AnnAssign, cst.Return))
+                  if start == line and isinstance(getattr(node, "value", None), (cst.BinaryOperation, cst.Call))]
+    if not statements:
+        return None
+    node, start, end = statements[0]
+    value = node.value
+    if not isinstance(value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) and not value.lpar:
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    negated = cst.UnaryOperation(operator=cst.Minus(), expression=value)
+    return Edit(file, start, end, "flip_sign", f"negated {_short(module, node.value)}",
+                _rewrite(module, {node.value: negated}))
 
 
 def drop_term(text: str, file: str, line: int) -> Edit | None:

@@ -9,9 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import run_benchmark
-from benchmarks.summary import NO_RULE
 from verifier.cli import demo_repository
-from verifier.run import RULES
 
 # Reference scores for the demo's D1 SAUs in config "a" (demo-D1-009 has none); our settled scores are 1, 0.75, 1,
 # 1, 0, 0.25, 1, 1 and 0.25 for 001-008 and 010 (README): 7 agree exactly, 8 within 0.25.
@@ -70,9 +68,11 @@ def test_benchmark_end_to_end(runs: Path, capsys) -> None:
     assert "│ numerical │       2 │        2 │ 100.0% │" in printed
     stubs = [m for config in "ab" for m in rows[(config, "demo")]["mutants"] if m["kind"] == "stub"]
     assert len(stubs) == 2 and all(m["edits"][0]["operator"] == "stub_function" and m["before"] > 0 for m in stubs)
-    if "D2" not in RULES:
-        assert figures["drift"]["method"] == {"mutants": 0, "note": NO_RULE}
-        assert NO_RULE in printed
+    # the demo's attention (demo-D2-001, settled 1.0 at tinygpt/model.py:33) negated: the D2 rule calls it drift
+    method = [(m["target"], [(e["file"], e["line"], e["description"]) for e in m["edits"]], m["before"], m["after"])
+              for config in "ab" for m in rows[(config, "demo")]["mutants"] if m["kind"] == "method"]
+    assert method == [("demo-D2-001", [("tinygpt/model.py", 33, "negated weights @ v")], 1.0, 0.0)] * 2
+    assert figures["drift"]["method"]["detection_rate"] == 1.0
 
 
 def test_benchmark_rejects_a_bad_decisions_file(runs: Path, capsys) -> None:

@@ -99,3 +99,9 @@ def test_operators_decline_unparsable_files() -> None:
     broken = "```python\nlr = 1e-4\n"
     assert change_constant(broken, "a.py", 2, claimed=[1e-4]) is None
     assert stub_function(broken, "a.py", 2) is None
+
+
+def test_flip_sign_negates_a_computed_value_without_a_sign_of_its_own() -> None:
+    edit = flip_sign("def attend(w, v):\n    return w @ v\n", "m.py", 2)
+    assert edit is not None and edit.text == "def attend(w, v):\n    return -(w @ v)\n"
+    assert (edit.line, edit.description) == (2, "negated w @ v")
