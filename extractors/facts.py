@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from extractors.values import Value, is_number
 
@@ -94,7 +95,7 @@ class RepositoryIndex:
     (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
-    repository under test must not silence its own stubs).
+    repository under test must not silence its own stubs); ``call_graph`` the call graph, built lazily.
     """
 
     def __init__(self, root: str, normalise) -> None:
@@ -131,6 +132,14 @@ class RepositoryIndex:
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
+
+    @cached_property
+    def call_graph(self):
+        """The repository's ``extractors.callgraph.CallGraph``, built from ``modules`` on first use and kept: the
+        rules of every SAU share one graph."""
+        from extractors.callgraph import build_call_graph  # the graph module needs the parsed trees, not facts
+
+        return build_call_graph(self)
 
     def stub_counts(self) -> dict[str, int]:
         """How many stub and TODO findings of each code (``{"STB001": 3, "TOD001": 5}``), codes sorted."""
