@@ -91,6 +91,12 @@ _COMMON_ATTRS = frozenset({"append", "extend", "get", "items", "keys", "values",
                            "step", "train", "eval", "state_dict", "load_state_dict", "parameters", "apply",
                            "register_buffer", "flatten", "expand", "repeat", "type", "shape", "info", "debug",
                            "warning", "error", "print", "log", "exists", "mkdir", "makedirs", "dump", "load"})
+# Calls and keywords whose string arguments are shown to people, not used by the program.
+_DISPLAY_CALLS = frozenset({"print", "info", "debug", "warning", "warn", "error", "critical", "exception", "log",
+                            "write", "set_description", "set_postfix", "set_postfix_str", "echo", "title",
+                            "xlabel", "ylabel", "suptitle", "set_title", "set_xlabel", "set_ylabel", "legend",
+                            "text", "annotate", "add_scalar", "ArgumentParser"})
+_DISPLAY_KEYWORDS = frozenset({"help", "description", "desc", "label", "title", "xlabel", "ylabel", "epilog"})
 _SHELL_PY = re.compile(r"(?:^|[\s;&|(])(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed|"
                        r"python[0-9.]*\s+-u)\b(?P<rest>[^\n;&|]*)")
 _SCRIPT_SPEC = re.compile(r"^\s*([\w.-]+)\s*=\s*([\w.]+)\s*:\s*([\w.]+)")
@@ -149,7 +155,8 @@ class CallSite:
 class Mention:
     """An identifier or string literal the code of ``scope`` uses (docstrings and comments excluded): ``kind``
     ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or f-string text part) or
-    ``binding`` (a name assigned to)."""
+    ``binding`` (a name assigned to), or ``display`` (a string only shown: an argument of ``print``, a logging
+    call, a plot label, a ``help=`` text)."""
 
     scope: str
     text: str
@@ -186,7 +193,7 @@ class _Scan:
     mentions: list = field(default_factory=list)
     main_line: int | None = None
     main_end: int | None = None
-    import_lines: list = field(default_factory=list)  # (scope, module text, level, line)
+    import_lines: list = field(default_factory=list)  # (scope, absolute module, source key, line)
 
 
 def module_name(file: str) -> str:
@@ -217,6 +224,7 @@ class _Scanner(cst.CSTVisitor):
         self.skip: set[int] = set()  # ids of Name nodes that are not reads (def names, params, keywords)
         self.call_funcs: set[int] = set()
         self.main_body = None
+        self.display = 0  # inside print/logging arguments or a help= text: strings there are shown, not used
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.get_metadata(PositionProvider, node).start.line
@@ -228,6 +236,8 @@ class _Scanner(cst.CSTVisitor):
         self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key))
 
     def _mention(self, text: str, kind: str, node: cst.CSTNode) -> None:
+        if kind == "string" and self.display:
+            kind = "display"
         self.s.mentions.append(Mention(self.scopes[-1], text, kind, self.key, self._line(node)))
 
     # -- definitions ------------------------------------------------------------------------------------------
@@ -272,6 +282,12 @@ class _Scanner(cst.CSTVisitor):
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
             self.skip.add(id(node.keyword))
+            if node.keyword.value in _DISPLAY_KEYWORDS:
+                self.display += 1
+
+    def leave_Arg(self, original_node: cst.Arg) -> None:
+        if original_node.keyword is not None and original_node.keyword.value in _DISPLAY_KEYWORDS:
+            self.display -= 1
 
     # -- imports: recorded, not descended into ----------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
@@ -282,7 +298,7 @@ class _Scanner(cst.CSTVisitor):
             else:
                 head = target.split(".")[0]
                 self.s.imports.setdefault(head, (head, self._line(node)))
-            self.s.import_lines.append((self.scopes[-1], target, 0, self._line(node)))
+            self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node)))
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -292,7 +308,7 @@ class _Scanner(cst.CSTVisitor):
         if absolute is None:
             return False
         line = self._line(node)
-        self.s.import_lines.append((self.scopes[-1], absolute, 0, line))
+        self.s.import_lines.append((self.scopes[-1], absolute, self.key, line))
         if isinstance(node.names, cst.ImportStar):
             self.s.stars.append(absolute)
             return False
@@ -336,9 +352,13 @@ class _Scanner(cst.CSTVisitor):
     # -- calls, bindings and reads ----------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
+        if (dotted_name(node.func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
+            self.display += 1
 
     def leave_Call(self, original_node: cst.Call) -> None:
         func = original_node.func
+        if (dotted_name(func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
+            self.display -= 1
         text = dotted_name(func)
         if text is not None:
             self._raw("call", text, original_node)
@@ -677,14 +697,16 @@ class _Builder:
 
     def _resolve_scan(self, module: str, scan: _Scan) -> None:
         g = self.cg.graph
-        for scope, text, _, line in scan.import_lines:
+        for scope, text, key, line in scan.import_lines:
             parts = text.split(".")
             for end in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__, a/b/__init__, then c
                 package = self.find_module(".".join(parts[:end]), module)
                 if package is not None and package != module:
-                    self._edge(scope, package, IMPORT, scan.file, line)
-            if len(parts) > 1:  # from pkg import mod: the name may itself be a submodule
-                pass
+                    self._edge(scope, package, IMPORT, key, line)
+        for target, line in scan.imports.values():  # from pkg import mod: the imported name is a submodule
+            submodule = self.find_module(target, module) if "." in target else None
+            if submodule is not None and submodule != module:
+                self._edge(module, submodule, IMPORT, self.keys_of[module][0], line)
         for scope, how, text, line, in_loop, key in scan.raw:
             if how == "dynamic":
                 if scope in g:

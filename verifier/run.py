@@ -13,11 +13,12 @@ from typing import Callable
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
-from rules import d1_numerical, names
+from rules import d1_numerical, d3_protocol, d4_ordering, names
 from verifier.model import DIMENSIONS, UNRESOLVED, PaperSpec, SAU, Verdict
 
 # One rule per dimension; dimensions without one yet report their SAUs unresolved, unscored.
-RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {"D1": d1_numerical.check}
+RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {
+    "D1": d1_numerical.check, "D3": d3_protocol.check, "D4": d4_ordering.check}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,303 @@
+"""D4, pipeline ordering: do the claimed steps run, and in the claimed order, along the paths the entry points take?
+
+Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
+graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
+each resolved repository call expanded depth first where it happens (every function expanded once, at its first
+call, so recursion and repeated calls end), loops noted. A call site maps to a step
+
+- **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
+  identifier-like keywords (``train``, ``GPT``), or to an imported name that ends with one
+  (``torch.load``, ``svd`` for ``torch.linalg.svd``);
+- **weakly** when only an attribute call on a receiver of unknown type has that name (``model.train()`` may be
+  ``nn.Module.train``, not the training step), or a name merely contains the keyword (``train_epoch``).
+
+The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
+(else its first weak one). Required pairs: ``strict: true`` orders every consecutive pair, a list names the pairs,
+``false`` none. Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
+no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
+(no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
+*maybe* live, or a keyword used only as a variable or string).
+
+Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
+rounded to the scale (``verifier.model.round_to_scale``); two swapped steps of four give 0.75. Settled when every
+step is strongly mapped or certainly dead or absent and no entry-point question remains; a violated pair is
+settled ordering drift only when both of its steps are strongly mapped. Otherwise unresolved with that score as the
+best estimate and one finding per step.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import combinations
+
+from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
+                                  CallSite)
+from extractors.facts import RepositoryIndex
+from verifier.model import MISSING, SETTLED, UNRESOLVED as UNRESOLVED_STATUS, Evidence, SAU, Verdict, round_to_scale
+
+RULE = "rule:d4-ordering"
+ORDERING = "ordering"
+_EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
+_TRACE_LIMIT = 50_000  # call sites per trace; a bound for generated code, far above real pipelines
+_IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
+_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
+
+STRONG, WEAK = "strong", "weak"
+ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = "ordered", "elsewhere", "dead", "absent", "uncertain"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One call site of a trace: ``position`` in execution order, ``site`` the ``CallSite``, ``in_loop`` whether a
+    loop encloses it anywhere on the path from the entry point."""
+
+    position: int
+    site: CallSite
+    in_loop: bool
+
+
+def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
+    """The call sites ``entry`` runs, in execution order: statement order within a body, each resolved call
+    expanded depth first at its first occurrence. At most ``limit`` events."""
+    events: list[Event] = []
+    expanded = {entry}
+    stack = [(iter(graph.callees_in_order(entry)), False)]
+    while stack and len(events) < limit:
+        sites, in_loop = stack[-1]
+        site = next(sites, None)
+        if site is None:
+            stack.pop()
+            continue
+        looped = in_loop or site.in_loop
+        events.append(Event(len(events), site, looped))
+        for target in _bodies(graph, site):
+            if target not in expanded:
+                expanded.add(target)
+                stack.append((iter(graph.callees_in_order(target)), looped))
+    return events
+
+
+def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
+    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``."""
+    if site.callee is None or site.kind not in _EXPANDED:
+        return []
+    if site.kind == INSTANTIATE:
+        g = graph.graph
+        return [t for t in g.successors(site.callee) if g.edges[site.callee, t]["kind"] == CALL]
+    return [site.callee]
+
+
+def _names(step: dict) -> list[str]:
+    return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n)]
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def match_site(step: dict, site: CallSite) -> str | None:
+    """``strong``, ``weak`` or ``None``: how ``site`` maps to ``step`` (module docstring)."""
+    if site.kind == RUN:
+        return None
+    called = site.target if site.callee is None else site.callee
+    last = called.rsplit(".", 1)[-1].lower()
+    for name in _names(step):
+        wanted = name.lower()
+        tail = wanted.rsplit(".", 1)[-1]
+        if site.kind in (CALL, INSTANTIATE, INSTANCE, EXTERNAL):
+            if site.kind == EXTERNAL and "." in wanted:
+                if called.lower() == wanted or called.lower().endswith("." + wanted):
+                    return STRONG
+            elif last == tail:
+                return STRONG
+    for name in _names(step):
+        tail = name.lower().rsplit(".", 1)[-1]
+        if site.kind == UNRESOLVED and last == tail:
+            return WEAK
+        if site.kind != EXTERNAL and len(tail) >= 4 and _words(tail) and _contains(_words(last), _words(tail)):
+            return WEAK
+    return None
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+@dataclass
+class StepResult:
+    """Where one step was found: ``outcome`` (module docstring), ``event`` its first site in the chosen trace,
+    ``strength`` of that mapping, ``where`` a site or definition elsewhere (``file:line``) for the reason."""
+
+    name: str
+    outcome: str
+    event: Event | None = None
+    strength: str | None = None
+    where: str = ""
+
+
+def check(sau: SAU, index: RepositoryIndex) -> Verdict:
+    """Decide a D4 SAU against ``index`` (module docstring). Returns an unresolved verdict without a score when the
+    SAU has no steps or is not code-checkable."""
+    if not sau.checkable:
+        return Verdict(sau, None, UNRESOLVED_STATUS, f"not code-checkable: {sau.note}", RULE)
+    steps = sau.checks.get("steps")
+    if not steps:
+        return Verdict(sau, None, UNRESOLVED_STATUS, "no ordered steps were given for this claim", RULE)
+    graph = index.call_graph
+    traces = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    entry, results = _best_trace(steps, traces)
+    for result, step in zip(results, steps):
+        if result.outcome != ORDERED or result.strength != STRONG:
+            _locate(result, step, graph, traces, entry)
+    pairs = _pairs(sau.checks.get("strict", True), len(steps))
+    found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
+    position = {i: results[i].event.position for i in found}
+    violated = [(i, j) for i, j in pairs if i in position and j in position and position[i] > position[j]]
+    kept = _largest_consistent(found, position, pairs, sau.checks.get("strict", True) is True)
+    score = round_to_scale(kept / len(steps))
+    certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
+                        for r in results)
+    decided = graph.runnable and certain_steps and sau.complete
+    drift = ORDERING if violated else MISSING if any(r.outcome != ORDERED for r in results) else None
+    reason = _reason(results, steps, violated, entry, graph)
+    if not graph.runnable:
+        reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
+    elif not sau.complete:
+        reason += "; the statement has elements no step covers"
+    evidence = _evidence(results, violated, index)
+    findings = tuple({"step": r.name, "outcome": r.outcome, "strength": r.strength,
+                      "ref": r.event.site.ref if r.event else (r.where or None),
+                      "in_loop": bool(r.event and r.event.in_loop)} for r in results)
+    status = SETTLED if decided else UNRESOLVED_STATUS
+    return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings)
+
+
+def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list[StepResult]]:
+    """The entry point whose trace maps the most steps (strongly first), and each step's first site in it."""
+    best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
+    for entry, events in traces.items():
+        results = []
+        for step in steps:
+            strong = weak = None
+            for event in events:
+                strength = match_site(step, event.site)
+                if strength == STRONG:
+                    strong = event
+                    break
+                if strength == WEAK and weak is None:
+                    weak = event
+            chosen = strong or weak
+            results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen,
+                                      STRONG if strong else WEAK if weak else None))
+        key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))
+        if best_key is None or key > best_key:
+            best, best_key, best_results = entry, key, results
+    return best, best_results
+
+
+def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
+    """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
+    in code that may be live, or nowhere?"""
+    for other, events in traces.items():
+        if other == entry:
+            continue
+        hit = next((e for e in events if match_site(step, e.site) == STRONG), None)
+        if hit is not None:
+            if result.outcome != ORDERED:
+                result.outcome, result.where = ELSEWHERE, hit.site.ref
+            return
+    if result.outcome == ORDERED:
+        return  # weakly mapped in the trace; stays uncertain through its strength
+    wanted = {n.lower().rsplit(".", 1)[-1] for n in _names(step)}
+    places = [(q, f"{info.file}:{info.line}") for q, info in graph.functions.items() if info.name.lower() in wanted]
+    places += [(q, f"{file}:{line}") for q, (file, line, _) in graph.classes.items()
+               if q.rsplit(".", 1)[-1].lower() in wanted]
+    places += [(scope, site.ref) for scope in graph.graph.nodes for site in graph.callees_in_order(scope)
+               if match_site(step, site) is not None]
+    if not places:
+        mention = next((m for mentions in graph.mentions.values() for m in mentions if m.kind != "display"
+                        and any(_contains(_words(m.text), _words(w)) for w in wanted if _words(w))), None)
+        result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
+        result.where = f"{mention.file}:{mention.line}" if mention else ""
+        return
+    states = [graph.liveness(node) for node, _ in places]
+    result.outcome = DEAD_STEP if all(state == DEAD for state in states) else UNCERTAIN
+    live = [ref for (_, ref), state in zip(places, states) if state == LIVE]
+    result.where = live[0] if live and result.outcome == UNCERTAIN else places[0][1]
+
+
+def _pairs(strict, n: int) -> list[tuple[int, int]]:
+    if strict is True:
+        return [(i, i + 1) for i in range(n - 1)]
+    if strict is False:
+        return []
+    return [tuple(p) for p in strict]
+
+
+def _largest_consistent(found: list[int], position: dict[int, int], pairs, total_order: bool) -> int:
+    """The size of the largest set of found steps whose required pairs hold (with ``strict: true`` the claim is a
+    total order, so every pair i < j of the set counts). Exhaustive up to 12 found steps, greedy beyond."""
+    def consistent(chosen) -> bool:
+        members = set(chosen)
+        checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
+        return all(position[i] < position[j] for i, j in checks)
+
+    if len(found) > 12:
+        chosen: list[int] = []
+        for i in found:
+            if consistent([*chosen, i]):
+                chosen.append(i)
+        return len(chosen)
+    for size in range(len(found), 0, -1):
+        if any(consistent(c) for c in combinations(found, size)):
+            return size
+    return 0
+
+
+def _where(result: StepResult) -> str:
+    if result.event is None:
+        return result.where
+    loop = ", in a loop" if result.event.in_loop else ""
+    return f"{result.event.site.ref}{loop}"
+
+
+def _reason(results: list[StepResult], steps, violated, entry: str | None, graph: CallGraph) -> str:
+    parts = []
+    for i, j in violated:
+        parts.append(f"order violated: {results[j].name!r} ({_where(results[j])}) runs before "
+                     f"{results[i].name!r} ({_where(results[i])})")
+    ordered = [r for r in results if r.outcome == ORDERED]
+    if ordered and entry is not None:
+        listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
+                           for r in sorted(ordered, key=lambda r: r.event.position))
+        parts.append(f"from entry point {entry} ({graph.node_ref(entry)}): {listed}")
+    for r in results:
+        if r.outcome == ELSEWHERE:
+            parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")
+        elif r.outcome == DEAD_STEP:
+            parts.append(f"{r.name!r} is implemented at {r.where} but no entry point reaches it (dead code)")
+        elif r.outcome == UNCERTAIN:
+            parts.append(f"{r.name!r} has only uncertain matches ({r.where})")
+        elif r.outcome == ABSENT:
+            parts.append(f"{r.name!r} not found in code")
+    if not violated and len(ordered) == len(results) and all(r.strength == STRONG for r in results):
+        parts.insert(0, "claimed order holds")
+    return "; ".join(parts)
+
+
+def _evidence(results: list[StepResult], violated, index: RepositoryIndex) -> tuple[Evidence, ...]:
+    order = [j for pair in violated for j in reversed(pair)] + list(range(len(results)))
+    seen: dict[tuple, Evidence] = {}
+    for i in order:
+        event = results[i].event
+        if event is None:
+            continue
+        site = event.site
+        file, _, cell = site.file.partition("#")
+        key = (site.file, site.line)
+        if key not in seen:
+            lines = index.lines.get(site.file, [])
+            text = lines[site.line - 1].strip()[:200] if 0 < site.line <= len(lines) else ""
+            seen[key] = Evidence(file, site.line, site.line, text, "call", int(cell) if cell.isdigit() else None)
+    return tuple(seen.values())
