@@ -155,7 +155,8 @@ class CallSite:
 class Mention:
     """An identifier or string literal the code of ``scope`` uses (docstrings and comments excluded): ``kind``
     ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or f-string text part) or
-    ``binding`` (a name assigned to), or ``display`` (a string only shown: an argument of ``print``, a logging
+    ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the scope of that
+    function or class: it counts when they run or are used), or ``display`` (a string only shown: an argument of ``print``, a logging
     call, a plot label, a ``help=`` text)."""
 
     scope: str
@@ -208,12 +209,12 @@ def module_name(file: str) -> str:
 
 
 class _Scanner(cst.CSTVisitor):
-    """One pass over one source: definitions, imports, calls in evaluation order, mentions."""
+    """One pass over one source: definitions, imports, calls in evaluation order, mentions. ``positions`` maps each
+    node of the module to its ``CodeRange`` (the index's, resolved once)."""
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self, scan: _Scan, key: str, is_package: bool, top_scope: str) -> None:
+    def __init__(self, scan: _Scan, key: str, is_package: bool, top_scope: str, positions) -> None:
         super().__init__()
+        self.positions = positions
         self.s = scan
         self.key = key
         self.is_package = is_package
@@ -227,10 +228,10 @@ class _Scanner(cst.CSTVisitor):
         self.display = 0  # inside print/logging arguments or a help= text: strings there are shown, not used
 
     def _line(self, node: cst.CSTNode) -> int:
-        return self.get_metadata(PositionProvider, node).start.line
+        return self.positions[node].start.line
 
     def _end(self, node: cst.CSTNode) -> int:
-        return self.get_metadata(PositionProvider, node).end.line
+        return self.positions[node].end.line
 
     def _raw(self, how: str, text: str, node: cst.CSTNode) -> None:
         self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key))
@@ -251,6 +252,7 @@ class _Scanner(cst.CSTVisitor):
         self.prefix.append(qual)
         self.classes.append(None)
         self.loops.append(0)
+        self._mention(node.name.value, "definition", node)  # runs when the function runs
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
@@ -263,6 +265,7 @@ class _Scanner(cst.CSTVisitor):
         self.s.defs[qual] = (CLASS, self._line(node), self._end(node), node, None, self.key)
         self.s.bases[qual] = [t for t in (dotted_name(b.value) for b in node.bases) if t]
         self.skip.add(id(node.name))
+        self.s.mentions.append(Mention(qual, node.name.value, "definition", self.key, self._line(node)))
         self.prefix.append(qual)
         self.classes.append(qual)
 
@@ -495,6 +498,17 @@ class CallGraph:
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()
         self._decorated: frozenset[str] = frozenset()
+        self._states: dict[str, str] = {}
+        self._by_text: dict[str, list[Mention]] | None = None
+
+    def mentions_by_text(self) -> dict[str, list[Mention]]:
+        """Every mention grouped by its text (built once): rules match a term against each distinct text once."""
+        if self._by_text is None:
+            self._by_text = {}
+            for mentions in self.mentions.values():
+                for mention in mentions:
+                    self._by_text.setdefault(mention.text, []).append(mention)
+        return self._by_text
 
     def callees_in_order(self, node: str) -> list[CallSite]:
         """The call sites of ``node`` (a function qualname, module, ``__main__`` block, cell or shell script) in
@@ -504,15 +518,17 @@ class CallGraph:
 
     def liveness(self, node: str) -> str:
         """``live``, ``maybe`` or ``dead`` (module docstring). Raises ``KeyError`` for a node not in the graph."""
-        if node not in self.graph:
-            raise KeyError(node)
-        if node in self._live:
-            return LIVE
-        if node in self._maybe or self.dynamic or not self.runnable:
-            return MAYBE
-        if any(n in self._decorated for n in self._defining_functions(node)):
-            return MAYBE
-        return DEAD
+        if node not in self._states:
+            if node not in self.graph:
+                raise KeyError(node)
+            if node in self._live:
+                self._states[node] = LIVE
+            elif node in self._maybe or self.dynamic or not self.runnable or any(
+                    n in self._decorated for n in self._defining_functions(node)):
+                self._states[node] = MAYBE
+            else:
+                self._states[node] = DEAD
+        return self._states[node]
 
     def live(self, node: str) -> bool:
         """True when an entry point reaches ``node`` through certain edges. ``False`` for unknown nodes."""
@@ -570,9 +586,12 @@ class _Builder:
             top = f"{name}#{cell}" if cell else name
             if cell:
                 g.add_node(top, kind=CELL, file=key, line=1, end_line=max(1, len(self.index.lines.get(key, []))))
-            scanner = _Scanner(scan, key, file.endswith("__init__.py"), top)
+            module = self.index.modules[key]
+            positions = self.index.positions.get(key)
+            if positions is None:  # a module given without positions: resolve them here
+                positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
             try:
-                MetadataWrapper(self.index.modules[key], unsafe_skip_copy=True).visit(scanner)
+                module.visit(_Scanner(scan, key, file.endswith("__init__.py"), top, positions))
             except RecursionError:
                 continue  # a pathological nesting depth: this source contributes what it had
         for name, scan in self.scans.items():

@@ -70,6 +70,7 @@ class FileFacts:
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     modules: dict = field(default_factory=dict)  # file or "file#cell" -> libcst.Module, for sources libcst parsed
+    positions: dict = field(default_factory=dict)  # the same keys -> libcst PositionProvider mapping (node -> range)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -78,6 +79,7 @@ class FileFacts:
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.modules.update(other.modules)
+        self.positions.update(other.positions)
 
 
 def value_key(value: Value) -> float | None:
@@ -94,7 +96,8 @@ class RepositoryIndex:
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
     (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
-    cell), parsed once and shared by every rule that reads code; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
+    cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``) resolved once
+    for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
     repository under test must not silence its own stubs); ``call_graph`` the call graph, built lazily.
     """
 
@@ -110,6 +113,7 @@ class RepositoryIndex:
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
         self.modules: dict = {}  # file or "file#cell" -> libcst.Module
+        self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
@@ -124,6 +128,7 @@ class RepositoryIndex:
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
         self.modules.update(found.modules)
+        self.positions.update(found.positions)
         for fact in found.facts:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:

@@ -32,13 +32,15 @@ _PASS_THROUGH = {"kwargs", "kw", "kwds", "kwarg"}
 _PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
 
 
-def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None) -> FileFacts:
+def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None,
+                   wrapper: MetadataWrapper | None = None) -> FileFacts:
     """Extract facts from a parsed module.
 
     ``file`` is the repository-relative POSIX path recorded on every fact; ``line_offset`` is added to every line
-    (used when a fragment of a file is parsed on its own). Never raises on unusual but parsed code.
+    (used when a fragment of a file is parsed on its own); ``wrapper`` a ``MetadataWrapper`` of ``module`` made by
+    the caller, so that the positions it resolves can be kept. Never raises on unusual but parsed code.
     """
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
     visitor = _FactVisitor(file, line_offset, cell)
     wrapper.visit(visitor)
     if visitor.augmented:

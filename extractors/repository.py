@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
@@ -78,8 +79,11 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         return found
     try:
         module = cst.parse_module(text)
-        found = extract_module(module, file, cell=cell)
-        found.modules[file if cell is None else f"{file}#{cell}"] = module
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        found = extract_module(module, file, cell=cell, wrapper=wrapper)
+        key = file if cell is None else f"{file}#{cell}"
+        found.modules[key] = module
+        found.positions[key] = wrapper.resolve(PositionProvider)  # resolved once; the call graph reuses them
         return found
     except RecursionError:
         found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement

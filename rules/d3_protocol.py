@@ -2,7 +2,8 @@
 
 Each element of ``sau.checks`` (``datasets``, ``baselines``, ``metrics``, ``scope``: lists of ``{name, aliases}``)
 is looked up among the *mentions* of the call graph (``extractors.callgraph.Mention``): identifiers and dotted
-names read, called or assigned (``CIFAR10(...)``, ``compute_fid``, ``val_loss = ...``) and string literals
+names read, called, assigned or defined (``CIFAR10(...)``, ``compute_fid``, ``val_loss = ...``, ``def fid``: a
+definition counts where the function runs) and string literals
 (``load_dataset("openwebtext")``, ``"data/owt/train.bin"``, ``choices=["cifar10"]``). Comments and docstrings are
 not mentions; strings shown to people (``print``/logging arguments, plot labels, ``help=``) are kept apart as
 *display* and never count. A term matches a mention when their normalised forms are equal, when the term's
@@ -29,6 +30,7 @@ score as the best estimate and one finding per element. Drift ``protocol`` when 
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -144,21 +146,19 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     generic = [t for t in terms if is_generic(t)]
     by_state: dict[str, list[Mention]] = {LIVE: [], "maybe": [], DEAD: [], "display": []}
     generic_live: list[Mention] = []
-    for scope, mentions in graph.mentions.items():
-        state = None
-        if is_test_path(graph.graph.nodes[scope]["file"].split("#")[0]) if scope in graph.graph else True:
+    for text, mentions in graph.mentions_by_text().items():
+        hit_specific = any(term_matches(t, text) for t in specific)
+        if not hit_specific and not any(term_matches(t, text) for t in generic):
             continue
         for mention in mentions:
-            hit_specific = any(term_matches(t, mention.text) for t in specific)
-            hit_generic = not hit_specific and any(term_matches(t, mention.text) for t in generic)
-            if not (hit_specific or hit_generic):
+            if mention.scope not in graph.graph or is_test_path(mention.file.split("#")[0]):
                 continue
-            state = state or graph.liveness(scope)
-            if hit_generic:
+            state = graph.liveness(mention.scope)
+            if not hit_specific:
                 if state == LIVE and mention.kind != "display":
                     generic_live.append(mention)
-                continue
-            by_state["display" if mention.kind == "display" else state].append(mention)
+            else:
+                by_state["display" if mention.kind == "display" else state].append(mention)
     if by_state[LIVE]:
         best = sorted(by_state[LIVE], key=_mention_order)
         return ElementResult(category, name, PRESENT, f"used at {_ref(best[0])}", tuple(best))
@@ -201,16 +201,26 @@ def _live_mentions(graph: CallGraph):
             yield from mentions
 
 
+_SQUASHED_FILES: "weakref.WeakKeyDictionary[RepositoryIndex, dict[str, str]]" = weakref.WeakKeyDictionary()
+
+
 def _text_trace(terms: list[str], index: RepositoryIndex) -> str:
-    """``file:line`` of the first source line holding a term as text (a comment, a docstring), or ``""``."""
+    """``file:line`` of the first source line holding a term as text (a comment, a docstring), or ``""``. Each
+    file's squashed text is kept per index, so that files without the term are passed over at once."""
+    squashed = _SQUASHED_FILES.get(index)
+    if squashed is None:
+        squashed = _SQUASHED_FILES[index] = {key: squash("".join(lines)) for key, lines in index.lines.items()}
+    wanted = [squash(t) for t in terms if squash(t)]
     for key in sorted(index.lines):
+        if not any(w in squashed[key] for w in wanted):
+            continue
         for number, line in enumerate(index.lines[key], 1):
             if any(term_matches(t, line) for t in terms):
                 return f"{key}:{number}"
     return ""
 
 
-_KIND_RANK = {"name": 0, "string": 1, "binding": 2, "display": 3}
+_KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 4}
 
 
 def _mention_order(mention: Mention) -> tuple:

@@ -6,10 +6,12 @@ each resolved repository call expanded depth first where it happens (every funct
 call, so recursion and repeated calls end), loops noted. A call site maps to a step
 
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
-  identifier-like keywords (``train``, ``GPT``), or to an imported name that ends with one
-  (``torch.load``, ``svd`` for ``torch.linalg.svd``);
-- **weakly** when only an attribute call on a receiver of unknown type has that name (``model.train()`` may be
-  ``nn.Module.train``, not the training step), or a name merely contains the keyword (``train_epoch``).
+  identifier-like keywords (``train``, ``GPT``), or to an imported library name that ends with one
+  (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
+  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
+- **weakly** when only such a common library call, or an attribute call on a receiver of unknown type, has that
+  name (``model.train()`` may be ``nn.Module.train``, not the training step), or a name merely contains the
+  keyword (``train_epoch``).
 
 The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Required pairs: ``strict: true`` orders every consecutive pair, a list names the pairs,
@@ -27,8 +29,11 @@ best estimate and one finding per step.
 
 from __future__ import annotations
 
+import builtins
 import re
+import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
@@ -41,9 +46,21 @@ ORDERING = "ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
 _TRACE_LIMIT = 50_000  # call sites per trace; a bound for generated code, far above real pipelines
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
+# Library calls too common to stand for a pipeline step on their own (``print`` for "report", ``sum`` for
+# "aggregate", ``torch.mean``, ``plt.plot``): outside the repository they map a step only weakly.
+_COMMON_CALLS = frozenset(dir(builtins)) | frozenset({
+    "mean", "sum", "max", "min", "norm", "plot", "hist", "savefig", "show", "load", "save", "dump", "train", "eval",
+    "run", "main", "step", "update", "forward", "compare", "log", "time", "sort", "cat", "stack", "backward",
+    "zero_grad", "item", "append", "write", "read", "format", "apply", "to", "cuda", "copy", "reshape", "view",
+    "exp", "sqrt", "abs", "clip", "clamp", "zeros", "ones", "randn", "rand", "tensor", "array", "linspace",
+    "arange", "mkdir", "makedirs", "join", "exists", "info", "debug", "print", "sample", "generate", "evaluate",
+    "fit", "predict", "transform", "fill_", "copy_", "add_", "mul_", "normal_", "uniform_", "no_grad",
+    "parameters", "named_parameters", "state_dict", "load_state_dict", "Parameter", "Linear", "Sequential"})
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 
 STRONG, WEAK = "strong", "weak"
+# Traces per call graph, made once for all the SAUs of a repository.
+_TRACES: "weakref.WeakKeyDictionary[CallGraph, dict[str, list[Event]]]" = weakref.WeakKeyDictionary()
 ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = "ordered", "elsewhere", "dead", "absent", "uncertain"
 
 
@@ -92,35 +109,52 @@ def _names(step: dict) -> list[str]:
     return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n)]
 
 
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text)]
+@lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _WORD.findall(text))
+
+
+@dataclass(frozen=True)
+class _StepNames:
+    """A step's identifier-like names, prepared once: ``tails`` the lower-case last components, ``dotted`` the
+    lower-case dotted names, ``runs`` the words of tails of four or more letters (for weak containment)."""
+
+    tails: frozenset[str]
+    dotted: tuple[str, ...]
+    runs: tuple[tuple[str, ...], ...]
+
+
+@lru_cache(maxsize=4096)
+def _prepared(names: tuple[str, ...]) -> _StepNames:
+    tails = frozenset(n.lower().rsplit(".", 1)[-1] for n in names)
+    return _StepNames(tails, tuple(n.lower() for n in names if "." in n),
+                      tuple(_words(t) for t in sorted(tails) if len(t) >= 4 and _words(t)))
 
 
 def match_site(step: dict, site: CallSite) -> str | None:
     """``strong``, ``weak`` or ``None``: how ``site`` maps to ``step`` (module docstring)."""
     if site.kind == RUN:
         return None
+    names = _prepared(tuple(_names(step)))
     called = site.target if site.callee is None else site.callee
     last = called.rsplit(".", 1)[-1].lower()
-    for name in _names(step):
-        wanted = name.lower()
-        tail = wanted.rsplit(".", 1)[-1]
-        if site.kind in (CALL, INSTANTIATE, INSTANCE, EXTERNAL):
-            if site.kind == EXTERNAL and "." in wanted:
-                if called.lower() == wanted or called.lower().endswith("." + wanted):
-                    return STRONG
-            elif last == tail:
-                return STRONG
-    for name in _names(step):
-        tail = name.lower().rsplit(".", 1)[-1]
-        if site.kind == UNRESOLVED and last == tail:
-            return WEAK
-        if site.kind != EXTERNAL and len(tail) >= 4 and _words(tail) and _contains(_words(last), _words(tail)):
+    if site.kind in (CALL, INSTANTIATE, INSTANCE):
+        if last in names.tails:
+            return STRONG
+    elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
+        lowered = called.lower()
+        if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
+            return STRONG
+    if site.kind in (UNRESOLVED, EXTERNAL) and last in names.tails:
+        return WEAK
+    if site.kind != EXTERNAL and names.runs:
+        words = _words(last)
+        if any(_contains(words, run) for run in names.runs):
             return WEAK
     return None
 
 
-def _contains(words: list[str], part: list[str]) -> bool:
+def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
     return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
 
 
@@ -145,7 +179,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     if not steps:
         return Verdict(sau, None, UNRESOLVED_STATUS, "no ordered steps were given for this claim", RULE)
     graph = index.call_graph
-    traces = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    traces = _TRACES.get(graph)
+    if traces is None:
+        traces = _TRACES[graph] = {e.node: trace(graph, e.node) for e in graph.entry_points}
     entry, results = _best_trace(steps, traces)
     for result, step in zip(results, steps):
         if result.outcome != ORDERED or result.strength != STRONG:
@@ -216,8 +252,10 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     places += [(scope, site.ref) for scope in graph.graph.nodes for site in graph.callees_in_order(scope)
                if match_site(step, site) is not None]
     if not places:
-        mention = next((m for mentions in graph.mentions.values() for m in mentions if m.kind != "display"
-                        and any(_contains(_words(m.text), _words(w)) for w in wanted if _words(w))), None)
+        runs = [_words(w) for w in wanted if _words(w)]
+        mention = next((m for text, mentions in graph.mentions_by_text().items()
+                        if any(_contains(_words(text), run) for run in runs)
+                        for m in mentions if m.kind != "display"), None)
         result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
         result.where = f"{mention.file}:{mention.line}" if mention else ""
         return

@@ -1,0 +1,33 @@
+"""Fixture repositories for D3 (tests/fixtures/d3/<case>/) and D4 (tests/fixtures/d4/<case>/): each holds a
+repository (repo/), a spec (spec.yaml) and the verdicts it must produce (expected.yaml: score, status, drift, the
+first evidence reference, and a fragment the reason must contain). Adding a case means adding a folder."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from verifier.run import verify
+from verifier.specs import load_project_spec
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CASES = sorted(p for kind in ("d3", "d4") for p in (FIXTURES / kind).iterdir() if (p / "spec.yaml").is_file())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
+def test_fixture_verdicts(case: Path) -> None:
+    expected = yaml.safe_load((case / "expected.yaml").read_text())
+    report = verify(case / "repo", load_project_spec(case / "spec.yaml"), case.name)
+    verdicts = {v.sau.id: v for v in report.verdicts}
+    for sau_id, want in expected["verdicts"].items():
+        verdict = verdicts[sau_id]
+        got = {"score": verdict.score, "status": verdict.status, "drift": verdict.drift,
+               "evidence": verdict.evidence[0].ref if verdict.evidence else None}
+        assert got == {k: v for k, v in want.items() if k != "reason"}, verdict.reason
+        assert want["reason"] in verdict.reason
+
+
+def test_fixture_set_covers_the_issue_cases() -> None:
+    names = {f"{c.parent.name}/{c.name}" for c in CASES}
+    assert {"d4/in_order_two_modules", "d4/swapped_steps", "d4/never_called", "d3/comment_only_dataset",
+            "d3/dead_metric"} <= names
