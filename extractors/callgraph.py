@@ -49,7 +49,7 @@ import configparser
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import libcst as cst
@@ -135,7 +135,9 @@ class CallSite:
     called name: the resolved dotted name for repository and imported names (``torch.optim.AdamW`` for
     ``optim.AdamW`` after ``from torch import optim``), as written otherwise; ``kind`` an edge kind, ``external``
     (resolved outside the repository) or ``unresolved``; ``in_loop`` whether a ``for``/``while``/comprehension
-    of the scope encloses it.
+    of the scope encloses it; ``branch`` the arms of the scope's ``if``/``try`` statements that enclose it, as
+    (statement id, arm number) pairs: two sites of one scope holding the same statement id with different arms
+    never both run in one pass (``if gpt: GPT() else: NGPT()``).
     """
 
     scope: str
@@ -145,6 +147,7 @@ class CallSite:
     file: str
     line: int
     in_loop: bool = False
+    branch: tuple[tuple[int, int], ...] = ()
 
     @property
     def ref(self) -> str:
@@ -186,7 +189,7 @@ class _Scan:
     defs: dict = field(default_factory=dict)  # qualname -> (kind, line, end_line, node, class qualname, key)
     imports: dict = field(default_factory=dict)  # local name -> (dotted target, line)
     stars: list = field(default_factory=list)
-    raw: list = field(default_factory=list)  # (scope, how, text, line, in_loop, source key)
+    raw: list = field(default_factory=list)  # (scope, how, text, line, in_loop, source key, branch)
     var_types: dict = field(default_factory=dict)  # (scope, var) -> constructor text; None when several
     attr_types: dict = field(default_factory=dict)  # (class qualname, attr) -> constructor text
     bases: dict = field(default_factory=dict)  # class qualname -> [base text]
@@ -226,6 +229,19 @@ class _Scanner(cst.CSTVisitor):
         self.call_funcs: set[int] = set()
         self.main_body = None
         self.display = 0  # inside print/logging arguments or a help= text: strings there are shown, not used
+        self.branches: list[list[tuple[int, int]]] = [[]]  # per scope: the enclosing if/try arms
+        self.arms: dict[int, tuple[int, int]] = {}  # id of a block (or elif) -> (id of its if/try, arm number)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        arm = self.arms.get(id(node))
+        if arm is not None:
+            self.branches[-1].append(arm)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if id(original_node) in self.arms:
+            self.branches[-1].pop()
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.positions[node].start.line
@@ -234,7 +250,8 @@ class _Scanner(cst.CSTVisitor):
         return self.positions[node].end.line
 
     def _raw(self, how: str, text: str, node: cst.CSTNode) -> None:
-        self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key))
+        self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key,
+                           tuple(self.branches[-1])))
 
     def _mention(self, text: str, kind: str, node: cst.CSTNode) -> None:
         if kind == "string" and self.display:
@@ -252,6 +269,7 @@ class _Scanner(cst.CSTVisitor):
         self.prefix.append(qual)
         self.classes.append(None)
         self.loops.append(0)
+        self.branches.append([])
         self._mention(node.name.value, "definition", node)  # runs when the function runs
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
@@ -259,6 +277,7 @@ class _Scanner(cst.CSTVisitor):
         self.prefix.pop()
         self.classes.pop()
         self.loops.pop()
+        self.branches.pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         qual = f"{self.prefix[-1]}.{node.name.value}"
@@ -327,16 +346,29 @@ class _Scanner(cst.CSTVisitor):
         if len(self.scopes) == 1 and self.classes[-1] is None and _is_main_guard(node.test):
             self.main_body = node.body
             self.s.main_line, self.s.main_end = self._line(node), self._end(node.body)
+            return
+        self.arms[id(node.body)] = (id(node), 0)
+        if isinstance(node.orelse, cst.Else):
+            self.arms[id(node.orelse.body)] = (id(node), 1)
+        elif isinstance(node.orelse, cst.If):
+            self.arms[id(node.orelse)] = (id(node), 1)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self.arms[id(node.body)] = (id(node), 0)
+        for number, handler in enumerate(node.handlers, 1):
+            self.arms[id(handler.body)] = (id(node), number)
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         if node is self.main_body:
             self.scopes.append(f"{self.s.module}.__main__")
             self.loops.append(0)
+            self.branches.append([])
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
         if original_node is self.main_body:
             self.scopes.pop()
             self.loops.pop()
+            self.branches.pop()
 
     def _enter_loop(self, node) -> None:
         self.loops[-1] += 1
@@ -726,7 +758,7 @@ class _Builder:
             submodule = self.find_module(target, module) if "." in target else None
             if submodule is not None and submodule != module:
                 self._edge(module, submodule, IMPORT, self.keys_of[module][0], line)
-        for scope, how, text, line, in_loop, key in scan.raw:
+        for scope, how, text, line, in_loop, key, branch in scan.raw:
             if how == "dynamic":
                 if scope in g:
                     g.nodes[scope]["dynamic"] = True
@@ -734,6 +766,8 @@ class _Builder:
             site = self._site(module, scan, scope, how, text, line, in_loop, key)
             if site is None:
                 continue
+            if branch:
+                site = replace(site, branch=branch)
             self.cg._sites.setdefault(scope, []).append(site)
             if site.callee is not None:
                 self._edge(scope, site.callee, site.kind, key, line)

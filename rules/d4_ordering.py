@@ -23,7 +23,9 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
 rounded to the scale (``verifier.model.round_to_scale``); two swapped steps of four give 0.75. Settled when every
 step is strongly mapped or certainly dead or absent and no entry-point question remains; a violated pair is
-settled ordering drift only when both of its steps are strongly mapped. Otherwise unresolved with that score as the
+settled ordering drift only when both of its steps are strongly mapped and their sites are *sequential*: not in two
+arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), and the earlier-claimed step not run
+inside the call of the later one (``relation``). Otherwise unresolved with that score as the
 best estimate and one finding per step.
 """
 
@@ -67,11 +69,13 @@ ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = "ordered", "elsewhere", "dead
 @dataclass(frozen=True)
 class Event:
     """One call site of a trace: ``position`` in execution order, ``site`` the ``CallSite``, ``in_loop`` whether a
-    loop encloses it anywhere on the path from the entry point."""
+    loop encloses it anywhere on the path from the entry point, ``path`` the call sites from the entry point's body
+    down to this one (``path[-1] is site``)."""
 
     position: int
     site: CallSite
     in_loop: bool
+    path: tuple[CallSite, ...] = ()
 
 
 def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
@@ -79,20 +83,38 @@ def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event
     expanded depth first at its first occurrence. At most ``limit`` events."""
     events: list[Event] = []
     expanded = {entry}
-    stack = [(iter(graph.callees_in_order(entry)), False)]
+    stack = [(iter(graph.callees_in_order(entry)), False, ())]
     while stack and len(events) < limit:
-        sites, in_loop = stack[-1]
+        sites, in_loop, above = stack[-1]
         site = next(sites, None)
         if site is None:
             stack.pop()
             continue
         looped = in_loop or site.in_loop
-        events.append(Event(len(events), site, looped))
+        path = (*above, site)
+        events.append(Event(len(events), site, looped, path))
         for target in _bodies(graph, site):
             if target not in expanded:
                 expanded.add(target)
-                stack.append((iter(graph.callees_in_order(target)), looped))
+                stack.append((iter(graph.callees_in_order(target)), looped, path))
     return events
+
+
+NESTED, EXCLUSIVE, SEQUENTIAL = "nested", "exclusive", "sequential"
+
+
+def relation(first: Event, second: Event) -> str:
+    """How two events of one trace relate: ``nested`` when one happens inside the call of the other,
+    ``exclusive`` when they lie in different arms of one ``if``/``try`` (only one of them runs in a pass), else
+    ``sequential``."""
+    for a, b in zip(first.path, second.path):
+        if a is b:
+            continue
+        arms_a, arms_b = dict(a.branch), dict(b.branch)
+        if any(statement in arms_b and arms_b[statement] != arm for statement, arm in arms_a.items()):
+            return EXCLUSIVE
+        return SEQUENTIAL
+    return NESTED
 
 
 def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
@@ -194,9 +216,19 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
-    decided = graph.runnable and certain_steps and sau.complete
+    # a pair in two arms of one if (GPT() or NGPT()), or a later step run inside an earlier one's call, has no order
+    unclear = [(i, j) for i, j in pairs if i in position and j in position
+               and relation(results[i].event, results[j].event) != SEQUENTIAL
+               and not (position[i] < position[j] and relation(results[i].event, results[j].event) == NESTED)]
+    decided = graph.runnable and certain_steps and sau.complete and not unclear
+    violated = [pair for pair in violated if pair not in unclear]
     drift = ORDERING if violated else MISSING if any(r.outcome != ORDERED for r in results) else None
-    reason = _reason(results, steps, violated, entry, graph)
+    reason = _reason(results, steps, violated, entry, graph, bool(unclear))
+    for i, j in unclear:
+        kind = relation(results[i].event, results[j].event)
+        reason += (f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
+                   f"order follows" if kind == EXCLUSIVE else
+                   f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows")
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
@@ -246,6 +278,9 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     if result.outcome == ORDERED:
         return  # weakly mapped in the trace; stays uncertain through its strength
     wanted = {n.lower().rsplit(".", 1)[-1] for n in _names(step)}
+    if not wanted:  # only phrases or numbers to look for: nothing a call could be matched with
+        result.outcome, result.where = UNCERTAIN, "no function or identifier-like keyword to look for"
+        return
     places = [(q, f"{info.file}:{info.line}") for q, info in graph.functions.items() if info.name.lower() in wanted]
     places += [(q, f"{file}:{line}") for q, (file, line, _) in graph.classes.items()
                if q.rsplit(".", 1)[-1].lower() in wanted]
@@ -300,7 +335,7 @@ def _where(result: StepResult) -> str:
     return f"{result.event.site.ref}{loop}"
 
 
-def _reason(results: list[StepResult], steps, violated, entry: str | None, graph: CallGraph) -> str:
+def _reason(results: list[StepResult], steps, violated, entry: str | None, graph: CallGraph, unclear: bool) -> str:
     parts = []
     for i, j in violated:
         parts.append(f"order violated: {results[j].name!r} ({_where(results[j])}) runs before "
@@ -319,7 +354,7 @@ def _reason(results: list[StepResult], steps, violated, entry: str | None, graph
             parts.append(f"{r.name!r} has only uncertain matches ({r.where})")
         elif r.outcome == ABSENT:
             parts.append(f"{r.name!r} not found in code")
-    if not violated and len(ordered) == len(results) and all(r.strength == STRONG for r in results):
+    if not violated and not unclear and len(ordered) == len(results) and all(r.strength == STRONG for r in results):
         parts.insert(0, "claimed order holds")
     return "; ".join(parts)
 
