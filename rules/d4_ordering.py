@@ -146,6 +146,11 @@ class _StepNames:
     runs: tuple[tuple[str, ...], ...]
 
 
+def step_names(step: dict) -> _StepNames:
+    """The names a spec step is looked for by, prepared for ``match_site``."""
+    return _prepared(tuple(_names(step)))
+
+
 @lru_cache(maxsize=4096)
 def _prepared(names: tuple[str, ...]) -> _StepNames:
     tails = frozenset(n.lower().rsplit(".", 1)[-1] for n in names)
@@ -153,11 +158,11 @@ def _prepared(names: tuple[str, ...]) -> _StepNames:
                       tuple(_words(t) for t in sorted(tails) if len(t) >= 4 and _words(t)))
 
 
-def match_site(step: dict, site: CallSite) -> str | None:
-    """``strong``, ``weak`` or ``None``: how ``site`` maps to ``step`` (module docstring)."""
+def match_site(names: _StepNames, site: CallSite) -> str | None:
+    """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
+    docstring)."""
     if site.kind == RUN:
         return None
-    names = _prepared(tuple(_names(step)))
     called = site.target if site.callee is None else site.callee
     last = called.rsplit(".", 1)[-1].lower()
     if site.kind in (CALL, INSTANTIATE, INSTANCE):
@@ -248,8 +253,9 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
         results = []
         for step in steps:
             strong = weak = None
+            names = step_names(step)
             for event in events:
-                strength = match_site(step, event.site)
+                strength = match_site(names, event.site)
                 if strength == STRONG:
                     strong = event
                     break
@@ -267,10 +273,11 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
 def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
     """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
     in code that may be live, or nowhere?"""
+    names = step_names(step)
     for other, events in traces.items():
         if other == entry:
             continue
-        hit = next((e for e in events if match_site(step, e.site) == STRONG), None)
+        hit = next((e for e in events if match_site(names, e.site) == STRONG), None)
         if hit is not None:
             if result.outcome != ORDERED:
                 result.outcome, result.where = ELSEWHERE, hit.site.ref
@@ -285,7 +292,7 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     places += [(q, f"{file}:{line}") for q, (file, line, _) in graph.classes.items()
                if q.rsplit(".", 1)[-1].lower() in wanted]
     places += [(scope, site.ref) for scope in graph.graph.nodes for site in graph.callees_in_order(scope)
-               if match_site(step, site) is not None]
+               if match_site(names, site) is not None]
     if not places:
         runs = [_words(w) for w in wanted if _words(w)]
         mention = next((m for text, mentions in graph.mentions_by_text().items()
