@@ -190,8 +190,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         first = by_state["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {_ref(first)}", (first,))
     text = _text_trace(specific, index)
-    if text:
-        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({text})")
+    if text is not None:
+        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({_ref(text)})", (text,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
@@ -204,9 +204,10 @@ def _live_mentions(graph: CallGraph):
 _SQUASHED_FILES: "weakref.WeakKeyDictionary[RepositoryIndex, dict[str, str]]" = weakref.WeakKeyDictionary()
 
 
-def _text_trace(terms: list[str], index: RepositoryIndex) -> str:
-    """``file:line`` of the first source line holding a term as text (a comment, a docstring), or ``""``. Each
-    file's squashed text is kept per index, so that files without the term are passed over at once."""
+def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
+    """The first source line holding a term as text (a comment, a docstring, a README-like config value), as a
+    ``Mention`` of kind ``text``, or ``None``. Each file's squashed text is kept per index, so that files without
+    the term are passed over at once."""
     squashed = _SQUASHED_FILES.get(index)
     if squashed is None:
         squashed = _SQUASHED_FILES[index] = {key: squash("".join(lines)) for key, lines in index.lines.items()}
@@ -216,8 +217,8 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> str:
             continue
         for number, line in enumerate(index.lines[key], 1):
             if any(term_matches(t, line) for t in terms):
-                return f"{key}:{number}"
-    return ""
+                return Mention("", line.strip(), "text", key, number)
+    return None
 
 
 _KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 4}
