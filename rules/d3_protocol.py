@@ -16,7 +16,9 @@ them; settled absent when no trace exists anywhere; ambiguous in between"):
 
 - **present** (1): a non-generic term matches a mention in *live* code (reached from an entry point).
 - **ambiguous**: a match only in code that is *maybe* live, only through a generic term (``loss``, ``mean``,
-  ``baseline``), or only in a config file (a YAML/JSON/TOML value or key) whose key live code does not name.
+  ``baseline``), only through a term that drops the number of an element named with one (``batch_size`` for
+  "batch size 1024" shows the setting exists, not its value: D1 checks values), or only in a config file (a
+  YAML/JSON/TOML value or key) whose key live code does not name.
 - **present** through a config: the config value or key matches and live code names that key.
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it: the reason says
   where), only in display strings, comments, docstrings or other text, or nowhere.
@@ -53,6 +55,7 @@ _GENERIC = frozenset({"loss", "mean", "norm", "baseline", "default", "model", "d
                       "standard", "original", "full", "method", "ours", "tokens", "compare", "std", "grad"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+_DIGIT = re.compile(r"\d")
 _SUBSTRING_MIN = 6  # shorter terms inside longer names are too often accidents (``acc`` in ``accumulate``)
 
 
@@ -143,7 +146,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     name = element["name"]
     terms = [name, *element.get("aliases", ())]
     specific = [t for t in terms if not is_generic(t)]
-    generic = [t for t in terms if is_generic(t)]
+    if _DIGIT.search(name):  # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob
+        specific = [t for t in specific if _DIGIT.search(t)]
+    generic = [t for t in terms if t not in specific]
     by_state: dict[str, list[Mention]] = {LIVE: [], "maybe": [], DEAD: [], "display": []}
     generic_live: list[Mention] = []
     for text, mentions in graph.mentions_by_text().items():
@@ -180,7 +185,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if generic_live:
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
-                             f"only the generic term matches, at {_ref(best[0])}", tuple(best))
+                             f"only a generic term or one without the element's number matches, at {_ref(best[0])}",
+                             tuple(best))
     if by_state[DEAD]:
         first = sorted(by_state[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
