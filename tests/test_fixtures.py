@@ -1,6 +1,7 @@
-"""Fixture repositories for D3 (tests/fixtures/d3/<case>/) and D4 (tests/fixtures/d4/<case>/): each holds a
-repository (repo/), a spec (spec.yaml) and the verdicts it must produce (expected.yaml: score, status, drift, the
-first evidence reference, and a fragment the reason must contain). Adding a case means adding a folder."""
+"""Fixture repositories under tests/fixtures/<kind>/<case>/ for the D1, D3 and D4 rules: each holds a repository
+(repo/), a spec (spec.yaml) and the verdicts it must produce (expected.yaml: score, status, drift, the first
+evidence reference, optionally a fragment the reason must contain, and the warnings). Adding a case means adding a
+folder, not code."""
 
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from verifier.run import verify
 from verifier.specs import load_project_spec
 
 FIXTURES = Path(__file__).parent / "fixtures"
-CASES = sorted(p for kind in ("d3", "d4") for p in (FIXTURES / kind).iterdir() if (p / "spec.yaml").is_file())
+CASES = sorted(p for kind in ("d1", "d3", "d4") for p in (FIXTURES / kind).iterdir() if (p / "spec.yaml").is_file())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.parent.name}/{c.name}" for c in CASES])
@@ -24,10 +25,14 @@ def test_fixture_verdicts(case: Path) -> None:
         got = {"score": verdict.score, "status": verdict.status, "drift": verdict.drift,
                "evidence": verdict.evidence[0].ref if verdict.evidence else None}
         assert got == {k: v for k, v in want.items() if k != "reason"}, verdict.reason
-        assert want["reason"] in verdict.reason
+        assert want.get("reason", "") in verdict.reason
+    want_warnings = expected.get("warnings", [])
+    assert [{"file": w.file, "line": w.line} for w in report.warnings] == want_warnings
 
 
 def test_fixture_set_covers_the_issue_cases() -> None:
     names = {f"{c.parent.name}/{c.name}" for c in CASES}
+    assert {"d1/argparse_default", "d1/yaml_config", "d1/call_keyword", "d1/dataclass_field", "d1/drifted_value",
+            "d1/comment_only", "d1/unparsable_file"} <= names
     assert {"d4/in_order_two_modules", "d4/swapped_steps", "d4/never_called", "d3/comment_only_dataset",
             "d3/dead_metric"} <= names
