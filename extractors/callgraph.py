@@ -99,7 +99,6 @@ _DISPLAY_CALLS = frozenset({"print", "info", "debug", "warning", "warn", "error"
 _DISPLAY_KEYWORDS = frozenset({"help", "description", "desc", "label", "title", "xlabel", "ylabel", "epilog"})
 _SHELL_PY = re.compile(r"(?:^|[\s;&|(])(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed|"
                        r"python[0-9.]*\s+-u)\b(?P<rest>[^\n;&|]*)")
-_SCRIPT_SPEC = re.compile(r"^\s*([\w.-]+)\s*=\s*([\w.]+)\s*:\s*([\w.]+)")
 
 
 @dataclass(frozen=True)
