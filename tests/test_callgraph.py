@@ -98,3 +98,31 @@ def test_library_without_runner_claims_nothing_dead(tmp_path) -> None:
     graph = build_index(tmp_path, names.normalise).call_graph
     assert not graph.runnable
     assert graph.liveness("metrics.fid") == MAYBE
+
+
+def test_console_scripts_of_setup_py_and_setup_cfg_and_launchers(tmp_path) -> None:
+    (tmp_path / "tool").mkdir()
+    (tmp_path / "tool" / "__init__.py").write_text("")
+    (tmp_path / "tool" / "a.py").write_text("def go():\n    return 1\n")
+    (tmp_path / "tool" / "b.py").write_text("def run():\n    return 2\n")
+    (tmp_path / "tool" / "c.py").write_text("import tool.a\n\nx = tool.a.go()\n")
+    (tmp_path / "setup.py").write_text("from setuptools import setup\n\nsetup(entry_points={\n"
+                                       "    'console_scripts': ['tool-a = tool.a:go'],\n})\n")
+    (tmp_path / "setup.cfg").write_text("[options.entry_points]\nconsole_scripts =\n    tool-b = tool.b:run\n")
+    (tmp_path / "launch.sh").write_text("torchrun --nproc_per_node 8 tool/c.py --lr 1e-4\n")
+    graph = build_index(tmp_path, names.normalise).call_graph
+    found = {(e.node, e.kind, e.file, e.line) for e in graph.entry_points}
+    assert ("tool.a.go", "console_script", "setup.py", 4) in found
+    assert ("tool.b.run", "console_script", "setup.cfg", 3) in found
+    assert ("sh:launch.sh", "shell", "launch.sh", 1) in found
+    assert [(s.callee, s.line) for s in graph.callees_in_order("sh:launch.sh")] == [("tool.c", 1)]
+    assert not any(e.file == "setup.py" and e.kind == "script" for e in graph.entry_points)
+
+
+def test_dynamic_dispatch_makes_uncalled_code_maybe(tmp_path) -> None:
+    (tmp_path / "run.py").write_text(
+        "import importlib\n\n\ndef unused():\n    return 0\n\n\n"
+        "if __name__ == '__main__':\n    importlib.import_module('plugins').main()\n")
+    graph = build_index(tmp_path, names.normalise).call_graph
+    assert graph.dynamic
+    assert graph.liveness("run.unused") == MAYBE
