@@ -6,12 +6,13 @@ each resolved repository call expanded depth first where it happens (every funct
 call, so recursion and repeated calls end), loops noted. A call site maps to a step
 
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
-  identifier-like keywords (``train``, ``GPT``), or to an imported library name that ends with one
+  identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
+  (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
 - **weakly** when only such a common library call, or an attribute call on a receiver of unknown type, has that
-  name (``model.train()`` may be ``nn.Module.train``, not the training step), or a name merely contains the
-  keyword (``train_epoch``).
+  name (``model.train()`` may be ``nn.Module.train``, not the training step), or a name merely contains a common
+  keyword (``train_epoch`` for ``train``: ``get_train_loader`` would match too).
 
 The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Required pairs: ``strict: true`` orders every consecutive pair, a list names the pairs,
@@ -139,11 +140,13 @@ def _words(text: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class _StepNames:
     """A step's identifier-like names, prepared once: ``tails`` the lower-case last components, ``dotted`` the
-    lower-case dotted names, ``runs`` the words of tails of four or more letters (for weak containment)."""
+    lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
+    those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``)."""
 
     tails: frozenset[str]
     dotted: tuple[str, ...]
     runs: tuple[tuple[str, ...], ...]
+    specific: tuple[tuple[str, ...], ...]
 
 
 def step_names(step: dict) -> _StepNames:
@@ -154,8 +157,10 @@ def step_names(step: dict) -> _StepNames:
 @lru_cache(maxsize=4096)
 def _prepared(names: tuple[str, ...]) -> _StepNames:
     tails = frozenset(n.lower().rsplit(".", 1)[-1] for n in names)
-    return _StepNames(tails, tuple(n.lower() for n in names if "." in n),
-                      tuple(_words(t) for t in sorted(tails) if len(t) >= 4 and _words(t)))
+    runs = tuple(_words(t) for t in sorted(tails) if len(t) >= 3 and _words(t))
+    common = {c.lower() for c in _COMMON_CALLS}
+    specific = tuple(run for run in runs if "_".join(run) not in common and not (len(run) == 1 and run[0] in common))
+    return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific)
 
 
 def match_site(names: _StepNames, site: CallSite) -> str | None:
@@ -176,6 +181,8 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
         return WEAK
     if site.kind != EXTERNAL and names.runs:
         words = _words(last)
+        if site.kind in (CALL, INSTANTIATE, INSTANCE) and any(_contains(words, run) for run in names.specific):
+            return STRONG  # the repository's own train_sft for a step named by sft
         if any(_contains(words, run) for run in names.runs):
             return WEAK
     return None
