@@ -23,10 +23,13 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 
 Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
 rounded to the scale (``verifier.model.round_to_scale``); two swapped steps of four give 0.75. Settled when every
-step is strongly mapped or certainly dead or absent and no entry-point question remains; a violated pair is
-settled ordering drift only when both of its steps are strongly mapped and their sites are *sequential*: not in two
-arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), and the earlier-claimed step not run
-inside the call of the later one (``relation``). Otherwise unresolved with that score as the
+step is strongly mapped or certainly dead or absent and no entry-point question remains. Step i precedes step j
+when some site of j runs after the first site of i (a validation inside the pretraining loop does not undo the
+final evaluation after fine-tuning); the pair is violated when every site of j runs before any site of i. A
+violation is settled ordering drift only when both steps are strongly mapped and their sites are *sequential*: not
+in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them; such a pair never settles), not
+one inside the other's call (``relation``), and neither site only constructs an object (``PPO(...)``: setting a step
+up is not running it). Otherwise unresolved with that score as the
 best estimate and one finding per step.
 """
 
@@ -58,7 +61,11 @@ _COMMON_CALLS = frozenset(dir(builtins)) | frozenset({
     "exp", "sqrt", "abs", "clip", "clamp", "zeros", "ones", "randn", "rand", "tensor", "array", "linspace",
     "arange", "mkdir", "makedirs", "join", "exists", "info", "debug", "print", "sample", "generate", "evaluate",
     "fit", "predict", "transform", "fill_", "copy_", "add_", "mul_", "normal_", "uniform_", "no_grad",
-    "parameters", "named_parameters", "state_dict", "load_state_dict", "Parameter", "Linear", "Sequential"})
+    "parameters", "named_parameters", "state_dict", "load_state_dict", "Parameter", "Linear", "Sequential", "std",
+    "var", "log_softmax", "softmax", "sigmoid", "relu", "tanh", "matmul", "einsum", "where", "cumsum", "prod", "dot",
+    "concatenate", "split", "chunk", "gather", "argmax", "argmin", "topk", "randint", "choice", "shuffle",
+    "permutation", "normal", "uniform", "isnan", "clip_grad_norm_", "mse_loss", "l1_loss", "detach", "numpy",
+    "unsqueeze", "squeeze", "permute", "transpose", "flatten", "expand", "repeat", "interpolate", "pad"})
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 
 STRONG, WEAK = "strong", "weak"
@@ -194,14 +201,16 @@ def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
 
 @dataclass
 class StepResult:
-    """Where one step was found: ``outcome`` (module docstring), ``event`` its first site in the chosen trace,
-    ``strength`` of that mapping, ``where`` a site or definition elsewhere (``file:line``) for the reason."""
+    """Where one step was found: ``outcome`` (module docstring), ``event`` and ``last`` its first and last site in
+    the chosen trace, ``strength`` of that mapping, ``where`` a site or definition elsewhere (``file:line``) for the
+    reason."""
 
     name: str
     outcome: str
     event: Event | None = None
     strength: str | None = None
     where: str = ""
+    last: Event | None = None
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -222,25 +231,28 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
             _locate(result, step, graph, traces, entry)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
-    position = {i: results[i].event.position for i in found}
-    violated = [(i, j) for i, j in pairs if i in position and j in position and position[i] > position[j]]
-    kept = _largest_consistent(found, position, pairs, sau.checks.get("strict", True) is True)
+    first = {i: results[i].event for i in found}
+    last = {i: results[i].last for i in found}
+    # i before j holds when some j runs after the first i (an evaluation inside the pretraining loop does not undo
+    # the final one after fine-tuning); violated when every j ran before any i
+    violated = [(i, j) for i, j in pairs if i in first and j in first and last[j].position < first[i].position]
+    kept = _largest_consistent(found, first, last, pairs, sau.checks.get("strict", True) is True)
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
-    # a pair in two arms of one if (GPT() or NGPT()), or a later step run inside an earlier one's call, has no order
-    unclear = [(i, j) for i, j in pairs if i in position and j in position
-               and relation(results[i].event, results[j].event) != SEQUENTIAL
-               and not (position[i] < position[j] and relation(results[i].event, results[j].event) == NESTED)]
+    unclear = [(i, j) for i, j in pairs if i in first and j in first and _unclear(first[i], last[j], (i, j) in violated)]
     decided = graph.runnable and certain_steps and sau.complete and not unclear
     violated = [pair for pair in violated if pair not in unclear]
     drift = ORDERING if violated else MISSING if any(r.outcome != ORDERED for r in results) else None
     reason = _reason(results, steps, violated, entry, graph, bool(unclear))
     for i, j in unclear:
-        kind = relation(results[i].event, results[j].event)
+        kind = relation(first[i], last[j])
         reason += (f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
                    f"order follows" if kind == EXCLUSIVE else
-                   f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows")
+                   f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows"
+                   if kind == NESTED else
+                   f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
+                   f"({last[j].site.ref}), so no order follows")
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
@@ -254,23 +266,24 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
 
 
 def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list[StepResult]]:
-    """The entry point whose trace maps the most steps (strongly first), and each step's first site in it."""
+    """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
+    (strong sites where there are any)."""
     best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
     for entry, events in traces.items():
         results = []
         for step in steps:
-            strong = weak = None
+            strong: list[Event] = []
+            weak: list[Event] = []
             names = step_names(step)
             for event in events:
                 strength = match_site(names, event.site)
                 if strength == STRONG:
-                    strong = event
-                    break
-                if strength == WEAK and weak is None:
-                    weak = event
+                    strong.append(event)
+                elif strength == WEAK and not strong:
+                    weak.append(event)
             chosen = strong or weak
-            results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen,
-                                      STRONG if strong else WEAK if weak else None))
+            results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
+                                      STRONG if strong else WEAK if weak else None, last=chosen[-1] if chosen else None))
         key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
@@ -322,13 +335,14 @@ def _pairs(strict, n: int) -> list[tuple[int, int]]:
     return [tuple(p) for p in strict]
 
 
-def _largest_consistent(found: list[int], position: dict[int, int], pairs, total_order: bool) -> int:
-    """The size of the largest set of found steps whose required pairs hold (with ``strict: true`` the claim is a
-    total order, so every pair i < j of the set counts). Exhaustive up to 12 found steps, greedy beyond."""
+def _largest_consistent(found: list[int], first: dict, last: dict, pairs, total_order: bool) -> int:
+    """The size of the largest set of found steps whose required pairs hold (i before j: some j runs after the
+    first i; with ``strict: true`` the claim is a total order, so every pair i < j of the set counts). Exhaustive
+    up to 12 found steps, greedy beyond."""
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
-        return all(position[i] < position[j] for i, j in checks)
+        return all(first[i].position < last[j].position for i, j in checks)
 
     if len(found) > 12:
         chosen: list[int] = []
@@ -340,6 +354,20 @@ def _largest_consistent(found: list[int], position: dict[int, int], pairs, total
         if any(consistent(c) for c in combinations(found, size)):
             return size
     return 0
+
+
+def _unclear(first_i: Event, last_j: Event, violated: bool) -> bool:
+    """Whether the code gives no order for a pair: its sites lie in two arms of one if/try; or, for a violation,
+    one runs inside the other's call, or the earlier site only constructs an object (``PPO(...)``,
+    ``self.idwt = IDWT(...)`` in an ``__init__``: setting up a step is not running it)."""
+    kind = relation(first_i, last_j)
+    if kind == EXCLUSIVE:
+        return True
+    return violated and (kind == NESTED or _constructs(last_j.site) or _constructs(first_i.site))
+
+
+def _constructs(site: CallSite) -> bool:
+    return site.kind == INSTANTIATE or (site.kind == EXTERNAL and site.target.rsplit(".", 1)[-1][:1].isupper())
 
 
 def _where(result: StepResult) -> str:
