@@ -15,13 +15,13 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   keyword (``train_epoch`` for ``train``: ``get_train_loader`` would match too).
 
 The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
-(else its first weak one). Required pairs: ``strict: true`` orders every consecutive pair, a list names the pairs,
-``false`` none. Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
+(else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
 no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
 (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
 *maybe* live, or a keyword used only as a variable or string).
 
-Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
+Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
+none. Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
 rounded to the scale (``verifier.model.round_to_scale``); two swapped steps of four give 0.75. Settled when every
 step is strongly mapped or certainly dead or absent and no entry-point question remains. Step i precedes step j
 when some site of j runs after the first site of i (a validation inside the pretraining loop does not undo the
@@ -328,8 +328,10 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
 
 
 def _pairs(strict, n: int) -> list[tuple[int, int]]:
+    """The ordered step pairs a claim requires: with ``strict: true`` the steps form a total order, so every pair
+    i < j (checking only neighbours would pass 2, 0, 1 for the claim 0, 1, 2 when step 1 repeats late)."""
     if strict is True:
-        return [(i, i + 1) for i in range(n - 1)]
+        return list(combinations(range(n), 2))
     if strict is False:
         return []
     return [tuple(p) for p in strict]
