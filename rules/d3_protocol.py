@@ -52,7 +52,14 @@ PRESENT, ABSENT, AMBIGUOUS = "present", "absent", "ambiguous"
 _GENERIC = frozenset({"loss", "mean", "norm", "baseline", "default", "model", "data", "dataset", "base", "small",
                       "large", "time", "score", "error", "dt", "sum", "train", "test", "eval", "val", "valid",
                       "result", "results", "metric", "metrics", "acc", "output", "input", "value", "x", "y",
-                      "standard", "original", "full", "method", "ours", "tokens", "compare", "std", "grad"})
+                      "standard", "original", "full", "method", "ours", "tokens", "compare", "std", "grad",
+                      # words every ML code base uses for its own parts (nn.Linear, an embedding layer, an
+                      # optimizer), so they name no particular baseline or dataset: found while reading verdicts
+                      "linear", "finetune", "finetuning", "layer", "layers", "head", "heads", "embedding",
+                      "embeddings", "optimizer", "scheduler", "network", "net", "module", "encoder", "decoder",
+                      "mlp", "random", "noise", "feature", "features", "gaussian", "uniform", "normal", "synthetic",
+                      "experiment", "config", "setting", "settings", "run", "sample", "samples", "step", "steps",
+                      "epoch", "epochs", "batch"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
