@@ -246,8 +246,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     drift = ORDERING if violated else MISSING if any(r.outcome != ORDERED for r in results) else None
     reason = _reason(results, steps, violated, entry, graph, bool(unclear))
     for i, j in unclear:
-        kind = relation(first[i], last[j])
-        reason += (f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
+        kind = "same" if first[i] is last[j] else relation(first[i], last[j])
+        reason += (f"; {results[i].name!r} and {results[j].name!r} map to one call ({first[i].site.ref}), so no "
+                   f"order follows" if kind == "same" else
+                   f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
                    f"order follows" if kind == EXCLUSIVE else
                    f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows"
                    if kind == NESTED else
@@ -344,7 +346,7 @@ def _largest_consistent(found: list[int], first: dict, last: dict, pairs, total_
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
-        return all(first[i].position < last[j].position for i, j in checks)
+        return all(first[i].position <= last[j].position for i, j in checks)  # one site for both: see _unclear
 
     if len(found) > 12:
         chosen: list[int] = []
@@ -359,9 +361,12 @@ def _largest_consistent(found: list[int], first: dict, last: dict, pairs, total_
 
 
 def _unclear(first_i: Event, last_j: Event, violated: bool) -> bool:
-    """Whether the code gives no order for a pair: its sites lie in two arms of one if/try; or, for a violation,
-    one runs inside the other's call, or the earlier site only constructs an object (``PPO(...)``,
-    ``self.idwt = IDWT(...)`` in an ``__init__``: setting up a step is not running it)."""
+    """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
+    training stage), or their sites lie in two arms of one if/try; or, for a violation, one runs inside the other's
+    call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
+    ``__init__``: setting up a step is not running it)."""
+    if first_i is last_j:
+        return True
     kind = relation(first_i, last_j)
     if kind == EXCLUSIVE:
         return True
