@@ -20,8 +20,10 @@ them; settled absent when no trace exists anywhere; ambiguous in between"):
   "batch size 1024" shows the setting exists, not its value: D1 checks values), or only in a config file (a
   YAML/JSON/TOML value or key) whose key live code does not name.
 - **present** through a config: the config value or key matches and live code names that key.
+- **ambiguous** too: no match at all, but a live identifier shares a distinctive word with the element's name or
+  aliases (``reward_lambda`` for "reward multiplier lambda"): the spec's aliases may have missed that name.
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it: the reason says
-  where), only in display strings, comments, docstrings or other text, or nowhere.
+  where), or else only in display strings, comments, docstrings or other text, or nowhere.
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present, rounded to the scale; settled
@@ -31,6 +33,7 @@ score as the best estimate and one finding per element. Drift ``protocol`` when 
 
 from __future__ import annotations
 
+import builtins
 import re
 import weakref
 from dataclasses import dataclass
@@ -199,6 +202,11 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, ABSENT,
                              f"only in dead code: {first.scope} at {_ref(first)}, which no entry point reaches",
                              tuple(sorted(by_state[DEAD], key=_mention_order)))
+    related = _related(terms, graph)
+    if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"not named, but live code uses a related name ({related.text!r} at {_ref(related)})",
+                             (related,))
     if by_state["display"]:
         first = by_state["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {_ref(first)}", (first,))
@@ -206,6 +214,31 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if text is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({_ref(text)})", (text,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _related(terms: list[str], graph: CallGraph) -> Mention | None:
+    """A live identifier sharing a distinctive word (four letters or more, not generic) with the element's name or
+    aliases, or ``None``: then the element may be there under a name the spec did not list."""
+    distinctive = {w for t in terms for w in _plain_words(t) if len(w) >= 4 and not is_generic(w)
+                   and w not in _BUILTINS}
+    if not distinctive:
+        return None
+    for text, mentions in graph.mentions_by_text().items():
+        if distinctive & _plain_words(text):
+            live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
+                    and graph.live(m.scope) and not is_test_path(m.file.split("#")[0])]
+            if live:
+                return min(live, key=_mention_order)
+    return None
+
+
+def _plain_words(text: str) -> set[str]:
+    """Words split at ``_``, ``-``, dots and spaces only (``OpenWebText`` stays one word: its parts ``open`` and
+    ``text`` are not distinctive)."""
+    return {w for w in _NOT_ALNUM.split(text.lower()) if w}
+
+
+_BUILTINS = frozenset(dir(builtins))
 
 
 def _live_mentions(graph: CallGraph):
