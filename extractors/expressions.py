@@ -107,7 +107,7 @@ class _Builder:
                 self.by_name.setdefault(node.name.value, []).append((key, qualname))
         records = []
         for key, module in sorted(self.index.modules.items()):
-            positions = self.index.positions(key)
+            positions = self.index.positions[key]
             file, _, cell = key.partition("#")
             top = FunctionRecord("<module>", "<module>", file, 1, int(cell) if cell else None)
             self._body(module.body, top, key, "", positions, {})

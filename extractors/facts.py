@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from extractors.values import Value, is_number
 
@@ -69,6 +70,8 @@ class FileFacts:
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
+    modules: dict = field(default_factory=dict)  # the same keys -> libcst.Module
+    positions: dict = field(default_factory=dict)  # the same keys -> libcst PositionProvider mapping (node -> range)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -77,6 +80,8 @@ class FileFacts:
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
+        self.modules.update(other.modules)
+        self.positions.update(other.positions)
 
 
 def value_key(value: Value) -> float | None:
@@ -93,10 +98,11 @@ class RepositoryIndex:
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
     (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
-    cell), parsed once and shared by every rule that reads code, and ``wrappers`` their ``MetadataWrapper``s
-    (``positions(key)`` gives line numbers without recomputing them); ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
-    repository under test must not silence its own stubs); ``derived`` holds analyses a rule builds from the index
-    on first use (``extractors.expressions.code_expressions``), so that one run builds each once.
+    cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``) resolved once
+    for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
+    repository under test must not silence its own stubs); ``call_graph`` the call graph, built lazily; ``derived``
+    holds other analyses a rule builds from the index on first use (``extractors.expressions.code_expressions``),
+    so that one run builds each once.
     """
 
     def __init__(self, root: str, normalise) -> None:
@@ -111,7 +117,7 @@ class RepositoryIndex:
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
         self.modules: dict = {}  # file or "file#cell" -> libcst.Module
-        self.wrappers: dict = {}  # the same keys -> libcst.metadata.MetadataWrapper (metadata resolved once)
+        self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
         self.derived: dict = {}  # analyses built from the index on first use by a rule, by name
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
 
@@ -126,8 +132,8 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
-        self.wrappers.update(found.wrappers)
-        self.modules.update({key: wrapper.module for key, wrapper in found.wrappers.items()})
+        self.modules.update(found.modules)
+        self.positions.update(found.positions)
         for fact in found.facts:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:
@@ -137,10 +143,13 @@ class RepositoryIndex:
                 if key is not None:
                     self.by_value[key].append(fact)
 
-    def positions(self, key: str):
-        """The libcst ``PositionProvider`` mapping (node -> CodeRange) of the module under ``key``, computed once."""
-        from libcst.metadata import PositionProvider
-        return self.wrappers[key].resolve(PositionProvider)
+    @cached_property
+    def call_graph(self):
+        """The repository's ``extractors.callgraph.CallGraph``, built from ``modules`` on first use and kept: the
+        rules of every SAU share one graph."""
+        from extractors.callgraph import build_call_graph  # the graph module needs the parsed trees, not facts
+
+        return build_call_graph(self)
 
     def stub_counts(self) -> dict[str, int]:
         """How many stub and TODO findings of each code (``{"STB001": 3, "TOD001": 5}``), codes sorted."""

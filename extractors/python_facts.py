@@ -37,10 +37,10 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     """Extract facts from a parsed module.
 
     ``file`` is the repository-relative POSIX path recorded on every fact; ``line_offset`` is added to every line
-    (used when a fragment of a file is parsed on its own). ``wrapper`` is the module's ``MetadataWrapper`` when the
-    caller shares it with other passes, so positions are computed once. Never raises on unusual but parsed code.
+    (used when a fragment of a file is parsed on its own); ``wrapper`` a ``MetadataWrapper`` of ``module`` made by
+    the caller, so that the positions it resolves can be kept. Never raises on unusual but parsed code.
     """
-    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)  # shared: metadata is resolved once
+    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
     visitor = _FactVisitor(file, line_offset, cell)
     wrapper.visit(visitor)
     if visitor.augmented:

@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING, Callable
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
-from rules import d1_numerical, d2_formula, names
+from rules import d1_numerical, d2_formula, d3_protocol, d4_ordering, names
 from verifier.model import DIMENSIONS, UNRESOLVED, PaperSpec, SAU, Verdict
 
 if TYPE_CHECKING:  # the openai client is imported only when a judge runs
     from llm_fallback.judge import Judge
 
 # One rule per dimension; dimensions without one yet report their SAUs unresolved, unscored.
-RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {"D1": d1_numerical.check, "D2": d2_formula.check}
+RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {
+    "D1": d1_numerical.check, "D2": d2_formula.check, "D3": d3_protocol.check, "D4": d4_ordering.check}
 
 
 @dataclass(frozen=True)

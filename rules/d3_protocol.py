@@ -1,0 +1,295 @@
+"""D3, experiment protocol: are the claimed datasets, baselines, metrics and scope elements used by code that runs?
+
+Each element of ``sau.checks`` (``datasets``, ``baselines``, ``metrics``, ``scope``: lists of ``{name, aliases}``)
+is looked up among the *mentions* of the call graph (``extractors.callgraph.Mention``): identifiers and dotted
+names read, called, assigned or defined (``CIFAR10(...)``, ``compute_fid``, ``val_loss = ...``, ``def fid``: a
+definition counts where the function runs) and string literals
+(``load_dataset("openwebtext")``, ``"data/owt/train.bin"``, ``choices=["cifar10"]``). Comments and docstrings are
+not mentions; strings shown to people (``print``/logging arguments, plot labels, ``help=``) are kept apart as
+*display* and never count. A term matches a mention when their normalised forms are equal, when the term's
+words occur in a row among the mention's words (``val loss`` in ``best_val_loss``; camelCase and punctuation
+split words, so ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
+when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``).
+
+Per element, in this order (DESIGN.md: "settled present when code (not comments) loads, instantiates or computes
+them; settled absent when no trace exists anywhere; ambiguous in between"):
+
+- **present** (1): a non-generic term matches a mention in *live* code (reached from an entry point).
+- **ambiguous**: a match only in code that is *maybe* live, only through a generic term (``loss``, ``mean``,
+  ``baseline``), only through a term that drops the number of an element named with one (``batch_size`` for
+  "batch size 1024" shows the setting exists, not its value: D1 checks values), or only in a config file (a
+  YAML/JSON/TOML value or key) whose key live code does not name.
+- **present** through a config: the config value or key matches and live code names that key.
+- **ambiguous** too: no match at all, but a live identifier shares a distinctive word with the element's name or
+  aliases (``reward_lambda`` for "reward multiplier lambda"): the spec's aliases may have missed that name.
+- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it: the reason says
+  where), or else only in display strings, comments, docstrings or other text, or nowhere.
+
+A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
+there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present, rounded to the scale; settled
+when every element is present or absent and the SAU's checks cover its statement, otherwise unresolved with that
+score as the best estimate and one finding per element. Drift ``protocol`` when an element is absent.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+
+from extractors import facts as K
+from extractors.callgraph import DEAD, LIVE, CallGraph, Mention
+from extractors.facts import Fact, RepositoryIndex
+from extractors.walk import is_test_path
+from rules import names
+from verifier.model import SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
+
+RULE = "rule:d3-protocol"
+PROTOCOL = "protocol"
+CATEGORIES = ("datasets", "baselines", "metrics", "scope")
+
+PRESENT, ABSENT, AMBIGUOUS = "present", "absent", "ambiguous"
+# Terms that name no particular dataset, baseline or metric: any code has them (aliases.yaml's generic tokens too).
+_GENERIC = frozenset({"loss", "mean", "norm", "baseline", "default", "model", "data", "dataset", "base", "small",
+                      "large", "time", "score", "error", "dt", "sum", "train", "test", "eval", "val", "valid",
+                      "result", "results", "metric", "metrics", "acc", "output", "input", "value", "x", "y",
+                      "standard", "original", "full", "method", "ours", "tokens", "compare", "std", "grad",
+                      # words every ML code base uses for its own parts (nn.Linear, an embedding layer, an
+                      # optimizer), so they name no particular baseline or dataset: found while reading verdicts
+                      "linear", "finetune", "finetuning", "layer", "layers", "head", "heads", "embedding",
+                      "embeddings", "optimizer", "scheduler", "network", "net", "module", "encoder", "decoder",
+                      "mlp", "random", "noise", "feature", "features", "gaussian", "uniform", "normal", "synthetic",
+                      "experiment", "config", "setting", "settings", "run", "sample", "samples", "step", "steps",
+                      "epoch", "epochs", "batch"})
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+_DIGIT = re.compile(r"\d")
+_SUBSTRING_MIN = 6  # shorter terms inside longer names are too often accidents (``acc`` in ``accumulate``)
+
+
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case words of a name or text: camelCase, ``_``, ``-``, ``.``, ``/`` and spaces split them
+    (``OpenWebTextDataset`` -> ``("open", "web", "text", "dataset")``; ``CIFAR10`` stays one word)."""
+    return tuple(w for w in _NOT_ALNUM.split(_CAMEL.sub(" ", text).lower()) if w)
+
+
+@lru_cache(maxsize=65536)
+def squash(text: str) -> str:
+    """Lower-case letters and digits only: ``CIFAR-10`` -> ``cifar10``."""
+    return _NOT_ALNUM.sub("", text.lower())
+
+
+def term_matches(term: str, text: str) -> bool:
+    """Whether the claim term occurs in the code text (module docstring for the three ways)."""
+    term_squashed, text_squashed = squash(term), squash(text)
+    if not term_squashed or not text_squashed:
+        return False
+    if term_squashed == text_squashed:
+        return True
+    if term_squashed not in text_squashed:  # every way of matching below needs this
+        return False
+    text_words = words(text)
+    if _run(text_words, words(term)):
+        return True
+    for start in range(len(text_words)):  # CIFAR-10 (cifar, 10) against CIFAR10 (cifar10): joined runs
+        joined = ""
+        for word in text_words[start:start + 4]:
+            joined += word
+            if joined == term_squashed:
+                return True
+    return len(term_squashed) >= _SUBSTRING_MIN and term_squashed in text_squashed
+
+
+def _run(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
+    n = len(needle)
+    return n > 0 and any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def is_generic(term: str) -> bool:
+    """A term that cannot identify an element on its own: one of ``_GENERIC``, a generic name of
+    ``rules.names``, or two characters or fewer."""
+    squashed = squash(term)
+    return len(squashed) <= 2 or squashed in _GENERIC or names.is_generic(term)
+
+
+@dataclass(frozen=True)
+class ElementResult:
+    """The decision for one protocol element: ``outcome`` present/absent/ambiguous, ``note`` why, ``refs`` the
+    mentions (or config facts) behind it, best first."""
+
+    category: str
+    name: str
+    outcome: str
+    note: str
+    refs: tuple = ()
+
+
+def check(sau: SAU, index: RepositoryIndex) -> Verdict:
+    """Decide a D3 SAU against ``index`` (module docstring). Unresolved without a score when the SAU has no
+    elements or is not code-checkable."""
+    if not sau.checkable:
+        return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    elements = [(c, e) for c in CATEGORIES for e in sau.checks.get(c, ())]
+    if not elements:
+        return Verdict(sau, None, UNRESOLVED, "no datasets, baselines, metrics or scope elements were given", RULE)
+    graph = index.call_graph
+    results = [decide_element(category, element, graph, index) for category, element in elements]
+    present = sum(r.outcome == PRESENT for r in results)
+    score = round_to_scale(present / len(results))
+    decided = all(r.outcome != AMBIGUOUS for r in results) and sau.complete
+    drift = PROTOCOL if any(r.outcome == ABSENT for r in results) else None
+    reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
+        f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
+    if not sau.complete:
+        reason += "; the statement has elements no check covers"
+    findings = tuple({"category": r.category, "element": r.name, "outcome": r.outcome, "note": r.note,
+                      "refs": [_ref(x) for x in r.refs[:2]]} for r in results)
+    return Verdict(sau, score, SETTLED if decided else UNRESOLVED, reason, RULE, drift, _evidence(results, index),
+                   findings)
+
+
+def decide_element(category: str, element: dict, graph: CallGraph, index: RepositoryIndex) -> ElementResult:
+    """Decide one ``{name, aliases}`` element of ``category`` (module docstring)."""
+    name = element["name"]
+    terms = [name, *element.get("aliases", ())]
+    specific = [t for t in terms if not is_generic(t)]
+    if _DIGIT.search(name):  # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob
+        specific = [t for t in specific if _DIGIT.search(t)]
+    generic = [t for t in terms if t not in specific]
+    by_state: dict[str, list[Mention]] = {LIVE: [], "maybe": [], DEAD: [], "display": []}
+    generic_live: list[Mention] = []
+    for text, mentions in graph.mentions_by_text().items():
+        hit_specific = any(term_matches(t, text) for t in specific)
+        if not hit_specific and not any(term_matches(t, text) for t in generic):
+            continue
+        for mention in mentions:
+            if mention.scope not in graph.graph or is_test_path(mention.file.split("#")[0]):
+                continue
+            state = graph.liveness(mention.scope)
+            if not hit_specific:
+                if state == LIVE and mention.kind != "display":
+                    generic_live.append(mention)
+            else:
+                by_state["display" if mention.kind == "display" else state].append(mention)
+    if by_state[LIVE]:
+        best = sorted(by_state[LIVE], key=_mention_order)
+        return ElementResult(category, name, PRESENT, f"used at {_ref(best[0])}", tuple(best))
+    if by_state["maybe"]:
+        best = sorted(by_state["maybe"], key=_mention_order)
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"only in code that may not run ({_ref(best[0])})", tuple(best))
+    configs = [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
+               and any(term_matches(t, f.path) or (isinstance(f.value, str) and term_matches(t, f.value))
+                       for t in specific)]
+    if configs:
+        keys = {f.name for f in configs}
+        read = [m for m in _live_mentions(graph) if m.text in keys]
+        if read:
+            return ElementResult(category, name, PRESENT,
+                                 f"config {_ref(configs[0])}, key read at {_ref(read[0])}", tuple(configs))
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"only in config {_ref(configs[0])}, whose key live code does not name", tuple(configs))
+    if generic_live:
+        best = sorted(generic_live, key=_mention_order)
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"only a generic term or one without the element's number matches, at {_ref(best[0])}",
+                             tuple(best))
+    if by_state[DEAD]:
+        first = sorted(by_state[DEAD], key=_mention_order)[0]
+        return ElementResult(category, name, ABSENT,
+                             f"only in dead code: {first.scope} at {_ref(first)}, which no entry point reaches",
+                             tuple(sorted(by_state[DEAD], key=_mention_order)))
+    related = _related(terms, graph)
+    if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"not named, but live code uses a related name ({related.text!r} at {_ref(related)})",
+                             (related,))
+    if by_state["display"]:
+        first = by_state["display"][0]
+        return ElementResult(category, name, ABSENT, f"only shown in a message at {_ref(first)}", (first,))
+    text = _text_trace(specific, index)
+    if text is not None:
+        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({_ref(text)})", (text,))
+    return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _related(terms: list[str], graph: CallGraph) -> Mention | None:
+    """A live identifier sharing a distinctive word (four letters or more, not generic) with the element's name or
+    aliases, or ``None``: then the element may be there under a name the spec did not list."""
+    distinctive = {w for t in terms for w in _plain_words(t) if len(w) >= 4 and not is_generic(w)
+                   and w not in _BUILTINS}
+    if not distinctive:
+        return None
+    for text, mentions in graph.mentions_by_text().items():
+        if distinctive & _plain_words(text):
+            live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
+                    and graph.live(m.scope) and not is_test_path(m.file.split("#")[0])]
+            if live:
+                return min(live, key=_mention_order)
+    return None
+
+
+def _plain_words(text: str) -> set[str]:
+    """Words split at ``_``, ``-``, dots and spaces only (``OpenWebText`` stays one word: its parts ``open`` and
+    ``text`` are not distinctive)."""
+    return {w for w in _NOT_ALNUM.split(text.lower()) if w}
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+def _live_mentions(graph: CallGraph):
+    for scope, mentions in graph.mentions.items():
+        if graph.live(scope):
+            yield from mentions
+
+
+_SQUASHED_FILES: "weakref.WeakKeyDictionary[RepositoryIndex, dict[str, str]]" = weakref.WeakKeyDictionary()
+
+
+def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
+    """The first source line holding a term as text (a comment, a docstring, a README-like config value), as a
+    ``Mention`` of kind ``text``, or ``None``. Each file's squashed text is kept per index, so that files without
+    the term are passed over at once."""
+    squashed = _SQUASHED_FILES.get(index)
+    if squashed is None:
+        squashed = _SQUASHED_FILES[index] = {key: squash("".join(lines)) for key, lines in index.lines.items()}
+    wanted = [squash(t) for t in terms if squash(t)]
+    for key in sorted(index.lines):
+        if not any(w in squashed[key] for w in wanted):
+            continue
+        for number, line in enumerate(index.lines[key], 1):
+            if any(term_matches(t, line) for t in terms):
+                return Mention("", line.strip(), "text", key, number)
+    return None
+
+
+_KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 4}
+
+
+def _mention_order(mention: Mention) -> tuple:
+    return (_KIND_RANK.get(mention.kind, 4), mention.file, mention.line)
+
+
+def _ref(item: Mention | Fact) -> str:
+    return f"{item.file}:{item.line}"
+
+
+def _evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+    seen: dict[tuple, Evidence] = {}
+    for result in sorted(results, key=lambda r: r.outcome != PRESENT):
+        for item in result.refs[:1]:
+            file, _, cell = item.file.partition("#")
+            key = (item.file, item.line)
+            if key in seen:
+                continue
+            lines = index.lines.get(item.file if isinstance(item, Mention) else (
+                item.file if item.cell is None else f"{item.file}#{item.cell}"), [])
+            text = lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines) else ""
+            kind = "config" if isinstance(item, Fact) else item.kind
+            seen[key] = Evidence(file, item.line, item.line, text, kind,
+                                 int(cell) if cell.isdigit() else getattr(item, "cell", None))
+    return tuple(seen.values())

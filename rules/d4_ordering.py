@@ -1,0 +1,425 @@
+"""D4, pipeline ordering: do the claimed steps run, and in the claimed order, along the paths the entry points take?
+
+Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
+graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
+each resolved repository call expanded depth first where it happens (every function expanded once, at its first
+call, so recursion and repeated calls end), loops noted. A call site maps to a step
+
+- **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
+  identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
+  (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
+  (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
+  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
+- **weakly** when only such a common library call, or an attribute call on a receiver of unknown type, has that
+  name (``model.train()`` may be ``nn.Module.train``, not the training step), or a name merely contains a common
+  keyword (``train_epoch`` for ``train``: ``get_train_loader`` would match too).
+
+The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
+(else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
+no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
+(no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
+*maybe* live, or a keyword used only as a variable or string).
+
+Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
+none. Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
+rounded to the scale (``verifier.model.round_to_scale``); two swapped steps of four give 0.75. Settled when every
+step is strongly mapped or certainly dead or absent and no entry-point question remains. Step i precedes step j
+when some site of j runs after the first site of i (a validation inside the pretraining loop does not undo the
+final evaluation after fine-tuning); the pair is violated when every site of j runs before any site of i. A
+violation is settled ordering drift only when both steps are strongly mapped and their sites are *sequential*: not
+in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them; such a pair never settles), not
+one inside the other's call (``relation``), and neither site only constructs an object (``PPO(...)``: setting a step
+up is not running it). Otherwise unresolved with that score as the
+best estimate and one finding per step.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
+                                  CallSite)
+from extractors.facts import RepositoryIndex
+from verifier.model import MISSING, SETTLED, UNRESOLVED as UNRESOLVED_STATUS, Evidence, SAU, Verdict, round_to_scale
+
+RULE = "rule:d4-ordering"
+ORDERING = "ordering"
+_EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
+_TRACE_LIMIT = 50_000  # call sites per trace; a bound for generated code, far above real pipelines
+_IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
+# Library calls too common to stand for a pipeline step on their own (``print`` for "report", ``sum`` for
+# "aggregate", ``torch.mean``, ``plt.plot``): outside the repository they map a step only weakly.
+_COMMON_CALLS = frozenset(dir(builtins)) | frozenset({
+    "mean", "sum", "max", "min", "norm", "plot", "hist", "savefig", "show", "load", "save", "dump", "train", "eval",
+    "run", "main", "step", "update", "forward", "compare", "log", "time", "sort", "cat", "stack", "backward",
+    "zero_grad", "item", "append", "write", "read", "format", "apply", "to", "cuda", "copy", "reshape", "view",
+    "exp", "sqrt", "abs", "clip", "clamp", "zeros", "ones", "randn", "rand", "tensor", "array", "linspace",
+    "arange", "mkdir", "makedirs", "join", "exists", "info", "debug", "print", "sample", "generate", "evaluate",
+    "fit", "predict", "transform", "fill_", "copy_", "add_", "mul_", "normal_", "uniform_", "no_grad",
+    "parameters", "named_parameters", "state_dict", "load_state_dict", "Parameter", "Linear", "Sequential", "std",
+    "var", "log_softmax", "softmax", "sigmoid", "relu", "tanh", "matmul", "einsum", "where", "cumsum", "prod", "dot",
+    "concatenate", "split", "chunk", "gather", "argmax", "argmin", "topk", "randint", "choice", "shuffle",
+    "permutation", "normal", "uniform", "isnan", "clip_grad_norm_", "mse_loss", "l1_loss", "detach", "numpy",
+    "unsqueeze", "squeeze", "permute", "transpose", "flatten", "expand", "repeat", "interpolate", "pad"})
+_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
+
+STRONG, WEAK = "strong", "weak"
+# Traces per call graph, made once for all the SAUs of a repository.
+_TRACES: "weakref.WeakKeyDictionary[CallGraph, dict[str, list[Event]]]" = weakref.WeakKeyDictionary()
+ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = "ordered", "elsewhere", "dead", "absent", "uncertain"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One call site of a trace: ``position`` in execution order, ``site`` the ``CallSite``, ``in_loop`` whether a
+    loop encloses it anywhere on the path from the entry point, ``path`` the call sites from the entry point's body
+    down to this one (``path[-1] is site``)."""
+
+    position: int
+    site: CallSite
+    in_loop: bool
+    path: tuple[CallSite, ...] = ()
+
+
+def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
+    """The call sites ``entry`` runs, in execution order: statement order within a body, each resolved call
+    expanded depth first at its first occurrence. At most ``limit`` events."""
+    events: list[Event] = []
+    expanded = {entry}
+    stack = [(iter(graph.callees_in_order(entry)), False, ())]
+    while stack and len(events) < limit:
+        sites, in_loop, above = stack[-1]
+        site = next(sites, None)
+        if site is None:
+            stack.pop()
+            continue
+        looped = in_loop or site.in_loop
+        path = (*above, site)
+        events.append(Event(len(events), site, looped, path))
+        for target in _bodies(graph, site):
+            if target not in expanded:
+                expanded.add(target)
+                stack.append((iter(graph.callees_in_order(target)), looped, path))
+    return events
+
+
+NESTED, EXCLUSIVE, SEQUENTIAL = "nested", "exclusive", "sequential"
+
+
+def relation(first: Event, second: Event) -> str:
+    """How two events of one trace relate: ``nested`` when one happens inside the call of the other,
+    ``exclusive`` when they lie in different arms of one ``if``/``try`` (only one of them runs in a pass), else
+    ``sequential``."""
+    for a, b in zip(first.path, second.path):
+        if a is b:
+            continue
+        arms_a, arms_b = dict(a.branch), dict(b.branch)
+        if any(statement in arms_b and arms_b[statement] != arm for statement, arm in arms_a.items()):
+            return EXCLUSIVE
+        return SEQUENTIAL
+    return NESTED
+
+
+def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
+    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``."""
+    if site.callee is None or site.kind not in _EXPANDED:
+        return []
+    if site.kind == INSTANTIATE:
+        g = graph.graph
+        return [t for t in g.successors(site.callee) if g.edges[site.callee, t]["kind"] == CALL]
+    return [site.callee]
+
+
+def _names(step: dict) -> list[str]:
+    return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n)]
+
+
+@lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _WORD.findall(text))
+
+
+@dataclass(frozen=True)
+class _StepNames:
+    """A step's identifier-like names, prepared once: ``tails`` the lower-case last components, ``dotted`` the
+    lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
+    those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``)."""
+
+    tails: frozenset[str]
+    dotted: tuple[str, ...]
+    runs: tuple[tuple[str, ...], ...]
+    specific: tuple[tuple[str, ...], ...]
+
+
+def step_names(step: dict) -> _StepNames:
+    """The names a spec step is looked for by, prepared for ``match_site``."""
+    return _prepared(tuple(_names(step)))
+
+
+@lru_cache(maxsize=4096)
+def _prepared(names: tuple[str, ...]) -> _StepNames:
+    tails = frozenset(n.lower().rsplit(".", 1)[-1] for n in names)
+    runs = tuple(_words(t) for t in sorted(tails) if len(t) >= 3 and _words(t))
+    common = {c.lower() for c in _COMMON_CALLS}
+    specific = tuple(run for run in runs if "_".join(run) not in common and not (len(run) == 1 and run[0] in common))
+    return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific)
+
+
+def match_site(names: _StepNames, site: CallSite) -> str | None:
+    """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
+    docstring)."""
+    if site.kind == RUN:
+        return None
+    called = site.target if site.callee is None else site.callee
+    last = called.rsplit(".", 1)[-1].lower()
+    if site.kind in (CALL, INSTANTIATE, INSTANCE):
+        if last in names.tails:
+            return STRONG
+    elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
+        lowered = called.lower()
+        if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
+            return STRONG
+    if site.kind in (UNRESOLVED, EXTERNAL) and last in names.tails:
+        return WEAK
+    if site.kind != EXTERNAL and names.runs:
+        words = _words(last)
+        if site.kind in (CALL, INSTANTIATE, INSTANCE) and any(_contains(words, run) for run in names.specific):
+            return STRONG  # the repository's own train_sft for a step named by sft
+        if any(_contains(words, run) for run in names.runs):
+            return WEAK
+    return None
+
+
+def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+@dataclass
+class StepResult:
+    """Where one step was found: ``outcome`` (module docstring), ``event`` and ``last`` its first and last site in
+    the chosen trace, ``strength`` of that mapping, ``where`` a site or definition elsewhere (``file:line``) for the
+    reason."""
+
+    name: str
+    outcome: str
+    event: Event | None = None
+    strength: str | None = None
+    where: str = ""
+    last: Event | None = None
+
+
+def check(sau: SAU, index: RepositoryIndex) -> Verdict:
+    """Decide a D4 SAU against ``index`` (module docstring). Returns an unresolved verdict without a score when the
+    SAU has no steps or is not code-checkable."""
+    if not sau.checkable:
+        return Verdict(sau, None, UNRESOLVED_STATUS, f"not code-checkable: {sau.note}", RULE)
+    steps = sau.checks.get("steps")
+    if not steps:
+        return Verdict(sau, None, UNRESOLVED_STATUS, "no ordered steps were given for this claim", RULE)
+    graph = index.call_graph
+    traces = _TRACES.get(graph)
+    if traces is None:
+        traces = _TRACES[graph] = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    entry, results = _best_trace(steps, traces)
+    for result, step in zip(results, steps):
+        if result.outcome != ORDERED or result.strength != STRONG:
+            _locate(result, step, graph, traces, entry)
+    pairs = _pairs(sau.checks.get("strict", True), len(steps))
+    found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
+    first = {i: results[i].event for i in found}
+    last = {i: results[i].last for i in found}
+    # i before j holds when some j runs after the first i (an evaluation inside the pretraining loop does not undo
+    # the final one after fine-tuning); violated when every j ran before any i
+    violated = [(i, j) for i, j in pairs if i in first and j in first and last[j].position < first[i].position]
+    kept = _largest_consistent(found, first, last, pairs, sau.checks.get("strict", True) is True)
+    score = round_to_scale(kept / len(steps))
+    certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
+                        for r in results)
+    unclear = [(i, j) for i, j in pairs if i in first and j in first and _unclear(first[i], last[j], (i, j) in violated)]
+    decided = graph.runnable and certain_steps and sau.complete and not unclear
+    violated = [pair for pair in violated if pair not in unclear]
+    drift = ORDERING if violated else MISSING if any(r.outcome != ORDERED for r in results) else None
+    reason = _reason(results, steps, violated, entry, graph, bool(unclear))
+    for i, j in unclear:
+        kind = "same" if first[i] is last[j] else relation(first[i], last[j])
+        reason += (f"; {results[i].name!r} and {results[j].name!r} map to one call ({first[i].site.ref}), so no "
+                   f"order follows" if kind == "same" else
+                   f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
+                   f"order follows" if kind == EXCLUSIVE else
+                   f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows"
+                   if kind == NESTED else
+                   f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
+                   f"({last[j].site.ref}), so no order follows")
+    if not graph.runnable:
+        reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
+    elif not sau.complete:
+        reason += "; the statement has elements no step covers"
+    evidence = _evidence(results, violated, index)
+    findings = tuple({"step": r.name, "outcome": r.outcome, "strength": r.strength,
+                      "ref": r.event.site.ref if r.event else (r.where or None),
+                      "in_loop": bool(r.event and r.event.in_loop)} for r in results)
+    status = SETTLED if decided else UNRESOLVED_STATUS
+    return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings)
+
+
+def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list[StepResult]]:
+    """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
+    (strong sites where there are any)."""
+    best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
+    for entry, events in traces.items():
+        results = []
+        for step in steps:
+            strong: list[Event] = []
+            weak: list[Event] = []
+            names = step_names(step)
+            for event in events:
+                strength = match_site(names, event.site)
+                if strength == STRONG:
+                    strong.append(event)
+                elif strength == WEAK and not strong:
+                    weak.append(event)
+            chosen = strong or weak
+            results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
+                                      STRONG if strong else WEAK if weak else None, last=chosen[-1] if chosen else None))
+        key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))
+        if best_key is None or key > best_key:
+            best, best_key, best_results = entry, key, results
+    return best, best_results
+
+
+def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
+    """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
+    in code that may be live, or nowhere?"""
+    names = step_names(step)
+    for other, events in traces.items():
+        if other == entry:
+            continue
+        hit = next((e for e in events if match_site(names, e.site) == STRONG), None)
+        if hit is not None:
+            if result.outcome != ORDERED:
+                result.outcome, result.where = ELSEWHERE, hit.site.ref
+            return
+    if result.outcome == ORDERED:
+        return  # weakly mapped in the trace; stays uncertain through its strength
+    wanted = {n.lower().rsplit(".", 1)[-1] for n in _names(step)}
+    if not wanted:  # only phrases or numbers to look for: nothing a call could be matched with
+        result.outcome, result.where = UNCERTAIN, "no function or identifier-like keyword to look for"
+        return
+    places = [(q, f"{info.file}:{info.line}") for q, info in graph.functions.items() if info.name.lower() in wanted]
+    places += [(q, f"{file}:{line}") for q, (file, line, _) in graph.classes.items()
+               if q.rsplit(".", 1)[-1].lower() in wanted]
+    places += [(scope, site.ref) for scope in graph.graph.nodes for site in graph.callees_in_order(scope)
+               if match_site(names, site) is not None]
+    if not places:
+        runs = [_words(w) for w in wanted if _words(w)]
+        mention = next((m for text, mentions in graph.mentions_by_text().items()
+                        if any(_contains(_words(text), run) for run in runs)
+                        for m in mentions if m.kind != "display"), None)
+        result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
+        result.where = f"{mention.file}:{mention.line}" if mention else ""
+        return
+    states = [graph.liveness(node) for node, _ in places]
+    result.outcome = DEAD_STEP if all(state == DEAD for state in states) else UNCERTAIN
+    live = [ref for (_, ref), state in zip(places, states) if state == LIVE]
+    result.where = live[0] if live and result.outcome == UNCERTAIN else places[0][1]
+
+
+def _pairs(strict, n: int) -> list[tuple[int, int]]:
+    """The ordered step pairs a claim requires: with ``strict: true`` the steps form a total order, so every pair
+    i < j (checking only neighbours would pass 2, 0, 1 for the claim 0, 1, 2 when step 1 repeats late)."""
+    if strict is True:
+        return list(combinations(range(n), 2))
+    if strict is False:
+        return []
+    return [tuple(p) for p in strict]
+
+
+def _largest_consistent(found: list[int], first: dict, last: dict, pairs, total_order: bool) -> int:
+    """The size of the largest set of found steps whose required pairs hold (i before j: some j runs after the
+    first i; with ``strict: true`` the claim is a total order, so every pair i < j of the set counts). Exhaustive
+    up to 12 found steps, greedy beyond."""
+    def consistent(chosen) -> bool:
+        members = set(chosen)
+        checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
+        return all(first[i].position <= last[j].position for i, j in checks)  # one site for both: see _unclear
+
+    if len(found) > 12:
+        chosen: list[int] = []
+        for i in found:
+            if consistent([*chosen, i]):
+                chosen.append(i)
+        return len(chosen)
+    for size in range(len(found), 0, -1):
+        if any(consistent(c) for c in combinations(found, size)):
+            return size
+    return 0
+
+
+def _unclear(first_i: Event, last_j: Event, violated: bool) -> bool:
+    """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
+    training stage), or their sites lie in two arms of one if/try; or, for a violation, one runs inside the other's
+    call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
+    ``__init__``: setting up a step is not running it)."""
+    if first_i is last_j:
+        return True
+    kind = relation(first_i, last_j)
+    if kind == EXCLUSIVE:
+        return True
+    return violated and (kind == NESTED or _constructs(last_j.site) or _constructs(first_i.site))
+
+
+def _constructs(site: CallSite) -> bool:
+    return site.kind == INSTANTIATE or (site.kind == EXTERNAL and site.target.rsplit(".", 1)[-1][:1].isupper())
+
+
+def _where(result: StepResult) -> str:
+    if result.event is None:
+        return result.where
+    loop = ", in a loop" if result.event.in_loop else ""
+    return f"{result.event.site.ref}{loop}"
+
+
+def _reason(results: list[StepResult], steps, violated, entry: str | None, graph: CallGraph, unclear: bool) -> str:
+    parts = []
+    for i, j in violated:
+        parts.append(f"order violated: {results[j].name!r} ({_where(results[j])}) runs before "
+                     f"{results[i].name!r} ({_where(results[i])})")
+    ordered = [r for r in results if r.outcome == ORDERED]
+    if ordered and entry is not None:
+        listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
+                           for r in sorted(ordered, key=lambda r: r.event.position))
+        parts.append(f"from entry point {entry} ({graph.node_ref(entry)}): {listed}")
+    for r in results:
+        if r.outcome == ELSEWHERE:
+            parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")
+        elif r.outcome == DEAD_STEP:
+            parts.append(f"{r.name!r} is implemented at {r.where} but no entry point reaches it (dead code)")
+        elif r.outcome == UNCERTAIN:
+            parts.append(f"{r.name!r} has only uncertain matches ({r.where})")
+        elif r.outcome == ABSENT:
+            parts.append(f"{r.name!r} not found in code")
+    if not violated and not unclear and len(ordered) == len(results) and all(r.strength == STRONG for r in results):
+        parts.insert(0, "claimed order holds")
+    return "; ".join(parts)
+
+
+def _evidence(results: list[StepResult], violated, index: RepositoryIndex) -> tuple[Evidence, ...]:
+    order = [j for pair in violated for j in reversed(pair)] + list(range(len(results)))
+    seen: dict[tuple, Evidence] = {}
+    for i in order:
+        event = results[i].event
+        if event is None:
+            continue
+        site = event.site
+        file, _, cell = site.file.partition("#")
+        key = (site.file, site.line)
+        if key not in seen:
+            lines = index.lines.get(site.file, [])
+            text = lines[site.line - 1].strip()[:200] if 0 < site.line <= len(lines) else ""
+            seen[key] = Evidence(file, site.line, site.line, text, "call", int(cell) if cell.isdigit() else None)
+    return tuple(seen.values())

@@ -1,0 +1,128 @@
+"""The call graph on a small repository written for it (tests/fixtures/callgraph/repo): import forms, call
+resolution, entry points and liveness, each asserted with the node, edge kind and line it must produce."""
+
+from pathlib import Path
+
+import pytest
+
+from extractors.callgraph import DEAD, LIVE, MAYBE, module_name
+from extractors.repository import build_index
+from rules import names
+
+REPO = Path(__file__).parent / "fixtures" / "callgraph" / "repo"
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return build_index(REPO, names.normalise).call_graph
+
+
+def edge(graph, source, target):
+    data = graph.graph.edges[source, target]
+    return data["kind"], data["file"], data["line"]
+
+
+def test_module_names() -> None:
+    assert module_name("pkg/sub/ops.py") == "pkg.sub.ops"
+    assert module_name("pkg/__init__.py") == "pkg"
+    assert module_name("notebooks/analysis.ipynb#3") == "notebooks.analysis"
+
+
+def test_relative_imports_and_aliases(graph) -> None:
+    # from ..layers import Block; Block(width)
+    assert edge(graph, "pkg.sub.ops.make", "pkg.layers.Block") == ("instantiate", "pkg/sub/ops.py", 6)
+    # from . import util as u; u.double(...)
+    assert edge(graph, "pkg.sub.ops.make", "pkg.sub.util.double") == ("call", "pkg/sub/ops.py", 8)
+    # import pkg.sub.ops as ops; ops.make(4)
+    assert edge(graph, "pkg.cli.run", "pkg.sub.ops.make") == ("call", "pkg/cli.py", 5)
+
+
+def test_init_reexport_and_instance_calls(graph) -> None:
+    # from pkg import Block (re-exported by pkg/__init__.py); self.model = Block(2); self.model(x) -> forward
+    assert edge(graph, "scripts.train.Trainer.__init__", "pkg.layers.Block") == ("instantiate", "scripts/train.py", 6)
+    assert edge(graph, "scripts.train.Trainer.step", "pkg.layers.Block.forward") == ("instance", "scripts/train.py", 9)
+    # trainer = Trainer(); trainer.fit(): a method of an instance made in the same scope
+    assert edge(graph, "scripts.train.main", "scripts.train.Trainer.fit") == ("call", "scripts/train.py", 18)
+
+
+def test_self_super_and_inherited_methods(graph) -> None:
+    assert edge(graph, "scripts.train.Trainer.fit", "scripts.train.Trainer.step") == ("call", "scripts/train.py", 13)
+    # block.describe() is inherited from Base; super().__init__() goes to the base class
+    assert edge(graph, "pkg.sub.ops.make", "pkg.layers.Base.describe") == ("call", "pkg/sub/ops.py", 7)
+    assert edge(graph, "pkg.layers.Block.__init__", "pkg.layers.Base.__init__") == ("call", "pkg/layers.py", 17)
+    assert edge(graph, "pkg.layers.Block", "pkg.layers.Block.forward")[0] == "hook"
+
+
+def test_calls_in_order_with_loops(graph) -> None:
+    sites = graph.callees_in_order("scripts.train.Trainer.fit")
+    assert [(s.target, s.kind, s.line, s.in_loop) for s in sites] == [
+        ("range", "external", 12, True), ("scripts.train.Trainer.step", "call", 13, True)]
+    shell = graph.callees_in_order("sh:run.sh")
+    assert [(s.callee, s.line) for s in shell] == [("scripts.train", 3), ("scripts.evaluate", 4)]
+
+
+def test_entry_points(graph) -> None:
+    found = {(e.node, e.kind, e.file, e.line) for e in graph.entry_points}
+    assert ("scripts.train.__main__", "main_block", "scripts/train.py", 21) in found
+    assert ("scripts.train.main", "main_function", "scripts/train.py", 16) in found
+    assert ("pkg.cli.run", "console_script", "pyproject.toml", 5) in found
+    assert ("sh:run.sh", "shell", "run.sh", 1) in found
+    assert ("notebooks.analysis", "notebook", "notebooks/analysis.ipynb", 1) in found
+    assert ("scripts.evaluate", "script", "scripts/evaluate.py", 1) in found
+    assert not any(e.node.startswith("pkg.layers") for e in graph.entry_points)  # imported: no script
+
+
+def test_liveness(graph) -> None:
+    assert graph.liveness("pkg.sub.util.double") == LIVE
+    assert graph.liveness("notebooks.analysis.show") == LIVE
+    assert graph.liveness("pkg.layers.Base.reset") == LIVE  # through describe()
+    assert graph.liveness("pkg.layers.Block.unused_helper") == DEAD
+    assert graph.liveness("pkg.sub.ops.orphan") == DEAD
+    info = graph.functions["pkg.sub.ops.orphan"]
+    assert (info.file, info.line, info.end_line, info.name, info.class_name) == (
+        "pkg/sub/ops.py", 11, 12, "orphan", None)
+    assert graph.functions["pkg.layers.Block.forward"].class_name == "pkg.layers.Block"
+    assert graph.functions["notebooks.analysis.show"].file == "notebooks/analysis.ipynb#2"
+
+
+def test_unknown_receiver_is_only_maybe(tmp_path) -> None:
+    (tmp_path / "lib.py").write_text("class Runner:\n    def launch(self):\n        return 1\n")
+    (tmp_path / "main.py").write_text("import lib\n\n\ndef main(runner):\n    runner.launch()\n")
+    graph = build_index(tmp_path, names.normalise).call_graph
+    assert graph.graph.edges["main.main", "lib.Runner.launch"]["kind"] == "by_name"
+    assert graph.liveness("lib.Runner.launch") == MAYBE
+
+
+def test_library_without_runner_claims_nothing_dead(tmp_path) -> None:
+    (tmp_path / "metrics.py").write_text("def fid(a, b):\n    return a - b\n")
+    graph = build_index(tmp_path, names.normalise).call_graph
+    assert not graph.runnable
+    assert graph.liveness("metrics.fid") == MAYBE
+
+
+def test_console_scripts_of_setup_py_and_setup_cfg_and_launchers(tmp_path) -> None:
+    (tmp_path / "tool").mkdir()
+    (tmp_path / "tool" / "__init__.py").write_text("")
+    (tmp_path / "tool" / "a.py").write_text("def go():\n    return 1\n")
+    (tmp_path / "tool" / "b.py").write_text("def run():\n    return 2\n")
+    (tmp_path / "tool" / "c.py").write_text("import tool.a\n\nx = tool.a.go()\n")
+    (tmp_path / "setup.py").write_text("from setuptools import setup\n\nsetup(entry_points={\n"
+                                       "    'console_scripts': ['tool-a = tool.a:go'],\n})\n")
+    (tmp_path / "setup.cfg").write_text("[options.entry_points]\nconsole_scripts =\n    tool-b = tool.b:run\n")
+    (tmp_path / "launch.sh").write_text("torchrun --nproc_per_node 8 tool/c.py --lr 1e-4\n")
+    graph = build_index(tmp_path, names.normalise).call_graph
+    found = {(e.node, e.kind, e.file, e.line) for e in graph.entry_points}
+    assert ("tool.a.go", "console_script", "setup.py", 4) in found
+    assert ("tool.b.run", "console_script", "setup.cfg", 3) in found
+    assert ("sh:launch.sh", "shell", "launch.sh", 1) in found
+    assert [(s.callee, s.line) for s in graph.callees_in_order("sh:launch.sh")] == [("tool.c", 1)]
+    assert not any(e.file == "setup.py" and e.kind == "script" for e in graph.entry_points)
+
+
+def test_dynamic_dispatch_makes_uncalled_code_maybe(tmp_path) -> None:
+    (tmp_path / "run.py").write_text(
+        "import importlib\n\n\ndef unused():\n    return 0\n\n\n"
+        "if __name__ == '__main__':\n    importlib.import_module('plugins').main()\n")
+    graph = build_index(tmp_path, names.normalise).call_graph
+    assert graph.dynamic
+    assert graph.liveness("run.unused") == MAYBE
