@@ -50,7 +50,8 @@ class CodeExpression:
 class FunctionRecord:
     """A function (or a module's top-level code) and what the D2 rule asks of it: ``qualname`` (``Cls.method``),
     ``name``, ``docstring``, ``callees`` (last components of the names it calls), ``targets`` (names it assigns),
-    ``expressions`` (its candidates, in statement order) and ``line`` where it starts."""
+    ``expressions`` (its candidates, in statement order), ``line`` where it starts, and ``node`` its libcst
+    definition (the same object the call graph holds)."""
 
     qualname: str
     name: str
@@ -61,6 +62,7 @@ class FunctionRecord:
     callees: set[str] = field(default_factory=set)
     targets: set[str] = field(default_factory=set)
     expressions: list[CodeExpression] = field(default_factory=list)
+    node: cst.FunctionDef | None = None  # the definition (None for top-level code), shared with the call graph
 
 
 def code_expressions(index: RepositoryIndex, operations: Operations) -> list[FunctionRecord]:
@@ -114,7 +116,7 @@ class _Builder:
             records.append(top)
             for qualname, node in _definitions(module.body, ""):
                 record = FunctionRecord(qualname, node.name.value, file, positions[node].start.line,
-                                        int(cell) if cell else None, _docstring(node))
+                                        int(cell) if cell else None, _docstring(node), node=node)
                 try:
                     self._body(node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body], record,
                                key, qualname, positions, {})

@@ -19,6 +19,9 @@ Rule (the project's issue 5 and DESIGN.md "What each dimension can settle"; scal
   (softmax for sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads) is named after the
   mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+- **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
+  through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
+  nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
@@ -36,11 +39,12 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
+from extractors.callgraph import DEAD
 from extractors.facts import RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from rules import equivalence, names, operations
-from verifier.model import METHOD, MISSING, SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
+from verifier.model import METHOD, MISSING, SETTLED, UNRESOLVED, UNUSED, Evidence, SAU, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
 
@@ -55,8 +59,11 @@ _STRUCTURAL = frozenset({"getitem", "matmul", "transpose", "clip", "where", "Abs
                          "less_equal", "greater", "greater_equal", "equal", "not_equal"})
 
 EQUIVALENT = "equivalent"
+UNREACHED = "unreached"  # equivalent, but only in functions no entry point reaches
 DRIFTED = "drift"
 UNKNOWN = "unknown"
+# SA-Bench's "only a trace" (DESIGN.md scale), as D1 scores a config value nothing reads
+_UNREACHED_CREDIT = 0.25
 _COUNTS = {EQUIVALENT: 1.0, DRIFTED: 0.5}
 
 
@@ -116,13 +123,14 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, glossary, records, scope, deadline,
-                                    index.derived.setdefault("d2_profiles", {})))
+                                    index.derived.setdefault("d2_profiles", {}), _dead_functions(index)))
     except _OutOfTime:
         return _ambiguous(sau, results, scope, f"time budget of {budget:g} s exhausted", index)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
-        drift = METHOD if any(r.outcome == DRIFTED for r in results) else None
+        drift = METHOD if any(r.outcome == DRIFTED for r in results) else \
+            UNUSED if any(r.outcome == UNREACHED for r in results) else None
         status = SETTLED if sau.complete else UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
@@ -153,7 +161,7 @@ def _claim(rhs: sympy.Basic, glossary: dict) -> _Claim | None:
                   {s: _hints(s.name, glossary) for s in symbols}, sympy.count_ops(rhs) <= TINY_OPERATIONS)
 
 
-def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> FormulaResult:
+def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache, dead) -> FormulaResult:
     result = FormulaResult(text)
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
@@ -171,6 +179,7 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
     variants: dict = {}
     scope_ids = {id(r) for r in scope}
     drift_seen: FormulaResult | None = None
+    unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
     for record in records:
         in_scope = id(record) in scope_ids
         for candidate in record.expressions:
@@ -194,11 +203,14 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache) -> Formu
                     if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()}):
                         if _accepted(claim.tiny, hinted == len(symbols), hinted * 2 > len(symbols), relevant,
                                      on_target):
-                            result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                            return result
+                            if not dead(record):
+                                result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+                                return result
+                            unreached = unreached or FormulaResult(
+                                text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
                         _add_near(result, candidate)
                         break
-    return drift_seen if drift_seen is not None else result
+    return drift_seen or unreached or result
 
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
@@ -297,6 +309,20 @@ def _hint_renaming(leaves: list[sympy.Basic], hints: dict) -> dict | None:
 def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
     if candidate not in result.near and len(result.near) < _CANDIDATES_SHOWN:
         result.near.append(candidate)
+
+
+def _dead_functions(index: RepositoryIndex):
+    """A predicate: whether a function record is dead in the call graph (``extractors.callgraph``: no entry point
+    reaches it, not even through a guess or a decorator). Top-level code, and functions the graph does not know, are
+    not dead."""
+    graph = index.call_graph
+    by_node = {id(info.node): qualname for qualname, info in graph.functions.items()}
+
+    def dead(record: FunctionRecord) -> bool:
+        qualname = by_node.get(id(record.node)) if record.node is not None else None
+        return qualname is not None and graph.liveness(qualname) == DEAD
+
+    return dead
 
 
 def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool) -> bool:
@@ -483,6 +509,9 @@ def _number(value: float) -> str:
 def _describe(result: FormulaResult) -> str:
     if result.outcome == EQUIVALENT:
         return f"{result.formula}: equivalent to {result.candidate.text} ({_ref(result.candidate)})"
+    if result.outcome == UNREACHED:
+        return (f"{result.formula}: equivalent to {result.candidate.text} ({_ref(result.candidate)}), but in a "
+                "function no entry point reaches (dead code)")
     if result.outcome == DRIFTED:
         return f"{result.formula}: {result.difference} in {result.candidate.text} ({_ref(result.candidate)})"
     if result.difference:
@@ -506,7 +535,7 @@ def _where(scope: list[FunctionRecord]) -> str:
 
 def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
     seen: dict[tuple, Evidence] = {}
-    ordered = sorted(results, key=lambda r: (r.outcome != DRIFTED, r.outcome != EQUIVALENT))
+    ordered = sorted(results, key=lambda r: (r.outcome != DRIFTED, r.outcome != UNREACHED, r.outcome != EQUIVALENT))
     for result in ordered:
         for candidate in [result.candidate] if result.candidate else result.near[:_CANDIDATES_SHOWN]:
             key = (candidate.file, candidate.cell, candidate.line)

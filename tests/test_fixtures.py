@@ -36,4 +36,4 @@ def test_fixture_set_covers_the_issue_cases() -> None:
             "d1/comment_only", "d1/unparsable_file"} <= names
     assert {"d4/in_order_two_modules", "d4/swapped_steps", "d4/never_called", "d3/comment_only_dataset",
             "d3/dead_metric"} <= names
-    assert {"d2/rewritings", "d2/drifts", "d2/absent_and_ambiguous"} <= names
+    assert {"d2/rewritings", "d2/drifts", "d2/absent_and_ambiguous", "d2/unreached"} <= names
