@@ -98,11 +98,11 @@ class RepositoryIndex:
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
     (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
-    cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``) resolved once
-    for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs`` (suppression comments ignored: the
-    repository under test must not silence its own stubs); ``call_graph`` the call graph, built lazily; ``derived``
-    holds other analyses a rule builds from the index on first use (``extractors.expressions.code_expressions``),
-    so that one run builds each once.
+    cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
+    resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
+    (suppression comments ignored: the repository under test must not silence its own stubs); ``call_graph`` the
+    call graph, built lazily; ``derived`` holds other analyses a rule builds from the index on first use
+    (``extractors.expressions.code_expressions``), so that one run builds each once.
     """
 
     def __init__(self, root: str, normalise) -> None:
