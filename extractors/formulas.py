@@ -9,7 +9,8 @@ text are untrusted.
 Translation: numbers become exact ``Rational``s; names and dotted names become ``Symbol``s (or, in code, the
 expression a local definition bound them to: ``env``); ``+ - * / // ** %`` and unary minus map to sympy
 arithmetic; ``@`` to an uninterpreted, non-commutative ``matmul``; comparisons to uninterpreted functions
-(``less``, ``equal``; a formula's top-level ``==`` to ``sympy.Eq``); ``a if c else b`` to ``where(c, a, b)``; ``a[i]`` to an uninterpreted ``getitem`` (pure slicing such as ``x[:, None]`` keeps ``x``).
+(``less``, ``equal``; a formula's top-level ``==`` to ``sympy.Eq``); ``a if c else b`` to ``where(c, a, b)``;
+``a[i]`` to an uninterpreted ``getitem`` (pure slicing such as ``x[:, None]`` keeps ``x``).
 Calls are read through an ``Operations`` table (``rules/operations.yaml``: ``torch.exp(x)``, ``x.exp()`` and
 ``exp(x)`` all read ``exp``); without a table, ``exp log sqrt abs tanh sin cos sigmoid`` map to sympy's functions.
 Any other call becomes an uninterpreted function of its operands, so that structure still compares.
