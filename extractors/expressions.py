@@ -100,7 +100,6 @@ class _Builder:
         self.by_name: dict[str, list[tuple[str, str]]] = {}
         self.returns: dict[tuple[str, str], tuple[list[str], sympy.Basic] | None] = {}
         self.in_progress: set[tuple[str, str]] = set()
-        self.positions: dict[str, MetadataWrapper] = {}
 
     def build(self) -> list[FunctionRecord]:
         for key, module in sorted(self.index.modules.items()):
@@ -131,35 +130,39 @@ class _Builder:
             return self._inline(node, operands, key, qualname)
 
         translator = Translator(self.operations, env=env, resolve_call=resolve)
-        self._plain = Translator(self.operations, resolve_call=resolve)  # no substitution: the direct form
+        plain = Translator(self.operations, resolve_call=resolve)  # no substitution: the direct form
         for statement in statements:
-            self._statement(statement, record, translator, positions)
+            self._statement(statement, record, (translator, plain), positions)
 
-    def _statement(self, statement, record: FunctionRecord, translator: Translator, positions) -> None:
+    def _statement(self, statement, record: FunctionRecord, translators: tuple[Translator, Translator],
+                   positions) -> None:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             return  # a nested definition is its own record
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
-                self._small(small, statement, record, translator, positions)
+                self._small(small, statement, record, translators, positions)
             return
         _collect_callees(statement, record, skip_bodies=True)
+        env = translators[0].env
         if isinstance(statement, cst.For):
-            _forget(statement.target, translator.env)
+            _forget(statement.target, env)
         if isinstance(statement, cst.With):
             for item in statement.items:
                 if item.asname is not None:
-                    _forget(item.asname.name, translator.env)
+                    _forget(item.asname.name, env)
         for block in _blocks(statement):
             for inner in block:
-                self._statement(inner, record, translator, positions)
+                self._statement(inner, record, translators, positions)
 
-    def _small(self, small, line_node, record: FunctionRecord, translator: Translator, positions) -> None:
+    def _small(self, small, line_node, record: FunctionRecord, translators: tuple[Translator, Translator],
+               positions) -> None:
         _collect_callees(small, record, skip_bodies=False)
+        translator, plain = translators
         env = translator.env
         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             expression = translator.translate(small.value)
-            direct = self._plain.translate(small.value) if env else expression
+            direct = plain.translate(small.value) if env else expression
             for target in targets:
                 name = dotted_name(target)
                 if name is None:
@@ -179,11 +182,11 @@ class _Builder:
             env["__left__"] = current
             expression = translator.translate(combined)
             env.pop("__left__", None)
-            direct = self._plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
+            direct = plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
             self._bind(name, expression, small, line_node, record, env, positions, direct)
         elif isinstance(small, cst.Return) and small.value is not None:
             expression = translator.translate(small.value)
-            direct = self._plain.translate(small.value) if env else expression
+            direct = plain.translate(small.value) if env else expression
             record.expressions.append(self._candidate(_RETURN, expression, small, line_node, record, positions,
                                                       direct))
 

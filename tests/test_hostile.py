@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from extractors.claims import compile_d1
 from extractors.repository import extract_python
