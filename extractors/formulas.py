@@ -32,6 +32,7 @@ import libcst as cst
 import sympy
 from sympy.core.function import AppliedUndef
 
+from extractors.guards import too_complex
 from extractors.values import dotted_name
 
 _MAX_DEPTH = 60
@@ -104,6 +105,9 @@ class Operations:
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
     """Translate formula text to a sympy expression. Raises ``FormulaError`` (never anything else on bad input)."""
+    refused = too_complex(text)
+    if refused is not None:  # libcst's native parser would crash the process on it (extractors.guards)
+        raise FormulaError(f"formula nested too deeply: {refused}")
     try:
         node = cst.parse_expression(text.strip())
     except Exception as error:  # libcst raises ParserSyntaxError and, on odd input, others

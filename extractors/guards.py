@@ -2,17 +2,25 @@
 
 libcst's native parser crashes the process (a segmentation fault) on very deep bracket nesting, and its Python
 visitors exhaust the recursion limit on very long operator chains (``1+1+...``). Neither can be caught afterwards, so
-such files are recognised before parsing and reported instead. The nesting bound is CPython's own: its tokenizer
+such files are recognised before parsing and reported instead; so are chains that nest the tree without brackets
+(``x[0][0]...``, ``- - - x``), which overflow the native parser's stack the same way. The nesting bound is CPython's own: its tokenizer
 refuses more than 200 nested brackets (``MAXLEVEL`` in CPython's ``Parser/tokenizer.h``), so such a file would not
 import either.
 """
 
 from __future__ import annotations
 
+import re
+
 MAX_NESTING = 200
+MAX_CHAIN = 500  # x[0][0]..., f()()..., x.T.T..., - - - x, not not ..., lambda: lambda: ...: nesting without brackets
 MAX_OPERATORS_PER_LINE = 1000
 _OPEN, _CLOSE = "([{", ")]}"
 _OPERATORS = frozenset("+*/%@|&^")
+# Chains that nest the syntax tree without nesting brackets: trailers (subscripts, calls, attributes) after a value,
+# and prefixes (unary minus, ~, not, await, lambda) before one. libcst's native parser overflows its stack on them.
+_TRAILERS = re.compile(r"(?:\s*(?:\[[^\[\]\n]{0,40}\]|\([^()\n]{0,40}\)|\.\s*[A-Za-z_]\w*)){%d,}" % MAX_CHAIN)
+_PREFIXES = re.compile(r"(?:(?:-|~|\bnot\b|\bawait\b|\blambda\b[^:\n]{0,40}:)\s*){%d,}" % MAX_CHAIN)
 
 
 def too_complex(source: str) -> str | None:
@@ -33,6 +41,10 @@ def too_complex(source: str) -> str | None:
         return (f"brackets nested {deepest} deep (CPython refuses more than {MAX_NESTING}, so it would not import); "
                 "not parsed")
     for number, line in enumerate(source.splitlines(), 1):
+        if len(line) < MAX_CHAIN:
+            continue
         if len(line) > MAX_OPERATORS_PER_LINE and sum(c in _OPERATORS for c in line) > MAX_OPERATORS_PER_LINE:
             return f"line {number} chains more than {MAX_OPERATORS_PER_LINE} operators; not parsed"
+        if not line.lstrip().startswith("#") and (_TRAILERS.search(line) or _PREFIXES.search(line)):
+            return f"line {number} chains more than {MAX_CHAIN} subscripts, calls, attributes or prefixes; not parsed"
     return None

@@ -250,7 +250,10 @@ class _FactVisitor(cst.CSTVisitor):
     def _literal(self, node: cst.BaseNumber) -> None:
         if id(node) in self.consumed:
             return
-        value = node.evaluated_value
+        try:
+            value = node.evaluated_value
+        except (SyntaxError, ValueError):  # compile() refuses integers over 4,300 digits: not a setting anyway
+            return
         if is_number(value):
             line, end = self._lines(node)
             self.found.facts.append(Fact("", "", value, K.LITERAL, self.file, line, end, self._context(),

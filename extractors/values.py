@@ -76,7 +76,8 @@ def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:
         return None
     try:
         return _simplify(_fold(node, allow_symbols, 0))
-    except (_NotFoldable, ArithmeticError, ValueError, TypeError, RecursionError):
+    except (_NotFoldable, ArithmeticError, ValueError, TypeError, RecursionError, SyntaxError):
+        # SyntaxError: libcst evaluates a literal with compile(), which refuses integers over 4,300 digits
         return None
 
 

@@ -6,7 +6,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from extractors.claims import compile_d1
+from extractors.formulas import FormulaError, parse_formula
 from extractors.repository import extract_python
 from extractors.stubs import find_stubs
 from verifier.run import verify
@@ -120,3 +123,24 @@ def test_huge_claims_are_not_compiled():
     result = compile_d1(", ".join(f"x{i}={i}" for i in range(10_000)))
     assert result.atoms == () and result.notes == ("more than 200 numbers: not compiled",)
     assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize("line", ["x" + "[0]" * 5000, "-" * 5000 + "x", "x" + ".T" * 20000, "lambda: " * 3000 + "x",
+                                  "not " * 5000 + "x", "x" + "()" * 5000])
+def test_chains_without_brackets_are_refused_not_crashed(line):
+    # each nests the syntax tree thousands deep: libcst's native parser would end the process with a segfault
+    found = extract_python(f"y = {line}\n", "chain.py")
+    assert [w.message for w in found.warnings] == [
+        "line 1 chains more than 500 subscripts, calls, attributes or prefixes; not parsed"]
+    with pytest.raises(FormulaError, match="formula nested too deeply"):
+        parse_formula(f"L == {line}")
+
+
+def test_a_long_literal_list_is_still_read():
+    found = extract_python("weights = [" + ", ".join(["0.5"] * 3000) + "]\nlr = 1e-4\n", "data.py")
+    assert not found.warnings and any(f.name == "lr" and f.value == 1e-4 for f in found.facts)
+
+
+def test_an_integer_over_4300_digits_is_no_fact_and_no_crash():
+    found = extract_python("big = " + "9" * 5000 + "\nlr = 3e-4\n", "big.py")
+    assert [(f.name, f.value) for f in found.facts if f.name] == [("big", None), ("lr", 3e-4)]
