@@ -102,8 +102,9 @@ class _Builder:
         self.in_progress: set[tuple[str, str]] = set()
 
     def build(self) -> list[FunctionRecord]:
-        for key, module in sorted(self.index.modules.items()):
-            for qualname, node in _definitions(module.body, ""):
+        definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
+        for key, found in definitions.items():
+            for qualname, node in found:
                 self.functions[(key, qualname)] = node
                 self.by_name.setdefault(node.name.value, []).append((key, qualname))
         records = []
@@ -113,7 +114,7 @@ class _Builder:
             top = FunctionRecord("<module>", "<module>", file, 1, int(cell) if cell else None)
             self._body(module.body, top, key, "", positions, {})
             records.append(top)
-            for qualname, node in _definitions(module.body, ""):
+            for qualname, node in definitions[key]:
                 record = FunctionRecord(qualname, node.name.value, file, positions[node].start.line,
                                         int(cell) if cell else None, _docstring(node), node=node)
                 try:
@@ -243,7 +244,7 @@ class _Builder:
         node = self.functions[found]
         record = FunctionRecord(found[1], node.name.value, "", 0, None)
         statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
-        positions = _NoPositions()
+        positions: dict = {}  # a helper read only to be inlined needs no line numbers
         self._body(statements, record, found[0], found[1], positions, {})
         self.in_progress.discard(found)
         returns = [c.expression for c in record.expressions if c.target == _RETURN]
@@ -252,13 +253,6 @@ class _Builder:
             dag_size(returns[0], MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES else None
         self.returns[found] = result
         return result
-
-
-class _NoPositions(dict):
-    """Positions are not needed when a helper is only read to be inlined."""
-
-    def get(self, key, default=None):
-        return default
 
 
 _AUG = {cst.AddAssign: cst.Add(), cst.SubtractAssign: cst.Subtract(), cst.MultiplyAssign: cst.Multiply(),

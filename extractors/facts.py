@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from libcst.metadata import PositionProvider
+
 from extractors.values import Value, is_number
 
 # Fact kinds. Named facts bind a value to a name; ``literal`` facts only record that a number occurs in code.
@@ -70,8 +72,6 @@ class FileFacts:
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
-    modules: dict = field(default_factory=dict)  # the same keys -> libcst.Module
-    positions: dict = field(default_factory=dict)  # the same keys -> libcst PositionProvider mapping (node -> range)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -80,8 +80,6 @@ class FileFacts:
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
-        self.modules.update(other.modules)
-        self.positions.update(other.positions)
 
 
 def value_key(value: Value) -> float | None:
@@ -132,8 +130,9 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
-        self.modules.update(found.modules)
-        self.positions.update(found.positions)
+        for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
+            self.modules[key] = wrapper.module
+            self.positions[key] = wrapper.resolve(PositionProvider)
         for fact in found.facts:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:

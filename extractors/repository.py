@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import MetadataWrapper
 
 from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
@@ -78,13 +78,10 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         found.warnings.append(Warning_(file, None, (f"cell {cell}: " if cell is not None else "") + refused))
         return found
     try:
-        module = cst.parse_module(text)
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        found = extract_module(module, file, cell=cell, wrapper=wrapper)
-        key = file if cell is None else f"{file}#{cell}"
-        found.modules[key] = module
-        found.positions[key] = wrapper.resolve(PositionProvider)  # resolved once; the call graph reuses them
-        found.wrappers[key] = wrapper  # the stub detector visits the same tree with the same positions
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        found = extract_module(wrapper.module, file, cell=cell, wrapper=wrapper)
+        # kept with its resolved metadata: the stub detector, the call graph and D2 read the same tree
+        found.wrappers[file if cell is None else f"{file}#{cell}"] = wrapper
         return found
     except RecursionError:
         found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement

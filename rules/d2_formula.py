@@ -314,14 +314,17 @@ def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
 def _dead_functions(index: RepositoryIndex):
     """A predicate: whether a function record is dead in the call graph (``extractors.callgraph``: no entry point
     reaches it, not even through a guess or a decorator). Top-level code, and functions the graph does not know, are
-    not dead."""
-    graph = index.call_graph
-    by_node = {id(info.node): qualname for qualname, info in graph.functions.items()}
+    not dead. Built once per index (kept in ``index.derived``), not once per SAU."""
+    dead = index.derived.get("d2_dead")
+    if dead is None:
+        graph = index.call_graph
+        by_node = {id(info.node): qualname for qualname, info in graph.functions.items()}
 
-    def dead(record: FunctionRecord) -> bool:
-        qualname = by_node.get(id(record.node)) if record.node is not None else None
-        return qualname is not None and graph.liveness(qualname) == DEAD
+        def dead(record: FunctionRecord) -> bool:
+            qualname = by_node.get(id(record.node)) if record.node is not None else None
+            return qualname is not None and graph.liveness(qualname) == DEAD
 
+        index.derived["d2_dead"] = dead
     return dead
 
 
