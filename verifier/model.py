@@ -159,7 +159,8 @@ class Evidence:
 class Verdict:
     """The decision for one SAU on one repository.
 
-    ``score`` is on ``SCALE``, or ``None`` when no rule exists for the SAU's dimension yet (no made-up scores);
+    ``score`` is on ``SCALE``, or ``None`` when nothing can be scored (a claim not checkable in code, a rule failure:
+    no made-up scores);
     ``status`` one of ``STATUSES``; ``drift`` one of ``DRIFTS`` or ``None``; ``decided_by`` the rule or model name;
     ``findings`` per-element details for reviewers and the LLM fallback (for D1, one dict per atom).
     """
