@@ -31,8 +31,9 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.configs import scalar
-from extractors.values import Value, dotted_name, fold, is_number
+from extractors.values import dotted_name, fold, is_number
 from rules import compare, names
+from sau.vocabulary import Value
 
 NUMERICAL, METHOD, PROTOCOL, ORDERING, STUB = "numerical", "method", "protocol", "ordering", "stub"
 KINDS = (NUMERICAL, METHOD, PROTOCOL, ORDERING, STUB)

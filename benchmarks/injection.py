@@ -18,8 +18,8 @@ from typing import Sequence
 
 from benchmarks.drift import (CONFIG_SUFFIXES, KIND_DIMENSION, NUMERICAL, OPERATORS, Edit, change_constant,
                               remove_call, swap_steps)
-from extractors.values import Value, is_number, parse_value
-from verifier.model import Verdict
+from extractors.values import is_number, parse_value
+from sau.vocabulary import Value, Verdict
 from verifier.run import Report
 
 # Folders never worth copying: the walk skips them (version control, caches) or SA-Bench's own result files.

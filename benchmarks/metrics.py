@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from verifier.model import SCALE
+from sau.vocabulary import SCALE
 
 
 def scale_level(score: float) -> int:

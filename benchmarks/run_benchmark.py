@@ -41,7 +41,7 @@ from benchmarks import injection  # noqa: E402
 from benchmarks.drift import KINDS  # noqa: E402
 from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS, HELD_OUT_CONFIGS  # noqa: E402
 from benchmarks.summary import DecisionsError, drift_figures, load_decisions, summarise  # noqa: E402
-from verifier.model import DIMENSION_NAMES, DIMENSIONS, PaperSpec  # noqa: E402
+from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec  # noqa: E402
 from verifier.run import Report, verify  # noqa: E402
 from verifier.scoring import dimension_scores, overall_score  # noqa: E402
 from verifier.specs import SpecError, load_paper, load_sabench, resolve  # noqa: E402
@@ -142,7 +142,7 @@ def print_figures(figures: dict, console: Console) -> None:
         by = overall["agreement"]["settled"]["by_dimension"].get(dimension)
         agreeing = (f"; settled vs decisions: {_share(by['exact'])} exact, {_share(by['near'])} within ±0.25, "
                     f"QWK {_number(by['qwk'])} ({by['pairs']} pairs)") if by else ""
-        say(f"{dimension} {DIMENSION_NAMES[dimension]:<9} {d['saus']:>5} SAUs  settled {d['settled']:>5} "
+        say(f"{dimension} {Dimension(dimension).label:<9} {d['saus']:>5} SAUs  settled {d['settled']:>5} "
                       f"({_share(d['settle_rate'])})  judged {d['judged']}  unresolved {d['unresolved']}  "
                       f"to LLM {d['to_llm']}{agreeing}")
     settled, scored = overall["agreement"]["settled"], overall["agreement"]["scored"]

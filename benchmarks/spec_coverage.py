@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from verifier.model import DIMENSIONS  # noqa: E402
+from sau.vocabulary import DIMENSIONS  # noqa: E402
 from verifier.specs import load_project_spec  # noqa: E402
 
 

@@ -16,7 +16,7 @@ from typing import Iterable
 
 from benchmarks.drift import KIND_DIMENSION, KINDS
 from benchmarks.metrics import agreement, median, spearman
-from verifier.model import DIMENSIONS, JUDGED, SETTLED, UNRESOLVED
+from sau.vocabulary import DIMENSIONS, Status
 
 NO_RULE = "no mutants (no rule settles this dimension yet)"
 NO_SITE = "no mutants (no applicable code at the evidence of the implemented SAUs)"
@@ -53,13 +53,13 @@ def _dimension_counts(verdicts: list[dict]) -> dict:
         mine = [v for v in verdicts if v["dimension"] == dimension]
         if not mine:
             continue
-        settled = sum(v["status"] == SETTLED for v in mine)
+        settled = sum(v["status"] == Status.SETTLED for v in mine)
         counts[dimension] = {
             "saus": len(mine), "settled": settled, "settle_rate": settled / len(mine),
-            "judged": sum(v["status"] == JUDGED for v in mine),
-            "unresolved": sum(v["status"] == UNRESOLVED for v in mine),
+            "judged": sum(v["status"] == Status.JUDGED for v in mine),
+            "unresolved": sum(v["status"] == Status.UNRESOLVED for v in mine),
             # what an LLM fallback would be asked: undecided, yet code could show it
-            "to_llm": sum(v["status"] == UNRESOLVED and v["checkable"] for v in mine)}
+            "to_llm": sum(v["status"] == Status.UNRESOLVED and v["checkable"] for v in mine)}
     return counts
 
 
@@ -91,7 +91,7 @@ def summarise(rows: list[dict], decisions: Decisions) -> dict:
                   for message in r.get("mutant_errors", ())],
                "dimensions": dimensions, "to_llm": sum(d["to_llm"] for d in dimensions.values())}
     agreements = {}
-    for name, chosen in (("settled", [v for v in verdicts if v["status"] == SETTLED]),
+    for name, chosen in (("settled", [v for v in verdicts if v["status"] == Status.SETTLED]),
                          ("scored", [v for v in verdicts if v["score"] is not None])):
         pairs = [(v["score"], decisions[(v["config"], v["id"])], v["dimension"]) for v in chosen
                  if (v["config"], v["id"]) in decisions]
@@ -118,7 +118,7 @@ def drift_figures(rows: list[dict], kinds: Iterable[str] = KINDS) -> dict:
     ``mutants``/``detected`` counts ``by_operator`` and ``by_status`` (the target's baseline status); or, when there are no mutants, ``note``: ``NO_RULE`` when no verdict of the kind's
     dimension was settled or judged, else ``NO_SITE``."""
     done = [r for r in rows if r["error"] is None]
-    decided = {v["dimension"] for r in done for v in r["verdicts"] if v["status"] in (SETTLED, JUDGED)}
+    decided = {v["dimension"] for r in done for v in r["verdicts"] if v["status"] in (Status.SETTLED, Status.JUDGED)}
     result = {}
     for kind in kinds:
         mutants = [m for r in done for m in r["mutants"] if m["kind"] == kind]

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractors.values import Value, is_number, parse_value
+from extractors.values import is_number, parse_value
 from rules.names import known_name, normalise
-from verifier.model import RANGE, SCALAR, SET, Atom
+from sau.vocabulary import Atom, AtomKind, Value
 
 _SUFFIX = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
 _NUMBER = r"[-+±]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -184,11 +184,11 @@ def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], str, bool, in
             sweep = re.search(r"(?:\bin|\bover|\bfrom|\bamong|\bof|\bvalues|\bgrid|\bsweep|∈)\s*$",
                               text[max(0, start - 12):start], re.I)
             if bracket.group(1) == "(" or (bracket.group(1) == "[" and not sweep):
-                return (values,), SCALAR, percent, end  # "strides=(2,2,1)", "num_blocks=[3,5,7]": one list value
+                return (values,), AtomKind.SCALAR, percent, end  # "strides=(2,2,1)", "num_blocks=[3,5,7]": one list value
             if bracket.group(1) == "[" and len(values) == 2 and re.search(r"range|between|interval\W*$",
                                                                               text[max(0, start - 30):start], re.I):
-                return values, RANGE, percent, end
-            return values, SET, percent, end
+                return values, AtomKind.RANGE, percent, end
+            return values, AtomKind.SET, percent, end
         return None
     token = re.match(r"[^\s,;]+", rest)
     if not token:
@@ -199,14 +199,14 @@ def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], str, bool, in
     parts = raw.split("/")
     if len(parts) > 1 and all(number(p) for p in parts) and parts[0].strip("±+-") not in ("1", "1.0"):
         parsed = [number(p) for p in parts]
-        return tuple(v for v, _ in parsed), SCALAR, any(p for _, p in parsed), start + len(raw)
+        return tuple(v for v, _ in parsed), AtomKind.SCALAR, any(p for _, p in parsed), start + len(raw)
     single = number(raw)
     if single:
-        return (single[0],), SCALAR, single[1], start + len(raw)
+        return (single[0],), AtomKind.SCALAR, single[1], start + len(raw)
     if re.search(r"[A-Za-z_]", raw) and re.search(r"[\d*/^]|sqrt|log|exp", raw):
         value = parse_value(raw.replace("^", "**"))
         if value is not None and not isinstance(value, (str, bool)):
-            return (value,), SCALAR, False, start + len(raw)
+            return (value,), AtomKind.SCALAR, False, start + len(raw)
     return None
 
 
@@ -304,7 +304,7 @@ def _phrases(text: str, atoms: list[Atom], spans: list[tuple[int, int]], words: 
             notes.append(f"reported result, not code-checkable: {text[match.start():end + 20].strip()}")
             continue
         tolerance = 0.05 if _ABOUT.search(before) else 0.0
-        name = _count_noun(after) if kind == SCALAR and not percent else None
+        name = _count_noun(after) if kind == AtomKind.SCALAR and not percent else None
         if name is not None:
             words.append((match.start(), end + after.find(name.split()[-1]) + len(name.split()[-1])))
         else:
@@ -345,10 +345,10 @@ def _merge(atoms: list[Atom]) -> list[Atom]:
     merged: dict[tuple[str, str], Atom] = {}
     for atom in atoms:
         key = (normalise(atom.name), atom.kind)
-        if key in merged and atom.kind == SCALAR:
+        if key in merged and atom.kind == AtomKind.SCALAR:
             old = merged[key]
             values = tuple(dict.fromkeys((*old.values, *atom.values)))
-            merged[key] = Atom(old.name, values, SCALAR, tuple(dict.fromkeys((*old.aliases, *atom.aliases))),
+            merged[key] = Atom(old.name, values, AtomKind.SCALAR, tuple(dict.fromkeys((*old.aliases, *atom.aliases))),
                                max(old.tolerance, atom.tolerance), old.percent or atom.percent,
                                f"{old.text}; {atom.text}", old.named and atom.named)
         elif key not in merged:

@@ -16,7 +16,7 @@ import yaml
 
 from extractors import facts as K
 from extractors.facts import Fact, FileFacts, Warning_
-from extractors.values import Value
+from sau.vocabulary import Value
 
 _NUMBER = re.compile(r"^[-+]?(\d[\d_]*\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _MAX_NODES = 50_000  # a config with more nodes is data, not configuration

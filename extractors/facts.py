@@ -10,7 +10,8 @@ from functools import cached_property
 
 from libcst.metadata import PositionProvider
 
-from extractors.values import Value, is_number
+from extractors.values import is_number
+from sau.vocabulary import Value
 
 # Fact kinds. Named facts bind a value to a name; ``literal`` facts only record that a number occurs in code.
 ASSIGNMENT = "assignment"  # x = 1e-4, self.x = ..., cfg["x"] = ..., a, b = 1, 2 (module, class or function level)

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Union
 
 import libcst as cst
 import sympy
 
-Value = Union[int, float, str, bool, tuple, sympy.Expr]
+from sau.vocabulary import Value
+
 
 # Guards against pathological constants: ``9**9**9`` must not hang the run or exhaust memory.
 _MAX_EXPONENT = 512

@@ -18,7 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from extractors.facts import NAMED_KINDS, RepositoryIndex
 from extractors.walk import is_test_path
 from rules import names
-from verifier.model import Verdict
+from sau.vocabulary import Verdict
 
 MAX_BLOCK_LINES = 60
 MAX_BLOCKS = 6

@@ -26,7 +26,7 @@ from llm_fallback.evidence import EvidenceCollector
 from llm_fallback.prompt import Judgement, Unit
 from llm_fallback.routing import needs_judge, routed_counts
 from llm_fallback.store import RecordingError, Recordings, exchange_key
-from verifier.model import JUDGED, Evidence, Verdict
+from sau.vocabulary import Evidence, Status, Verdict
 
 # Reason kinds of SAUs the judge could not decide, as counted in ``JudgeStats.failed``.
 UNREACHABLE, INVALID, BUDGET, MISSING_RECORDING = "endpoint", "invalid answer", "budget", "missing recording"
@@ -163,7 +163,7 @@ class Judge:
         if isinstance(result, Judgement):
             self.stats.judged += 1
             evidence = tuple(_evidence(source, line, index) for source, line in result.evidence)
-            return replace(verdict, score=result.score, status=JUDGED, reason=result.reasoning,
+            return replace(verdict, score=result.score, status=Status.JUDGED, reason=result.reasoning,
                            decided_by=self.settings.model, evidence=evidence,
                            drift=verdict.drift if result.score < 1 else None)
         if request.failure is not None:
@@ -178,4 +178,4 @@ def _evidence(source: str, line: int, index: RepositoryIndex) -> Evidence:
     """A validated (source, line) ref as report evidence; ``file#cell`` sources become file and cell."""
     text = index.lines[source][line - 1].strip()
     file, _, cell = source.partition("#")
-    return Evidence(file, line, line, text[:200], "judge", int(cell) if cell.isdigit() else None)
+    return Evidence(file, line, line, text[:200], "judge", cell=int(cell) if cell.isdigit() else None)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields, is_dataclass
 
 from extractors.facts import RepositoryIndex
 from llm_fallback.evidence import Block
-from verifier.model import DIMENSION_NAMES, SCALE, Verdict, show_value
+from sau.vocabulary import SCALE, Dimension, Verdict, show_value
 
 DATA_OPEN, DATA_CLOSE = "<data>", "</data>"
 
@@ -138,14 +138,14 @@ def _sau_data(unit: Unit, index: RepositoryIndex) -> dict:
     sau = verdict.sau
     return {
         "id": sau.id,
-        "dimension": f"{sau.dimension} {DIMENSION_NAMES[sau.dimension]}",
+        "dimension": f"{sau.dimension} {Dimension(sau.dimension).label}",
         "source": sau.source,
         "statement": sau.statement,
         "checks": plain(sau.checks),
         "checks_cover_whole_statement": sau.complete,
         "rules": {"estimate": verdict.score, "decided_by": verdict.decided_by, "drift": verdict.drift,
                   "reason": verdict.reason, "findings": plain(verdict.findings),
-                  "evidence": [e.ref for e in verdict.evidence]},
+                  "evidence": [e.span_ref for e in verdict.evidence]},
         "code": [block.to_data(index) for block in unit.blocks],
     }
 

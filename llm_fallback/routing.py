@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from verifier.model import DIMENSIONS, UNRESOLVED, Verdict
+from sau.vocabulary import DIMENSIONS, Status, Verdict
 
 
 def needs_judge(verdict: Verdict) -> bool:
     """Whether ``verdict`` goes to the judge: unresolved, and its SAU is code-checkable."""
-    return verdict.status == UNRESOLVED and verdict.sau.checkable
+    return verdict.status == Status.UNRESOLVED and verdict.sau.checkable
 
 
 def routed_counts(verdicts: list[Verdict]) -> dict[str, int]:

@@ -16,8 +16,9 @@ import re
 
 import sympy
 
-from extractors.values import Value, is_number
+from extractors.values import is_number
 from rules.names import normalise
+from sau.vocabulary import Value
 
 _RELATIVE = 1e-9
 _POINTS = 4

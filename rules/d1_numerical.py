@@ -37,11 +37,10 @@ import sympy
 
 from extractors import facts as K
 from extractors.facts import Fact, RepositoryIndex, stub_around, value_key
-from extractors.values import Value, is_number
+from extractors.values import is_number
 from extractors.walk import is_test_path
 from rules import compare, names
-from verifier.model import (MISSING, NUMERICAL, RANGE, SET, SETTLED, STUB, UNRESOLVED, UNUSED, Atom, Evidence, SAU,
-                            Verdict, round_to_scale, show_value)
+from sau.vocabulary import SAU, Atom, AtomKind, Drift, Evidence, Status, Value, Verdict, round_to_scale, show_value
 
 RULE = "rule:d1-numerical"
 
@@ -49,14 +48,14 @@ MATCHED = "matched"
 DRIFT = "drift"
 ABSENT = "absent"
 AMBIGUOUS = "ambiguous"
-_SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
+_SCORES = {MATCHED: 1.0, Drift.UNUSED: 0.25, Drift.STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
 # The SAU's drift label: the first kind of shortfall present, most telling first.
-_DRIFT_ORDER = ((DRIFT, NUMERICAL), (STUB, STUB), (ABSENT, MISSING), (UNUSED, UNUSED))
+_DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (Drift.STUB, Drift.STUB), (ABSENT, Drift.MISSING), (Drift.UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
 _KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
-_EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
+_EVIDENCE_FIRST = (DRIFT, Drift.STUB, Drift.UNUSED, MATCHED, AMBIGUOUS, ABSENT)
 
 
 @dataclass(frozen=True)
@@ -67,16 +66,16 @@ class ValueOutcome:
     outcome: str
     facts: tuple[Fact, ...]
     note: str
-    stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
+    stub: object = None  # the extractors.stubs.StubFinding behind a Drift.STUB outcome
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     """Decide a D1 SAU against ``index``. Never raises on odd facts; returns an unresolved verdict with ``score``
     ``None`` when the SAU has no atoms or is marked not code-checkable."""
     if not sau.checkable:
-        return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
     if not sau.atoms:
-        return Verdict(sau, None, UNRESOLVED, "no name/value atom could be read from this claim", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, "no name/value atom could be read from this claim", RULE)
     atom_results = []
     for atom in sau.atoms:
         candidates = Candidates.of(atom, index)
@@ -97,13 +96,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
     if decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
-    status = SETTLED if decided and sau.complete else UNRESOLVED
+    status = Status.SETTLED if decided and sau.complete else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, evidence, findings)
 
 
 def _required(atom: Atom) -> tuple[Value, ...]:
     """The values to look for: each alternative or set member on its own; a range as one (low, high) pair."""
-    if atom.kind == RANGE:
+    if atom.kind == AtomKind.RANGE:
         return (tuple(atom.values),)
     return atom.values
 
@@ -139,14 +138,14 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     real = [f for f, stub in zip(matches, stubs) if stub is None]
     if matches and not real:
         stub = stubs[0]
-        return ValueOutcome(value, STUB, tuple(matches),
+        return ValueOutcome(value, Drift.STUB, tuple(matches),
                             f"bound at {_ref(matches[0])}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
     if matches:
         matches = real
         if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
             return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {_ref(matches[0])}")
-        return ValueOutcome(value, UNUSED, tuple(matches),
+        return ValueOutcome(value, Drift.UNUSED, tuple(matches),
                             f"bound at {_ref(matches[0])} but no code reads {matches[0].name!r}")
     different = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     computed = [f for f in agreeing if f.computed]
@@ -221,13 +220,13 @@ def _forms(atom: Atom, value: Value) -> list[Value]:
 def _holds(atom: Atom, value: Value, found: Value) -> bool:
     if found is None:
         return False
-    if atom.kind == RANGE:
+    if atom.kind == AtomKind.RANGE:
         low, high = value
         if is_number(found):
             return low - abs(low) * 1e-9 <= found <= high + abs(high) * 1e-9
         return compare.equal(value, found) is True
     for form in _forms(atom, value):
-        if atom.kind == SET and compare.contains(found, form, atom.tolerance):
+        if atom.kind == AtomKind.SET and compare.contains(found, form, atom.tolerance):
             return True
         if compare.equal(form, found, atom.tolerance) is True:
             return True
@@ -240,9 +239,9 @@ def _differs(atom: Atom, found: Value) -> bool:
     not either."""
     if found is None:
         return False
-    if atom.kind == RANGE:
+    if atom.kind == AtomKind.RANGE:
         return is_number(found) and not _holds(atom, tuple(atom.values), found)
-    if atom.kind == SET:
+    if atom.kind == AtomKind.SET:
         if isinstance(found, tuple):
             return all(is_number(v) for v in found) and not any(_holds(atom, v, found) for v in atom.values)
         return is_number(found) and not any(_holds(atom, v, found) for v in atom.values)
@@ -254,7 +253,7 @@ def _incomparable(atom: Atom, value: Value, found: Value) -> bool:
     """A bound value we cannot compare with the claim (``lr = args.lr``, a string, a symbol we cannot pair)."""
     if found is None:
         return True
-    if atom.kind in (SET, RANGE):
+    if atom.kind in (AtomKind.SET, AtomKind.RANGE):
         return not is_number(found) and not isinstance(found, tuple)
     return all(compare.equal(form, found, atom.tolerance) is None for form in _forms(atom, value))
 
@@ -263,8 +262,8 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
     """Every fact anywhere (tests included) holding the claimed number, for the ambiguous/absent decision;
     ``percent_forms`` also looks for the number times and divided by 100."""
     sites: list[Fact] = []
-    targets = value if atom.kind == RANGE else tuple(_forms(atom, value))
-    if percent_forms and atom.kind != RANGE and is_number(value):
+    targets = value if atom.kind == AtomKind.RANGE else tuple(_forms(atom, value))
+    if percent_forms and atom.kind != AtomKind.RANGE and is_number(value):
         targets += (value * 100, value / 100)  # 15.2% may be written 15.2 or 0.152
     for target in targets:
         key = value_key(target)
@@ -298,7 +297,7 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
         for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
             key = (fact.file, fact.cell, fact.line)
             if key not in seen:
-                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind, fact.cell)
+                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind, cell=fact.cell)
     return tuple(seen.values())
 
 

@@ -44,7 +44,7 @@ from extractors.facts import RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from rules import equivalence, names, operations
-from verifier.model import METHOD, MISSING, SETTLED, UNRESOLVED, UNUSED, Evidence, SAU, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
 
@@ -89,7 +89,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     """Decide a D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU marked not
     code-checkable, or whose formulas do not translate, is unresolved with score ``None``."""
     if not sau.checkable:
-        return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
     table = operations.load()
     everywhere = code_expressions(index, table)
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
@@ -104,7 +104,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
         try:
             expression = parse_formula(text, table)
         except FormulaError as error:
-            return Verdict(sau, None, UNRESOLVED, f"formula {text!r} does not translate: {error}", RULE)
+            return Verdict(sau, None, Status.UNRESOLVED, f"formula {text!r} does not translate: {error}", RULE)
         lhs, rhs = _sides(expression)
         if lhs is not None:
             lhs_keys |= _hints(lhs.name, glossary)
@@ -113,8 +113,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     lhs_found = {k for k in lhs_keys if not names.is_generic(k)} & {names.normalise(t) for t in assigned}
     if not named_in_code and not lhs_found:
         shown = ", ".join(sau.checks.get("mechanism", ()))
-        return Verdict(sau, 0.0, SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) and "
-                                          "nothing is assigned to the formula's left-hand names", RULE, MISSING)
+        return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) and "
+                                          "nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
                           + _where(scope), index)
@@ -129,9 +129,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
-        drift = METHOD if any(r.outcome == DRIFTED for r in results) else \
-            UNUSED if any(r.outcome == UNREACHED for r in results) else None
-        status = SETTLED if sau.complete else UNRESOLVED
+        drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
+            Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else None
+        status = Status.SETTLED if sau.complete else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results))
@@ -543,7 +543,7 @@ def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evi
         for candidate in [result.candidate] if result.candidate else result.near[:_CANDIDATES_SHOWN]:
             key = (candidate.file, candidate.cell, candidate.line)
             seen.setdefault(key, Evidence(candidate.file, candidate.line, candidate.end_line,
-                                          index.snippet(candidate), "expression", candidate.cell))
+                                          index.snippet(candidate), "expression", cell=candidate.cell))
     return tuple(seen.values())
 
 
@@ -564,5 +564,5 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     evidence = _evidence(results, index) if index is not None else ()
     if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
-        evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", c.cell) for c in shown)
-    return Verdict(sau, estimate, UNRESOLVED, reason, RULE, None, evidence, _findings(results))
+        evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell) for c in shown)
+    return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results))

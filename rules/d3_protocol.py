@@ -44,7 +44,7 @@ from extractors.callgraph import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from rules import names
-from verifier.model import SETTLED, UNRESOLVED, Evidence, SAU, Verdict, round_to_scale
+from sau.vocabulary import SAU, Evidence, Status, Verdict, round_to_scale
 
 RULE = "rule:d3-protocol"
 PROTOCOL = "protocol"
@@ -131,10 +131,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     """Decide a D3 SAU against ``index`` (module docstring). Unresolved without a score when the SAU has no
     elements or is not code-checkable."""
     if not sau.checkable:
-        return Verdict(sau, None, UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
     elements = [(c, e) for c in CATEGORIES for e in sau.checks.get(c, ())]
     if not elements:
-        return Verdict(sau, None, UNRESOLVED, "no datasets, baselines, metrics or scope elements were given", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, "no datasets, baselines, metrics or scope elements were given", RULE)
     graph = index.call_graph
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
@@ -147,7 +147,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += "; the statement has elements no check covers"
     findings = tuple({"category": r.category, "element": r.name, "outcome": r.outcome, "note": r.note,
                       "refs": [_ref(x) for x in r.refs[:2]]} for r in results)
-    return Verdict(sau, score, SETTLED if decided else UNRESOLVED, reason, RULE, drift, _evidence(results, index),
+    return Verdict(sau, score, Status.SETTLED if decided else Status.UNRESOLVED, reason, RULE, drift, _evidence(results, index),
                    findings)
 
 
@@ -291,5 +291,5 @@ def _evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evi
             text = lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines) else ""
             kind = "config" if isinstance(item, Fact) else item.kind
             seen[key] = Evidence(file, item.line, item.line, text, kind,
-                                 int(cell) if cell.isdigit() else getattr(item, "cell", None))
+                                 cell=int(cell) if cell.isdigit() else getattr(item, "cell", None))
     return tuple(seen.values())

@@ -45,7 +45,7 @@ from itertools import combinations
 from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
                                   CallSite)
 from extractors.facts import RepositoryIndex
-from verifier.model import MISSING, SETTLED, UNRESOLVED as UNRESOLVED_STATUS, Evidence, SAU, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
 RULE = "rule:d4-ordering"
 ORDERING = "ordering"
@@ -217,10 +217,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     """Decide a D4 SAU against ``index`` (module docstring). Returns an unresolved verdict without a score when the
     SAU has no steps or is not code-checkable."""
     if not sau.checkable:
-        return Verdict(sau, None, UNRESOLVED_STATUS, f"not code-checkable: {sau.note}", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
     steps = sau.checks.get("steps")
     if not steps:
-        return Verdict(sau, None, UNRESOLVED_STATUS, "no ordered steps were given for this claim", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)
     graph = index.call_graph
     traces = _TRACES.get(graph)
     if traces is None:
@@ -243,7 +243,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     unclear = [(i, j) for i, j in pairs if i in first and j in first and _unclear(first[i], last[j], (i, j) in violated)]
     decided = graph.runnable and certain_steps and sau.complete and not unclear
     violated = [pair for pair in violated if pair not in unclear]
-    drift = ORDERING if violated else MISSING if any(r.outcome != ORDERED for r in results) else None
+    drift = ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
     reason = _reason(results, steps, violated, entry, graph, bool(unclear))
     for i, j in unclear:
         kind = "same" if first[i] is last[j] else relation(first[i], last[j])
@@ -263,7 +263,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     findings = tuple({"step": r.name, "outcome": r.outcome, "strength": r.strength,
                       "ref": r.event.site.ref if r.event else (r.where or None),
                       "in_loop": bool(r.event and r.event.in_loop)} for r in results)
-    status = SETTLED if decided else UNRESOLVED_STATUS
+    status = Status.SETTLED if decided else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings)
 
 
@@ -421,5 +421,5 @@ def _evidence(results: list[StepResult], violated, index: RepositoryIndex) -> tu
         if key not in seen:
             lines = index.lines.get(site.file, [])
             text = lines[site.line - 1].strip()[:200] if 0 < site.line <= len(lines) else ""
-            seen[key] = Evidence(file, site.line, site.line, text, "call", int(cell) if cell.isdigit() else None)
+            seen[key] = Evidence(file, site.line, site.line, text, "call", cell=int(cell) if cell.isdigit() else None)
     return tuple(seen.values())

@@ -3,7 +3,7 @@
 import sympy
 
 from extractors.claims import compile_d1, number
-from verifier.model import SCALAR, SET
+from sau.vocabulary import AtomKind
 
 
 def atoms(text):
@@ -38,8 +38,8 @@ def test_known_names_and_count_nouns_in_prose():
 
 def test_sets_lists_and_tuples():
     found = atoms("Grid: lr in {0.01, 0.1, 0.5}; strides=(2,2,1); channel_mult=[1,2,2].")
-    assert (found["lr"].kind, found["lr"].values) == (SET, (0.01, 0.1, 0.5))
-    assert (found["strides"].kind, found["strides"].values) == (SCALAR, ((2, 2, 1),))
+    assert (found["lr"].kind, found["lr"].values) == (AtomKind.SET, (0.01, 0.1, 0.5))
+    assert (found["strides"].kind, found["strides"].values) == (AtomKind.SCALAR, ((2, 2, 1),))
     assert found["channel_mult"].values == ((1, 2, 2),)
 
 

@@ -12,7 +12,7 @@ import sympy
 from extractors.formulas import FormulaError, Translator, parse_formula
 from extractors.repository import build_index
 from rules import d2_formula, equivalence, names, operations
-from verifier.model import SAU, SETTLED, UNRESOLVED
+from sau.vocabulary import SAU, Status
 from verifier.specs import SpecError, load_project_spec
 
 
@@ -110,7 +110,7 @@ def test_a_pathological_repository_ends_within_the_budget(tmp_path: Path) -> Non
     started = time.monotonic()
     verdict = d2_formula.check(sau, index, budget=0.2)
     elapsed = time.monotonic() - started
-    assert verdict.status == UNRESOLVED
+    assert verdict.status == Status.UNRESOLVED
     assert "time budget of 0.2 s exhausted" in verdict.reason
     assert elapsed < 10  # a hang guard, not a speed assertion: the budget stops the search
 
@@ -127,7 +127,7 @@ def test_nothing_is_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     verdict = d2_formula.check(_sau(["x / norm(x)"], {"x": ["x"]}, ["loss_fn"]), index)
     crafted = sympy.Function(command)(sympy.Symbol(command))  # a function name that is Python code
     assert equivalence.values(crafted) is not None
-    assert verdict.status == SETTLED and verdict.score == 1.0
+    assert verdict.status == Status.SETTLED and verdict.score == 1.0
     assert not marker.exists()
     assert not [c for c in calls if "touch" in repr(c)]
     with pytest.raises(FormulaError, match="unsupported syntax: SimpleString"):

@@ -23,7 +23,7 @@ def test_fixture_verdicts(case: Path) -> None:
     for sau_id, want in expected["verdicts"].items():
         verdict = verdicts[sau_id]
         got = {"score": verdict.score, "status": verdict.status, "drift": verdict.drift,
-               "evidence": verdict.evidence[0].ref if verdict.evidence else None}
+               "evidence": verdict.evidence[0].span_ref if verdict.evidence else None}
         assert got == {k: v for k, v in want.items() if k != "reason"}, verdict.reason
         assert want.get("reason", "") in verdict.reason
     want_warnings = expected.get("warnings", [])

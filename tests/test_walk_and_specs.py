@@ -3,7 +3,7 @@
 import json
 
 from extractors.walk import is_test_path, walk
-from verifier.model import SET
+from sau.vocabulary import AtomKind
 from verifier.specs import load_project_spec, load_sabench, registry, resolve
 
 
@@ -72,7 +72,7 @@ def test_project_spec_value_forms(tmp_path):
     assert atoms["steps"].values == (100000,)
     assert atoms["betas"].values == ((0.9, 0.95),)
     assert atoms["n_layers"].values == (24, 36)
-    assert (atoms["grid"].kind, atoms["grid"].values) == (SET, (0.1, 0.5))
+    assert (atoms["grid"].kind, atoms["grid"].values) == (AtomKind.SET, (0.1, 0.5))
     assert (atoms["warmup"].values, atoms["warmup"].percent) == ((0.1,), True)
     assert atoms["act"].values == ("elu",)
 

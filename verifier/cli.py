@@ -22,7 +22,7 @@ from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
 from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
 from llm_fallback.store import DEFAULT_FOLDER
 from verifier.config import FORMATS, LLM_MODES, ConfigError, Settings, load_settings
-from verifier.model import DIMENSIONS, PaperSpec
+from sau.vocabulary import DIMENSIONS, PaperSpec
 from verifier.report import print_table, to_json
 from verifier.run import Report, verify
 from verifier.sarif import to_sarif

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from llm_fallback.settings import MODES as LLM_MODES
-from verifier.model import DIMENSIONS
+from sau.vocabulary import DIMENSIONS
 
 TOOL = "sauverify"
 FORMATS = ("table", "json", "sarif")  # report formats of verify

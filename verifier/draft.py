@@ -15,7 +15,7 @@ import yaml
 
 from extractors.claims import compile_d1
 from extractors.drafts import draft_formulas, draft_glossary, draft_mechanism, draft_protocol, draft_steps
-from verifier.model import DIMENSIONS, RANGE, SET, Atom
+from sau.vocabulary import DIMENSIONS, Atom, AtomKind
 from verifier.specs import SPEC_SCHEMA, PaperEntry, entry_for_slug, read_sabench
 
 
@@ -57,9 +57,9 @@ def _atom(atom: Atom) -> dict:
     if atom.aliases:
         entry["aliases"] = list(atom.aliases)
     values = [_plain(v, atom.percent) for v in atom.values]
-    if atom.kind == SET:
+    if atom.kind == AtomKind.SET:
         entry["set"] = values
-    elif atom.kind == RANGE:
+    elif atom.kind == AtomKind.RANGE:
         entry["range"] = values
     elif len(values) == 1:
         entry["value"] = values[0]

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from verifier import __version__
-from verifier.model import DIMENSION_NAMES, JUDGED, SETTLED, UNRESOLVED, Verdict
+from sau.vocabulary import Dimension, Status, Verdict
 from verifier.run import Report
 from verifier.scoring import dimension_scores, overall_score, settle_rate
 
@@ -35,7 +35,7 @@ def to_json(report: Report) -> str:
     dimensions = {}
     for score in scores:
         dimensions[score.dimension] = {
-            "name": DIMENSION_NAMES[score.dimension],
+            "name": Dimension(score.dimension).label,
             "score": score.score,
             "total_claims": score.total,
             "settled": score.settled,
@@ -56,9 +56,9 @@ def to_json(report: Report) -> str:
         "overall_score": overall_score(scores),
         "summary": {
             "total_claims": len(verdicts),
-            "settled": sum(v.status == SETTLED for v in verdicts),
-            "judged": sum(v.status == JUDGED for v in verdicts),
-            "unresolved": sum(v.status == UNRESOLVED for v in verdicts),
+            "settled": sum(v.status == Status.SETTLED for v in verdicts),
+            "judged": sum(v.status == Status.JUDGED for v in verdicts),
+            "unresolved": sum(v.status == Status.UNRESOLVED for v in verdicts),
             "unscored": sum(v.score is None for v in verdicts),
             "settle_rate": settle_rate(verdicts),
             "files_read": report.files_read,
@@ -106,12 +106,12 @@ def print_table(report: Report, console: Console) -> None:
         score = "-" if verdict.score is None else f"{verdict.score:.2f}"
         table.add_row(Text(verdict.sau.id), verdict.sau.dimension, score,
                       Text(verdict.status, style=_STATUS_STYLE.get(verdict.status, "")),
-                      verdict.drift or "", Text(verdict.evidence[0].ref if verdict.evidence else ""))
+                      verdict.drift or "", Text(verdict.evidence[0].span_ref if verdict.evidence else ""))
     console.print(table)
     scores = dimension_scores(list(report.verdicts), report.dimensions)
     for score in scores:
         shown = "n/a" if score.score is None else f"{score.score:.2f}"
-        console.print(f"{score.dimension} {DIMENSION_NAMES[score.dimension]:<9} {shown:>5}   "
+        console.print(f"{score.dimension} {Dimension(score.dimension).label:<9} {shown:>5}   "
                       f"{score.total} SAUs: {score.settled} settled, "
                       + (f"{score.judged} judged, " if score.judged else "") + f"{score.unresolved} unresolved"
                       + (f" ({score.unscored} without a score)" if score.unscored else ""))

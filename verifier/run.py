@@ -14,7 +14,7 @@ from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
 from rules import d1_numerical, d2_formula, d3_protocol, d4_ordering, names
-from verifier.model import DIMENSIONS, UNRESOLVED, PaperSpec, SAU, Verdict
+from sau.vocabulary import DIMENSIONS, SAU, PaperSpec, Status, Verdict
 
 if TYPE_CHECKING:  # the openai client is imported only when a judge runs
     from llm_fallback.judge import Judge
@@ -63,4 +63,4 @@ def decide(sau: SAU, index: RepositoryIndex) -> Verdict:
     try:
         return RULES[sau.dimension](sau, index)
     except Exception as error:  # a rule bug on odd input must cost only this SAU
-        return Verdict(sau, None, UNRESOLVED, f"rule failed: {type(error).__name__}: {error}", "none")
+        return Verdict(sau, None, Status.UNRESOLVED, f"rule failed: {type(error).__name__}: {error}", "none")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from verifier import __version__
-from verifier.model import DIMENSION_NAMES, SETTLED, Verdict
+from sau.vocabulary import Dimension, Status, Verdict
 from verifier.run import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -28,7 +28,7 @@ _DESCRIPTIONS = {
 def to_sarif(report: Report) -> str:
     """The report as SARIF 2.1.0 JSON text (sorted keys, two-space indent, trailing newline)."""
     dimensions = sorted({v.sau.dimension for v in report.verdicts} | set(report.dimensions))
-    rules = [{"id": _rule_id(d), "name": DIMENSION_NAMES[d],
+    rules = [{"id": _rule_id(d), "name": Dimension(d).label,
               "shortDescription": {"text": _DESCRIPTIONS[d]}} for d in dimensions]
     results = [_result(v) for v in report.verdicts if _reported(v)]
     run = {"tool": {"driver": {"name": "sauverify", "version": __version__,
@@ -46,11 +46,11 @@ def _reported(verdict: Verdict) -> bool:
 
 
 def _rule_id(dimension: str) -> str:
-    return f"{dimension}-{DIMENSION_NAMES[dimension]}"
+    return f"{dimension}-{Dimension(dimension).label}"
 
 
 def _level(verdict: Verdict) -> str:
-    if verdict.status != SETTLED or verdict.score is None:
+    if verdict.status != Status.SETTLED or verdict.score is None:
         return "note"
     return "error" if verdict.score == 0.0 else "warning"
 

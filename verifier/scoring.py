@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from verifier.model import DIMENSIONS, SETTLED, JUDGED, UNRESOLVED, Verdict
+from sau.vocabulary import DIMENSIONS, Status, Verdict
 
 _DIGITS = 4  # fixed rounding keeps the JSON byte-identical across platforms
 
@@ -37,9 +37,9 @@ def dimension_scores(verdicts: list[Verdict], dimensions: tuple[str, ...] = DIME
             dimension,
             round(sum(scored) / len(scored), _DIGITS) if scored else None,
             len(mine),
-            sum(v.status == SETTLED for v in mine),
-            sum(v.status == JUDGED for v in mine),
-            sum(v.status == UNRESOLVED for v in mine),
+            sum(v.status == Status.SETTLED for v in mine),
+            sum(v.status == Status.JUDGED for v in mine),
+            sum(v.status == Status.UNRESOLVED for v in mine),
             len(mine) - len(scored),
         ))
     return result
@@ -53,4 +53,4 @@ def overall_score(scores: list[DimensionScore]) -> float | None:
 
 def settle_rate(verdicts: list[Verdict]) -> float | None:
     """Share of SAUs a deterministic rule settled (DESIGN.md), or ``None`` for no SAUs."""
-    return round(sum(v.status == SETTLED for v in verdicts) / len(verdicts), _DIGITS) if verdicts else None
+    return round(sum(v.status == Status.SETTLED for v in verdicts) / len(verdicts), _DIGITS) if verdicts else None

@@ -60,7 +60,7 @@ import yaml
 from extractors.claims import compile_d1, number
 from extractors.formulas import FormulaError, parse_formula, symbol_names
 from extractors.values import parse_value
-from verifier.model import DIMENSIONS, RANGE, SCALAR, SET, SAU, Atom, PaperSpec
+from sau.vocabulary import DIMENSIONS, SAU, Atom, AtomKind, PaperSpec
 
 SPEC_SCHEMA = "sauverify-spec/1"
 
@@ -401,7 +401,7 @@ def _atom(entry: object, path: Path, sau_id: str) -> Atom:
         raise SpecError(f"{sau_id}: range of {entry['name']!r} needs [low, high]", path, line)
     parsed = [_spec_value(v, path, line, sau_id, entry["name"]) for v in raw]
     values = tuple(v for v, _ in parsed)
-    kind = {"set": SET, "range": RANGE}.get(form, SCALAR)
+    kind = {"set": AtomKind.SET, "range": AtomKind.RANGE}.get(form, AtomKind.SCALAR)
     about = entry.get("about", 0.0)
     if not isinstance(about, (int, float)) or not 0 <= about < 1:
         raise SpecError(f"{sau_id}: about must be a relative tolerance in [0, 1)", path, line)

@@ -1,0 +1,241 @@
+"""The shared vocabulary of the project: paper specs and their SAUs, claimed values, locations, evidence and verdicts.
+
+A leaf module: it imports nothing else of the project, and every other layer imports it (ARCHITECTURE.md, "Layers").
+Terms are the field's: a *SAU* (Semantic Alignment Unit) is one checkable claim of a paper, in one of SA-Bench's four
+*dimensions*; a *verdict* is the decision for one SAU on one repository, with a score on SA-Bench's five-level scale,
+a *status* saying who decided it and a *drift* kind saying what went wrong.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, Union
+
+import sympy
+
+# A value a fact binds to a name or a claim states for it: a number, a symbolic expression (sympy, exact numbers),
+# a tuple of values (a list literal, ``betas=(0.9, 0.95)``), a string or a boolean. ``extractors.values`` folds them.
+Value = Union[int, float, str, bool, tuple, sympy.Expr]
+
+
+class Dimension(StrEnum):
+    """SA-Bench's four dimensions of a claim. The member's value is the code (``"D1"``); ``label`` its name."""
+
+    D1 = "D1"
+    D2 = "D2"
+    D3 = "D3"
+    D4 = "D4"
+
+    @property
+    def label(self) -> str:
+        """``numerical``, ``formula``, ``protocol`` or ``ordering`` (SA-Bench's names)."""
+        return _LABELS[self]
+
+
+_LABELS = {Dimension.D1: "numerical", Dimension.D2: "formula", Dimension.D3: "protocol", Dimension.D4: "ordering"}
+DIMENSIONS: tuple[Dimension, ...] = tuple(Dimension)
+
+
+class Status(StrEnum):
+    """Who decided a verdict."""
+
+    SETTLED = "settled"  # a deterministic rule
+    JUDGED = "judged"  # the LLM judge
+    UNRESOLVED = "unresolved"  # neither could decide; the score, if any, is the rules' best estimate
+
+
+class Drift(StrEnum):
+    """What went wrong, when something did (the drift kinds of SA-Bench, with ``unused`` and ``stub`` apart)."""
+
+    NUMERICAL = "numerical"  # a claimed name is bound to a different value
+    MISSING = "missing"  # neither the name nor the value occurs in code
+    UNUSED = "unused"  # defined, but nothing reads or runs it
+    STUB = "stub"  # the only implementing code is a stub or a marked placeholder
+    METHOD = "method"  # a claimed formula is implemented with a different structure (sign, term, power, function)
+    PROTOCOL = "protocol"  # a claimed dataset, baseline or metric is missing from the code that runs
+    ORDERING = "ordering"  # claimed steps run in another order
+
+
+class AtomKind(StrEnum):
+    """How the claimed values of one D1 atom are read."""
+
+    SCALAR = "scalar"  # each value must be bound to the name ("n_layers=24/36": both sizes)
+    SET = "set"  # a sweep: each member must occur under the name, alone or inside a list
+    RANGE = "range"  # values holds (low, high); a bound value inside counts
+
+
+# SA-Bench's scale: 1 fully as specified, 0.75 one minor element off, 0.5 about half, 0.25 a trace, 0 absent.
+SCALE = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def round_to_scale(fraction: float) -> float:
+    """Round a fraction in [0, 1] to the nearest level of ``SCALE`` (halves round up: 0.125 -> 0.25).
+
+    Raises ``ValueError`` outside [0, 1] or for NaN.
+    """
+    if math.isnan(fraction) or not 0.0 <= fraction <= 1.0:
+        raise ValueError(f"score fraction out of range: {fraction}")
+    return math.floor(fraction * 4 + 0.5) / 4
+
+
+def show_value(value: Value | None) -> str:
+    """A value as people write it: ``0.0001``, ``(0.9, 0.95)``, ``1/sqrt(d_model)``, ``?`` for an unfoldable one."""
+    if value is None:
+        return "?"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show_value(v) for v in value) + ")"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in the repository: ``file`` the POSIX path relative to the repository root, ``line``..``end_line``
+    1-based and inclusive, ``cell`` the code cell (1-based) for a notebook, whose lines are then numbered within the
+    cell (keyword-only, so that records extending a location add their own fields after it). Facts, call sites,
+    expressions and evidence are locations with more fields."""
+
+    file: str
+    line: int
+    end_line: int
+    cell: int | None = field(default=None, kw_only=True)
+
+    @property
+    def location(self) -> Location:
+        """Just the place, without the fields of a record that extends it."""
+        return Location(self.file, self.line, self.end_line, cell=self.cell)
+
+    @property
+    def where(self) -> str:
+        """The file, with ``#cell`` for a notebook cell (``nb.ipynb#3``): the key of its source lines."""
+        return self.file if self.cell is None else f"{self.file}#{self.cell}"
+
+    @property
+    def ref(self) -> str:
+        """``file:line`` of the first line (``nb.ipynb#3:2`` inside a notebook cell)."""
+        return f"{self.where}:{self.line}"
+
+    @property
+    def lines(self) -> str:
+        """SA-Bench's line form: ``12`` or ``12-14``."""
+        return str(self.line) if self.end_line == self.line else f"{self.line}-{self.end_line}"
+
+    @property
+    def span_ref(self) -> str:
+        """SA-Bench's ``file:lines`` form (``train.py:12-14``; ``nb.ipynb#3:2`` inside a notebook cell)."""
+        return f"{self.where}:{self.lines}"
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One name/value element of a D1 claim.
+
+    ``name`` is the paper's name for the quantity and ``aliases`` other names code may use (matched through
+    ``rules.names``). ``values`` holds the claimed values (read as ``kind`` says); ``percent`` marks values written
+    as percentages (``10%`` is 0.1, and code writing 10 also agrees). ``tolerance`` is a relative tolerance, non-zero
+    only where the paper says "about". ``text`` is the fragment of the statement the atom came from. ``named`` is
+    false when the name is only a count noun of the prose ("1,281,167 training images"): such a name may match a
+    fact, but a different value under it proves no drift.
+    """
+
+    name: str
+    values: tuple[Value, ...]
+    kind: AtomKind = AtomKind.SCALAR
+    aliases: tuple[str, ...] = ()
+    tolerance: float = 0.0
+    percent: bool = False
+    text: str = ""
+    named: bool = True
+
+    def describe(self) -> str:
+        """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""
+        shown = [show_value(v) for v in self.values]
+        if self.kind == AtomKind.SET:
+            return f"{self.name} in {{{', '.join(shown)}}}"
+        if self.kind == AtomKind.RANGE:
+            return f"{self.name} in [{', '.join(shown)}]"
+        return f"{self.name}={'/'.join(shown)}"
+
+
+@dataclass(frozen=True)
+class SAU:
+    """A Semantic Alignment Unit: one checkable claim of a paper.
+
+    ``checks`` holds the dimension's structured checks, as its spec schema reads them (``verifier.dimensions``; for
+    D1 a tuple of ``Atom``s under ``"atoms"``). ``complete`` says whether the checks cover every element of the
+    statement: a rule settles only complete SAUs (a claim compiled from prose is complete when every number in it
+    became part of an atom). ``checkable`` is false for claims code cannot show (hardware, a theorem, a reported
+    result), with the reason in ``note``.
+    """
+
+    id: str
+    dimension: Dimension
+    source: str
+    statement: str
+    checks: dict[str, Any] = field(default_factory=dict)
+    complete: bool = True
+    checkable: bool = True
+    note: str = ""
+
+    @property
+    def atoms(self) -> tuple[Atom, ...]:
+        """The D1 atoms of the checks (empty for other dimensions)."""
+        return tuple(self.checks.get("atoms", ()))
+
+
+@dataclass(frozen=True)
+class PaperSpec:
+    """A paper's list of SAUs. ``benchmark_id`` like ``iclr25-008``; ``slug`` SA-Bench's ``ngpt``; ``origin`` the
+    file the spec was read from."""
+
+    benchmark_id: str
+    slug: str
+    title: str
+    venue: str
+    saus: tuple[SAU, ...]
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class Evidence(Location):
+    """A clickable piece of evidence: where it is, ``snippet`` the first line's text, ``kind`` what it is (a fact
+    kind such as ``keyword`` or ``config``, ``expression``, ``stub``, ``call``, ``judge``)."""
+
+    snippet: str
+    kind: str
+
+    def to_json(self) -> dict:
+        """``{file, lines, snippet, kind}``, and ``cell`` for a notebook."""
+        data: dict[str, Any] = {"file": self.file, "lines": self.lines, "snippet": self.snippet, "kind": self.kind}
+        if self.cell is not None:
+            data["cell"] = self.cell
+        return data
+
+
+class Finding(Protocol):
+    """A rule's record of one element of a SAU (an atom's values, a formula, a protocol element, a step): each rule
+    has its own dataclass; ``to_json`` gives the report's ``findings`` entry."""
+
+    def to_json(self) -> dict: ...
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The decision for one SAU on one repository.
+
+    ``score`` is on ``SCALE``, or ``None`` when nothing can be scored (a claim not checkable in code, a rule failure:
+    no made-up scores); ``status`` who decided; ``drift`` what went wrong, or ``None``; ``decided_by`` the rule or
+    model name; ``findings`` per-element details for reviewers and the LLM fallback (for D1, one per atom).
+    """
+
+    sau: SAU
+    score: float | None
+    status: Status
+    reason: str
+    decided_by: str
+    drift: Drift | None = None
+    evidence: tuple[Evidence, ...] = ()
+    findings: tuple[Finding, ...] = ()
