@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks import injection  # noqa: E402
 from benchmarks.drift import KINDS  # noqa: E402
 from verifier.run import verify  # noqa: E402
-from verifier.specs import SpecError, load_paper  # noqa: E402
+from verifier.specs.errors import SpecError  # noqa: E402
+from verifier.specs.load import load_paper  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

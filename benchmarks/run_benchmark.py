@@ -44,7 +44,10 @@ from benchmarks.summary import DecisionsError, drift_figures, load_decisions, su
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec  # noqa: E402
 from verifier.run import Report, verify  # noqa: E402
 from verifier.scoring import dimension_scores, overall_score  # noqa: E402
-from verifier.specs import SpecError, load_paper, load_sabench, resolve  # noqa: E402
+from verifier.specs.errors import SpecError  # noqa: E402
+from verifier.specs.load import load_paper  # noqa: E402
+from verifier.specs.papers import resolve  # noqa: E402
+from verifier.specs.sabench import load_sabench  # noqa: E402
 
 SCHEMA = "sauverify-benchmark/1"
 EXCLUDE = ("result/*",)  # SA-Bench's own scores and logs inside each generated repository

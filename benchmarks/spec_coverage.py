@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sau.vocabulary import DIMENSIONS  # noqa: E402
-from verifier.specs import load_project_spec  # noqa: E402
+from verifier.specs.project import load_project_spec  # noqa: E402
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SCHEMA = "sauverify-decisions/1"
 _FIELDS = ("score", "status", "decided_by")
@@ -51,19 +52,27 @@ class Change:
 
 
 def decisions(report: object) -> dict:
-    """The decisions document of a report: a ``verifier.run.Report``, a parsed JSON report (dict), or the path of
-    a JSON report file. Raises ``DecisionsError`` on an unreadable file or a dict that is not a report."""
+    """The decisions document of a report: a ``verifier.run.Report`` (anything with ``spec.slug`` and
+    ``verdicts``), a parsed JSON report (dict), or the path of a JSON report file. Raises ``DecisionsError`` on an
+    unreadable file or a dict that is not a report."""
     if isinstance(report, (str, Path)):
         report = _read(Path(report))
     elif not isinstance(report, dict):
-        from verifier.report import to_json  # a Report: its JSON form is the one source of the fields
-        report = json.loads(to_json(report))
+        return _from_verdicts(report)
     try:
         rows = [{"id": claim["id"], "dimension": dimension, **{k: claim[k] for k in _FIELDS}}
                 for dimension, block in sorted(report["dimensions"].items()) for claim in block["claims"]]
     except (KeyError, TypeError, AttributeError) as error:
         raise DecisionsError(f"not a sauverify JSON report (missing {error})") from None
     return {"schema": SCHEMA, "paper_id": report.get("paper_id"), "decisions": rows}
+
+
+def _from_verdicts(report: Any) -> dict:
+    """The decisions of an in-memory report, in the order its JSON form lists them (by dimension, then spec order)."""
+    verdicts = sorted(report.verdicts, key=lambda v: str(v.sau.dimension))  # stable: spec order within a dimension
+    rows = [{"id": v.sau.id, "dimension": str(v.sau.dimension), "score": v.score, "status": str(v.status),
+             "decided_by": v.decided_by} for v in verdicts]
+    return {"schema": SCHEMA, "paper_id": report.spec.slug, "decisions": rows}
 
 
 def save_decisions(report: object, path: Path) -> None:

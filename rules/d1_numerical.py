@@ -70,10 +70,8 @@ class ValueOutcome:
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
-    """Decide a D1 SAU against ``index``. Never raises on odd facts; returns an unresolved verdict with ``score``
-    ``None`` when the SAU has no atoms or is marked not code-checkable."""
-    if not sau.checkable:
-        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    """Decide a code-checkable D1 SAU against ``index`` (the orchestrator answers for the others). Never raises on
+    odd facts; returns an unresolved verdict with ``score`` ``None`` when the SAU has no atoms."""
     if not sau.atoms:
         return Verdict(sau, None, Status.UNRESOLVED, "no name/value atom could be read from this claim", RULE)
     atom_results = []

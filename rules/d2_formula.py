@@ -86,10 +86,8 @@ class FormulaResult:
 
 
 def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verdict:
-    """Decide a D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU marked not
-    code-checkable, or whose formulas do not translate, is unresolved with score ``None``."""
-    if not sau.checkable:
-        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    """Decide a code-checkable D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU
+    whose formulas do not translate is unresolved with score ``None``."""
     table = operations.load()
     everywhere = code_expressions(index, table)
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one

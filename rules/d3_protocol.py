@@ -128,10 +128,8 @@ class ElementResult:
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
-    """Decide a D3 SAU against ``index`` (module docstring). Unresolved without a score when the SAU has no
-    elements or is not code-checkable."""
-    if not sau.checkable:
-        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    """Decide a code-checkable D3 SAU against ``index`` (module docstring). Unresolved without a score when the SAU
+    has no elements."""
     elements = [(c, e) for c in CATEGORIES for e in sau.checks.get(c, ())]
     if not elements:
         return Verdict(sau, None, Status.UNRESOLVED, "no datasets, baselines, metrics or scope elements were given", RULE)

@@ -214,10 +214,8 @@ class StepResult:
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
-    """Decide a D4 SAU against ``index`` (module docstring). Returns an unresolved verdict without a score when the
-    SAU has no steps or is not code-checkable."""
-    if not sau.checkable:
-        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", RULE)
+    """Decide a code-checkable D4 SAU against ``index`` (module docstring). Returns an unresolved verdict without a
+    score when the SAU has no steps."""
     steps = sau.checks.get("steps")
     if not steps:
         return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)

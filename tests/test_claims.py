@@ -2,7 +2,7 @@
 
 import sympy
 
-from extractors.claims import compile_d1, number
+from verifier.specs.claims import compile_d1, number
 from sau.vocabulary import AtomKind
 
 

@@ -81,7 +81,7 @@ def test_missing_repository_is_an_input_error(tmp_path):
 
 def test_paper_without_spec_needs_sau_dir(tmp_path, monkeypatch, capsys):
     # every registered paper has a spec now: point the spec location at an empty folder to reach this path
-    monkeypatch.setattr("verifier.specs.spec_path", lambda entry: tmp_path / f"{entry.benchmark_id}.yaml")
+    monkeypatch.setattr("verifier.specs.load.spec_path", lambda entry: tmp_path / f"{entry.benchmark_id}.yaml")
     assert main([str(tmp_path), "--paper", "ngpt"]) == 2
     assert "no spec for iclr25-008 (ngpt) in benchmark_data yet; pass --sau-dir" in capsys.readouterr().err
 
@@ -98,7 +98,7 @@ def write_sau(folder: Path, slug: str = "ngpt") -> Path:
 
 
 def test_paper_with_sau_dir_compiles_claims_at_load_time(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("verifier.specs.spec_path", lambda entry: tmp_path / f"{entry.benchmark_id}.yaml")
+    monkeypatch.setattr("verifier.specs.load.spec_path", lambda entry: tmp_path / f"{entry.benchmark_id}.yaml")
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "train.py").write_text("weight_decay = 0.1\nwarmup_steps = 500\nprint(weight_decay, warmup_steps)\n")
@@ -137,7 +137,8 @@ def test_own_spec_file_with_spec_option():
 
 
 def test_project_spec_errors_name_file_and_line(tmp_path):
-    from verifier.specs import SpecError, load_project_spec
+    from verifier.specs.errors import SpecError
+    from verifier.specs.project import load_project_spec
 
     spec = tmp_path / "spec.yaml"
     spec.write_text("benchmark_id: x\nslug: x\nsaus:\n  - id: x-D1-001\n    dimension: D1\n    atoms:\n"

@@ -13,7 +13,8 @@ from extractors.formulas import FormulaError, Translator, parse_formula
 from extractors.repository import build_index
 from rules import d2_formula, equivalence, names, operations
 from sau.vocabulary import SAU, Status
-from verifier.specs import SpecError, load_project_spec
+from verifier.specs.errors import SpecError
+from verifier.specs.project import load_project_spec
 
 
 def code(text: str) -> sympy.Basic:

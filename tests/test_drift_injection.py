@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchmarks import injection
 from verifier.run import verify
-from verifier.specs import load_project_spec
+from verifier.specs.project import load_project_spec
 
 CASE = Path(__file__).parent / "fixtures" / "drift"
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from verifier.run import verify
-from verifier.specs import load_project_spec
+from verifier.specs.project import load_project_spec
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = sorted(p for p in FIXTURES.glob("d[1-4]/*") if (p / "spec.yaml").is_file())

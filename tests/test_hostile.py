@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from extractors.claims import compile_d1
+from verifier.specs.claims import compile_d1
 from extractors.formulas import FormulaError, parse_formula
 from extractors.repository import extract_python
 from extractors.stubs import find_stubs
 from verifier.run import verify
-from verifier.specs import load_project_spec
+from verifier.specs.project import load_project_spec
 
 SPEC = """schema: sauverify-spec/1
 benchmark_id: fx-hostile

@@ -26,7 +26,7 @@ from rules import names  # noqa: E402
 from verifier import cli  # noqa: E402
 from verifier.config import ConfigError, load_settings  # noqa: E402
 from verifier.run import verify  # noqa: E402
-from verifier.specs import load_project_spec  # noqa: E402
+from verifier.specs.project import load_project_spec  # noqa: E402
 
 FIXTURE = Path(__file__).parent / "fixtures" / "llm" / "judge"
 SPEC = load_project_spec(FIXTURE / "spec.yaml")
@@ -176,7 +176,7 @@ def demo_routed() -> list[str]:
     rules-only run, so these tests keep holding as rules settle more of the demo."""
     from llm_fallback.routing import needs_judge
     from verifier.cli import DEMO_PAPER, demo_repository
-    from verifier.specs import load_paper
+    from verifier.specs.load import load_paper
 
     report = verify(demo_repository(), load_paper(DEMO_PAPER), "demo")
     return [v.sau.id for v in report.verdicts if needs_judge(v)]

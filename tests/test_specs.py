@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from verifier.specs import load_project_spec, registry
+from verifier.specs.papers import registry
+from verifier.specs.project import load_project_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted(p for p in (ROOT / "benchmark_data").glob("*.yaml") if p.name != "registry.yaml")

@@ -4,7 +4,9 @@ import json
 
 from extractors.walk import is_test_path, walk
 from sau.vocabulary import AtomKind
-from verifier.specs import load_project_spec, load_sabench, registry, resolve
+from verifier.specs.papers import registry, resolve
+from verifier.specs.project import load_project_spec
+from verifier.specs.sabench import load_sabench
 
 
 def test_walk_skips_outputs_environments_binaries_and_large_files(tmp_path):

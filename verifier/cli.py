@@ -21,13 +21,16 @@ from verifier import __version__
 from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
 from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
 from llm_fallback.store import DEFAULT_FOLDER
-from verifier.config import FORMATS, LLM_MODES, ConfigError, Settings, load_settings
 from sau.vocabulary import DIMENSIONS, PaperSpec
-from verifier.report import print_table, to_json
+from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
+from verifier.formats import DEFAULT_FORMAT, FORMATS
 from verifier.run import Report, verify
-from verifier.sarif import to_sarif
-from verifier.draft import draft_spec
-from verifier.specs import SpecError, load_paper, load_project_spec, load_sabench, registry, resolve, spec_path
+from verifier.specs.draft import draft_spec
+from verifier.specs.errors import SpecError
+from verifier.specs.load import load_paper
+from verifier.specs.papers import registry, resolve, spec_path
+from verifier.specs.project import load_project_spec
+from verifier.specs.sabench import load_sabench
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
@@ -63,9 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "papers whose spec is not in benchmark_data yet")
     parser.add_argument("--dim", action="append", choices=DIMENSIONS, metavar="D",
                         help="only SAUs of this dimension (D1..D4); repeatable")
-    parser.add_argument("--format", choices=FORMATS,
-                        help="output format: table (default), json (SA-Bench's result file and more), sarif (SARIF "
-                             "2.1.0 for code-scanning tools: one result per SAU short of full marks)")
+    parser.add_argument("--format", choices=list(FORMATS),
+                        help="output format: " + ", ".join(f.help for f in FORMATS.values()))
     parser.add_argument("--output", "-o", metavar="FILE", type=Path, help="write the report to FILE")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="skip repository files matching GLOB (relative POSIX path); repeatable")
@@ -156,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"verify: error: {error}")
         return EXIT_INPUT
     judge = _judge(llm_settings(args, settings))
-    fmt = args.format or settings.format or "table"
+    fmt = args.format or settings.format or DEFAULT_FORMAT
     dimensions = tuple(args.dim or settings.dimensions or DIMENSIONS)
     max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
@@ -168,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"warning: {where}: {warning.message}")
     status = _judge_summary(judge, args.quiet)
     try:
-        _write(report, fmt, args.output)
+        FORMATS[fmt].write(report, args.output)
     except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
         sys.stderr.close()
     if args.save_decisions is not None:
@@ -261,21 +263,6 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[str, ...],
             progress.update(task, completed=done, total=total, description=file[-50:])
 
         return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge)
-
-
-def _write(report: Report, fmt: str, output: Path | None) -> None:
-    if fmt in ("json", "sarif"):
-        text = to_json(report) if fmt == "json" else to_sarif(report)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            output.write_text(text, encoding="utf-8")
-        return
-    if output is None:
-        print_table(report, Console(highlight=False))
-        return
-    with output.open("w", encoding="utf-8") as handle:
-        print_table(report, Console(file=handle, width=160, no_color=True, highlight=False))
 
 
 def _draft(args: argparse.Namespace) -> int:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from llm_fallback.settings import MODES as LLM_MODES
 from sau.vocabulary import DIMENSIONS
+from verifier.formats import FORMATS
 
 TOOL = "sauverify"
-FORMATS = ("table", "json", "sarif")  # report formats of verify
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)

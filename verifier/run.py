@@ -1,7 +1,8 @@
 """Orchestration: index the repository once, apply each dimension's rule to its SAUs, collect the verdicts.
 
 The repository is only read. A SAU whose rule fails on unexpected input becomes unresolved with the error as its
-reason; the other SAUs are still decided (DESIGN.md, "a bad input costs only the units it touches").
+reason; the other SAUs are still decided (ARCHITECTURE.md, "Promises": a bad input costs only the units it
+touches).
 """
 
 from __future__ import annotations
@@ -13,15 +14,12 @@ from typing import TYPE_CHECKING, Callable
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
-from rules import d1_numerical, d2_formula, d3_protocol, d4_ordering, names
-from sau.vocabulary import DIMENSIONS, SAU, PaperSpec, Status, Verdict
+from rules import names
+from sau.vocabulary import DIMENSIONS, SAU, Dimension, PaperSpec, Status, Verdict
+from verifier.dimensions import DIMENSION_RULES
 
 if TYPE_CHECKING:  # the openai client is imported only when a judge runs
     from llm_fallback.judge import Judge
-
-# One rule per dimension; dimensions without one yet report their SAUs unresolved, unscored.
-RULES: dict[str, Callable[[SAU, RepositoryIndex], Verdict]] = {
-    "D1": d1_numerical.check, "D2": d2_formula.check, "D3": d3_protocol.check, "D4": d4_ordering.check}
 
 
 @dataclass(frozen=True)
@@ -35,12 +33,12 @@ class Report:
     verdicts: tuple[Verdict, ...]
     warnings: tuple[Warning_, ...]
     files_read: int
-    dimensions: tuple[str, ...]
+    dimensions: tuple[Dimension, ...]
     stubs: dict[str, int]
     model: str | None = None
 
 
-def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[str, ...] = DIMENSIONS,
+def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
            progress: Callable[[int, int, str], None] | None = None, judge: Judge | None = None) -> Report:
     """Verify ``repo`` against ``spec`` for the SAUs of ``dimensions``.
@@ -58,9 +56,12 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[str
 
 
 def decide(sau: SAU, index: RepositoryIndex) -> Verdict:
-    """The verdict of one SAU; never raises. Every dimension of ``DIMENSIONS`` has a rule (spec loading accepts no
-    other dimension)."""
+    """The verdict of one SAU; never raises. A SAU its spec marks not code-checkable gets no score (no rule can
+    show it); every other goes to its dimension's rule (``verifier.dimensions``)."""
+    rule = DIMENSION_RULES[sau.dimension]
+    if not sau.checkable:
+        return Verdict(sau, None, Status.UNRESOLVED, f"not code-checkable: {sau.note}", rule.rule)
     try:
-        return RULES[sau.dimension](sau, index)
+        return rule.check(sau, index)
     except Exception as error:  # a rule bug on odd input must cost only this SAU
         return Verdict(sau, None, Status.UNRESOLVED, f"rule failed: {type(error).__name__}: {error}", "none")

@@ -14,22 +14,17 @@ import json
 
 from verifier import __version__
 from sau.vocabulary import Dimension, Status, Verdict
+from verifier.dimensions import DIMENSION_RULES
 from verifier.run import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_DESCRIPTIONS = {
-    "D1": "A claimed hyperparameter value differs from the code, or is missing or unused.",
-    "D2": "A claimed formula differs from the code's expression, or is missing.",
-    "D3": "A claimed dataset, baseline or metric is missing from the code that runs.",
-    "D4": "Claimed pipeline steps run in another order, or are missing.",
-}
 
 
 def to_sarif(report: Report) -> str:
     """The report as SARIF 2.1.0 JSON text (sorted keys, two-space indent, trailing newline)."""
     dimensions = sorted({v.sau.dimension for v in report.verdicts} | set(report.dimensions))
     rules = [{"id": _rule_id(d), "name": Dimension(d).label,
-              "shortDescription": {"text": _DESCRIPTIONS[d]}} for d in dimensions]
+              "shortDescription": {"text": DIMENSION_RULES[d].description}} for d in dimensions]
     results = [_result(v) for v in report.verdicts if _reported(v)]
     run = {"tool": {"driver": {"name": "sauverify", "version": __version__,
                                "informationUri": "https://github.com/kernel-14/SA-Bench", "rules": rules}},

@@ -1,16 +1,22 @@
-"""First drafts of D2, D3 and D4 checks from claim prose (D1 atoms come from ``extractors.claims``).
+"""First drafts of each dimension's checks from claim prose, for ``verify --draft-spec``.
 
-A draft is a starting point for a person writing a paper spec, never a verdict: formulas are the right-hand sides
-that parse after common notation is rewritten (``‖x‖_2`` -> ``norm(x)``, ``⊙`` -> ``*``, ``^`` -> ``**``); protocol
-elements are the items listed after "Data:", "Baselines:", "Metrics:" and similar labels; steps are the numbered
-items (``1. ... 2. ...``) or the clauses joined by arrows or semicolons. Nothing is evaluated.
+A draft is a starting point for a person writing a paper spec, never a verdict: D1 atoms come from the claim
+compiler (``verifier.specs.claims``); formulas are the right-hand sides that parse after common notation is rewritten
+(``‖x‖_2`` -> ``norm(x)``, ``⊙`` -> ``*``, ``^`` -> ``**``); protocol elements are the items listed after "Data:",
+"Baselines:", "Metrics:" and similar labels; steps are the numbered items (``1. ... 2. ...``) or the clauses joined by
+arrows or semicolons. Nothing is evaluated. Each ``draft_*_checks`` function maps a claim's text to the YAML mapping
+of its checks (``verifier.dimensions`` ties each to its dimension).
 """
 
 from __future__ import annotations
 
 import re
 
+import sympy
+
 from extractors.formulas import FormulaError, parse_formula, symbol_names
+from sau.vocabulary import Atom, AtomKind, Value
+from verifier.specs.claims import compile_d1
 
 _NOTATION = (
     (re.compile(r"‖([^‖]+)‖(?:_2)?"), r"norm(\1)"), (re.compile(r"\|\|([^|]+)\|\|(?:_2)?"), r"norm(\1)"),
@@ -83,3 +89,55 @@ def draft_steps(text: str) -> list[dict]:
         if words:
             steps.append({"name": " ".join(part.split()[:6]), "keywords": list(dict.fromkeys(words))[:4]})
     return steps
+
+
+# -- the drafted checks of each dimension ---------------------------------------------------------------------------
+def draft_atom_checks(text: str) -> dict:
+    """D1: the compiled atoms, or ``checkable: false`` with an empty note for the author when none compiled."""
+    atoms = compile_d1(text).atoms
+    return {"atoms": [_atom(a) for a in atoms]} if atoms else {"checkable": False, "note": ""}
+
+
+def draft_formula_checks(text: str) -> dict:
+    """D2: the drafted formulas, a glossary entry per symbol, and mechanism keywords."""
+    formulas = draft_formulas(text)
+    return {"formulas": formulas, "glossary": draft_glossary(formulas), "mechanism": draft_mechanism(text)}
+
+
+def draft_protocol_checks(text: str) -> dict:
+    """D3: the listed datasets, baselines and metrics, or empty lists for the author."""
+    return draft_protocol(text) or {"datasets": [], "baselines": [], "metrics": []}
+
+
+def draft_step_checks(text: str) -> dict:
+    """D4: the drafted steps, strictly ordered."""
+    return {"steps": draft_steps(text), "strict": True}
+
+
+def _atom(atom: Atom) -> dict:
+    entry: dict = {"name": atom.name}
+    if atom.aliases:
+        entry["aliases"] = list(atom.aliases)
+    values = [_plain(v, atom.percent) for v in atom.values]
+    if atom.kind == AtomKind.SET:
+        entry["set"] = values
+    elif atom.kind == AtomKind.RANGE:
+        entry["range"] = values
+    elif len(values) == 1:
+        entry["value"] = values[0]
+    else:
+        entry["values"] = values
+    if atom.tolerance:
+        entry["about"] = atom.tolerance
+    return entry
+
+
+def _plain(value: Value, percent: bool) -> object:
+    """A claimed value as the YAML spec writes it: symbolic values as text, tuples as lists, percentages as ``10%``."""
+    if isinstance(value, sympy.Basic):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_plain(v, False) for v in value]
+    if percent and isinstance(value, (int, float)):
+        return f"{value * 100:g}%"
+    return value

@@ -13,7 +13,8 @@ A number the compiler cannot attach to a checkable atom makes the claim *incompl
 not settle it. Numbers in references (``Table 3``, ``Eq. 15``), citations and model-size labels (``0.5B/1B models``)
 do not count. Hardware (``64 A100 GPUs``) and reported results (``FID=2.44``, ``7,390,000 parameters``) are not
 code-checkable: they also leave the claim incomplete, with a note saying why. The compiler never evaluates text:
-values go through ``extractors.values.parse_value`` (a libcst parse and a fold).
+values go through ``extractors.values.parse_value`` (a libcst parse and a fold). It belongs to the paper side
+(``verifier.specs``): it reads claim text, not code.
 """
 
 from __future__ import annotations
@@ -87,6 +88,12 @@ class CompiledClaim:
     atoms: tuple[Atom, ...]
     complete: bool
     notes: tuple[str, ...]
+
+
+def compile_atom_checks(text: str) -> tuple[dict, bool]:
+    """The D1 checks of an SA-Bench claim compiled at load time: ``({"atoms", "compiler_notes"}, complete)``."""
+    compiled = compile_d1(text)
+    return {"atoms": compiled.atoms, "compiler_notes": compiled.notes}, compiled.complete
 
 
 def compile_d1(text: str) -> CompiledClaim:

@@ -1,0 +1,214 @@
+"""The checks of each dimension in a project spec: how a SAU entry's check keys are read and validated.
+
+One ``parse_*`` function per dimension, each with the same signature (``CheckParser``): it takes the SAU's YAML
+mapping and an ``Entry`` locating it, and returns the SAU's ``checks`` dict (possibly empty), or raises
+``SpecError`` naming the file, the line and the SAU. ``verifier.dimensions`` ties each to its dimension; the format
+itself is documented in ``verifier.specs.project``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from extractors.formulas import FormulaError, parse_formula, symbol_names
+from extractors.values import parse_value
+from sau.vocabulary import Atom, AtomKind, Value
+from verifier.specs.claims import number
+from verifier.specs.errors import SpecError
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Where a SAU entry is: the spec ``path``, the SAU's ``id``, the entry's ``line`` (or ``None``), and whether
+    it is ``checkable``."""
+
+    path: Path
+    sau_id: str
+    line: int | None
+    checkable: bool
+
+    def error(self, message: str, line: int | None = None) -> SpecError:
+        """A ``SpecError`` about this SAU, at ``line`` or else the entry's line."""
+        return SpecError(f"{self.sau_id}: {message}", self.path, line if line is not None else self.line)
+
+
+CheckParser = Callable[[dict, Entry], dict]
+
+
+def only(mapping: dict, allowed: set[str], what: str, entry: Entry) -> None:
+    """Reject unknown keys: in YAML flow style a stray comma (``{meaning: f(a, b)}``) silently makes one."""
+    unknown = sorted(str(k) for k in set(mapping) - allowed - {"__line__"})
+    if unknown:
+        raise SpecError(f"{what}: unknown key(s) {', '.join(unknown)} (quote values that hold commas or braces)",
+                        entry.path, mapping.get("__line__", entry.line))
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+
+
+# -- D1 ------------------------------------------------------------------------------------------------------------
+ATOM_KEYS = ("atoms",)
+
+
+def parse_atoms(data: dict, entry: Entry) -> dict:
+    """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text}``."""
+    if "atoms" not in data:
+        return {}
+    if not isinstance(data["atoms"], list) or not data["atoms"]:
+        raise entry.error("atoms must be a non-empty list")
+    return {"atoms": tuple(_atom(a, entry) for a in data["atoms"])}
+
+
+def _atom(data: object, entry: Entry) -> Atom:
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise SpecError(f"{entry.sau_id}: each atom is a mapping with a name", entry.path,
+                        data.get("__line__") if isinstance(data, dict) else None)
+    line = data.get("__line__")
+    at = Entry(entry.path, entry.sau_id, line, entry.checkable)
+    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text"},
+         f"{entry.sau_id}: atom {data['name']!r}", at)
+    forms = [k for k in ("value", "values", "set", "range") if k in data]
+    if len(forms) != 1:
+        raise SpecError(f"{entry.sau_id}: atom {data['name']!r} needs exactly one of value, values, set, range",
+                        entry.path, line)
+    form = forms[0]
+    raw = [data[form]] if form == "value" or not isinstance(data[form], list) else data[form]
+    if form == "range" and len(raw) != 2:
+        raise SpecError(f"{entry.sau_id}: range of {data['name']!r} needs [low, high]", entry.path, line)
+    parsed = [_spec_value(v, at, data["name"]) for v in raw]
+    values = tuple(v for v, _ in parsed)
+    kind = {"set": AtomKind.SET, "range": AtomKind.RANGE}.get(form, AtomKind.SCALAR)
+    about = data.get("about", 0.0)
+    if not isinstance(about, (int, float)) or not 0 <= about < 1:
+        raise SpecError(f"{entry.sau_id}: about must be a relative tolerance in [0, 1)", entry.path, line)
+    aliases = data.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise SpecError(f"{entry.sau_id}: aliases must be a list of names", entry.path, line)
+    return Atom(data["name"], values, kind, tuple(aliases), float(about), any(p for _, p in parsed),
+                str(data.get("text", "")))
+
+
+def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
+    """(value, written as a percentage) of one claimed value: a number, a list, a number text (``1e-4``, ``10%``),
+    an expression parsed without evaluation (``1/sqrt(d_model)``), or else the text itself."""
+    if isinstance(raw, bool):
+        return raw, False
+    if isinstance(raw, (int, float)):
+        return raw, False
+    if isinstance(raw, list):
+        return tuple(_spec_value(v, at, name)[0] for v in raw), False
+    if isinstance(raw, str):
+        parsed = number(raw)
+        if parsed is not None:
+            return parsed
+        value = parse_value(raw)
+        return (value, False) if value is not None and not isinstance(value, bool) else (raw.strip(), False)
+    raise SpecError(f"{at.sau_id}: value {raw!r} of {name!r} is not a number, list or expression", at.path, at.line)
+
+
+# -- D2 ------------------------------------------------------------------------------------------------------------
+FORMULA_KEYS = ("formulas", "glossary", "mechanism")
+
+
+def parse_formulas(data: dict, entry: Entry) -> dict:
+    """D2: ``formulas`` (Python-syntax expressions, equations as ``lhs == rhs``; may be empty for a procedure), a
+    ``glossary`` covering every symbol (``{symbol: {meaning, code_names}}``), and ``mechanism`` keywords (at least
+    one) naming what implements it. Read when the SAU is checkable or gives any of these keys."""
+    if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
+        return {}
+    formulas = data.get("formulas", [])
+    if not _strings(formulas) and formulas != []:
+        raise entry.error("formulas must be a list of expressions")
+    glossary = data.get("glossary", {})
+    if not isinstance(glossary, dict):
+        raise entry.error("glossary must map each symbol to {meaning, code_names}")
+    glossary = {k: v for k, v in glossary.items() if k != "__line__"}
+    for symbol, meaning in glossary.items():
+        if isinstance(meaning, dict):
+            only(meaning, {"meaning", "code_names"}, f"{entry.sau_id}: glossary entry {symbol!r}", entry)
+        if not isinstance(meaning, dict) or not isinstance(meaning.get("meaning"), str) \
+                or not _strings(meaning.get("code_names", [])):
+            raise entry.error(f"glossary entry {symbol!r} needs meaning (text) and code_names (list)")
+    parsed = []
+    for text in formulas:
+        try:
+            expression = parse_formula(text)
+        except FormulaError as error:
+            raise entry.error(f"formula {text!r}: {error}") from None
+        missing = sorted(symbol_names(expression) - set(glossary))
+        if missing:
+            raise entry.error(f"formula {text!r} uses symbols the glossary lacks: {', '.join(missing)}")
+        parsed.append(expression)
+    mechanism = data.get("mechanism", [])
+    if not _strings(mechanism) or not mechanism:
+        raise entry.error("mechanism must be a non-empty list of keywords naming what implements it (a procedure "
+                          "without a formula has mechanism keywords only)")
+    return {"formulas": tuple(formulas), "expressions": tuple(parsed),
+            "glossary": {k: {"meaning": v["meaning"], "code_names": tuple(v.get("code_names", []))}
+                         for k, v in glossary.items()},
+            "mechanism": tuple(mechanism)}
+
+
+# -- D3 ------------------------------------------------------------------------------------------------------------
+PROTOCOL_KEYS = ("datasets", "baselines", "metrics", "scope")  # in this order, so that checks iterate alike
+
+
+def parse_protocol(data: dict, entry: Entry) -> dict:
+    """D3: ``datasets``, ``baselines``, ``metrics`` and ``scope``, each a non-empty list of ``{name, aliases}``
+    (a bare string is a name without aliases)."""
+    return {key: _named_elements(data[key], key, entry) for key in PROTOCOL_KEYS if key in data}
+
+
+def _named_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
+    if not isinstance(value, list) or not value:
+        raise entry.error(f"{key} must be a non-empty list of {{name, aliases}}")
+    elements = []
+    for item in value:
+        if isinstance(item, str):
+            item = {"name": item}
+        if isinstance(item, dict):
+            only(item, {"name", "aliases"}, f"{entry.sau_id}: an element of {key}", entry)
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+                or not _strings(item.get("aliases", [])):
+            raise entry.error(f"each of {key} needs a name and optional aliases (list)",
+                              item.get("__line__", entry.line) if isinstance(item, dict) else None)
+        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", []))})
+    return tuple(elements)
+
+
+# -- D4 ------------------------------------------------------------------------------------------------------------
+STEP_KEYS = ("steps", "strict")
+
+
+def parse_steps(data: dict, entry: Entry) -> dict:
+    """D4: ``steps`` (two or more ``{name, keywords, functions}`` in the claimed order) and ``strict`` (true: every
+    consecutive pair is ordered; or a list of ``[i, j]`` step-index pairs, 0-based, that must hold). Read when the
+    SAU is checkable or gives steps."""
+    if not (entry.checkable or "steps" in data):
+        return {}
+    steps = data.get("steps")
+    if not isinstance(steps, list) or len(steps) < 2:
+        raise entry.error("steps must list at least two steps in order")
+    parsed = []
+    for step in steps:
+        step_line = step.get("__line__", entry.line) if isinstance(step, dict) else entry.line
+        if not isinstance(step, dict) or not isinstance(step.get("name"), str):
+            raise entry.error("each step needs a name", step_line)
+        at = Entry(entry.path, entry.sau_id, step_line, entry.checkable)
+        only(step, {"name", "keywords", "functions"}, f"{entry.sau_id}: step {step['name']!r}", at)
+        keywords, functions = step.get("keywords", []), step.get("functions", [])
+        if not _strings(keywords) or not _strings(functions) or not (keywords or functions):
+            raise entry.error(f"step {step['name']!r} needs keywords and/or functions (lists)", step_line)
+        parsed.append({"name": step["name"], "keywords": tuple(keywords), "functions": tuple(functions)})
+    strict = data.get("strict", True)
+    if isinstance(strict, list):
+        if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(i, int) and 0 <= i < len(steps) for i in p)
+                   and p[0] != p[1] for p in strict):
+            raise entry.error("strict pairs must be [i, j] step indices (0-based)")
+        strict = tuple(tuple(p) for p in strict)
+    elif not isinstance(strict, bool):
+        raise entry.error("strict must be true, false or a list of [i, j] pairs")
+    return {"steps": tuple(parsed), "strict": strict}

@@ -1,0 +1,133 @@
+"""The project's own paper spec format (YAML), read and validated.
+
+Project spec (``benchmark_data/<benchmark_id>.yaml``)::
+
+    schema: sauverify-spec/1
+    benchmark_id: demo-001
+    slug: demo
+    title: ...
+    venue: ...
+    saus:
+      - id: demo-D1-001                         # SA-Bench's claim id, so results compare
+        dimension: D1
+        source: Section 4.1
+        statement: The optimiser is AdamW with learning rate 3e-4 ...   # our own words
+        atoms:                                  # D1 checks
+          - {name: learning_rate, aliases: [lr], value: 3e-4}
+          - {name: n_layers, values: [6, 12]}   # one value per model size: each must be bound
+          - {name: lr_grid, set: [0.1, 0.5]}    # a sweep
+          - {name: dropout, range: [0.0, 0.3]}
+          - {name: attn_scale, value: 1/sqrt(d_head), about: 0.05}   # "about": a relative tolerance
+        complete: true                          # the checks cover the whole statement (default true)
+      - id: demo-D2-001
+        dimension: D2
+        formulas: ["x / norm(x)"]               # Python syntax; equations as "lhs == rhs"
+        glossary: {x: {meaning: a hidden vector, code_names: [x, h, hidden]}}   # every symbol
+        mechanism: [normalize, l2_norm]         # what a function implementing it is called
+      - id: demo-D3-001
+        dimension: D3
+        datasets: [{name: OpenWebText, aliases: [openwebtext, owt]}]
+        baselines: [{name: GPT-2, aliases: [gpt2]}]
+        metrics: [{name: perplexity, aliases: [ppl]}]
+        scope: [{name: 0.5B model, aliases: [small]}]   # model sizes, tasks, settings covered
+      - id: demo-D4-001
+        dimension: D4
+        steps:                                  # two or more, in the claimed order
+          - {name: warmup, keywords: [warmup], functions: [linear_warmup]}
+          - {name: cosine decay, keywords: [cosine], functions: [CosineAnnealingLR]}
+        strict: true                            # or [[0, 1], ...]: the pairs whose order matters
+      - id: demo-D1-009
+        dimension: D1
+        checkable: false                        # hardware, a theorem, a reported result
+        note: hardware (8 GPUs)
+
+Values are read with the claim compiler's number reader (``1e-4``, ``100k``, ``10%``) or, for symbolic values,
+parsed as an expression tree (never evaluated); any other string is a text value (``activation: elu``). Each
+dimension's check keys are read by its ``parse_checks`` (``verifier.dimensions``, ``verifier.specs.checks``). Every
+error is a ``SpecError`` naming the file and, where it has one, the line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from sau.vocabulary import SAU, Dimension, PaperSpec
+from verifier.dimensions import DIMENSION_RULES
+from verifier.specs.checks import Entry
+from verifier.specs.errors import SpecError
+
+SPEC_SCHEMA = "sauverify-spec/1"
+# Keys every SAU entry may have, whatever its dimension; each dimension adds its check keys.
+_COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "__line__"}
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that keeps each mapping's line as ``__line__``."""
+
+
+def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict:
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def load_project_spec(path: Path) -> PaperSpec:
+    """Load and validate a project spec file (format in the module docstring). Raises ``SpecError``."""
+    try:
+        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - safe subclass
+    except OSError as error:
+        raise SpecError(f"cannot read: {error.strerror or error}", path) from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise SpecError(f"not valid YAML: {getattr(error, 'problem', error)}", path,
+                        mark.line + 1 if mark else None) from None
+    if not isinstance(data, dict):
+        raise SpecError("a spec is a mapping with benchmark_id, slug, title and saus", path, 1)
+    for key in ("benchmark_id", "slug", "saus"):
+        if key not in data:
+            raise SpecError(f"missing key {key!r}", path, data.get("__line__"))
+    if not isinstance(data["saus"], list):
+        raise SpecError("saus must be a list", path, data.get("__line__"))
+    saus = []
+    seen: set[str] = set()
+    for entry in data["saus"]:
+        sau = _sau(entry, Path(path))
+        if sau.id in seen:
+            raise SpecError(f"duplicate SAU id {sau.id}", path, entry.get("__line__"))
+        seen.add(sau.id)
+        saus.append(sau)
+    return PaperSpec(str(data["benchmark_id"]), str(data["slug"]), str(data.get("title", "")),
+                     str(data.get("venue", "")), tuple(saus), str(path))
+
+
+def _sau(data: object, path: Path) -> SAU:
+    if not isinstance(data, dict):
+        raise SpecError("each SAU is a mapping", path)
+    line = data.get("__line__")
+    for key in ("id", "dimension"):
+        if not isinstance(data.get(key), str):
+            raise SpecError(f"SAU needs a string {key!r}", path, line)
+    sau_id = data["id"]
+    if data["dimension"] not in DIMENSION_RULES:
+        raise SpecError(f"{sau_id}: dimension must be one of {', '.join(DIMENSION_RULES)}", path, line)
+    dimension = Dimension(data["dimension"])
+    check_keys = DIMENSION_RULES[dimension].check_keys
+    unknown = sorted(set(data) - _COMMON_KEYS - set(check_keys))
+    if unknown:
+        raise SpecError(f"{sau_id}: unknown key(s) for a {dimension} SAU: {', '.join(unknown)}", path, line)
+    checkable = data.get("checkable", True)
+    if not isinstance(checkable, bool):
+        raise SpecError(f"{sau_id}: checkable must be true or false", path, line)
+    if not checkable and not data.get("note"):
+        raise SpecError(f"{sau_id}: a SAU marked checkable: false needs a note saying why", path, line)
+    if checkable and not any(k in data for k in check_keys):
+        raise SpecError(f"{sau_id}: give its checks ({', '.join(sorted(check_keys))}) or mark it "
+                        "checkable: false with a note", path, line)
+    checks = DIMENSION_RULES[dimension].parse_checks(data, Entry(path, sau_id, line, checkable))
+    return SAU(sau_id, dimension, str(data.get("source", "")), str(data.get("statement", "")), checks,
+               complete=bool(data.get("complete", True)), checkable=checkable, note=str(data.get("note", "")))
