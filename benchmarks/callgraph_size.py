@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/callgraph_size.py RUNS_DIR [--configs NAME ...]
 
-Per repository: index the files (as ``verify`` does), then time ``index.call_graph`` (``extractors.callgraph``).
+Per repository: index the files (as ``verify`` does), then time the call graph (``extractors.callgraph.build_call_graph``).
 Prints nodes, edges and seconds (median and max) and how many repositories have no entry point. The repositories
 are read, never run. By default the nine development configs.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS  # noqa: E402
+from extractors.callgraph import build_call_graph  # noqa: E402
 from extractors.repository import build_index  # noqa: E402
 from rules import names  # noqa: E402
 
@@ -26,7 +27,7 @@ def measure(repo: Path) -> tuple[int, int, float, int]:
     """(nodes, edges, seconds to build, entry points) of one repository's call graph."""
     index = build_index(repo, names.normalise, exclude=("result/*",))
     started = time.perf_counter()
-    graph = index.call_graph
+    graph = index.analysis(build_call_graph)
     seconds = time.perf_counter() - started
     nodes, edges = graph.size()
     return nodes, edges, seconds, len(graph.entry_points)

@@ -66,14 +66,11 @@ class FunctionRecord:
 
 
 def code_expressions(index: RepositoryIndex, operations: Operations) -> list[FunctionRecord]:
-    """The function records of every Python source in ``index`` (built once per index and kept in
-    ``index.derived``). Never raises on unusual code: a construct without formula meaning becomes an opaque symbol.
-    """
-    cached = index.derived.get("code_expressions")
-    if cached is None:
-        cached = _Builder(index, operations).build()
-        index.derived["code_expressions"] = cached
-    return cached
+    """The function records of every Python source in ``index``, with expressions translated through
+    ``operations``. Costly: rules take it through an analysis provider of the index (``RepositoryIndex.analysis``),
+    so that one run builds it once. Never raises on unusual code: a construct without formula meaning becomes an
+    opaque symbol."""
+    return _Builder(index, operations).build()
 
 
 def dag_size(expression: sympy.Basic, limit: int) -> int:

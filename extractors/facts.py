@@ -6,7 +6,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Callable, TypeVar
 
 from libcst.metadata import PositionProvider
 
@@ -25,6 +25,7 @@ CONFIG = "config"  # a YAML / JSON / TOML key, by dotted path
 LITERAL = "literal"  # a number in code with no name of its own (a positional argument, an operand)
 
 NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG})
+Analysis = TypeVar("Analysis")
 
 
 @dataclass(frozen=True)
@@ -99,9 +100,8 @@ class RepositoryIndex:
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
     resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
-    (suppression comments ignored: the repository under test must not silence its own stubs); ``call_graph`` the
-    call graph, built lazily; ``derived`` holds other analyses a rule builds from the index on first use
-    (``extractors.expressions.code_expressions``), so that one run builds each once.
+    (suppression comments ignored: the repository under test must not silence its own stubs). Analyses derived from
+    all of this (the call graph, expression candidates, dead functions, traces) come from ``analysis``.
     """
 
     def __init__(self, root: str, normalise) -> None:
@@ -117,7 +117,7 @@ class RepositoryIndex:
         self.lines: dict[str, list[str]] = {}
         self.modules: dict = {}  # file or "file#cell" -> libcst.Module
         self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
-        self.derived: dict = {}  # analyses built from the index on first use by a rule, by name
+        self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
@@ -143,13 +143,17 @@ class RepositoryIndex:
                 if key is not None:
                     self.by_value[key].append(fact)
 
-    @cached_property
-    def call_graph(self):
-        """The repository's ``extractors.callgraph.CallGraph``, built from ``modules`` on first use and kept: the
-        rules of every SAU share one graph."""
-        from extractors.callgraph import build_call_graph  # the graph module needs the parsed trees, not facts
-
-        return build_call_graph(self)
+    def analysis(self, provider: Callable[[RepositoryIndex], Analysis]) -> Analysis:
+        """The analysis ``provider`` derives from this index, computed on first use and kept for the index's life,
+        so that every rule and SAU of a run shares one (in the spirit of LibCST's metadata providers). A provider is
+        a module-level function of the index, declared once where its analysis is defined
+        (``extractors.callgraph.build_call_graph``, ``rules.d2_formula.candidates`` ...); it is its own key.
+        Raises whatever the provider raises, and then keeps nothing."""
+        try:
+            return self._analyses[provider]  # type: ignore[return-value]
+        except KeyError:
+            result = self._analyses[provider] = provider(self)
+            return result
 
     def stub_counts(self) -> dict[str, int]:
         """How many stub and TODO findings of each code (``{"STB001": 3, "TOD001": 5}``), codes sorted."""

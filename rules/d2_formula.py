@@ -34,12 +34,13 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import sympy
 from sympy.core.function import AppliedUndef
 
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
-from extractors.callgraph import DEAD
+from extractors.callgraph import DEAD, build_call_graph
 from extractors.facts import RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
@@ -89,7 +90,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     """Decide a code-checkable D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU
     whose formulas do not translate is unresolved with score ``None``."""
     table = operations.load()
-    everywhere = code_expressions(index, table)
+    everywhere = index.analysis(candidates)
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
     keys = _mechanism_keys(sau.checks.get("mechanism", ()))
     scope = [r for r in records if _in_scope(r, keys)]
@@ -121,7 +122,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, glossary, records, scope, deadline,
-                                    index.derived.setdefault("d2_profiles", {}), _dead_functions(index)))
+                                    index.analysis(_profile_cache), index.analysis(dead_functions)))
     except _OutOfTime:
         return _ambiguous(sau, results, scope, f"time budget of {budget:g} s exhausted", index)
     reason = "; ".join(_describe(r) for r in results)
@@ -309,21 +310,29 @@ def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
         result.near.append(candidate)
 
 
-def _dead_functions(index: RepositoryIndex):
-    """A predicate: whether a function record is dead in the call graph (``extractors.callgraph``: no entry point
-    reaches it, not even through a guess or a decorator). Top-level code, and functions the graph does not know, are
-    not dead. Built once per index (kept in ``index.derived``), not once per SAU."""
-    dead = index.derived.get("d2_dead")
-    if dead is None:
-        graph = index.call_graph
-        by_node = {id(info.node): qualname for qualname, info in graph.functions.items()}
+def candidates(index: RepositoryIndex) -> list[FunctionRecord]:
+    """Analysis provider: the function records of the repository with their candidate expressions, translated
+    through the operations table (``extractors.expressions``)."""
+    return code_expressions(index, operations.load())
 
-        def dead(record: FunctionRecord) -> bool:
-            qualname = by_node.get(id(record.node)) if record.node is not None else None
-            return qualname is not None and graph.liveness(qualname) == DEAD
 
-        index.derived["d2_dead"] = dead
+def dead_functions(index: RepositoryIndex) -> Callable[[FunctionRecord], bool]:
+    """Analysis provider: a predicate telling whether a function record is dead in the call graph
+    (``extractors.callgraph``: no entry point reaches it, not even through a guess or a decorator). Top-level code,
+    and functions the graph does not know, are not dead."""
+    graph = index.analysis(build_call_graph)
+    by_node = {id(info.node): qualname for qualname, info in graph.functions.items()}
+
+    def dead(record: FunctionRecord) -> bool:
+        qualname = by_node.get(id(record.node)) if record.node is not None else None
+        return qualname is not None and graph.liveness(qualname) == DEAD
+
     return dead
+
+
+def _profile_cache(index: RepositoryIndex) -> dict:
+    """Analysis provider: the per-candidate profiles ``_profile`` computes, kept as long as the candidates are."""
+    return {}
 
 
 def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool) -> bool:

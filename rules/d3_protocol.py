@@ -35,12 +35,11 @@ from __future__ import annotations
 
 import builtins
 import re
-import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors import facts as K
-from extractors.callgraph import DEAD, LIVE, CallGraph, Mention
+from extractors.callgraph import DEAD, LIVE, CallGraph, Mention, build_call_graph
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from rules import names
@@ -133,7 +132,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     elements = [(c, e) for c in CATEGORIES for e in sau.checks.get(c, ())]
     if not elements:
         return Verdict(sau, None, Status.UNRESOLVED, "no datasets, baselines, metrics or scope elements were given", RULE)
-    graph = index.call_graph
+    graph = index.analysis(build_call_graph)
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
     score = round_to_scale(present / len(results))
@@ -245,16 +244,16 @@ def _live_mentions(graph: CallGraph):
             yield from mentions
 
 
-_SQUASHED_FILES: "weakref.WeakKeyDictionary[RepositoryIndex, dict[str, str]]" = weakref.WeakKeyDictionary()
+def squashed_files(index: RepositoryIndex) -> dict[str, str]:
+    """Analysis provider: each source's text squashed (``squash``), by file key, so that files without a term are
+    passed over at once."""
+    return {key: squash("".join(lines)) for key, lines in index.lines.items()}
 
 
 def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
     """The first source line holding a term as text (a comment, a docstring, a README-like config value), as a
-    ``Mention`` of kind ``text``, or ``None``. Each file's squashed text is kept per index, so that files without
-    the term are passed over at once."""
-    squashed = _SQUASHED_FILES.get(index)
-    if squashed is None:
-        squashed = _SQUASHED_FILES[index] = {key: squash("".join(lines)) for key, lines in index.lines.items()}
+    ``Mention`` of kind ``text``, or ``None``."""
+    squashed = index.analysis(squashed_files)
     wanted = [squash(t) for t in terms if squash(t)]
     for key in sorted(index.lines):
         if not any(w in squashed[key] for w in wanted):

@@ -37,13 +37,12 @@ from __future__ import annotations
 
 import builtins
 import re
-import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
-                                  CallSite)
+                                  CallSite, build_call_graph)
 from extractors.facts import RepositoryIndex
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
@@ -69,8 +68,6 @@ _COMMON_CALLS = frozenset(dir(builtins)) | frozenset({
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 
 STRONG, WEAK = "strong", "weak"
-# Traces per call graph, made once for all the SAUs of a repository.
-_TRACES: "weakref.WeakKeyDictionary[CallGraph, dict[str, list[Event]]]" = weakref.WeakKeyDictionary()
 ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = "ordered", "elsewhere", "dead", "absent", "uncertain"
 
 
@@ -84,6 +81,13 @@ class Event:
     site: CallSite
     in_loop: bool
     path: tuple[CallSite, ...] = ()
+
+
+def traces_by_entry(index: RepositoryIndex) -> dict[str, list[Event]]:
+    """Analysis provider: the trace of every entry point of the repository's call graph, by entry node, made once
+    for all the SAUs of a repository."""
+    graph = index.analysis(build_call_graph)
+    return {e.node: trace(graph, e.node) for e in graph.entry_points}
 
 
 def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
@@ -219,10 +223,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     steps = sau.checks.get("steps")
     if not steps:
         return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)
-    graph = index.call_graph
-    traces = _TRACES.get(graph)
-    if traces is None:
-        traces = _TRACES[graph] = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    graph = index.analysis(build_call_graph)
+    traces = index.analysis(traces_by_entry)
     entry, results = _best_trace(steps, traces)
     for result, step in zip(results, steps):
         if result.outcome != ORDERED or result.strength != STRONG:

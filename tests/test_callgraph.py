@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from extractors.callgraph import DEAD, LIVE, MAYBE, module_name
+from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
 from extractors.repository import build_index
 from rules import names
 
@@ -14,7 +14,7 @@ REPO = Path(__file__).parent / "fixtures" / "callgraph" / "repo"
 
 @pytest.fixture(scope="module")
 def graph():
-    return build_index(REPO, names.normalise).call_graph
+    return build_index(REPO, names.normalise).analysis(build_call_graph)
 
 
 def edge(graph, source, target):
@@ -88,14 +88,14 @@ def test_liveness(graph) -> None:
 def test_unknown_receiver_is_only_maybe(tmp_path) -> None:
     (tmp_path / "lib.py").write_text("class Runner:\n    def launch(self):\n        return 1\n")
     (tmp_path / "main.py").write_text("import lib\n\n\ndef main(runner):\n    runner.launch()\n")
-    graph = build_index(tmp_path, names.normalise).call_graph
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert graph.graph.edges["main.main", "lib.Runner.launch"]["kind"] == "by_name"
     assert graph.liveness("lib.Runner.launch") == MAYBE
 
 
 def test_library_without_runner_claims_nothing_dead(tmp_path) -> None:
     (tmp_path / "metrics.py").write_text("def fid(a, b):\n    return a - b\n")
-    graph = build_index(tmp_path, names.normalise).call_graph
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert not graph.runnable
     assert graph.liveness("metrics.fid") == MAYBE
 
@@ -110,7 +110,7 @@ def test_console_scripts_of_setup_py_and_setup_cfg_and_launchers(tmp_path) -> No
                                        "    'console_scripts': ['tool-a = tool.a:go'],\n})\n")
     (tmp_path / "setup.cfg").write_text("[options.entry_points]\nconsole_scripts =\n    tool-b = tool.b:run\n")
     (tmp_path / "launch.sh").write_text("torchrun --nproc_per_node 8 tool/c.py --lr 1e-4\n")
-    graph = build_index(tmp_path, names.normalise).call_graph
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     found = {(e.node, e.kind, e.file, e.line) for e in graph.entry_points}
     assert ("tool.a.go", "console_script", "setup.py", 4) in found
     assert ("tool.b.run", "console_script", "setup.cfg", 3) in found
@@ -123,6 +123,6 @@ def test_dynamic_dispatch_makes_uncalled_code_maybe(tmp_path) -> None:
     (tmp_path / "run.py").write_text(
         "import importlib\n\n\ndef unused():\n    return 0\n\n\n"
         "if __name__ == '__main__':\n    importlib.import_module('plugins').main()\n")
-    graph = build_index(tmp_path, names.normalise).call_graph
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert graph.dynamic
     assert graph.liveness("run.unused") == MAYBE
