@@ -21,7 +21,7 @@ from verifier import __version__
 from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
 from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
 from llm_fallback.store import DEFAULT_FOLDER
-from sau.vocabulary import DIMENSIONS, PaperSpec
+from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec
 from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
 from verifier.formats import DEFAULT_FORMAT, FORMATS
 from verifier.run import Report, verify
@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INPUT
     judge = _judge(llm_settings(args, settings))
     fmt = args.format or settings.format or DEFAULT_FORMAT
-    dimensions = tuple(args.dim or settings.dimensions or DIMENSIONS)
+    dimensions = tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS))
     max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
     report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,

@@ -10,15 +10,13 @@ request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyprojec
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from llm_fallback.settings import MODES as LLM_MODES
 from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
-
-TOOL = "sauverify"
+from verifier.pyproject import TOOL, ConfigError, find_pyproject
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
@@ -37,10 +35,6 @@ _LLM_KEYS = {
 }
 
 
-class ConfigError(Exception):
-    """A ``[tool.sauverify]`` table that cannot be used; the message names the file."""
-
-
 @dataclass(frozen=True)
 class Settings:
     """Settings read from a pyproject file (``source`` is its path, or ``None`` when none was found)."""
@@ -56,28 +50,11 @@ class Settings:
     llm: dict = field(default_factory=dict)  # LLMSettings field -> value, for the keys of _LLM_KEYS given
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The nearest ``pyproject.toml`` in ``start`` or a parent folder, or ``None``."""
-    for folder in (start.resolve(), *start.resolve().parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
-    return None
-
-
 def load_settings(start: Path) -> Settings:
     """Read ``[tool.sauverify]`` from the nearest pyproject. Raises ``ConfigError`` on a malformed file or table."""
-    path = find_pyproject(start)
+    path, table = find_pyproject(start)
     if path is None:
         return Settings()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{path}: {error}") from None
-    tool = data.get("tool", {})
-    table = tool.get(TOOL, {}) if isinstance(tool, dict) else None
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.{TOOL}] must be a table")
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise ConfigError(f"{path}: unknown key(s) in [tool.{TOOL}]: {', '.join(unknown)}")

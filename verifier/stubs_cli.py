@@ -22,16 +22,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from pathlib import Path
 
 from extractors.stubs import CODES, code_selected, find_stubs_in_file, iter_python_files
+from verifier.pyproject import TOOL, ConfigError, find_pyproject
 
 CONFIG_KEYS = ("select", "ignore", "exclude")
-
-
-class ConfigError(Exception):
-    """A ``[tool.sauverify.stubs]`` table that cannot be used; the message names the file."""
 
 
 def _split(values: list[str] | None) -> list[str] | None:
@@ -46,36 +42,23 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, list[str]]]:
     that table with each value as a list of str. Returns ``(None, {})`` when there is none. Raises ``ConfigError``
     when a ``pyproject.toml`` on the way is not valid TOML or the table has an unknown key or a value of the wrong
     type."""
-    for folder in (start, *start.parents):
-        candidate = folder / "pyproject.toml"
-        if not candidate.is_file():
-            continue
-        try:
-            with candidate.open("rb") as handle:
-                data = tomllib.load(handle)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-            raise ConfigError(f"cannot read {candidate}: {error}") from error
-        tool = data.get("tool", {})
-        ours = tool.get("sauverify", {}) if isinstance(tool, dict) else None
-        if not isinstance(ours, dict):
-            raise ConfigError(f"{candidate}: [tool] and [tool.sauverify] must be tables")
-        table = ours.get("stubs")
-        if table is None:
-            continue
-        if not isinstance(table, dict):
-            raise ConfigError(f"{candidate}: [tool.sauverify.stubs] must be a table")
-        config: dict[str, list[str]] = {}
-        for key, value in table.items():
-            if key not in CONFIG_KEYS:
-                raise ConfigError(f"{candidate}: unknown key {key!r} in [tool.sauverify.stubs] "
-                                  f"(known: {', '.join(CONFIG_KEYS)})")
-            if isinstance(value, str):
-                value = [value]
-            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-                raise ConfigError(f"{candidate}: [tool.sauverify.stubs] {key} must be a list of strings")
-            config[key] = _split(value) or []
-        return candidate, config
-    return None, {}
+    candidate, ours = find_pyproject(start, lambda table: "stubs" in table)
+    if candidate is None:
+        return None, {}
+    table = ours["stubs"]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{candidate}: [tool.{TOOL}.stubs] must be a table")
+    config: dict[str, list[str]] = {}
+    for key, value in table.items():
+        if key not in CONFIG_KEYS:
+            raise ConfigError(f"{candidate}: unknown key {key!r} in [tool.{TOOL}.stubs] "
+                              f"(known: {', '.join(CONFIG_KEYS)})")
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ConfigError(f"{candidate}: [tool.{TOOL}.stubs] {key} must be a list of strings")
+        config[key] = _split(value) or []
+    return candidate, config
 
 
 def _check_codes(parser: argparse.ArgumentParser, where: str, codes: list[str]) -> None:
