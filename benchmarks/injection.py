@@ -73,8 +73,8 @@ def credited(verdict: Verdict) -> list[tuple[Value, list[tuple[str, int]]]]:
     ``matched`` and ``refs`` ``file:line``), each matched value (parsed with ``extractors.values.parse_value``, never
     evaluated) and its references outside notebooks. Empty for verdicts without such findings."""
     found = []
-    for finding in verdict.findings:
-        for value in finding.get("values", ()) if isinstance(finding, dict) else ():
+    for finding in (f.to_json() for f in verdict.findings):
+        for value in finding.get("values", ()):
             if value.get("outcome") != "matched":
                 continue
             refs = []

@@ -129,7 +129,7 @@ def _plain(value: object) -> Value:
 def _add(found: FileFacts, name: str, path: str, value: Value, file: str, line: int, end: int) -> None:
     if value == "" or value == ():
         return
-    found.facts.append(Fact(name, path, value, K.CONFIG, file, line, end, "config"))
+    found.facts.append(Fact(file, line, end, name, path, value, K.CONFIG, "config"))
 
 
 def _describe(error: Exception) -> str:

@@ -18,6 +18,7 @@ import sympy
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, source_text
 from extractors.values import dotted_name
+from sau.vocabulary import Location
 
 MAX_EXPRESSION_NODES = 400  # a definition larger than this stays a name: bounds the work of every comparison
 _INLINE_DEPTH = 3
@@ -25,20 +26,16 @@ _RETURN = "return"
 
 
 @dataclass(frozen=True)
-class CodeExpression:
-    """One candidate: ``target`` the assigned name (``loss``, ``self.scale``) or ``"return"``; ``expression`` the
-    sympy form with earlier local definitions substituted; ``file``/``line``/``end_line`` 1-based (within notebook
-    cell ``cell``); ``function`` the qualified name of the enclosing function (``<module>`` for top-level code);
-    ``text`` the statement's source on one line."""
+class CodeExpression(Location):
+    """One candidate, where its statement is (``sau.vocabulary.Location``): ``target`` the assigned name (``loss``,
+    ``self.scale``) or ``"return"``; ``expression`` the sympy form with earlier local definitions substituted;
+    ``function`` the qualified name of the enclosing function (``<module>`` for top-level code); ``text`` the
+    statement's source on one line; ``direct`` the form as written, when it differs."""
 
     target: str
     expression: sympy.Basic
-    file: str
-    line: int
-    end_line: int
     function: str
     text: str
-    cell: int | None = None
     direct: sympy.Basic | None = None
 
     def forms(self) -> tuple[sympy.Basic, ...]:
@@ -199,8 +196,8 @@ class _Builder:
     def _candidate(self, target, expression, small, line_node, record, positions, direct) -> CodeExpression:
         where = positions.get(line_node) or positions.get(small)
         line, end = (where.start.line, where.end.line) if where else (record.line, record.line)
-        return CodeExpression(target, expression, record.file, line, end, record.qualname, source_text(small),
-                              record.cell, None if direct == expression else direct)
+        return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
+                              None if direct == expression else direct, cell=record.cell)
 
     # -- helpers ------------------------------------------------------------------------------------------------
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:

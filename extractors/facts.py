@@ -11,7 +11,7 @@ from typing import Callable, TypeVar
 from libcst.metadata import PositionProvider
 
 from extractors.values import is_number
-from sau.vocabulary import Value
+from sau.vocabulary import Location, Value
 
 # Fact kinds. Named facts bind a value to a name; ``literal`` facts only record that a number occurs in code.
 ASSIGNMENT = "assignment"  # x = 1e-4, self.x = ..., cfg["x"] = ..., a, b = 1, 2 (module, class or function level)
@@ -29,27 +29,22 @@ Analysis = TypeVar("Analysis")
 
 
 @dataclass(frozen=True)
-class Fact:
-    """One value found in the repository.
+class Fact(Location):
+    """One value found in the repository, where it is (``sau.vocabulary.Location``: ``file`` relative POSIX path,
+    ``line``/``end_line`` 1-based and inclusive, inside the notebook cell ``cell`` for ``.ipynb`` files).
 
     ``name`` is the bound name's last component (``lr`` for ``self.optim.lr``); ``path`` the whole dotted path
-    (``TrainConfig.lr``, ``optimizer.lr`` for a YAML key); ``file`` a POSIX path relative to the repository root;
-    ``line``/``end_line`` 1-based and inclusive (inside the notebook cell ``cell`` for ``.ipynb`` files);
-    ``context`` the enclosing callee for keywords (``torch.optim.AdamW``) or the enclosing class/function.
-    ``value`` is ``None`` when the name is bound to something that does not fold; ``computed`` then says whether
-    it is worked out at run time (``w = 1.0 if control else 0.0``, ``bs = len(x)``) rather than passed through from
-    another name (``lr = args.lr``).
+    (``TrainConfig.lr``, ``optimizer.lr`` for a YAML key); ``context`` the enclosing callee for keywords
+    (``torch.optim.AdamW``) or the enclosing class/function. ``value`` is ``None`` when the name is bound to
+    something that does not fold; ``computed`` then says whether it is worked out at run time (``w = 1.0 if control
+    else 0.0``, ``bs = len(x)``) rather than passed through from another name (``lr = args.lr``).
     """
 
     name: str
     path: str
     value: Value | None
     kind: str
-    file: str
-    line: int
-    end_line: int
     context: str = ""
-    cell: int | None = None
     computed: bool = False
 
 
@@ -160,12 +155,13 @@ class RepositoryIndex:
         counts = Counter(f.code for findings in self.stubs_by_file.values() for f in findings)
         return dict(sorted(counts.items()))
 
-    def snippet(self, fact: Fact, limit: int = 200) -> str:
-        """The source text of a fact's first line, stripped and cut to ``limit`` characters."""
-        lines = self.lines.get(fact.file if fact.cell is None else f"{fact.file}#{fact.cell}", [])
-        if not 1 <= fact.line <= len(lines):
+    def snippet(self, at: Location, limit: int = 200) -> str:
+        """The source text of the first line of ``at`` (a fact, an expression, any location), stripped and cut to
+        ``limit`` characters; ``""`` when the line is not known."""
+        lines = self.lines.get(at.where, [])
+        if not 1 <= at.line <= len(lines):
             return ""
-        text = lines[fact.line - 1].strip()
+        text = lines[at.line - 1].strip()
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -90,8 +90,8 @@ class _FactVisitor(cst.CSTVisitor):
         line, end = self._lines(at)
         computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES)
         self.found.facts.append(
-            Fact(name, path, value, kind, self.file, line, end, self._context() if context is None else context,
-                 self.cell, computed))
+            Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
+                 computed, cell=self.cell))
         if value is not None and not isinstance(value, sympy.Expr):
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
@@ -256,8 +256,8 @@ class _FactVisitor(cst.CSTVisitor):
             return
         if is_number(value):
             line, end = self._lines(node)
-            self.found.facts.append(Fact("", "", value, K.LITERAL, self.file, line, end, self._context(),
-                                         self.cell))
+            self.found.facts.append(Fact(self.file, line, end, "", "", value, K.LITERAL, self._context(),
+                                         cell=self.cell))
 
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self.skip_names:

@@ -144,7 +144,7 @@ def _sau_data(unit: Unit, index: RepositoryIndex) -> dict:
         "checks": plain(sau.checks),
         "checks_cover_whole_statement": sau.complete,
         "rules": {"estimate": verdict.score, "decided_by": verdict.decided_by, "drift": verdict.drift,
-                  "reason": verdict.reason, "findings": plain(verdict.findings),
+                  "reason": verdict.reason, "findings": plain([f.to_json() for f in verdict.findings]),
                   "evidence": [e.span_ref for e in verdict.evidence]},
         "code": [block.to_data(index) for block in unit.blocks],
     }

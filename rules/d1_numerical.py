@@ -32,6 +32,7 @@ score as the best estimate.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 import sympy
 
@@ -44,18 +45,55 @@ from sau.vocabulary import SAU, Atom, AtomKind, Drift, Evidence, Status, Value, 
 
 RULE = "rule:d1-numerical"
 
-MATCHED = "matched"
-DRIFT = "drift"
-ABSENT = "absent"
-AMBIGUOUS = "ambiguous"
-_SCORES = {MATCHED: 1.0, Drift.UNUSED: 0.25, Drift.STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
+
+
+class Outcome(StrEnum):
+    """The decision for one claimed value (module docstring)."""
+
+    MATCHED = "matched"
+    UNUSED = "unused"
+    STUB = "stub"
+    DRIFT = "drift"
+    ABSENT = "absent"
+    AMBIGUOUS = "ambiguous"
+
+
+MATCHED, UNUSED, STUB, DRIFT, ABSENT, AMBIGUOUS = (Outcome.MATCHED, Outcome.UNUSED, Outcome.STUB, Outcome.DRIFT,
+                                                  Outcome.ABSENT, Outcome.AMBIGUOUS)
+_SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.0}
 # The SAU's drift label: the first kind of shortfall present, most telling first.
-_DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (Drift.STUB, Drift.STUB), (ABSENT, Drift.MISSING), (Drift.UNUSED, Drift.UNUSED))
+_DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (STUB, Drift.STUB), (ABSENT, Drift.MISSING), (UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
 _KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
-_EVIDENCE_FIRST = (DRIFT, Drift.STUB, Drift.UNUSED, MATCHED, AMBIGUOUS, ABSENT)
+_EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
+
+
+@dataclass(frozen=True)
+class ValueFinding:
+    """The report's record of one claimed value: how it is shown, its outcome, the note, where it was found."""
+
+    value: str
+    outcome: Outcome
+    note: str
+    refs: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "outcome": self.outcome, "note": self.note, "refs": list(self.refs)}
+
+
+@dataclass(frozen=True)
+class AtomFinding:
+    """The report's record of one atom (``sau.vocabulary.Finding``): the atom as written, its score (mean of its
+    values' scores), and each value's finding."""
+
+    atom: str
+    score: float
+    values: tuple[ValueFinding, ...]
+
+    def to_json(self) -> dict:
+        return {"atom": self.atom, "score": self.score, "values": [v.to_json() for v in self.values]}
 
 
 @dataclass(frozen=True)
@@ -63,10 +101,10 @@ class ValueOutcome:
     """The decision for one claimed value of an atom, with the facts behind it."""
 
     value: Value
-    outcome: str
+    outcome: Outcome
     facts: tuple[Fact, ...]
     note: str
-    stub: object = None  # the extractors.stubs.StubFinding behind a Drift.STUB outcome
+    stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -85,9 +123,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
     evidence = _evidence(atom_results, index)
     findings = tuple(
-        {"atom": atom.describe(), "score": atom_score,
-         "values": [{"value": show_value(o.value), "outcome": o.outcome, "note": o.note,
-                     "refs": [_ref(f) for f in o.facts[:_EVIDENCE_PER_OUTCOME]]} for o in results]}
+        AtomFinding(atom.describe(), atom_score,
+                    tuple(ValueFinding(show_value(o.value), o.outcome, o.note,
+                                       tuple(f.ref for f in o.facts[:_EVIDENCE_PER_OUTCOME])) for o in results))
         for (atom, results), atom_score in zip(atom_results, atom_scores))
     notes = [_atom_note(atom, results) for atom, results in atom_results]
     matched = sum(1 for s in atom_scores if s == 1.0)
@@ -136,15 +174,15 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     real = [f for f, stub in zip(matches, stubs) if stub is None]
     if matches and not real:
         stub = stubs[0]
-        return ValueOutcome(value, Drift.STUB, tuple(matches),
-                            f"bound at {_ref(matches[0])}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
+        return ValueOutcome(value, STUB, tuple(matches),
+                            f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
     if matches:
         matches = real
         if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
-            return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {_ref(matches[0])}")
-        return ValueOutcome(value, Drift.UNUSED, tuple(matches),
-                            f"bound at {_ref(matches[0])} but no code reads {matches[0].name!r}")
+            return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {matches[0].ref}")
+        return ValueOutcome(value, UNUSED, tuple(matches),
+                            f"bound at {matches[0].ref} but no code reads {matches[0].name!r}")
     different = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     computed = [f for f in agreeing if f.computed]
     sites = _value_sites(atom, value, index)
@@ -153,37 +191,37 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
-                            f"code binds {show_value(different[0].value)} at {_ref(different[0])}")
+                            f"code binds {show_value(different[0].value)} at {different[0].ref}")
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
-                            f"only the generic name {weak_matches[0].name!r} binds it, at {_ref(weak_matches[0])}")
+                            f"only the generic name {weak_matches[0].name!r} binds it, at {weak_matches[0].ref}")
     elsewhere = sorted(sites, key=_evidence_order)
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
         label = f"{shown.name!r}" if shown.name else "an unnamed literal"
         return ValueOutcome(value, AMBIGUOUS, tuple(elsewhere),
-                            f"value seen only under other names ({label} at {_ref(shown)})")
+                            f"value seen only under other names ({label} at {shown.ref})")
     if different:
-        why = (f"computed at run time at {_ref(computed[0])}" if computed
-               else f"the value is bound to the related name {kin[0].name!r} at {_ref(kin[0])}" if kin
+        why = (f"computed at run time at {computed[0].ref}" if computed
+               else f"the value is bound to the related name {kin[0].name!r} at {kin[0].ref}" if kin
                else "the name is only a count noun of the claim")
         return ValueOutcome(value, AMBIGUOUS, tuple(different),
-                            f"code binds {show_value(different[0].value)} at {_ref(different[0])}, but {why}")
+                            f"code binds {show_value(different[0].value)} at {different[0].ref}, but {why}")
     weak_different = sorted((f for f in weak if _differs(atom, f.value)), key=_evidence_order)
     if weak_different:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_different),
                             f"generic name bound to {show_value(weak_different[0].value)} at "
-                            f"{_ref(weak_different[0])}")
+                            f"{weak_different[0].ref}")
     bound = sorted((f for f in agreeing + narrower + weak if _incomparable(atom, value, f.value)),
                    key=_evidence_order)
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
-                            f"name bound at {_ref(bound[0])} to a value that cannot be compared statically")
+                            f"name bound at {bound[0].ref} to a value that cannot be compared statically")
     rescaled = _value_sites(atom, value, index, percent_forms=True)
     if rescaled:
         return ValueOutcome(value, AMBIGUOUS, tuple(rescaled[:_EVIDENCE_PER_OUTCOME]),
-                            f"only a percentage form of the value occurs ({_ref(rescaled[0])})")
+                            f"only a percentage form of the value occurs ({rescaled[0].ref})")
     if isinstance(value, sympy.Basic):
         # an expression can be written in too many ways to be sure it occurs nowhere
         return ValueOutcome(value, AMBIGUOUS, (), "no fact under this name; the expression may be written otherwise")
@@ -305,8 +343,4 @@ def _atom_note(atom: Atom, results: list[ValueOutcome]) -> str:
     parts = ", ".join(f"{show_value(o.value)} {o.outcome} ({o.note})" for o in results)
     return f"{atom.describe()}: {parts}"
 
-
-def _ref(fact: Fact) -> str:
-    where = fact.file if fact.cell is None else f"{fact.file}#{fact.cell}"
-    return f"{where}:{fact.line}"
 

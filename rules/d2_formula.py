@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Callable
 
 import sympy
@@ -59,10 +60,18 @@ _CANDIDATES_SHOWN = 3
 _STRUCTURAL = frozenset({"getitem", "matmul", "transpose", "clip", "where", "Abs", "floor", "Mod", "less",
                          "less_equal", "greater", "greater_equal", "equal", "not_equal"})
 
-EQUIVALENT = "equivalent"
-UNREACHED = "unreached"  # equivalent, but only in functions no entry point reaches
-DRIFTED = "drift"
-UNKNOWN = "unknown"
+
+
+class Outcome(StrEnum):
+    """The decision for one claimed formula (module docstring)."""
+
+    EQUIVALENT = "equivalent"
+    UNREACHED = "unreached"  # equivalent, but only in functions no entry point reaches
+    DRIFTED = "drift"
+    UNKNOWN = "unknown"
+
+
+EQUIVALENT, UNREACHED, DRIFTED, UNKNOWN = Outcome.EQUIVALENT, Outcome.UNREACHED, Outcome.DRIFTED, Outcome.UNKNOWN
 # SA-Bench's "only a trace" (DESIGN.md scale), as D1 scores a config value nothing reads
 _UNREACHED_CREDIT = 0.25
 _COUNTS = {EQUIVALENT: 1.0, DRIFTED: 0.5}
@@ -79,7 +88,7 @@ class FormulaResult:
     candidates seen, for the LLM fallback)."""
 
     formula: str
-    outcome: str = UNKNOWN
+    outcome: Outcome = UNKNOWN
     candidate: CodeExpression | None = None
     difference: str = ""
     credit: float = 0.0
@@ -518,22 +527,18 @@ def _number(value: float) -> str:
 
 def _describe(result: FormulaResult) -> str:
     if result.outcome == EQUIVALENT:
-        return f"{result.formula}: equivalent to {result.candidate.text} ({_ref(result.candidate)})"
+        return f"{result.formula}: equivalent to {result.candidate.text} ({result.candidate.ref})"
     if result.outcome == UNREACHED:
-        return (f"{result.formula}: equivalent to {result.candidate.text} ({_ref(result.candidate)}), but in a "
+        return (f"{result.formula}: equivalent to {result.candidate.text} ({result.candidate.ref}), but in a "
                 "function no entry point reaches (dead code)")
     if result.outcome == DRIFTED:
-        return f"{result.formula}: {result.difference} in {result.candidate.text} ({_ref(result.candidate)})"
+        return f"{result.formula}: {result.difference} in {result.candidate.text} ({result.candidate.ref})"
     if result.difference:
         return f"{result.formula}: {result.difference}"
     if result.near:
-        return f"{result.formula}: no equivalent expression; nearest in {_ref(result.near[0])}"
+        return f"{result.formula}: no equivalent expression; nearest in {result.near[0].ref}"
     return f"{result.formula}: no equivalent expression found"
 
-
-def _ref(candidate: CodeExpression) -> str:
-    where = candidate.file if candidate.cell is None else f"{candidate.file}#{candidate.cell}"
-    return f"{where}:{candidate.line}"
 
 
 def _where(scope: list[FunctionRecord]) -> str:
@@ -554,9 +559,25 @@ def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evi
     return tuple(seen.values())
 
 
-def _findings(results: list[FormulaResult]) -> tuple[dict, ...]:
-    return tuple({"formula": r.formula, "outcome": r.outcome, "difference": r.difference, "credit": r.credit,
-                  "candidates": [_ref(c) for c in ([r.candidate] if r.candidate else []) + r.near[:_CANDIDATES_SHOWN]]}
+@dataclass(frozen=True)
+class FormulaFinding:
+    """The report's record of one claimed formula (``sau.vocabulary.Finding``): its text, outcome, the difference
+    named for a drift, its credit toward the score, and the candidates behind it (``file:line``)."""
+
+    formula: str
+    outcome: Outcome
+    difference: str
+    credit: float
+    candidates: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"formula": self.formula, "outcome": self.outcome, "difference": self.difference,
+                "credit": self.credit, "candidates": list(self.candidates)}
+
+
+def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
+    return tuple(FormulaFinding(r.formula, r.outcome, r.difference, r.credit,
+                                tuple(c.ref for c in ([r.candidate] if r.candidate else []) + r.near[:_CANDIDATES_SHOWN]))
                  for r in results)
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import builtins
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from extractors import facts as K
@@ -43,13 +44,22 @@ from extractors.callgraph import DEAD, LIVE, CallGraph, Mention, build_call_grap
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from rules import names
-from sau.vocabulary import SAU, Evidence, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
 RULE = "rule:d3-protocol"
-PROTOCOL = "protocol"
 CATEGORIES = ("datasets", "baselines", "metrics", "scope")
 
-PRESENT, ABSENT, AMBIGUOUS = "present", "absent", "ambiguous"
+
+
+class Outcome(StrEnum):
+    """The decision for one protocol element (module docstring)."""
+
+    PRESENT = "present"
+    ABSENT = "absent"
+    AMBIGUOUS = "ambiguous"
+
+
+PRESENT, ABSENT, AMBIGUOUS = Outcome.PRESENT, Outcome.ABSENT, Outcome.AMBIGUOUS
 # Terms that name no particular dataset, baseline or metric: any code has them (aliases.yaml's generic tokens too).
 _GENERIC = frozenset({"loss", "mean", "norm", "baseline", "default", "model", "data", "dataset", "base", "small",
                       "large", "time", "score", "error", "dt", "sum", "train", "test", "eval", "val", "valid",
@@ -121,9 +131,25 @@ class ElementResult:
 
     category: str
     name: str
-    outcome: str
+    outcome: Outcome
     note: str
     refs: tuple = ()
+
+
+@dataclass(frozen=True)
+class ElementFinding:
+    """The report's record of one protocol element (``sau.vocabulary.Finding``): its category and name, outcome,
+    note, and the first two places behind it (``file:line``)."""
+
+    category: str
+    element: str
+    outcome: Outcome
+    note: str
+    refs: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"category": self.category, "element": self.element, "outcome": self.outcome, "note": self.note,
+                "refs": list(self.refs)}
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -137,13 +163,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     present = sum(r.outcome == PRESENT for r in results)
     score = round_to_scale(present / len(results))
     decided = all(r.outcome != AMBIGUOUS for r in results) and sau.complete
-    drift = PROTOCOL if any(r.outcome == ABSENT for r in results) else None
+    drift = Drift.PROTOCOL if any(r.outcome == ABSENT for r in results) else None
     reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
         f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
     if not sau.complete:
         reason += "; the statement has elements no check covers"
-    findings = tuple({"category": r.category, "element": r.name, "outcome": r.outcome, "note": r.note,
-                      "refs": [_ref(x) for x in r.refs[:2]]} for r in results)
+    findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(_ref(x) for x in r.refs[:2]))
+                     for r in results)
     return Verdict(sau, score, Status.SETTLED if decided else Status.UNRESOLVED, reason, RULE, drift, _evidence(results, index),
                    findings)
 

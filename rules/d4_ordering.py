@@ -38,6 +38,7 @@ from __future__ import annotations
 import builtins
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 
@@ -47,7 +48,6 @@ from extractors.facts import RepositoryIndex
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
 RULE = "rule:d4-ordering"
-ORDERING = "ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
 _TRACE_LIMIT = 50_000  # call sites per trace; a bound for generated code, far above real pipelines
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
@@ -67,8 +67,28 @@ _COMMON_CALLS = frozenset(dir(builtins)) | frozenset({
     "unsqueeze", "squeeze", "permute", "transpose", "flatten", "expand", "repeat", "interpolate", "pad"})
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 
-STRONG, WEAK = "strong", "weak"
-ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = "ordered", "elsewhere", "dead", "absent", "uncertain"
+
+
+class Strength(StrEnum):
+    """How surely a call site is a step: named by the step's functions (strong) or only holding its words (weak)."""
+
+    STRONG = "strong"
+    WEAK = "weak"
+
+
+class Outcome(StrEnum):
+    """Where a step was found (module docstring)."""
+
+    ORDERED = "ordered"
+    ELSEWHERE = "elsewhere"
+    DEAD_STEP = "dead"
+    ABSENT = "absent"
+    UNCERTAIN = "uncertain"
+
+
+STRONG, WEAK = Strength.STRONG, Strength.WEAK
+ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = (Outcome.ORDERED, Outcome.ELSEWHERE, Outcome.DEAD_STEP,
+                                                     Outcome.ABSENT, Outcome.UNCERTAIN)
 
 
 @dataclass(frozen=True)
@@ -210,11 +230,27 @@ class StepResult:
     reason."""
 
     name: str
-    outcome: str
+    outcome: Outcome
     event: Event | None = None
-    strength: str | None = None
+    strength: Strength | None = None
     where: str = ""
     last: Event | None = None
+
+
+@dataclass(frozen=True)
+class StepFinding:
+    """The report's record of one step (``sau.vocabulary.Finding``): its name, where it was found and how surely,
+    its first site (``file:line``) or the place it was seen elsewhere, and whether a loop encloses that site."""
+
+    step: str
+    outcome: Outcome
+    strength: Strength | None
+    ref: str | None
+    in_loop: bool
+
+    def to_json(self) -> dict:
+        return {"step": self.step, "outcome": self.outcome, "strength": self.strength, "ref": self.ref,
+                "in_loop": self.in_loop}
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -243,7 +279,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     unclear = [(i, j) for i, j in pairs if i in first and j in first and _unclear(first[i], last[j], (i, j) in violated)]
     decided = graph.runnable and certain_steps and sau.complete and not unclear
     violated = [pair for pair in violated if pair not in unclear]
-    drift = ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
+    drift = Drift.ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
     reason = _reason(results, steps, violated, entry, graph, bool(unclear))
     for i, j in unclear:
         kind = "same" if first[i] is last[j] else relation(first[i], last[j])
@@ -260,9 +296,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     elif not sau.complete:
         reason += "; the statement has elements no step covers"
     evidence = _evidence(results, violated, index)
-    findings = tuple({"step": r.name, "outcome": r.outcome, "strength": r.strength,
-                      "ref": r.event.site.ref if r.event else (r.where or None),
-                      "in_loop": bool(r.event and r.event.in_loop)} for r in results)
+    findings = tuple(StepFinding(r.name, r.outcome, r.strength, r.event.site.ref if r.event else (r.where or None),
+                                 bool(r.event and r.event.in_loop)) for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings)
 

@@ -61,7 +61,7 @@ def test_bad_files_cost_only_themselves(tmp_path):
     assert warnings["bomb.yaml"][1].startswith("config not read: while parsing a flow sequence: expected ',' or ']'")
     assert warnings["latin1.py"] == (2, "not valid UTF-8; undecodable bytes replaced")
     assert warnings["pipe.py"] == (None, "skipped: not a regular file")
-    assert report.verdicts[0].findings[0]["values"][0]["outcome"] == "matched"
+    assert report.verdicts[0].findings[0].values[0].outcome == "matched"
 
 
 def test_presentation_keywords_and_running_totals_are_not_settings(tmp_path):
@@ -74,7 +74,7 @@ def test_presentation_keywords_and_running_totals_are_not_settings(tmp_path):
     spec = tmp_path / "spec.yaml"
     spec.write_text(SPEC)
     verdict = verify(repo, load_project_spec(spec), "x").verdicts[0]
-    outcomes = [v["outcome"] for atom in verdict.findings for v in atom["values"]]
+    outcomes = [v.outcome for atom in verdict.findings for v in atom.values]
     assert outcomes == ["absent", "ambiguous"]  # no drift from render(width=84) or n_tokens = 0
     assert verdict.drift == "missing"
 

@@ -65,7 +65,7 @@ def test_only_unresolved_checkable_saus_go_to_the_judge(tmp_path: Path) -> None:
     assert (d2.score, d2.status, d2.decided_by) == (0.5, "judged", MODEL)
     assert [e.span_ref for e in d2.evidence] == ["model.py:4"]
     assert d2.evidence[0].snippet == "def rms_norm(x, eps=1e-6):"
-    assert verdicts["L-D1-002"].findings[0]["values"][0]["outcome"] == "ambiguous"  # the rules' findings stay
+    assert verdicts["L-D1-002"].findings[0].values[0].outcome == "ambiguous"  # the rules' findings stay
 
 
 def test_evidence_is_whole_functions_and_config_blocks() -> None:

@@ -88,7 +88,7 @@ def _claim(verdict: Verdict) -> dict:
         "decided_by": verdict.decided_by,
         "judge_reasoning": verdict.reason,
         "evidence": [e.to_json() for e in verdict.evidence],
-        "findings": list(verdict.findings),
+        "findings": [f.to_json() for f in verdict.findings],
     }
 
 
