@@ -268,12 +268,12 @@ class Translator:
             name = func.attr.value
             owner = dotted_name(func.value)
             root = owner.split(".")[0] if owner else None
-            if root in ("self", "cls") and owner.count(".") == 0:
+            if owner in ("self", "cls"):
                 # self.proj(x): a submodule or method of the model, never the library operation of that name
                 positional = self._positional(node, depth)
                 resolved = self.resolve_call(node, positional) if self.resolve_call is not None else None
                 return resolved if resolved is not None else self._uninterpreted(name, positional)
-            if root is None or not self._is_module(owner):
+            if owner is None or root is None or not self._is_module(owner):
                 receiver = self._translate(func.value, depth)
         else:
             return self._unsupported(node, "call of an expression")
@@ -319,7 +319,7 @@ class Translator:
         if args and isinstance(args[0].value, cst.SimpleString):
             subscripts = str(args[0].value.evaluated_value).replace(" ", "")
             operands = [self._translate(a.value, depth) for a in args[1:]]
-            form = self.operations.einsum.get(subscripts)
+            form = self.operations.einsum.get(subscripts) if self.operations is not None else None
             if form is not None:
                 return _apply(form, operands)
             return sympy.Function("einsum")(sympy.Symbol(f"'{subscripts}'"), *operands)

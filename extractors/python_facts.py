@@ -97,7 +97,7 @@ class _FactVisitor(cst.CSTVisitor):
 
     def _consume(self, node: cst.BaseExpression) -> None:
         """Mark the number nodes of a recorded value so they are not recorded again as literals."""
-        stack = [node]
+        stack: list[cst.CSTNode] = [node]
         while stack:
             current = stack.pop()
             self.consumed.add(id(current))
@@ -136,9 +136,10 @@ class _FactVisitor(cst.CSTVisitor):
         in_model = bool(self.scopes) and self.scopes[-1][1]
         value = node.value
         if in_model and isinstance(value, cst.Call) and dotted_name(value.func) in _FIELD_CALLS:
-            value = _field_default(value)
-            if value is None:
+            default = _field_default(value)
+            if default is None:
                 return
+            value = default
         self._assign(node.target, value, node, kind=K.FIELD if in_model else K.ASSIGNMENT)
 
     def _assign(self, target: cst.BaseExpression, value: cst.BaseExpression, at: cst.CSTNode,
@@ -247,7 +248,7 @@ class _FactVisitor(cst.CSTVisitor):
     def visit_Float(self, node: cst.Float) -> None:
         self._literal(node)
 
-    def _literal(self, node: cst.BaseNumber) -> None:
+    def _literal(self, node: cst.Integer | cst.Float) -> None:
         if id(node) in self.consumed:
             return
         try:
@@ -305,7 +306,7 @@ def _field_default(call: cst.Call) -> cst.BaseExpression | None:
 
 
 def _mentions(node: cst.BaseExpression, name: str) -> bool:
-    stack = [node]
+    stack: list[cst.CSTNode] = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, cst.Name) and current.value == name:

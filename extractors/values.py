@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import TypeGuard
 
 import libcst as cst
 import sympy
@@ -93,7 +94,7 @@ def parse_value(text: str) -> Value | None:
     return fold(node)
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """True for ``int``/``float`` values (booleans excluded)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 

@@ -8,6 +8,8 @@ the SAUs of that request.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import os
 
 import openai
@@ -34,7 +36,8 @@ class ChatEndpoint:
     def complete(self, messages: list[dict], params: dict) -> str:
         """The answer text to ``messages``. Raises ``EndpointError`` when no answer came."""
         try:
-            response = self.client.chat.completions.create(model=self.model, messages=messages, **params)
+            # the messages are the chat format's plain dicts (llm_fallback.prompt), which the client's types describe
+            response = self.client.chat.completions.create(model=self.model, messages=cast(Any, messages), **params)
         except openai.APITimeoutError:
             raise EndpointError("LLM endpoint timed out") from None
         except openai.APIConnectionError as error:

@@ -41,6 +41,7 @@ class Change:
     def describe(self) -> str:
         """``ngpt-D1-003: score 0.5 -> 0.75; status judged -> judged; decided by m -> m`` (or added/removed)."""
         if self.old is None:
+            assert self.new is not None  # a change has at least one side
             return f"{self.sau}: new SAU, score {_show(self.new['score'])}, {self.new['status']} by " \
                    f"{self.new['decided_by']}"
         if self.new is None:

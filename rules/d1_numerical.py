@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 import sympy
 
@@ -257,7 +258,7 @@ def _holds(atom: Atom, value: Value, found: Value) -> bool:
     if found is None:
         return False
     if atom.kind == AtomKind.RANGE:
-        low, high = value
+        low, high = cast(tuple[float, float], value)  # a range's one value is its (low, high) pair
         if is_number(found):
             return low - abs(low) * 1e-9 <= found <= high + abs(high) * 1e-9
         return compare.equal(value, found) is True
@@ -298,7 +299,7 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
     """Every fact anywhere (tests included) holding the claimed number, for the ambiguous/absent decision;
     ``percent_forms`` also looks for the number times and divided by 100."""
     sites: list[Fact] = []
-    targets = value if atom.kind == AtomKind.RANGE else tuple(_forms(atom, value))
+    targets = cast(tuple, value) if atom.kind == AtomKind.RANGE else tuple(_forms(atom, value))
     if percent_forms and atom.kind != AtomKind.RANGE and is_number(value):
         targets += (value * 100, value / 100)  # 15.2% may be written 15.2 or 0.152
     for target in targets:

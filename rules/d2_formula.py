@@ -35,7 +35,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Callable
+from typing import Callable, Sequence
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -295,7 +295,8 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific)
     if difference is None:
         return seen
     unmapped = set(claim.symbols) - set(renaming.values())
-    if unmapped and not (difference.kind == "missing" and unmapped <= difference.term.free_symbols):
+    if unmapped and not (difference.kind == "missing" and difference.term is not None
+                         and unmapped <= difference.term.free_symbols):
         return seen
     return FormulaResult(text, DRIFTED, candidate, difference.text, 0.0 if difference.kind == "sign" else 0.5)
 
@@ -366,7 +367,7 @@ def _profile(candidate: CodeExpression, form_number: int, form: sympy.Basic, kee
     return cached
 
 
-def _renamings(symbols: list[sympy.Symbol], leaves: list[sympy.Basic], hints: dict):
+def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict):
     """Consistent renamings of code leaves to formula symbols, those following the glossary hints first: yields
     ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
     ``4 * MAX_RENAMINGS`` tried."""
@@ -526,13 +527,14 @@ def _number(value: float) -> str:
 
 
 def _describe(result: FormulaResult) -> str:
-    if result.outcome == EQUIVALENT:
-        return f"{result.formula}: equivalent to {result.candidate.text} ({result.candidate.ref})"
-    if result.outcome == UNREACHED:
-        return (f"{result.formula}: equivalent to {result.candidate.text} ({result.candidate.ref}), but in a "
+    candidate = result.candidate  # every outcome but UNKNOWN has one
+    if result.outcome == EQUIVALENT and candidate is not None:
+        return f"{result.formula}: equivalent to {candidate.text} ({candidate.ref})"
+    if result.outcome == UNREACHED and candidate is not None:
+        return (f"{result.formula}: equivalent to {candidate.text} ({candidate.ref}), but in a "
                 "function no entry point reaches (dead code)")
-    if result.outcome == DRIFTED:
-        return f"{result.formula}: {result.difference} in {result.candidate.text} ({result.candidate.ref})"
+    if result.outcome == DRIFTED and candidate is not None:
+        return f"{result.formula}: {result.difference} in {candidate.text} ({candidate.ref})"
     if result.difference:
         return f"{result.formula}: {result.difference}"
     if result.near:

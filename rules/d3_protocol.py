@@ -233,9 +233,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if by_state["display"]:
         first = by_state["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {_ref(first)}", (first,))
-    text = _text_trace(specific, index)
-    if text is not None:
-        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({_ref(text)})", (text,))
+    trace = _text_trace(specific, index)
+    if trace is not None:
+        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({_ref(trace)})", (trace,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
+from typing import Iterator
 
 from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
                                   CallSite, build_call_graph)
@@ -115,7 +116,8 @@ def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event
     expanded depth first at its first occurrence. At most ``limit`` events."""
     events: list[Event] = []
     expanded = {entry}
-    stack = [(iter(graph.callees_in_order(entry)), False, ())]
+    stack: list[tuple[Iterator[CallSite], bool, tuple[CallSite, ...]]] = [
+        (iter(graph.callees_in_order(entry)), False, ())]
     while stack and len(events) < limit:
         sites, in_loop, above = stack[-1]
         site = next(sites, None)
@@ -267,8 +269,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
             _locate(result, step, graph, traces, entry)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
-    first = {i: results[i].event for i in found}
-    last = {i: results[i].last for i in found}
+    first = {i: event for i in found if (event := results[i].event) is not None}  # every ordered step has both
+    last = {i: event for i in found if (event := results[i].last) is not None}
     # i before j holds when some j runs after the first i (an evaluation inside the pretraining loop does not undo
     # the final one after fine-tuning); violated when every j ran before any i
     violated = [(i, j) for i, j in pairs if i in first and j in first and last[j].position < first[i].position]
@@ -427,7 +429,7 @@ def _reason(results: list[StepResult], steps, violated, entry: str | None, graph
     ordered = [r for r in results if r.outcome == ORDERED]
     if ordered and entry is not None:
         listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
-                           for r in sorted(ordered, key=lambda r: r.event.position))
+                           for r in sorted(ordered, key=lambda r: r.event.position if r.event else -1))
         parts.append(f"from entry point {entry} ({graph.node_ref(entry)}): {listed}")
     for r in results:
         if r.outcome == ELSEWHERE:

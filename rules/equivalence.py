@@ -11,6 +11,8 @@ testing, Schwartz 1980). Arithmetic is complex, so ``log`` and ``sqrt`` of negat
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import cmath
 import hashlib
 import math
@@ -123,7 +125,7 @@ def agree(left: list[complex] | None, right: list[complex] | None) -> bool:
     return left is not None and right is not None and all(close(x, y) for x, y in zip(left, right))
 
 
-def matches(expression: sympy.Basic, claimed_values: list[complex], renaming: dict[str, str] | None = None) -> bool:
+def matches(expression: sympy.Basic, claimed_values: Sequence[complex], renaming: dict[str, str] | None = None) -> bool:
     """True when ``expression`` (symbols renamed by ``renaming``) takes ``claimed_values`` at every point. Stops at
     the first point that differs, which is where almost every non-equivalent candidate stops."""
     try:

@@ -251,7 +251,7 @@ def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[
     return args.repo, load_paper(args.paper, args.sau_dir or configured_sau_dir)
 
 
-def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[str, ...], max_bytes: int,
+def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension, ...], max_bytes: int,
          exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None) -> Report:
     if not show_progress:
         return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge)
@@ -268,11 +268,12 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[str, ...],
 def _draft(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(Path.cwd())
+        sau_dir: Path | None = args.sau_dir or settings.sau_dir
         if args.sau is not None:
             sau_file, entry = args.sau, None  # named by the file's own paper_id
-        elif args.paper is not None and (args.sau_dir or settings.sau_dir) is not None:
+        elif args.paper is not None and sau_dir is not None:
             entry = resolve(args.paper)
-            sau_file = Path(args.sau_dir or settings.sau_dir) / entry.slug / "sau.json"
+            sau_file = Path(sau_dir) / entry.slug / "sau.json"
         else:
             raise SpecError("--draft-spec needs --sau FILE, or --paper ID with --sau-dir DIR")
         text = draft_spec(sau_file, entry)

@@ -103,8 +103,8 @@ def print_table(report: Report, console: Console) -> None:
     for column in ("SAU", "Dim", "Score", "Status", "Drift", "Evidence"):
         table.add_column(column, no_wrap=column in ("SAU", "Dim", "Score"))
     for verdict in report.verdicts:
-        score = "-" if verdict.score is None else f"{verdict.score:.2f}"
-        table.add_row(Text(verdict.sau.id), verdict.sau.dimension, score,
+        shown = "-" if verdict.score is None else f"{verdict.score:.2f}"
+        table.add_row(Text(verdict.sau.id), verdict.sau.dimension, shown,
                       Text(verdict.status, style=_STATUS_STYLE.get(verdict.status, "")),
                       verdict.drift or "", Text(verdict.evidence[0].span_ref if verdict.evidence else ""))
     console.print(table)

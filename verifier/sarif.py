@@ -53,7 +53,7 @@ def _level(verdict: Verdict) -> str:
 def _result(verdict: Verdict) -> dict:
     score = "unscored" if verdict.score is None else f"score {verdict.score:g}"
     drift = f", {verdict.drift} drift" if verdict.drift else ""
-    result = {
+    result: dict[str, object] = {
         "ruleId": _rule_id(verdict.sau.dimension),
         "level": _level(verdict),
         "message": {"text": f"{verdict.sau.id} ({score}, {verdict.status}{drift}): {verdict.reason}"},
@@ -63,10 +63,10 @@ def _result(verdict: Verdict) -> dict:
     }
     locations = []
     for evidence in verdict.evidence[:1]:
-        region = {"startLine": evidence.line, "endLine": evidence.end_line}
+        region: dict[str, object] = {"startLine": evidence.line, "endLine": evidence.end_line}
         if evidence.snippet:
             region["snippet"] = {"text": evidence.snippet}
-        location = {"physicalLocation": {"artifactLocation": {"uri": evidence.file, "uriBaseId": "SRCROOT"},
+        location: dict[str, object] = {"physicalLocation": {"artifactLocation": {"uri": evidence.file, "uriBaseId": "SRCROOT"},
                                          "region": region}}
         if evidence.cell is not None:
             location["message"] = {"text": f"notebook cell {evidence.cell}"}

@@ -24,7 +24,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from extractors.stubs import CODES, code_selected, find_stubs_in_file, iter_python_files
+from extractors.stubs import CODES, StubFinding, code_selected, find_stubs_in_file, iter_python_files
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
 
 CONFIG_KEYS = ("select", "ignore", "exclude")
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 2
 
-    findings = []
+    findings: list[StubFinding] = []
     unreadable = 0
     for path in iter_python_files(args.paths or ["."], exclude=exclude):
         try:

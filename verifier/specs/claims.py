@@ -174,7 +174,7 @@ def number(text: str) -> tuple[float | int, bool] | None:
     return value, False
 
 
-def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], str, bool, int] | None:
+def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], AtomKind, bool, int] | None:
     """Read the value starting at ``start``: (values, kind, percent, end) or ``None``.
 
     Forms: a bracketed set or list, a tuple, alternatives ``a/b/c`` of plain numbers, a number with a suffix, or a
@@ -183,8 +183,9 @@ def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], str, bool, in
     rest = text[start:]
     bracket = re.match(r"([\[{(])([^\]})]*)([\]})])", rest)
     if bracket:
-        items = [number(part) for part in bracket.group(2).split(",") if part.strip()]
-        if items and all(items):
+        read = [number(part) for part in bracket.group(2).split(",") if part.strip()]
+        items = [item for item in read if item is not None]
+        if items and len(items) == len(read):
             values = tuple(v for v, _ in items)
             percent = any(p for _, p in items)
             end = start + bracket.end()
@@ -204,8 +205,8 @@ def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], str, bool, in
     while raw and raw[-1] in ")]" and raw.count("(") + raw.count("[") < raw.count(")") + raw.count("]"):
         raw = raw[:-1].rstrip(".:")
     parts = raw.split("/")
-    if len(parts) > 1 and all(number(p) for p in parts) and parts[0].strip("±+-") not in ("1", "1.0"):
-        parsed = [number(p) for p in parts]
+    parsed = [item for item in (number(p) for p in parts) if item is not None]
+    if len(parts) > 1 and len(parsed) == len(parts) and parts[0].strip("±+-") not in ("1", "1.0"):
         return tuple(v for v, _ in parsed), AtomKind.SCALAR, any(p for _, p in parsed), start + len(raw)
     single = number(raw)
     if single:

@@ -1,0 +1,247 @@
+"""The truth set: careful-review labels and mutation recipes (``benchmarks/truth/``), and the figures that measure
+the verifier, or a recorded judge, against them.
+
+A label (``labels.jsonl``, one JSON object a line; fields in ``benchmarks/truth/README.md``) is one SAU on one
+SA-Bench repository as careful readers scored it after reading the whole repository. A recipe (``recipes.jsonl``)
+is one small edit at the code that really implements a labelled SAU, which breaks it (kinds ``numerical``,
+``method``, ``protocol``, ``ordering``, ``stub``), or a ``neutral`` edit that must change nothing. Agreement uses
+``benchmarks.metrics`` (exact, within ±0.25, quadratic weighted kappa on SA-Bench's scale).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Mapping
+
+from benchmarks.metrics import agreement, scale_level
+
+FOLDER = Path(__file__).resolve().parent / "truth"
+LABELS = FOLDER / "labels.jsonl"
+RECIPES = FOLDER / "recipes.jsonl"
+STATIC_BASES = ("constant", "formula", "call_order", "dataset_or_metric_name", "absence", "stub", "needs_judgement")
+DRIFTS = ("none", "absent", "numerical", "method", "protocol", "ordering", "stub", "unused")
+BREAKING_KINDS = ("numerical", "method", "protocol", "ordering", "stub")
+NEUTRAL = "neutral"
+WRONG = 0.25  # a settled verdict further than this from the truth is a wrong settle
+
+
+class TruthError(ValueError):
+    """A labels or recipes file, or a recipe's edit, that cannot be used; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """One SAU's truth on one repository: ``config``/``paper`` the SA-Bench repository, ``sau`` the claim id,
+    ``score`` on SA-Bench's scale, ``static_basis`` what decides it, ``code_checkable`` false when no element of the
+    claim can be shown by code, ``readers`` the scores each reading gave (``first``, ``second`` or ``None``,
+    ``third`` or ``None``), ``settled_by`` how the label was settled."""
+
+    config: str
+    paper: str
+    sau: str
+    dimension: str
+    score: float
+    drift: str
+    evidence: tuple[str, ...]
+    static_basis: str
+    code_checkable: bool
+    rationale: str
+    readers: Mapping[str, float | None]
+    settled_by: str
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One edit of a labelled repository: replace lines ``start``..``end`` (1-based, inclusive) of ``file``, whose
+    text must be ``old``, by ``new``; ``target`` the SAU it breaks (``None`` for a neutral edit), ``why`` the
+    reader's reason."""
+
+    id: str
+    config: str
+    paper: str
+    target: str | None
+    kind: str
+    file: str
+    start: int
+    end: int
+    old: str
+    new: str
+    why: str
+
+
+def _records(path: Path) -> Iterable[tuple[int, dict]]:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise TruthError(f"{path}: cannot read: {error}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise TruthError(f"{path}:{number}: not JSON: {error.msg}") from None
+        if not isinstance(data, dict):
+            raise TruthError(f"{path}:{number}: expected a JSON object")
+        yield number, data
+
+
+def load_labels(path: Path = LABELS) -> list[Label]:
+    """The labels of ``path`` in file order. Raises ``TruthError`` naming the file and line of a malformed label
+    (a missing field, a score off the scale, an unknown drift or static basis, a repeated SAU of one repository)."""
+    labels, seen = [], set()
+    for number, data in _records(path):
+        try:
+            label = Label(str(data["config"]), str(data["paper"]), str(data["sau"]), str(data["dimension"]),
+                          float(data["score"]), str(data["drift"]), tuple(data["evidence"]),
+                          str(data["static_basis"]), bool(data["code_checkable"]), str(data["rationale"]),
+                          dict(data["readers"]), str(data["settled_by"]))
+            scale_level(label.score)
+        except (KeyError, TypeError, ValueError) as error:
+            raise TruthError(f"{path}:{number}: not a label: {error}") from None
+        if label.drift not in DRIFTS or label.static_basis not in STATIC_BASES:
+            raise TruthError(f"{path}:{number}: unknown drift {label.drift!r} or static basis {label.static_basis!r}")
+        key = (label.config, label.paper, label.sau)
+        if key in seen:
+            raise TruthError(f"{path}:{number}: {label.sau} labelled twice for {label.config}/{label.paper}")
+        seen.add(key)
+        labels.append(label)
+    return labels
+
+
+def load_recipes(path: Path = RECIPES) -> list[Recipe]:
+    """The recipes of ``path`` in file order. Raises ``TruthError`` naming the file and line of a malformed one."""
+    recipes = []
+    for number, data in _records(path):
+        try:
+            recipe = Recipe(str(data["id"]), str(data["config"]), str(data["paper"]), data["target"],
+                            str(data["kind"]), str(data["file"]), int(data["start"]), int(data["end"]),
+                            str(data["old"]), str(data["new"]), str(data["why"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise TruthError(f"{path}:{number}: not a recipe: {error}") from None
+        if recipe.kind not in (*BREAKING_KINDS, NEUTRAL) or (recipe.kind == NEUTRAL) != (recipe.target is None) \
+                or not 1 <= recipe.start <= recipe.end:
+            raise TruthError(f"{path}:{number}: recipe {recipe.id}: a kind of {', '.join(BREAKING_KINDS)} with a "
+                             f"target, or {NEUTRAL} without one, and 1 <= start <= end")
+        recipes.append(recipe)
+    return recipes
+
+
+def apply_recipe(recipe: Recipe, repo: Path, destination: Path) -> Path:
+    """Copy ``repo`` to ``destination`` (without its ``result/`` folder, SA-Bench's scores) and make the recipe's
+    edit there, keeping the file's line endings. Returns ``destination``. Raises ``TruthError`` when the file's lines
+    ``start``..``end`` are not the recipe's ``old`` text (the repository is not the one labelled)."""
+    shutil.copytree(repo, destination, symlinks=True, ignore=lambda folder, names: (
+        ["result"] if Path(folder) == Path(repo) else []))
+    target = destination / recipe.file
+    try:
+        with open(target, encoding="utf-8", newline="") as handle:
+            lines = handle.read().splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError) as error:
+        raise TruthError(f"recipe {recipe.id}: {recipe.file}: cannot read: {error}") from None
+    ending = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    current = "\n".join(line.rstrip("\r\n") for line in lines[recipe.start - 1:recipe.end])
+    if recipe.end > len(lines) or current != recipe.old:
+        raise TruthError(f"recipe {recipe.id}: {recipe.file}:{recipe.start}-{recipe.end} does not hold the text the "
+                         "recipe replaces")
+    replacement = [line + ending for line in recipe.new.split("\n")]
+    if recipe.end == len(lines) and not lines[-1].endswith(("\n", "\r")):
+        replacement[-1] = replacement[-1][:-len(ending)]
+    lines[recipe.start - 1:recipe.end] = replacement
+    with open(target, "w", encoding="utf-8", newline="") as handle:
+        handle.write("".join(lines))
+    return destination
+
+
+def inter_rater(labels: Iterable[Label]) -> dict:
+    """Agreement of the first and second readers on the SAUs both read: ``agreement`` fields (pairs, exact, near,
+    qwk), ``third_readings`` (disagreements settled by a third reading) and ``share`` of labels read twice."""
+    labels = list(labels)
+    pairs = [(lab.readers["first"], lab.readers["second"]) for lab in labels if lab.readers.get("second") is not None]
+    figures = agreement([(float(a), float(b)) for a, b in pairs])
+    figures["third_readings"] = sum(lab.settled_by == "third reading" for lab in labels)
+    figures["share"] = len(pairs) / len(labels) if labels else None
+    return figures
+
+
+def _against(pairs: list[tuple[float, float, str]]) -> dict:
+    """Figures of (ours, truth, status) triples: settle rate, agreement of settled and of all scored verdicts, and
+    the wrong settles (settled more than ``WRONG`` from the truth)."""
+    settled = [(ours, truth) for ours, truth, status in pairs if status == "settled"]
+    wrong = sum(abs(ours - truth) > WRONG + 1e-9 for ours, truth in settled)
+    return {"saus": len(pairs), "settled": len(settled), "settle_rate": len(settled) / len(pairs) if pairs else None,
+            "settled_agreement": agreement(settled), "scored_agreement": agreement([(o, t) for o, t, _ in pairs]),
+            "wrong_settles": wrong, "wrong_settle_share": wrong / len(settled) if settled else None}
+
+
+def verifier_figures(labels: Iterable[Label], verdicts: Mapping[tuple[str, str, str], tuple[float | None, str]]
+                     ) -> dict:
+    """The verifier against the truth, overall, per dimension and per static basis. ``verdicts`` maps ``(config,
+    paper, sau)`` to ``(score or None, status)``; SAUs without a verdict score are counted in ``unscored`` and left
+    out of the agreement (as the verifier's own aggregates leave them out)."""
+    groups: dict[str, dict[str, list]] = {"overall": defaultdict(list), "dimension": defaultdict(list),
+                                          "static_basis": defaultdict(list)}
+    unscored: dict[str, int] = defaultdict(int)
+    for label in labels:
+        score, status = verdicts.get((label.config, label.paper, label.sau), (None, "missing"))
+        if score is None:
+            unscored[label.dimension] += 1
+            continue
+        triple = (score, label.score, status)
+        groups["overall"]["all"].append(triple)
+        groups["dimension"][label.dimension].append(triple)
+        groups["static_basis"][label.static_basis].append(triple)
+    return {"overall": _against(groups["overall"]["all"]),
+            "by_dimension": {d: _against(p) for d, p in sorted(groups["dimension"].items())},
+            "by_static_basis": {b: _against(groups["static_basis"][b]) for b in STATIC_BASES
+                                if b in groups["static_basis"]},
+            "unscored": dict(sorted(unscored.items()))}
+
+
+def judge_figures(labels: Iterable[Label], decisions: Mapping[tuple[str, str], float]) -> dict:
+    """A recorded judge (SA-Bench's decisions, ``(config, claim_id) -> score``) against the truth: agreement overall
+    and per dimension, on the labelled SAUs it decided."""
+    by_dimension: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for label in labels:
+        decided = decisions.get((label.config, label.sau))
+        if decided is not None:
+            by_dimension[label.dimension].append((decided, label.score))
+    every = [pair for pairs in by_dimension.values() for pair in pairs]
+    return {"overall": agreement(every), "by_dimension": {d: agreement(p) for d, p in sorted(by_dimension.items())}}
+
+
+def mutant_outcome(recipe: Recipe, before: Mapping[str, tuple[float | None, str]],
+                   after: Mapping[str, tuple[float | None, str]]) -> dict:
+    """What one recipe did, from the verdicts (``sau -> (score, status)``) before and after its edit: ``detected``
+    when the target's score dropped (a target without a score before cannot drop), and ``false_alarms`` the other
+    SAUs whose score or status changed (for a neutral recipe, every changed SAU)."""
+    target_before = before.get(recipe.target, (None, ""))[0] if recipe.target else None
+    target_after = after.get(recipe.target, (None, ""))[0] if recipe.target else None
+    detected = target_before is not None and target_after is not None and target_after < target_before
+    changed = sorted(sau for sau in before if sau != recipe.target and before[sau] != after.get(sau))
+    return {"id": recipe.id, "kind": recipe.kind, "target": recipe.target, "before": target_before,
+            "after": target_after, "detected": detected, "false_alarms": changed}
+
+
+def recipe_figures(outcomes: Iterable[dict]) -> dict:
+    """Per recipe kind: mutants, detected and detection rate (breaking kinds), mutants with a false alarm and false
+    alarms per mutant (every kind; for neutral recipes any change is one)."""
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for outcome in outcomes:
+        by_kind[outcome["kind"]].append(outcome)
+    figures = {}
+    for kind in (*BREAKING_KINDS, NEUTRAL):
+        mine = by_kind.get(kind, [])
+        if not mine:
+            continue
+        detected = sum(o["detected"] for o in mine)
+        alarms = [len(o["false_alarms"]) for o in mine]
+        figures[kind] = {"mutants": len(mine), "detected": detected if kind != NEUTRAL else None,
+                         "detection_rate": detected / len(mine) if kind != NEUTRAL else None,
+                         "with_false_alarm": sum(a > 0 for a in alarms),
+                         "false_alarms_per_mutant": sum(alarms) / len(mine)}
+    return figures
