@@ -76,11 +76,9 @@ tree, so findings are still reported.
 
 from __future__ import annotations
 
-import fnmatch
 import io
 import os
 import re
-import stat
 import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -90,7 +88,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.fallback import tree_sitter_parser
 from extractors.guards import too_complex
-from extractors.walk import is_test_path
+from extractors.walk import is_test_path, iter_python_files
 
 __all__ = [
     "CODES",
@@ -813,49 +811,3 @@ def find_stubs_in_file(path: str | os.PathLike, *, honor_suppressions: bool = Tr
     """``find_stubs`` on the file at ``path`` (str or path-like; ``str(path)`` goes into the findings). Returns a
     list of ``StubFinding``. Raises ``OSError`` when the file cannot be read."""
     return find_stubs(read_source(path), str(path), honor_suppressions=honor_suppressions)
-
-
-_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "venv"})
-
-
-def _excluded(path: str, patterns: tuple[str, ...]) -> bool:
-    if not patterns:
-        return False
-    posix = path.replace(os.sep, "/")
-    candidates = {posix, posix[2:] if posix.startswith("./") else posix, posix.rstrip("/").rsplit("/", 1)[-1]}
-    return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in patterns)
-
-
-def _regular(path: str) -> bool:
-    """A regular file, not a link (to /dev/zero, say) or a named pipe, which would stall the reader."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return True  # let the reader report it, naming the file
-
-
-def iter_python_files(paths: Iterable[str | os.PathLike], exclude: Iterable[str] = ()) -> Iterator[str]:
-    """The files to check, as str paths, in a stable order: each path given that is not a folder (whatever its
-    suffix, so a missing file reaches the reader and its error), and the ``*.py`` files below each folder given
-    (sorted; hidden folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``venv`` and folders holding a
-    ``pyvenv.cfg`` are skipped). ``exclude`` holds fnmatch globs (str) matched against a file's or folder's name and
-    against its path as given (``"result"``, ``"tests/*"``); an excluded folder is not entered. Never raises;
-    unreadable folders are skipped."""
-    patterns = tuple(p for p in exclude if p)
-    for given in paths:
-        given = os.fspath(given)
-        if _excluded(given, patterns):
-            continue
-        if not os.path.isdir(given):
-            yield given
-            continue
-        for current, dirs, names in os.walk(given):
-            dirs[:] = sorted(
-                d for d in dirs
-                if not d.startswith(".") and d not in _SKIP_DIRS
-                and not os.path.exists(os.path.join(current, d, "pyvenv.cfg"))
-                and not _excluded(os.path.join(current, d), patterns))
-            for name in sorted(names):
-                full = os.path.join(current, name)
-                if name.endswith(".py") and not _excluded(full, patterns) and _regular(full):
-                    yield full
