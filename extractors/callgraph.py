@@ -58,6 +58,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.values import dotted_name
 from extractors.walk import SKIP_DIRS, is_test_path
+from extractors.words import words
 
 MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function", "class", "shell"
 CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN, BY_NAME = (
@@ -66,37 +67,14 @@ EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no re
 CERTAIN_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN})
 LIVE, MAYBE, DEAD = "live", "maybe", "dead"
 
-# Methods that frameworks call on an instance (torch nn.Module, Dataset, Lightning, context managers): an
-# instantiated class's methods of these names run without a visible call.
-_HOOKS = frozenset({"forward", "training_step", "validation_step", "test_step", "predict_step",
-                    "configure_optimizers", "train_dataloader", "val_dataloader", "test_dataloader", "setup",
-                    "prepare_data", "reset_parameters"})
-# Decorators that do not register a function anywhere: a function carrying only these is dead when uncalled.
-_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "abc.abstractmethod",
-                               "torch.no_grad", "no_grad", "torch.inference_mode", "functools.wraps", "wraps",
-                               "functools.lru_cache", "lru_cache", "functools.cache", "cache", "cached_property",
-                               "functools.cached_property", "torch.jit.script", "jit", "jax.jit", "dataclass",
-                               "dataclasses.dataclass", "override", "typing.overload", "overload", "setter",
-                               "torch.compile", "contextmanager", "contextlib.contextmanager"})
-# Calls that look names up at run time: where live code makes them, "no caller" does not prove "never runs".
-_DYNAMIC = frozenset({"getattr", "importlib.import_module", "import_module", "__import__", "eval", "exec",
-                      "hydra.utils.instantiate", "instantiate", "globals", "locals"})
-# Attribute names too common to guess a receiver's class from (list.append, dict.get, tensor.to ...).
-_COMMON_ATTRS = frozenset({"append", "extend", "get", "items", "keys", "values", "update", "pop", "to", "cpu",
-                           "cuda", "item", "format", "join", "split", "strip", "replace", "copy", "add", "clear",
-                           "numpy", "tolist", "detach", "view", "reshape", "size", "sum", "mean", "max", "min",
-                           "write", "read", "close", "open", "insert", "remove", "sort", "index", "count",
-                           "startswith", "endswith", "lower", "upper", "float", "long", "int", "squeeze",
-                           "unsqueeze", "permute", "transpose", "contiguous", "clone", "zero_grad", "backward",
-                           "step", "train", "eval", "state_dict", "load_state_dict", "parameters", "apply",
-                           "register_buffer", "flatten", "expand", "repeat", "type", "shape", "info", "debug",
-                           "warning", "error", "print", "log", "exists", "mkdir", "makedirs", "dump", "load"})
-# Calls and keywords whose string arguments are shown to people, not used by the program.
-_DISPLAY_CALLS = frozenset({"print", "info", "debug", "warning", "warn", "error", "critical", "exception", "log",
-                            "write", "set_description", "set_postfix", "set_postfix_str", "echo", "title",
-                            "xlabel", "ylabel", "suptitle", "set_title", "set_xlabel", "set_ylabel", "legend",
-                            "text", "annotate", "add_scalar", "ArgumentParser"})
-_DISPLAY_KEYWORDS = frozenset({"help", "description", "desc", "label", "title", "xlabel", "ylabel", "epilog"})
+# Word lists (what each holds and its source: extractors/words.yaml).
+_HOOKS = words("framework_hooks")
+_PLAIN_DECORATORS = words("plain_decorators")
+_DYNAMIC = words("dynamic_lookups")
+_COMMON_ATTRS = words("common_attributes")
+_DISPLAY_CALLS = words("display_calls")
+_DISPLAY_KEYWORDS = words("display_keywords")
+_BUILTIN_OK = words("builtins")
 _SHELL_PY = re.compile(r"(?:^|[\s;&|(])(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed|"
                        r"python[0-9.]*\s+-u)\b(?P<rest>[^\n;&|]*)")
 
@@ -1063,13 +1041,3 @@ def _source_order(key: str) -> tuple[str, int]:
     """Sort sources by file, notebook cells by number (``nb.ipynb#10`` after ``nb.ipynb#9``)."""
     file, _, cell = key.partition("#")
     return (file, int(cell) if cell.isdigit() else 0)
-
-
-# Builtins and names no import binds: a call to them is external, never a repository module of the same name.
-_BUILTIN_OK = frozenset({"print", "len", "range", "enumerate", "zip", "map", "filter", "sorted", "list", "dict",
-                         "set", "tuple", "int", "float", "str", "bool", "open", "isinstance", "getattr", "setattr",
-                         "hasattr", "super", "min", "max", "sum", "abs", "round", "any", "all", "iter", "next",
-                         "type", "vars", "repr", "format", "eval", "exec", "globals", "locals", "__import__",
-                         "reversed", "divmod", "pow", "hash", "id", "callable", "input", "object", "property",
-                         "staticmethod", "classmethod", "Exception", "ValueError", "TypeError", "KeyError",
-                         "RuntimeError", "NotImplementedError", "AssertionError", "ImportError", "StopIteration"})

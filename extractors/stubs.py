@@ -89,6 +89,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from extractors.fallback import tree_sitter_parser
 from extractors.guards import too_complex
 from extractors.walk import is_test_path, iter_python_files
+from extractors.words import words
 
 __all__ = [
     "CODES",
@@ -163,19 +164,14 @@ _NOOP = re.compile(r"(?<!\w)(?:no[- ]?op|nothing to do|does nothing|do nothing|i
                    r"nothing to (?:clean|close|release|free|reset))(?!\w)", re.IGNORECASE)
 _SUPPRESS = re.compile(r"sauverify:\s*ignore(?:\[([A-Za-z0-9_,\s]*)\])?")
 
-_ABSTRACT_DECORATORS = frozenset({"abstractmethod", "abstractproperty", "abstractclassmethod",
-                                  "abstractstaticmethod"})
-# Dunders whose empty body is a harmless no-op (an ``__init__`` with nothing to set up), not a missing mechanism.
-_EMPTY_OK_DUNDERS = frozenset({"__init__", "__post_init__", "__init_subclass__", "__del__", "__exit__"})
-_FALLBACK_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
-_REPORT_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "critical", "exception", "log"})
-# Dunders for which ``return NotImplemented`` is the protocol (Python data model, "NotImplemented").
-_NOTIMPLEMENTED_DUNDERS = frozenset(
-    {f"__{op}__" for op in ("eq", "ne", "lt", "le", "gt", "ge")}
-    | {f"__{p}{op}__" for p in ("", "r", "i") for op in (
-        "add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod", "pow", "lshift", "rshift", "and",
-        "xor", "or")}
-    | {"__subclasshook__", "__length_hint__"})
+# Word lists (what each holds and its source: extractors/words.yaml).
+_ABSTRACT_DECORATORS = words("abstract_decorators")
+_EMPTY_OK_DUNDERS = words("empty_ok_dunders")
+_FALLBACK_ERRORS = words("import_fallback_errors")
+_REPORT_FUNCTIONS = words("report_functions")
+_REPORT_METHODS = words("report_methods")
+_NOT_IMPLEMENTED = words("not_implemented")
+_NOTIMPLEMENTED_DUNDERS = words("notimplemented_dunders")
 
 # Body statement kinds, the common language of both parsers.
 _DOC, _PASS, _ELLIPSIS, _RAISE_NIE, _RETURN_NI, _REPORT, _REPORT_NI, _RETURN, _OTHER = (
@@ -230,7 +226,7 @@ def _qualname(stack: list[tuple[str, bool]], name: str) -> str:
 
 
 def _is_report_call(callee: str) -> bool:
-    if callee in ("print", "warn", "warnings.warn"):
+    if callee in _REPORT_FUNCTIONS:
         return True
     head, _, method = callee.rpartition(".")
     return method in _REPORT_METHODS and "log" in head.lower()
@@ -277,7 +273,7 @@ def _cst_kind(stmt: cst.BaseSmallStatement) -> str:
             return _REPORT_NI if said else _REPORT
         return _OTHER
     if isinstance(stmt, cst.Raise):
-        if stmt.exc is not None and _last(_cst_dotted(stmt.exc)) in ("NotImplementedError", "NotImplemented"):
+        if stmt.exc is not None and _last(_cst_dotted(stmt.exc)) in _NOT_IMPLEMENTED:
             return _RAISE_NIE
         return _OTHER
     if isinstance(stmt, cst.Return):
@@ -483,7 +479,7 @@ class _TsCollector:
             return _REPORT_NI if said else _REPORT
         if kind == "raise_statement":
             exc = next((c for c in stmt.named_children if c.type != "comment"), None)
-            if exc is not None and _last(self.dotted(exc)) in ("NotImplementedError", "NotImplemented"):
+            if exc is not None and _last(self.dotted(exc)) in _NOT_IMPLEMENTED:
                 return _RAISE_NIE
             return _OTHER
         if kind == "return_statement":
