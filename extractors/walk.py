@@ -141,7 +141,8 @@ def iter_python_files(paths: Iterable[str | os.PathLike[str]], exclude: Iterable
         return (folder.startswith(".") or folder in _HOOK_SKIP_DIRS or _is_venv(Path(path))
                 or _excluded(path, patterns, as_given=True))
 
-    for given in map(os.fspath, paths):
+    for path in paths:
+        given = os.fspath(path)
         if _excluded(given, patterns, as_given=True):
             continue
         if not os.path.isdir(given):
