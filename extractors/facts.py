@@ -147,7 +147,7 @@ class RepositoryIndex:
     def call_graph(self):
         """The repository's ``extractors.callgraph.CallGraph``, built from ``modules`` on first use and kept: the
         rules of every SAU share one graph."""
-        from extractors.callgraph import build_call_graph  # the graph module needs the parsed trees, not facts
+        from extractors.callgraph.build import build_call_graph  # the graph module needs the parsed trees, not facts
 
         return build_call_graph(self)
 

@@ -42,8 +42,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
-                                  CallSite)
+from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
+                                        CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from extractors.callgraph import DEAD, LIVE, MAYBE, module_name
+from extractors.callgraph.model import DEAD, LIVE, MAYBE, module_name
 from extractors.repository import build_index
 from rules import names
 

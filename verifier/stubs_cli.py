@@ -25,7 +25,9 @@ import sys
 import tomllib
 from pathlib import Path
 
-from extractors.stubs import CODES, code_selected, find_stubs_in_file, iter_python_files
+from extractors.stubs.detect import find_stubs_in_file
+from extractors.stubs.findings import CODES, code_selected
+from extractors.walk import iter_python_files
 
 CONFIG_KEYS = ("select", "ignore", "exclude")
 
