@@ -77,7 +77,8 @@ def files_below(top: str | os.PathLike[str], skip_dir: Callable[[str, str], bool
             yield os.path.join(current, name)
 
 
-def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = ()) -> tuple[list[SourceFile], list[Skipped]]:
+def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
+         exclude: tuple[str, ...] = ()) -> tuple[list[SourceFile], list[Skipped]]:
     """List the readable files below ``root`` and the ones skipped for size or content.
 
     ``exclude`` holds glob patterns matched against the relative POSIX path (``"tests/*"``; ``*`` also crosses

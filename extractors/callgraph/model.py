@@ -76,8 +76,8 @@ class Mention:
     """An identifier or string literal the code of ``scope`` uses (docstrings and comments excluded): ``kind``
     ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or f-string text part) or
     ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the scope of that
-    function or class: it counts when they run or are used), or ``display`` (a string only shown: an argument of ``print``, a logging
-    call, a plot label, a ``help=`` text)."""
+    function or class: it counts when they run or are used), or ``display`` (a string only shown: an argument of
+    ``print``, a logging call, a plot label, a ``help=`` text)."""
 
     scope: str
     text: str
@@ -98,7 +98,8 @@ class EntryPoint:
 
 
 class CallGraph:
-    """The call graph of one repository (see the module docstring for nodes, edges and entry points).
+    """The call graph of one repository (nodes, edges and entry points: the package docstring of
+    ``extractors.callgraph``).
 
     Attributes: ``graph`` (``networkx.DiGraph``), ``functions`` (qualname -> ``FunctionInfo``), ``classes``
     (qualname -> (file, line, end_line)), ``entry_points`` (tuple of ``EntryPoint``), ``mentions`` (scope ->
@@ -140,7 +141,7 @@ class CallGraph:
         return list(self._sites.get(node, ()))
 
     def liveness(self, node: str) -> str:
-        """``live``, ``maybe`` or ``dead`` (module docstring). Raises ``KeyError`` for a node not in the graph."""
+        """``live``, ``maybe`` or ``dead`` (package docstring). Raises ``KeyError`` for a node not in the graph."""
         if node not in self._states:
             if node not in self.graph:
                 raise KeyError(node)

@@ -101,7 +101,8 @@ class FileContext:
         return not (decorators & _ABSTRACT_DECORATORS or "overload" in decorators)
 
     def marker(self, text: str, line: int, qualname: str) -> re.Match[str] | None:
-        """The first placeholder marker of a comment that counts where it stands (see "dummy" in the docstring)."""
+        """The first placeholder marker of a comment that counts where it stands (see "dummy" in the package
+        docstring), or ``None``."""
         if _FILLED_LATER.search(text):
             return None
         for match in _MARKER.finditer(text):
@@ -147,7 +148,7 @@ class FileContext:
         return comment[:2] in self._marking
 
 
-# -- functions: STB001, STB002, STB004 ----------------------------------------------------------------------------------
+# -- functions: STB001, STB002, STB004 ---------------------------------------------------------------------------------
 def stb001_empty_body(func: Func, file: FileContext) -> StubFinding | None:
     """STB001: a body of only ``pass``, ``...`` and docstrings; not an empty ``__init__``-like dunder of a class
     (``_EMPTY_OK_DUNDERS``), nor a body its docstring or comments declare intended (``_intended_noop``)."""
@@ -186,7 +187,7 @@ def stb004_reports_not_implemented(func: Func, file: FileContext) -> StubFinding
     return None
 
 
-# -- values: STB003 -----------------------------------------------------------------------------------------------------
+# -- values: STB003 ----------------------------------------------------------------------------------------------------
 def stb003_placeholder_values(file: FileContext) -> list[StubFinding]:
     """STB003: a ``return`` or assignment whose trailing comment says the value is a placeholder (a TODO/FIXME/XXX
     tag or a placeholder marker), outside import fallbacks; one finding per statement, found from the last."""
@@ -195,7 +196,7 @@ def stb003_placeholder_values(file: FileContext) -> list[StubFinding]:
             for (line, column, end_line, _), (_, _, text), qualname in file.marked_values]
 
 
-# -- comments: TOD001, TOD002 -------------------------------------------------------------------------------------------
+# -- comments: TOD001, TOD002 ------------------------------------------------------------------------------------------
 def tod001_tag_comment(comment: Comment, file: FileContext) -> StubFinding | None:
     """TOD001: a TODO(s)/FIXME tag in any case, or XXX/HACK in capitals, as a whole word."""
     line, column, text = comment
@@ -228,7 +229,7 @@ COMMENT_RULES: tuple[Callable[[Comment, FileContext], StubFinding | None], ...] 
     tod001_tag_comment, tod002_placeholder_comment)
 
 
-# -- helpers ------------------------------------------------------------------------------------------------------------
+# -- helpers -----------------------------------------------------------------------------------------------------------
 def _function_finding(func: Func, file: FileContext, code: str, message: str) -> StubFinding:
     """A finding on the whole function: from its ``def`` line to its last line, named by its qualname."""
     return StubFinding(file.path, func.line, func.column, func.end_line, code, message, func.qualname)

@@ -94,7 +94,7 @@ def read_source(path: str | os.PathLike[str]) -> str:
         return data.decode("utf-8", "replace")
 
 
-def find_stubs_in_file(path: str | os.PathLike, *, honor_suppressions: bool = True) -> list[StubFinding]:
+def find_stubs_in_file(path: str | os.PathLike[str], *, honor_suppressions: bool = True) -> list[StubFinding]:
     """``find_stubs`` on the file at ``path`` (str or path-like; ``str(path)`` goes into the findings). Returns a
     list of ``StubFinding``. Raises ``OSError`` when the file cannot be read."""
     return find_stubs(read_source(path), str(path), honor_suppressions=honor_suppressions)
