@@ -24,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import libcst  # noqa: E402
 
 from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS  # noqa: E402
-from extractors.stubs import CODES, find_stubs, iter_python_files, read_source  # noqa: E402
+from extractors.stubs.detect import find_stubs, read_source  # noqa: E402
+from extractors.stubs.findings import CODES  # noqa: E402
+from extractors.walk import iter_python_files  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

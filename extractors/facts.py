@@ -142,7 +142,7 @@ class RepositoryIndex:
         """The analysis ``provider`` derives from this index, computed on first use and kept for the index's life,
         so that every rule and SAU of a run shares one (in the spirit of LibCST's metadata providers). A provider is
         a module-level function of the index, declared once where its analysis is defined
-        (``extractors.callgraph.build_call_graph``, ``rules.d2_formula.candidates`` ...); it is its own key.
+        (``extractors.callgraph.build.build_call_graph``, ``rules.d2_formula.candidates`` ...); it is its own key.
         Raises whatever the provider raises, and then keeps nothing."""
         try:
             return self._analyses[provider]  # type: ignore[return-value]

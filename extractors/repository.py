@@ -19,7 +19,7 @@ from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.guards import too_complex
 from extractors.python_facts import extract_module
-from extractors.stubs import find_stubs
+from extractors.stubs.detect import find_stubs
 from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SourceFile, walk
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +27,8 @@ NOTEBOOK = "notebook"
 CONFIG = "config"
 _SUFFIXES = {".py": PYTHON, ".ipynb": NOTEBOOK, ".yaml": CONFIG, ".yml": CONFIG, ".json": CONFIG, ".toml": CONFIG}
 DEFAULT_MAX_BYTES = 1_000_000  # larger files are data or generated code, not a reproduction's source
+# The verify-stubs hook checks the user's own tree: it skips every hidden folder and only these, not build/ or result/.
+_HOOK_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "venv"})
 
 
 _TEST_DIRS = frozenset({"test", "tests", "testing"})
@@ -58,7 +61,24 @@ class Skipped:
     reason: str
 
 
-def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = ()) -> tuple[list[SourceFile], list[Skipped]]:
+def files_below(top: str | os.PathLike[str], skip_dir: Callable[[str, str], bool],
+                onerror: Callable[[OSError], None] | None = None) -> Iterator[str]:
+    """Every file path (str, ``os.path.join`` of the folder as ``os.walk`` gives it and the name) below ``top``:
+    folders top-down, the sub-folders and the files of each folder in sorted order.
+
+    A sub-folder is not entered when ``skip_dir(path, name)`` (its joined path and its name, str) is true; the
+    callback runs once per sub-folder, in sorted order, before the folder's files are yielded. Links to folders are
+    never followed (``os.walk``). ``onerror`` gets the ``OSError`` of a folder that cannot be listed (default:
+    ignored). Files are yielded whatever their type: the caller checks links and special files.
+    """
+    for current, dirs, names in os.walk(top, onerror=onerror):
+        dirs[:] = [d for d in sorted(dirs) if not skip_dir(os.path.join(current, d), d)]
+        for name in sorted(names):
+            yield os.path.join(current, name)
+
+
+def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
+         exclude: tuple[str, ...] = ()) -> tuple[list[SourceFile], list[Skipped]]:
     """List the readable files below ``root`` and the ones skipped for size or content.
 
     ``exclude`` holds glob patterns matched against the relative POSIX path (``"tests/*"``; ``*`` also crosses
@@ -75,42 +95,82 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...
         where = Path(error.filename).relative_to(root).as_posix() if error.filename else "."
         skipped.append(Skipped(where + "/", f"folder not read: {error.strerror or error}"))
 
-    for current, dirs, names in os.walk(root, onerror=unreadable):
-        here = Path(current)
-        kept = []
-        for folder in sorted(dirs):
-            relative = (here / folder).relative_to(root).as_posix()
-            if _excluded(relative, exclude) or (here / folder).is_symlink():
-                continue
-            if folder in SKIP_DIRS or _is_venv(here / folder):
-                if folder in REPORTED_SKIPS:
-                    skipped.append(Skipped(relative + "/", "run outputs or build products, not the implementation"))
-                continue
-            kept.append(folder)
-        dirs[:] = kept
-        for name in sorted(names):
-            kind = _SUFFIXES.get(Path(name).suffix.lower())
-            if kind is None:
-                continue
-            path = here / name
-            relative = path.relative_to(root).as_posix()
-            if _excluded(relative, exclude):
-                continue
-            reason = _unfit(path, max_bytes)
-            if reason == "":
-                continue  # a link: never followed
-            if reason:
-                skipped.append(Skipped(relative, reason))
-                continue
-            files.append(SourceFile(path, relative, kind))
+    def skip_dir(path: str, folder: str) -> bool:
+        relative = Path(path).relative_to(root).as_posix()
+        if _excluded(relative, exclude) or Path(path).is_symlink():
+            return True
+        if folder in SKIP_DIRS or _is_venv(Path(path)):
+            if folder in REPORTED_SKIPS:
+                skipped.append(Skipped(relative + "/", "run outputs or build products, not the implementation"))
+            return True
+        return False
+
+    for full in files_below(root, skip_dir, onerror=unreadable):
+        path = Path(full)
+        kind = _SUFFIXES.get(path.suffix.lower())
+        if kind is None:
+            continue
+        relative = path.relative_to(root).as_posix()
+        if _excluded(relative, exclude):
+            continue
+        reason = _unfit(path, max_bytes)
+        if reason == "":
+            continue  # a link: never followed
+        if reason:
+            skipped.append(Skipped(relative, reason))
+            continue
+        files.append(SourceFile(path, relative, kind))
     return files, skipped
 
 
-def _excluded(relative: str, patterns: tuple[str, ...]) -> bool:
-    """A glob matches the relative path or any one of its components (``sam2`` excludes the folder sam2)."""
-    relative = relative.removeprefix("./")
-    parts = relative.split("/")
-    return any(fnmatch.fnmatch(relative, p.removeprefix("./")) or p in parts for p in patterns)
+def iter_python_files(paths: Iterable[str | os.PathLike[str]], exclude: Iterable[str] = ()) -> Iterator[str]:
+    """The files the ``verify-stubs`` hook checks, as str paths, in a stable order: each path given that is not a
+    folder (whatever its suffix, so a missing file reaches the reader and its error), and the ``*.py`` files below
+    each folder given (sorted; hidden folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``venv`` and
+    folders holding a ``pyvenv.cfg`` are skipped). ``exclude`` holds fnmatch globs (str) matched against a file's or
+    folder's name and against its path as given (``"result"``, ``"tests/*"``); an excluded folder is not entered.
+    Links and special files below a folder are passed over, as ``walk`` does. Never raises; unreadable folders are
+    skipped.
+
+    It differs from ``walk`` on purpose, each difference pinned by tests/test_stubs.py: globs match the path as
+    given (``_excluded(..., as_given=True)``), every hidden folder is skipped but not ``build/`` or ``result/``
+    (the hook checks the user's own tree), and no size cap or binary sniffing applies.
+    """
+    patterns = tuple(p for p in exclude if p)
+
+    def skip_dir(path: str, folder: str) -> bool:
+        return (folder.startswith(".") or folder in _HOOK_SKIP_DIRS or _is_venv(Path(path))
+                or _excluded(path, patterns, as_given=True))
+
+    for path in paths:
+        given = os.fspath(path)
+        if _excluded(given, patterns, as_given=True):
+            continue
+        if not os.path.isdir(given):
+            yield given
+            continue
+        for full in files_below(given, skip_dir):
+            if full.endswith(".py") and not _excluded(full, patterns, as_given=True) and _regular(full):
+                yield full
+
+
+def _excluded(path: str, patterns: tuple[str, ...], *, as_given: bool = False) -> bool:
+    """Whether one of the globs ``patterns`` excludes ``path`` (str). Two rules, both pinned by tests:
+
+    - ``walk`` (default): ``path`` is relative POSIX; a glob matches it (``./`` ignored on either side; ``*`` also
+      crosses ``/``) or a pattern equals one of its components (``sam2`` excludes the folder sam2);
+    - ``as_given`` (``iter_python_files``): ``path`` is as the user gave it; a glob matches it, it without a
+      leading ``./``, or its name (last component), case-sensitively.
+    """
+    if not patterns:
+        return False
+    posix = path.replace(os.sep, "/")
+    bare = posix.removeprefix("./")
+    if as_given:
+        candidates = {posix, bare, posix.rstrip("/").rsplit("/", 1)[-1]}
+        return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in patterns)
+    parts = bare.split("/")
+    return any(fnmatch.fnmatch(bare, p.removeprefix("./")) or p in parts for p in patterns)
 
 
 def _is_venv(folder: Path) -> bool:
@@ -120,14 +180,32 @@ def _is_venv(folder: Path) -> bool:
         return False
 
 
+def _not_regular(info: os.stat_result) -> str | None:
+    """``""`` for a link (never followed), a reason for a special file (a named pipe, or a device such as
+    /dev/zero, would stall the reader), ``None`` for a regular file."""
+    if stat.S_ISLNK(info.st_mode):
+        return ""
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    return None
+
+
+def _regular(path: str) -> bool:
+    """A regular file (see ``_not_regular``), or one that cannot be examined: the reader then reports it, naming the
+    file."""
+    try:
+        return _not_regular(os.lstat(path)) is None
+    except OSError:
+        return True
+
+
 def _unfit(path: Path, max_bytes: int) -> str | None:
     """Why a file is not read: ``""`` for a link (skipped silently), a reason, or ``None`` when it is fit."""
     try:
         info = os.lstat(path)
-        if stat.S_ISLNK(info.st_mode):
-            return ""
-        if not stat.S_ISREG(info.st_mode):
-            return "not a regular file"  # a named pipe would block the reader
+        reason = _not_regular(info)
+        if reason is not None:
+            return reason
         if info.st_size > max_bytes:
             return f"over the size cap ({info.st_size} bytes > {max_bytes})"
         with path.open("rb") as handle:

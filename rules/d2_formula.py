@@ -41,7 +41,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
-from extractors.callgraph import DEAD, build_call_graph
+from extractors.callgraph.build import build_call_graph
+from extractors.callgraph.model import DEAD
 from extractors.facts import RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path

@@ -40,7 +40,8 @@ from enum import StrEnum
 from functools import lru_cache
 
 from extractors import facts as K
-from extractors.callgraph import DEAD, LIVE, CallGraph, Mention, build_call_graph
+from extractors.callgraph.build import build_call_graph
+from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from rules import names

@@ -43,8 +43,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterator
 
-from extractors.callgraph import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED, CallGraph,
-                                  CallSite, build_call_graph)
+from extractors.callgraph.build import build_call_graph
+from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
+                                        CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 

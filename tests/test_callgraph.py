@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
+from extractors.callgraph.build import build_call_graph
+from extractors.callgraph.model import DEAD, LIVE, MAYBE, module_name
 from extractors.repository import build_index
 from rules import names
 

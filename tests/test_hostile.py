@@ -11,7 +11,7 @@ import pytest
 from verifier.specs.claims import compile_d1
 from extractors.formulas import FormulaError, parse_formula
 from extractors.repository import extract_python
-from extractors.stubs import find_stubs
+from extractors.stubs.detect import find_stubs
 from verifier.run import verify
 from verifier.specs.project import load_project_spec
 

@@ -24,7 +24,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from extractors.stubs import CODES, StubFinding, code_selected, find_stubs_in_file, iter_python_files
+from extractors.stubs.detect import find_stubs_in_file
+from extractors.stubs.findings import CODES, StubFinding, code_selected
+from extractors.walk import iter_python_files
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
 
 CONFIG_KEYS = ("select", "ignore", "exclude")

@@ -1,0 +1,62 @@
+"""The call graph of one repository: modules, classes and functions, the imports and calls between them, and
+what the entry points reach.
+
+Built from the libcst trees the index already holds (``RepositoryIndex.modules``; no file is parsed again) and
+kept as a ``networkx.DiGraph``. Nothing is imported or run: every edge is what static analysis can resolve.
+
+Nodes (``graph.nodes[n]`` has ``kind``, ``file``, ``line``, ``end_line``):
+
+- ``module`` ``pkg.mod`` (``pkg`` for ``pkg/__init__.py``; a notebook ``nb/a.ipynb`` is the module ``nb.a``): its
+  top-level code, class bodies included;
+- ``main`` ``pkg.mod.__main__``: the body of ``if __name__ == "__main__":``;
+- ``cell`` ``nb.a#3``: one notebook code cell (the cells share the notebook's namespace, as in Jupyter);
+- ``function`` ``pkg.mod.f``, ``pkg.mod.Class.method``, ``pkg.mod.f.inner``; ``class`` ``pkg.mod.Class``;
+- ``shell`` ``sh:scripts/run.sh``: a shell script that runs Python files or modules.
+
+Edges carry ``kind``, ``file``, ``line`` (the first site) and ``lines`` (every site). Kinds: ``call`` (a
+resolved call), ``instantiate`` (``C(...)`` -> the class node; the class node -> ``C.__init__``), ``hook`` (class
+-> the methods frameworks call on an instance: ``forward``, dunders, Lightning ``*_step``), ``instance`` (calling an
+instance, ``model(x)`` -> ``forward`` or ``__call__``), ``reference`` (a function passed or stored without being
+called: callbacks, registries), ``import`` (module -> imported module, and each package ``__init__`` on the way),
+``run`` (a shell script, a module running its ``__main__`` block, a notebook its cells) and ``by_name`` (an
+attribute call on a receiver of unknown type, ``x.fit()``, to every repository method of that name: a guess, so
+it only makes a function *maybe* live).
+
+Resolved calls: module functions, imported names (absolute, relative, ``from`` imports, aliases, ``__init__``
+re-exports, star imports), ``self.m()``/``cls.m()`` through the repository's base classes, ``super().m()``,
+``self.attr.m()`` when ``__init__`` (or any method) sets ``self.attr = C(...)``, ``x.m()`` and ``x(...)`` when
+``x = C(...)`` in the same scope (or at module level), and nested functions. Imports are resolved as Python
+would with the repository root, or the importing file's folder or one of its parents, on ``sys.path`` (scripts
+of ML repositories import their siblings by bare name); a name several files could provide is left unresolved.
+
+Entry points: ``if __name__ == "__main__":`` blocks, module-level ``main()`` functions, console scripts
+(``[project.scripts]``, ``[tool.poetry.scripts]``, setup.py/setup.cfg ``console_scripts``), shell scripts
+(``*.sh``) running ``python x.py`` / ``python -m pkg.mod`` (also through torchrun, accelerate, deepspeed), every
+notebook, and every *script*: a module no other repository module imports, whose top-level code runs when
+someone runs the file. Test files (``tests/``, ``test_*.py``, ``conftest.py``) and ``setup.py`` are no entry
+points: they exercise or package the code, they are not the pipeline. ``test.py`` is kept: in ML repositories it
+is usually the evaluation script.
+
+Liveness (``CallGraph.liveness``): ``live`` when reachable from an entry point through certain edges; ``maybe``
+when only through ``by_name`` edges, when the function carries a decorator that may register it somewhere, or
+when live code dispatches dynamically (``getattr(obj, name)``, ``importlib.import_module``, ``eval``) or the
+repository has no entry point at all; ``dead`` otherwise.
+
+Modules: ``model`` (the records, the graph and the node/edge kinds), ``scan`` (one pass over one source),
+``resolve`` (imports and names across modules), ``entry_points`` (where execution starts), ``build``
+(``build_call_graph``: nodes, edges, reachability). Word lists live in ``extractors/words.yaml``.
+"""
+
+from __future__ import annotations
+
+from extractors.callgraph.build import build_call_graph
+from extractors.callgraph.model import (BY_NAME, CALL, CELL, CERTAIN_EDGES, CLASS, DEAD, EXTERNAL, FUNCTION, HOOK,
+                                        IMPORT, INSTANCE, INSTANTIATE, LIVE, MAIN, MAYBE, MODULE, REFERENCE, RUN,
+                                        SHELL, UNRESOLVED, CallGraph, CallSite, EntryPoint, FunctionInfo, Mention,
+                                        module_name)
+
+__all__ = [
+    "BY_NAME", "CALL", "CELL", "CERTAIN_EDGES", "CLASS", "DEAD", "EXTERNAL", "FUNCTION", "HOOK", "IMPORT", "INSTANCE",
+    "INSTANTIATE", "LIVE", "MAIN", "MAYBE", "MODULE", "REFERENCE", "RUN", "SHELL", "UNRESOLVED",
+    "CallGraph", "CallSite", "EntryPoint", "FunctionInfo", "Mention", "build_call_graph", "module_name",
+]

@@ -1,0 +1,125 @@
+"""``build_call_graph``: scan every parsed source of a repository, add its nodes, resolve its calls and imports
+into edges, link classes to the methods frameworks call, find the entry points and what they reach (liveness)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import libcst as cst
+import networkx as nx
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from extractors.callgraph.entry_points import entry_points
+from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, CallGraph, FunctionInfo,
+                                        module_name, source_order)
+from extractors.callgraph.resolve import Resolver
+from extractors.callgraph.scan import Scan, Scanner
+from extractors.words import words
+
+if TYPE_CHECKING:
+    from extractors.facts import RepositoryIndex
+
+# Word list (what it holds and its source: extractors/words.yaml).
+_HOOKS = words("framework_hooks")
+
+
+def build_call_graph(index: RepositoryIndex) -> CallGraph:
+    """Build the call graph of ``index`` (an ``extractors.facts.RepositoryIndex``) from its parsed modules.
+
+    Never raises on odd code: what cannot be resolved stays an ``unresolved`` call site. Reads only the small
+    text files that hold entry points and are not in the index (``*.sh``, ``setup.cfg``) below ``index.root``.
+    """
+    return _Builder(index).build()
+
+
+class _Builder(Resolver):
+    """Builds one ``CallGraph``: ``build`` runs the passes in order (scan, nodes, resolution, hooks, entry points,
+    reachability); name resolution and edges come from ``Resolver``."""
+
+    def build(self) -> CallGraph:
+        """The finished graph. Call once per builder."""
+        g = self.cg.graph
+        for key in sorted(self.index.modules, key=source_order):
+            file, _, cell = key.partition("#")
+            name = module_name(file)
+            scan = self.scans.setdefault(name, Scan(name, file))
+            self.keys_of.setdefault(name, []).append(key)
+            self.module_file.setdefault(name, file)
+            top = f"{name}#{cell}" if cell else name
+            if cell:
+                g.add_node(top, kind=CELL, file=key, line=1, end_line=max(1, len(self.index.lines.get(key, []))))
+            module = self.index.modules[key]
+            positions = self.index.positions.get(key)
+            if positions is None:  # a module given without positions: resolve them here
+                positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            try:
+                module.visit(Scanner(scan, key, file.endswith("__init__.py"), top, positions))
+            except RecursionError:
+                continue  # a pathological nesting depth: this source contributes what it had
+        for name, scan in self.scans.items():
+            keys = self.keys_of[name]
+            g.add_node(name, kind=MODULE, file=keys[0] if len(keys) == 1 else scan.file, line=1,
+                       end_line=max(1, len(self.index.lines.get(keys[0], []))))
+            if scan.main_line is not None:
+                g.add_node(f"{name}.__main__", kind=MAIN, file=scan.file, line=scan.main_line, end_line=scan.main_end)
+            for qual, (kind, line, end, node, owner, key) in scan.defs.items():
+                g.add_node(qual, kind=kind, file=key, line=line, end_line=end)
+                if isinstance(node, cst.FunctionDef):  # kind FUNCTION
+                    self.cg.functions[qual] = FunctionInfo(qual, key, line, end, node, owner, name)
+                    if owner:
+                        self.methods_of.setdefault(owner, []).append(qual)
+                        self.methods_by_name.setdefault(node.name.value, []).append(qual)
+                else:
+                    self.cg.classes[qual] = (key, line, end)
+                    self.class_module[qual] = name
+            for mention in scan.mentions:
+                self.cg.mentions.setdefault(mention.scope, []).append(mention)
+        for name, scan in self.scans.items():
+            self.resolve_scan(name, scan)
+        self._hooks()
+        self.cg.entry_points = tuple(entry_points(self))
+        self._reach()
+        return self.cg
+
+    def _hooks(self) -> None:
+        """Class -> its ``__init__`` and the methods frameworks call on its instances (``_HOOKS`` and dunders),
+        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``)."""
+        for cls in self.cg.classes:
+            init = self.find_method(cls, "__init__")
+            if init:
+                self.edge(cls, init, CALL, self.cg.functions[init].file, self.cg.functions[init].line)
+            for owner in self.class_mro(cls):
+                for method in self.methods_of.get(owner, ()):
+                    name = method.rsplit(".", 1)[1]
+                    if name != "__init__" and (name in _HOOKS or (name.startswith("__") and name.endswith("__"))):
+                        info = self.cg.functions[method]
+                        self.edge(cls, method, HOOK, info.file, info.line)
+
+    def _reach(self) -> None:
+        """Liveness inputs: what the entry points reach through certain edges (live) and only through ``by_name``
+        guesses (maybe), the registered functions, whether live code dispatches dynamically, whether anything runs
+        repository code."""
+        g = self.cg.graph
+        starts = [e.node for e in self.cg.entry_points]
+        certain = nx.subgraph_view(g, filter_edge=lambda a, b: g.edges[a, b]["kind"] in CERTAIN_EDGES)
+        live = _reachable(certain, starts)
+        self.cg._live = frozenset(live)
+        self.cg._maybe = frozenset(_reachable(g, starts) - live)
+        self.cg._decorated = frozenset(q for s in self.scans.values() for q in s.decorated)
+        self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
+        self.cg.runnable = any(e.kind != "script" or any(site.callee for site in self.cg._sites.get(e.node, ()))
+                               for e in self.cg.entry_points)
+
+
+def _reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:
+    """The nodes of ``graph`` reachable from ``starts``, ``starts`` included."""
+    seen: set[str] = set()
+    stack = list(starts)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(graph.successors(node))
+    return seen

@@ -1,0 +1,193 @@
+"""The call graph's public records: the node and edge kinds, ``FunctionInfo``, ``CallSite``, ``Mention``,
+``EntryPoint`` and ``CallGraph`` (see the package docstring of ``extractors.callgraph`` for what they mean), and
+how repository files are named as modules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+import networkx as nx
+
+MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function", "class", "shell"
+CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN, BY_NAME = (
+    "call", "instantiate", "hook", "instance", "reference", "import", "run", "by_name")
+EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no repository node
+CERTAIN_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN})
+LIVE, MAYBE, DEAD = "live", "maybe", "dead"
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """One function or method defined in the repository.
+
+    ``qualname`` is ``pkg.mod.Class.method`` (``pkg.mod.outer.inner`` for a nested function); ``file`` the
+    relative POSIX path (``nb.ipynb#3`` for a notebook cell); ``line``/``end_line`` 1-based, inclusive, the
+    ``def`` line through the body's last line; ``node`` the ``libcst.FunctionDef`` (shared with the index:
+    read it, never change it); ``class_name`` the enclosing class's qualname or ``None``; ``module`` the module's
+    dotted name. Stable API: the D2 formula rule searches these for candidate implementations.
+    """
+
+    qualname: str
+    file: str
+    line: int
+    end_line: int
+    node: cst.FunctionDef
+    class_name: str | None
+    module: str
+
+    @property
+    def name(self) -> str:
+        """The bare function name (``method`` for ``pkg.mod.Class.method``)."""
+        return self.node.name.value
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """One call (or reference) in a scope, in evaluation order.
+
+    ``scope`` the node making it; ``callee`` the repository node it resolves to, or ``None``; ``target`` the
+    called name: the resolved dotted name for repository and imported names (``torch.optim.AdamW`` for
+    ``optim.AdamW`` after ``from torch import optim``), as written otherwise; ``kind`` an edge kind, ``external``
+    (resolved outside the repository) or ``unresolved``; ``in_loop`` whether a ``for``/``while``/comprehension
+    of the scope encloses it; ``branch`` the arms of the scope's ``if``/``try`` statements that enclose it, as
+    (statement id, arm number) pairs: two sites of one scope holding the same statement id with different arms
+    never both run in one pass (``if gpt: GPT() else: NGPT()``).
+    """
+
+    scope: str
+    callee: str | None
+    target: str
+    kind: str
+    file: str
+    line: int
+    in_loop: bool = False
+    branch: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def ref(self) -> str:
+        """``file:line`` of the site."""
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An identifier or string literal the code of ``scope`` uses (docstrings and comments excluded): ``kind``
+    ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or f-string text part) or
+    ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the scope of that
+    function or class: it counts when they run or are used), or ``display`` (a string only shown: an argument of
+    ``print``, a logging call, a plot label, a ``help=`` text)."""
+
+    scope: str
+    text: str
+    kind: str
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """Where execution starts: ``node`` a graph node, ``kind`` (``main_block``, ``main_function``,
+    ``console_script``, ``shell``, ``notebook``, ``script``), ``file``/``line`` where it is declared."""
+
+    node: str
+    kind: str
+    file: str
+    line: int
+
+
+class CallGraph:
+    """The call graph of one repository (nodes, edges and entry points: the package docstring of
+    ``extractors.callgraph``).
+
+    Attributes: ``graph`` (``networkx.DiGraph``), ``functions`` (qualname -> ``FunctionInfo``), ``classes``
+    (qualname -> (file, line, end_line)), ``entry_points`` (tuple of ``EntryPoint``), ``mentions`` (scope ->
+    list of ``Mention``), ``dynamic`` (live code looks names up at run time, so ``dead`` is never claimed),
+    ``runnable`` (some entry point runs repository code: a ``__main__`` block, ``main()``, a console or shell
+    script, a notebook, or a script whose top level calls repository code; without one, a library of definitions
+    nobody runs, ``dead`` is never claimed either).
+    Build with ``build_call_graph(index)``; ``RepositoryIndex.call_graph`` builds it once, on first use.
+    """
+
+    def __init__(self) -> None:
+        self.graph = nx.DiGraph()
+        self.functions: dict[str, FunctionInfo] = {}
+        self.classes: dict[str, tuple[str, int, int]] = {}
+        self.entry_points: tuple[EntryPoint, ...] = ()
+        self.mentions: dict[str, list[Mention]] = {}
+        self.dynamic = False
+        self.runnable = False
+        self._sites: dict[str, list[CallSite]] = {}
+        self._live: frozenset[str] = frozenset()
+        self._maybe: frozenset[str] = frozenset()
+        self._decorated: frozenset[str] = frozenset()
+        self._states: dict[str, str] = {}
+        self._by_text: dict[str, list[Mention]] | None = None
+
+    def mentions_by_text(self) -> dict[str, list[Mention]]:
+        """Every mention grouped by its text (built once): rules match a term against each distinct text once."""
+        if self._by_text is None:
+            self._by_text = {}
+            for mentions in self.mentions.values():
+                for mention in mentions:
+                    self._by_text.setdefault(mention.text, []).append(mention)
+        return self._by_text
+
+    def callees_in_order(self, node: str) -> list[CallSite]:
+        """The call sites of ``node`` (a function qualname, module, ``__main__`` block, cell or shell script) in
+        evaluation order: statement order, a call's arguments before the call. References and unresolved calls
+        included (see ``CallSite.kind``). Empty for an unknown node."""
+        return list(self._sites.get(node, ()))
+
+    def liveness(self, node: str) -> str:
+        """``live``, ``maybe`` or ``dead`` (package docstring). Raises ``KeyError`` for a node not in the graph."""
+        if node not in self._states:
+            if node not in self.graph:
+                raise KeyError(node)
+            if node in self._live:
+                self._states[node] = LIVE
+            elif node in self._maybe or self.dynamic or not self.runnable or any(
+                    n in self._decorated for n in self._defining_functions(node)):
+                self._states[node] = MAYBE
+            else:
+                self._states[node] = DEAD
+        return self._states[node]
+
+    def live(self, node: str) -> bool:
+        """True when an entry point reaches ``node`` through certain edges. ``False`` for unknown nodes."""
+        return node in self._live
+
+    def _defining_functions(self, node: str) -> Iterator[str]:
+        """``node`` and the functions it is nested in (a registered outer function makes its inner ones maybe)."""
+        parts = node.split(".")
+        for end in range(len(parts), 0, -1):
+            name = ".".join(parts[:end])
+            if name in self.functions:
+                yield name
+
+    def node_ref(self, node: str) -> str:
+        """``file:line`` of a node."""
+        data = self.graph.nodes[node]
+        return f"{data['file']}:{data['line']}"
+
+    def size(self) -> tuple[int, int]:
+        """(nodes, edges)."""
+        return self.graph.number_of_nodes(), self.graph.number_of_edges()
+
+
+def module_name(file: str) -> str:
+    """The dotted module name of a repository file: ``pkg/mod.py`` -> ``pkg.mod``, ``pkg/__init__.py`` -> ``pkg``,
+    ``nb/a.ipynb`` -> ``nb.a``."""
+    path = file.split("#", 1)[0]
+    stem = path.rsplit(".", 1)[0] if path.endswith((".py", ".ipynb")) else path
+    parts = [p for p in stem.split("/") if p]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) or "__init__"
+
+
+def source_order(key: str) -> tuple[str, int]:
+    """Sort key of a source key: by file, notebook cells by number (``nb.ipynb#10`` after ``nb.ipynb#9``)."""
+    file, _, cell = key.partition("#")
+    return (file, int(cell) if cell.isdigit() else 0)

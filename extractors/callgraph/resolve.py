@@ -1,0 +1,291 @@
+"""Name resolution for the call graph builder: which repository module an import names, what a dotted name
+means in a scope (definitions, imports, star imports, ``self``/``cls``, instances, nested functions), the
+repository classes' method resolution order, and turning a ``Scan``'s raw call records into call sites and edges.
+Imports are resolved as Python would with the repository root, or the importing file's folder or one of its
+parents, on ``sys.path``; a name several files could provide is left unresolved."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from extractors.callgraph.model import (BY_NAME, CALL, EXTERNAL, IMPORT, INSTANCE, INSTANTIATE, REFERENCE, RUN,
+                                        UNRESOLVED, CallGraph, CallSite)
+from extractors.callgraph.scan import Scan
+from extractors.words import words
+
+if TYPE_CHECKING:
+    from extractors.facts import RepositoryIndex
+
+# Word lists (what each holds and its source: extractors/words.yaml).
+_BUILTIN_OK = words("builtins")
+_COMMON_ATTRS = words("common_attributes")
+_DYNAMIC = words("dynamic_lookups")
+
+
+class Resolver:
+    """The builder's state while it links one repository's scans, and the lookups over it.
+
+    ``index`` is the ``extractors.facts.RepositoryIndex``; ``cg`` the ``CallGraph`` being built; ``scans`` module
+    name -> its merged ``Scan``; ``keys_of``, ``module_file``, ``class_module``, ``methods_of`` and
+    ``methods_by_name`` are filled by the builder (``extractors.callgraph.build``) as it adds nodes, before it
+    calls ``resolve_scan`` per module. Lookups return ``None`` rather than raise on names they cannot resolve.
+    """
+
+    def __init__(self, index: RepositoryIndex) -> None:
+        self.index = index
+        self.cg = CallGraph()
+        self.scans: dict[str, Scan] = {}  # module name -> merged scan (notebook cells merge into one)
+        self.keys_of: dict[str, list[str]] = {}  # module name -> source keys
+        self.module_file: dict[str, str] = {}
+        self.class_module: dict[str, str] = {}
+        self.methods_of: dict[str, list[str]] = {}  # class qualname -> its own methods
+        self.methods_by_name: dict[str, list[str]] = {}
+        self._found: dict[tuple[str, str], str | None] = {}
+        self._mro: dict[str, list[str]] = {}
+
+    # -- resolution -------------------------------------------------------------------------------------------
+    def find_module(self, dotted: str, importer: str) -> str | None:
+        """The repository module ``dotted`` names when imported from ``importer``: exactly (the root on
+        ``sys.path``), or below the importer's folder or one of its parents (a script's folder on ``sys.path``),
+        or, for a dotted name of two or more parts, the one module whose name ends with it; else ``None``."""
+        cache_key = (dotted, importer)
+        if cache_key not in self._found:
+            found = dotted if dotted in self.scans else None
+            folder = self.module_file.get(importer, "").split("/")[:-1]
+            for depth in range(len(folder), 0, -1):
+                if found is not None:
+                    break
+                candidate = ".".join([*folder[:depth], dotted])
+                found = candidate if candidate in self.scans else None
+            if found is None and "." in dotted:
+                ending = [m for m in self.scans if m.endswith("." + dotted)]
+                found = ending[0] if len(ending) == 1 else None
+            self._found[cache_key] = found
+        return self._found[cache_key]
+
+    def resolve(self, dotted: str, importer: str) -> tuple[str, str] | None:
+        """``("repo", node)`` or ``("external", dotted)`` for a dotted name as module ``importer`` sees it (its
+        definitions and imports, star imports last); ``None`` when nothing binds the name."""
+        found = self._lookup(importer, dotted.split("."), 0)
+        if found is None and dotted.split(".")[0] in _BUILTIN_OK:
+            return ("external", dotted)
+        return found
+
+    def _lookup(self, module: str, parts: list[str], depth: int) -> tuple[str, str] | None:
+        """``parts`` (a dotted name split) as bound in ``module``: its definitions, then its imports, then its
+        star imports; ``depth`` bounds chains of re-exports (12)."""
+        scan = self.scans.get(module)
+        if scan is None or depth > 12:
+            return None
+        head = parts[0]
+        if f"{module}.{head}" in scan.defs:
+            return self._member(f"{module}.{head}", parts[1:])
+        if head in scan.imports:
+            return self._absolute(".".join([scan.imports[head][0], *parts[1:]]), module, depth + 1)
+        for star in scan.stars:
+            source = self.find_module(star, module)
+            if source is not None and source != module:
+                found = self._lookup(source, parts, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def _absolute(self, dotted: str, importer: str, depth: int) -> tuple[str, str] | None:
+        """Resolve an imported dotted path: the longest prefix that is a repository module, then the rest inside
+        it (following re-exports); outside the repository it stays ``("external", dotted)``."""
+        parts = dotted.split(".")
+        for end in range(len(parts), 0, -1):
+            module = self.find_module(".".join(parts[:end]), importer)
+            if module is not None:
+                return ("repo", module) if end == len(parts) else self._lookup(module, parts[end:], depth + 1)
+        return ("external", dotted)
+
+    def _member(self, qual: str, rest: list[str]) -> tuple[str, str] | None:
+        """``qual.rest...`` inside the repository: a method of a class (inherited ones too) or a nested node."""
+        if not rest:
+            return ("repo", qual)
+        if qual in self.cg.classes and len(rest) == 1:
+            method = self.find_method(qual, rest[0])
+            return ("repo", method) if method else None
+        nested = f"{qual}.{rest[0]}"
+        return self._member(nested, rest[1:]) if nested in self.cg.graph else None
+
+    def class_mro(self, qual: str) -> list[str]:
+        """The repository classes of ``qual``'s method resolution order (breadth first, each once)."""
+        if qual not in self._mro:
+            self._mro[qual] = []  # a cycle of bases ends here
+            order: list[str] = []
+            queue = [qual]
+            while queue:
+                current = queue.pop(0)
+                if current in order or current not in self.cg.classes:
+                    continue
+                order.append(current)
+                module = self.class_module[current]
+                for base in self.scans[module].bases.get(current, ()):
+                    found = self.resolve(base, module)
+                    if found and found[0] == "repo" and found[1] in self.cg.classes:
+                        queue.append(found[1])
+            self._mro[qual] = order
+        return self._mro[qual]
+
+    def find_method(self, cls: str, name: str, skip_first: bool = False) -> str | None:
+        """The repository method ``name`` of class ``cls`` or its repository bases, or ``None``."""
+        for owner in self.class_mro(cls)[1 if skip_first else 0:]:
+            if f"{owner}.{name}" in self.cg.functions:
+                return f"{owner}.{name}"
+        return None
+
+    def _type_of(self, text: str | None, module: str) -> str | None:
+        """The repository class a constructor text (``Block``, ``layers.Block``) names in ``module``, or ``None``."""
+        if not text:
+            return None
+        found = self.resolve(text, module)
+        return found[1] if found and found[0] == "repo" and found[1] in self.cg.classes else None
+
+    def resolve_scan(self, module: str, scan: Scan) -> None:
+        """Turn ``scan`` (of ``module``) into call sites (``cg._sites``) and edges: ``import`` edges to each module
+        and package ``__init__`` an import runs, one site per raw call or reference, ``call`` edges to subclass
+        overrides of ``self.m()``, ``by_name`` guesses for attribute calls on receivers of unknown type, the
+        ``dynamic`` mark on scopes that look names up at run time, and the ``run`` of the ``__main__`` block."""
+        g = self.cg.graph
+        for scope, text, key, line in scan.import_lines:
+            parts = text.split(".")
+            for end in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__, a/b/__init__, then c
+                package = self.find_module(".".join(parts[:end]), module)
+                if package is not None and package != module:
+                    self.edge(scope, package, IMPORT, key, line)
+        for target, line in scan.imports.values():  # from pkg import mod: the imported name is a submodule
+            submodule = self.find_module(target, module) if "." in target else None
+            if submodule is not None and submodule != module:
+                self.edge(module, submodule, IMPORT, self.keys_of[module][0], line)
+        for scope, how, text, line, in_loop, key, branch in scan.raw:
+            if how == "dynamic":
+                if scope in g:
+                    g.nodes[scope]["dynamic"] = True
+                continue
+            site = self._site(module, scan, scope, how, text, line, in_loop, key)
+            if site is None:
+                continue
+            if branch:
+                site = replace(site, branch=branch)
+            self.cg._sites.setdefault(scope, []).append(site)
+            if site.callee is not None:
+                self.edge(scope, site.callee, site.kind, key, line)
+                if site.kind == CALL and text.split(".")[0] in ("self", "cls"):
+                    for override in self._overrides(site.callee):  # self.m() may run a subclass's m
+                        self.edge(scope, override, CALL, key, line)
+            elif site.kind == UNRESOLVED and "." in text:
+                attr = text.rsplit(".", 1)[1]
+                if attr not in _COMMON_ATTRS:
+                    for method in self.methods_by_name.get(attr, ()):
+                        self.edge(scope, method, BY_NAME, key, line)
+            if site.kind in (EXTERNAL, UNRESOLVED) and site.target in _DYNAMIC and scope in g:
+                g.nodes[scope]["dynamic"] = True
+        if scan.main_line is not None:  # running the file runs its guarded block after the top-level code
+            main = f"{module}.__main__"
+            self.cg._sites.setdefault(module, []).append(CallSite(module, main, main, RUN, scan.file, scan.main_line))
+            self.edge(module, main, RUN, scan.file, scan.main_line)
+
+    def _site(self, module: str, scan: Scan, scope: str, how: str, text: str, line: int, in_loop: bool,
+              key: str) -> CallSite | None:
+        """The call site of one raw record (see ``scan.RawSite``), or ``None`` for a reference that names no
+        repository function or class."""
+        if how == "super":
+            owner = self.cg.functions.get(scope)
+            method = self.find_method(owner.class_name, text, skip_first=True) if owner and owner.class_name else None
+            if method:
+                return CallSite(scope, method, method, CALL, key, line, in_loop)
+            return CallSite(scope, None, f"super().{text}", UNRESOLVED, key, line, in_loop)
+        resolved = self._resolve_local(module, scan, scope, text)
+        if how == "ref":  # a function or class passed, stored or returned: it may run wherever that goes
+            if resolved and resolved[0] == "repo" and (resolved[1] in self.cg.functions or
+                                                       resolved[1] in self.cg.classes):
+                return CallSite(scope, resolved[1], resolved[1], REFERENCE, key, line, in_loop)
+            return None
+        if resolved is None:
+            return CallSite(scope, None, text, UNRESOLVED, key, line, in_loop)
+        kind, target = resolved
+        if kind == "external":
+            return CallSite(scope, None, target, EXTERNAL, key, line, in_loop)
+        if kind == "instance":
+            return CallSite(scope, target, target, INSTANCE, key, line, in_loop)
+        if target in self.cg.classes:
+            return CallSite(scope, target, target, INSTANTIATE, key, line, in_loop)
+        if target in self.cg.functions:
+            return CallSite(scope, target, target, CALL, key, line, in_loop)
+        return CallSite(scope, None, target, UNRESOLVED, key, line, in_loop)  # a module called: odd code
+
+    def _resolve_local(self, module: str, scan: Scan, scope: str, text: str) -> tuple[str, str] | None:
+        """Resolve a called or read dotted name in ``scope``: ``("repo", node)``, ``("instance", method)`` for
+        calling an instance, ``("external", dotted)``, or ``None``."""
+        parts = text.split(".")
+        head = parts[0]
+        owner = self.cg.functions.get(scope)
+        cls = owner.class_name if owner else None
+        if head in ("self", "cls") and cls:
+            if len(parts) == 2:
+                method = self.find_method(cls, parts[1])
+                return ("repo", method) if method else self._instance_call(self._attr_type(cls, parts[1]))
+            if len(parts) == 3:
+                attr_cls = self._attr_type(cls, parts[1])
+                method = self.find_method(attr_cls, parts[2]) if attr_cls else None
+                return ("repo", method) if method else None
+            return None
+        enclosing = scope  # nested functions and classes of the enclosing functions, innermost first
+        while enclosing in self.cg.functions:
+            nested = f"{enclosing}.{head}"
+            if nested in self.cg.graph:
+                return self._member(nested, parts[1:])
+            enclosing = enclosing.rsplit(".", 1)[0]
+        holders = [scope] + ([module] if scope != module else []) + (
+            [f"{module}.__main__"] if scope == module else [])
+        for holder in holders:
+            if (holder, head) not in scan.var_types:
+                continue
+            var_cls = self._type_of(scan.var_types[(holder, head)], module)
+            if var_cls is None:
+                return None  # a variable of unknown type shadows module-level names
+            if len(parts) == 1:
+                return self._instance_call(var_cls)
+            method = self.find_method(var_cls, parts[1]) if len(parts) == 2 else None
+            return ("repo", method) if method else None
+        return self.resolve(text, module)
+
+    def _attr_type(self, cls: str, attr: str) -> str | None:
+        """The repository class of ``self.attr`` in class ``cls`` (set in any method of it or its bases)."""
+        for owner in self.class_mro(cls):
+            owner_module = self.class_module[owner]
+            text = self.scans[owner_module].attr_types.get((owner, attr))
+            if text:
+                return self._type_of(text, owner_module)
+        return None
+
+    def _instance_call(self, cls: str | None) -> tuple[str, str] | None:
+        """``("instance", method)`` for calling an instance of ``cls``: its ``forward``, else ``__call__``."""
+        if cls is None:
+            return None
+        method = self.find_method(cls, "forward") or self.find_method(cls, "__call__")
+        return ("instance", method) if method else None
+
+    def _overrides(self, method: str) -> list[str]:
+        """The methods of repository subclasses that override ``method`` (``Base.m`` -> ``Sub.m``)."""
+        owner, name = method.rsplit(".", 1)
+        return [f"{cls}.{name}" for cls in self.cg.classes
+                if cls != owner and f"{cls}.{name}" in self.cg.functions and owner in self.class_mro(cls)]
+
+    def edge(self, source: str, target: str, kind: str, file: str, line: int) -> None:
+        """Add an edge of ``kind`` first seen at ``file``:``line``, or add ``line`` to the existing edge (a certain
+        kind then replaces ``by_name``). Nothing for unknown nodes or a self-loop."""
+        g = self.cg.graph
+        if source not in g or target not in g or source == target:
+            return
+        if g.has_edge(source, target):
+            data = g.edges[source, target]
+            data["lines"].append(line)
+            if data["kind"] == BY_NAME and kind != BY_NAME:
+                data["kind"] = kind  # a certain edge outranks a guess
+            return
+        g.add_edge(source, target, kind=kind, file=file, line=line, lines=[line])
+

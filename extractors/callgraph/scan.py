@@ -1,0 +1,351 @@
+"""One pass over one parsed source (a module or a notebook cell): its definitions, imports, calls in evaluation
+order and mentions, recorded in a ``Scan`` before any name is resolved across modules (``resolve``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from extractors.callgraph.model import CLASS, FUNCTION, Mention
+from extractors.values import dotted_name
+from extractors.words import words
+
+# Word lists (what each holds and its source: extractors/words.yaml).
+_PLAIN_DECORATORS = words("plain_decorators")
+_DISPLAY_CALLS = words("display_calls")
+_DISPLAY_KEYWORDS = words("display_keywords")
+
+# A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
+Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
+# A call or reference before resolution: (scope, how, text, line, in_loop, source key, branch); ``how`` is
+# ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``) or ``dynamic``.
+RawSite = tuple[str, str, str, int, bool, str, tuple[tuple[int, int], ...]]
+
+
+@dataclass
+class Scan:
+    """What one parsed source yields before cross-module resolution (notebook cells merge into one per notebook)."""
+
+    module: str
+    file: str
+    defs: dict[str, Definition] = field(default_factory=dict)  # qualname -> its definition
+    imports: dict[str, tuple[str, int]] = field(default_factory=dict)  # local name -> (dotted target, line)
+    stars: list[str] = field(default_factory=list)  # modules star-imported, absolute
+    raw: list[RawSite] = field(default_factory=list)
+    # (scope, var) -> constructor text; None when several
+    var_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # (class qualname, attr) -> constructor text; None when several
+    attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
+    decorated: set[str] = field(default_factory=set)  # function qualnames with a registering decorator
+    mentions: list[Mention] = field(default_factory=list)
+    main_line: int | None = None
+    main_end: int | None = None
+    # (scope, absolute module, source key, line)
+    import_lines: list[tuple[str, str, str, int]] = field(default_factory=list)
+
+
+class Scanner(cst.CSTVisitor):
+    """One pass over one source, filling ``scan``: definitions, imports, calls in evaluation order, mentions.
+
+    ``key`` is the source key (file, or ``file#cell``); ``is_package`` whether the file is an ``__init__.py``
+    (relative imports then start from the package itself); ``top_scope`` the node collecting top-level calls (the
+    module, or the notebook cell); ``positions`` maps each node of the module to its ``CodeRange`` (the index's,
+    resolved once). Raises ``RecursionError`` on pathologically deep trees (the caller drops that source).
+    """
+
+    def __init__(self, scan: Scan, key: str, is_package: bool, top_scope: str,
+                 positions: Mapping[cst.CSTNode, CodeRange]) -> None:
+        super().__init__()
+        self.positions = positions
+        self.s = scan
+        self.key = key
+        self.is_package = is_package
+        self.scopes = [top_scope]  # innermost scope collecting calls
+        self.prefix = [scan.module]  # qualname prefix of definitions
+        self.classes: list[str | None] = [None]
+        self.loops = [0]
+        self.skip: set[int] = set()  # ids of Name nodes that are not reads (def names, params, keywords)
+        self.call_funcs: set[int] = set()
+        self.main_body: cst.BaseSuite | None = None
+        self.display = 0  # inside print/logging arguments or a help= text: strings there are shown, not used
+        self.branches: list[list[tuple[int, int]]] = [[]]  # per scope: the enclosing if/try arms
+        self.arms: dict[int, tuple[int, int]] = {}  # id of a block (or elif) -> (id of its if/try, arm number)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        arm = self.arms.get(id(node))
+        if arm is not None:
+            self.branches[-1].append(arm)
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if id(original_node) in self.arms:
+            self.branches[-1].pop()
+
+    def _line(self, node: cst.CSTNode) -> int:
+        return self.positions[node].start.line
+
+    def _end(self, node: cst.CSTNode) -> int:
+        return self.positions[node].end.line
+
+    def _raw(self, how: str, text: str, node: cst.CSTNode) -> None:
+        self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key,
+                           tuple(self.branches[-1])))
+
+    def _mention(self, text: str, kind: str, node: cst.CSTNode) -> None:
+        if kind == "string" and self.display:
+            kind = "display"
+        self.s.mentions.append(Mention(self.scopes[-1], text, kind, self.key, self._line(node)))
+
+    # -- definitions ------------------------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        qual = f"{self.prefix[-1]}.{node.name.value}"
+        self.s.defs[qual] = (FUNCTION, self._line(node), self._end(node), node, self.classes[-1], self.key)
+        if any(_decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
+            self.s.decorated.add(qual)
+        self.skip.add(id(node.name))
+        self.scopes.append(qual)
+        self.prefix.append(qual)
+        self.classes.append(None)
+        self.loops.append(0)
+        self.branches.append([])
+        self._mention(node.name.value, "definition", node)  # runs when the function runs
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+        self.prefix.pop()
+        self.classes.pop()
+        self.loops.pop()
+        self.branches.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        qual = f"{self.prefix[-1]}.{node.name.value}"
+        self.s.defs[qual] = (CLASS, self._line(node), self._end(node), node, None, self.key)
+        self.s.bases[qual] = [t for t in (dotted_name(b.value) for b in node.bases) if t]
+        self.skip.add(id(node.name))
+        self.s.mentions.append(Mention(qual, node.name.value, "definition", self.key, self._line(node)))
+        self.prefix.append(qual)
+        self.classes.append(qual)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.prefix.pop()
+        self.classes.pop()
+
+    def _owner_class(self) -> str | None:
+        """The class whose method the current scope is (for ``self``), if any."""
+        scope = self.scopes[-1]
+        entry = self.s.defs.get(scope)
+        return entry[4] if entry and entry[0] == FUNCTION else None
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.skip.add(id(node.name))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.skip.add(id(node.keyword))
+            if node.keyword.value in _DISPLAY_KEYWORDS:
+                self.display += 1
+
+    def leave_Arg(self, original_node: cst.Arg) -> None:
+        if original_node.keyword is not None and original_node.keyword.value in _DISPLAY_KEYWORDS:
+            self.display -= 1
+
+    # -- imports: recorded, not descended into ----------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            target = _attr_text(alias.name)
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.s.imports[alias.asname.name.value] = (target, self._line(node))
+            else:
+                head = target.split(".")[0]
+                self.s.imports.setdefault(head, (head, self._line(node)))
+            self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node)))
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        level = len(node.relative)
+        base = _attr_text(node.module) if node.module is not None else ""
+        absolute = _absolute(self.s.module, self.is_package, base, level)
+        if absolute is None:
+            return False
+        line = self._line(node)
+        self.s.import_lines.append((self.scopes[-1], absolute, self.key, line))
+        if isinstance(node.names, cst.ImportStar):
+            self.s.stars.append(absolute)
+            return False
+        for alias in node.names:
+            name = _attr_text(alias.name)
+            local = alias.asname.name.value if alias.asname is not None and isinstance(
+                alias.asname.name, cst.Name) else name
+            self.s.imports[local] = (f"{absolute}.{name}" if absolute else name, line)
+        return False
+
+    # -- control flow -----------------------------------------------------------------------------------------
+    def visit_If(self, node: cst.If) -> None:
+        if len(self.scopes) == 1 and self.classes[-1] is None and _is_main_guard(node.test):
+            self.main_body = node.body
+            self.s.main_line, self.s.main_end = self._line(node), self._end(node.body)
+            return
+        self.arms[id(node.body)] = (id(node), 0)
+        if isinstance(node.orelse, cst.Else):
+            self.arms[id(node.orelse.body)] = (id(node), 1)
+        elif isinstance(node.orelse, cst.If):
+            self.arms[id(node.orelse)] = (id(node), 1)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        self.arms[id(node.body)] = (id(node), 0)
+        for number, handler in enumerate(node.handlers, 1):
+            self.arms[id(handler.body)] = (id(node), number)
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if node is self.main_body:
+            self.scopes.append(f"{self.s.module}.__main__")
+            self.loops.append(0)
+            self.branches.append([])
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        if original_node is self.main_body:
+            self.scopes.pop()
+            self.loops.pop()
+            self.branches.pop()
+
+    def _enter_loop(self, node: cst.CSTNode) -> None:
+        self.loops[-1] += 1
+
+    def _leave_loop(self, original_node: cst.CSTNode) -> None:
+        self.loops[-1] -= 1
+
+    visit_For = visit_While = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter_loop
+    leave_For = leave_While = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_loop
+
+    # -- statements that are only strings are docstrings or commented-out text -------------------------------
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return not (len(node.body) == 1 and isinstance(node.body[0], cst.Expr)
+                    and isinstance(node.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+    # -- calls, bindings and reads ----------------------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> None:
+        self.call_funcs.add(id(node.func))
+        if (dotted_name(node.func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
+            self.display += 1
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        func = original_node.func
+        if (dotted_name(func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
+            self.display -= 1
+        text = dotted_name(func)
+        if text is not None:
+            self._raw("call", text, original_node)
+            return
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
+                and dotted_name(func.value.func) == "super":
+            self._raw("super", func.attr.value, original_node)
+        elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr":
+            self._raw("dynamic", "getattr", original_node)  # getattr(obj, name)(...): dispatch by a run-time name
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = node.value
+        ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
+        for target in node.targets:
+            self._bind(target.target, ctor, node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        value = node.value
+        ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
+        self._bind(node.target, ctor, node)
+
+    def _bind(self, target: cst.BaseExpression, ctor: str | None, node: cst.CSTNode) -> None:
+        text = dotted_name(target)
+        if text is None:
+            return
+        self._mention(text.split(".")[-1], "binding", node)
+        parts = text.split(".")
+        if len(parts) == 1:
+            key = (self.scopes[-1], parts[0])
+            if key in self.s.var_types and self.s.var_types[key] != ctor:
+                self.s.var_types[key] = None  # bound to different things: no single type
+            else:
+                self.s.var_types[key] = ctor
+        elif len(parts) == 2 and parts[0] == "self" and ctor is not None:
+            owner = self._owner_class()
+            if owner is not None:
+                key = (owner, parts[1])
+                self.s.attr_types[key] = ctor if self.s.attr_types.get(key, ctor) == ctor else None
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        text = dotted_name(node)
+        if text is None:
+            return
+        inner = node.value
+        while isinstance(inner, cst.Attribute):
+            self.skip.add(id(inner))
+            inner = inner.value
+        self.skip.add(id(inner))
+        if id(node) in self.skip:
+            return
+        self._mention(text, "name", node)
+        if id(node) not in self.call_funcs:
+            self._raw("ref", text, node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) in self.skip:
+            return
+        self._mention(node.value, "name", node)
+        if id(node) not in self.call_funcs:
+            self._raw("ref", node.value, node)
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
+        try:
+            value = node.evaluated_value
+        except Exception:  # a malformed escape: not a name anyone reads
+            return
+        if isinstance(value, str) and value.strip():
+            self._mention(value, "string", node)
+
+    def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
+        if node.value.strip():
+            self._mention(node.value, "string", node)
+
+
+def _decorator_name(decorator: cst.Decorator) -> str:
+    """The decorator's dotted name, or its last part when that is a plain decorator (``@x.setter``)."""
+    expr = decorator.decorator
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    text = dotted_name(expr) or ""
+    last = text.rsplit(".", 1)[-1]
+    return last if text not in _PLAIN_DECORATORS and last in _PLAIN_DECORATORS else text
+
+
+def _attr_text(node: cst.BaseExpression) -> str:
+    return dotted_name(node) or ""
+
+
+def _absolute(module: str, is_package: bool, base: str, level: int) -> str | None:
+    """The absolute module a ``from`` import names (``from ..a import b`` in ``p.q.m`` -> ``p.a``); ``None`` when
+    the relative import climbs above the repository root."""
+    if level == 0:
+        return base
+    parts = module.split(".")
+    package = parts if is_package else parts[:-1]
+    if level - 1 > len(package):
+        return None
+    anchor = package[:len(package) - (level - 1)]
+    return ".".join([*anchor, *([base] if base else [])])
+
+
+def _is_main_guard(test: cst.BaseExpression) -> bool:
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    if not isinstance(test.comparisons[0].operator, cst.Equal):
+        return False
+    sides = [test.left, test.comparisons[0].comparator]
+    names = [s.value for s in sides if isinstance(s, cst.Name)]
+    strings = [s.evaluated_value for s in sides if isinstance(s, cst.SimpleString)]
+    return names == ["__name__"] and strings == ["__main__"]
+
+
