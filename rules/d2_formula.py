@@ -46,6 +46,7 @@ from extractors.callgraph.model import DEAD
 from extractors.facts import RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
+from extractors.words import word_list
 from rules import equivalence, names, operations
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
@@ -54,7 +55,7 @@ RULE = "rule:d2-formula"
 TIME_BUDGET = 3.0  # seconds per SAU; past it the SAU is ambiguous ("time budget exhausted")
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
-_STABILITY = frozenset({"epsilon", "tiny", "stability"})
+_STABILITY = word_list("stability_words", "rules")
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
 # functions the translation itself introduces: never what a placeholder of the claim stands for

@@ -44,6 +44,7 @@ from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
+from extractors.words import word_list
 from rules import names
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
@@ -61,18 +62,7 @@ class Outcome(StrEnum):
 
 
 PRESENT, ABSENT, AMBIGUOUS = Outcome.PRESENT, Outcome.ABSENT, Outcome.AMBIGUOUS
-# Terms that name no particular dataset, baseline or metric: any code has them (aliases.yaml's generic tokens too).
-_GENERIC = frozenset({"loss", "mean", "norm", "baseline", "default", "model", "data", "dataset", "base", "small",
-                      "large", "time", "score", "error", "dt", "sum", "train", "test", "eval", "val", "valid",
-                      "result", "results", "metric", "metrics", "acc", "output", "input", "value", "x", "y",
-                      "standard", "original", "full", "method", "ours", "tokens", "compare", "std", "grad",
-                      # words every ML code base uses for its own parts (nn.Linear, an embedding layer, an
-                      # optimizer), so they name no particular baseline or dataset: found while reading verdicts
-                      "linear", "finetune", "finetuning", "layer", "layers", "head", "heads", "embedding",
-                      "embeddings", "optimizer", "scheduler", "network", "net", "module", "encoder", "decoder",
-                      "mlp", "random", "noise", "feature", "features", "gaussian", "uniform", "normal", "synthetic",
-                      "experiment", "config", "setting", "settings", "run", "sample", "samples", "step", "steps",
-                      "epoch", "epochs", "batch"})
+_GENERIC = word_list("generic_terms", "rules")  # terms that name no particular dataset, baseline or metric
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")

@@ -47,26 +47,16 @@ from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
                                         CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
+from extractors.words import word_list
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
 
 RULE = "rule:d4-ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
 _TRACE_LIMIT = 50_000  # call sites per trace; a bound for generated code, far above real pipelines
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
-# Library calls too common to stand for a pipeline step on their own (``print`` for "report", ``sum`` for
-# "aggregate", ``torch.mean``, ``plt.plot``): outside the repository they map a step only weakly.
-_COMMON_CALLS = frozenset(dir(builtins)) | frozenset({
-    "mean", "sum", "max", "min", "norm", "plot", "hist", "savefig", "show", "load", "save", "dump", "train", "eval",
-    "run", "main", "step", "update", "forward", "compare", "log", "time", "sort", "cat", "stack", "backward",
-    "zero_grad", "item", "append", "write", "read", "format", "apply", "to", "cuda", "copy", "reshape", "view",
-    "exp", "sqrt", "abs", "clip", "clamp", "zeros", "ones", "randn", "rand", "tensor", "array", "linspace",
-    "arange", "mkdir", "makedirs", "join", "exists", "info", "debug", "print", "sample", "generate", "evaluate",
-    "fit", "predict", "transform", "fill_", "copy_", "add_", "mul_", "normal_", "uniform_", "no_grad",
-    "parameters", "named_parameters", "state_dict", "load_state_dict", "Parameter", "Linear", "Sequential", "std",
-    "var", "log_softmax", "softmax", "sigmoid", "relu", "tanh", "matmul", "einsum", "where", "cumsum", "prod", "dot",
-    "concatenate", "split", "chunk", "gather", "argmax", "argmin", "topk", "randint", "choice", "shuffle",
-    "permutation", "normal", "uniform", "isnan", "clip_grad_norm_", "mse_loss", "l1_loss", "detach", "numpy",
-    "unsqueeze", "squeeze", "permute", "transpose", "flatten", "expand", "repeat", "interpolate", "pad"})
+# Library calls too common to stand for a pipeline step on their own: outside the repository they map a step only
+# weakly (rules/words.yaml, and Python's builtins).
+_COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 
 

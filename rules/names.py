@@ -19,6 +19,8 @@ from importlib import resources
 
 import yaml
 
+from extractors.words import word_list
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SPLIT = re.compile(r"[\W_]+")  # Unicode-aware: names in any script keep their letters
 
@@ -75,7 +77,7 @@ def _singular(token: str) -> str:
 # Marks a count ("num_layers", "n_layers", "layers"), so that it differs from an index or a single item
 # ("layer=2", "phase=2", "seed=42"). Upper case, so no lower-cased name token can collide with it.
 COUNT = "N"
-_COUNT_PREFIXES = frozenset({"num", "n", "number", "nb", "no"})
+_COUNT_PREFIXES = word_list("count_prefixes", "rules")
 
 
 def _tokens(name: str, data: AliasTable) -> tuple[str, ...]:

@@ -15,13 +15,13 @@ from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, M
                                         module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner
-from extractors.words import words
+from extractors.words import word_list
 
 if TYPE_CHECKING:
     from extractors.facts import RepositoryIndex
 
 # Word list (what it holds and its source: extractors/words.yaml).
-_HOOKS = words("framework_hooks")
+_HOOKS = word_list("framework_hooks")
 
 
 def build_call_graph(index: RepositoryIndex) -> CallGraph:

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 from extractors.callgraph.model import (BY_NAME, CALL, EXTERNAL, IMPORT, INSTANCE, INSTANTIATE, REFERENCE, RUN,
                                         UNRESOLVED, CallGraph, CallSite)
 from extractors.callgraph.scan import Scan
-from extractors.words import words
+from extractors.words import word_list
 
 if TYPE_CHECKING:
     from extractors.facts import RepositoryIndex
 
 # Word lists (what each holds and its source: extractors/words.yaml).
-_BUILTIN_OK = words("builtins")
-_COMMON_ATTRS = words("common_attributes")
-_DYNAMIC = words("dynamic_lookups")
+_BUILTIN_OK = word_list("builtins")
+_COMMON_ATTRS = word_list("common_attributes")
+_DYNAMIC = word_list("dynamic_lookups")
 
 
 class Resolver:

@@ -11,12 +11,12 @@ from libcst.metadata import CodeRange
 
 from extractors.callgraph.model import CLASS, FUNCTION, Mention
 from extractors.values import dotted_name
-from extractors.words import words
+from extractors.words import word_list
 
 # Word lists (what each holds and its source: extractors/words.yaml).
-_PLAIN_DECORATORS = words("plain_decorators")
-_DISPLAY_CALLS = words("display_calls")
-_DISPLAY_KEYWORDS = words("display_keywords")
+_PLAIN_DECORATORS = word_list("plain_decorators")
+_DISPLAY_CALLS = word_list("display_calls")
+_DISPLAY_KEYWORDS = word_list("display_keywords")
 
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]

@@ -19,7 +19,7 @@ from extractors.stubs.findings import StubFinding
 from extractors.stubs.parse import (DOC, ELLIPSIS, PASS, RAISE_NIE, REPORT, REPORT_MARKER, REPORT_NI, RETURN,
                                     RETURN_NI, Func, Parsed, last)
 from extractors.walk import is_test_path
-from extractors.words import words
+from extractors.words import word_list
 
 _TAG = re.compile(r"(?<!\w)(?:(?i:todos?)|(?i:fixme)|XXX+|HACK)(?!\w)")
 _MARKER = re.compile(
@@ -44,9 +44,9 @@ _NOOP = re.compile(r"(?<!\w)(?:no[- ]?op|nothing to do|does nothing|do nothing|i
                    r"nothing to (?:clean|close|release|free|reset))(?!\w)", re.IGNORECASE)
 
 # Word lists (what each holds and its source: extractors/words.yaml).
-_ABSTRACT_DECORATORS = words("abstract_decorators")
-_EMPTY_OK_DUNDERS = words("empty_ok_dunders")
-_NOTIMPLEMENTED_DUNDERS = words("notimplemented_dunders")
+_ABSTRACT_DECORATORS = word_list("abstract_decorators")
+_EMPTY_OK_DUNDERS = word_list("empty_ok_dunders")
+_NOTIMPLEMENTED_DUNDERS = word_list("notimplemented_dunders")
 
 _MAX_QUOTE = 80
 

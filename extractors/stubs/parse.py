@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from extractors.words import words
+from extractors.words import word_list
 
 # STB004: what a print/log/warn message says when the function is not there.
 REPORT_MARKER = re.compile(
@@ -23,10 +23,10 @@ REPORT_MARKER = re.compile(
     re.IGNORECASE)
 
 # Word lists (what each holds and its source: extractors/words.yaml).
-FALLBACK_ERRORS = words("import_fallback_errors")
-NOT_IMPLEMENTED = words("not_implemented")
-_REPORT_FUNCTIONS = words("report_functions")
-_REPORT_METHODS = words("report_methods")
+FALLBACK_ERRORS = word_list("import_fallback_errors")
+NOT_IMPLEMENTED = word_list("not_implemented")
+_REPORT_FUNCTIONS = word_list("report_functions")
+_REPORT_METHODS = word_list("report_methods")
 
 # Body statement kinds, the common language of both parsers: a docstring (or any string statement), ``pass``,
 # ``...``, ``raise NotImplementedError``, ``return NotImplemented``, a print/log call (one saying "not implemented"),

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from extractors.values import is_number, parse_value
+from extractors.words import word_list
 from rules.names import known_name, normalise
 from sau.vocabulary import Atom, AtomKind, Value
 
@@ -44,34 +45,12 @@ _SIZE_LABEL = re.compile(r"\b\d+(?:\.\d+)?[BMK](?:\s*/\s*\d+(?:\.\d+)?[BMK])*(?=
 _HARDWARE_NOUNS = re.compile(r"^\s*(?:x\s*)?(?:NVIDIA\s+)?(?:[AHV]100|A800|H800|RTX\s*\w+|TPU\w*|GPUs?|nodes?|"
                              r"compute nodes|cores|CPUs?|machines|hours?|days|GB|MB|TB|GiB|minutes?|seconds?)\b",
                              re.IGNORECASE)
-# Names of reported results and model statistics, not settings (SA-Bench D1 claims mix both).
-_RESULT_NAMES = frozenset({
-    "fid", "is", "fvd", "psnr", "ssim", "lpips", "accuracy", "acc", "precision", "recall", "f1", "bleu", "rouge",
-    "perplexity", "ppl", "auc", "win rate", "speedup", "params", "parameters", "memory", "time", "throughput",
-    "improvement", "error", "score", "mae", "mse", "rmse", "l2 error", "relative error", "success rate", "return",
-})
+_RESULT_NAMES = word_list("result_names", "rules")  # reported results, not settings (rules/words.yaml)
 _RESULT_NOUNS = re.compile(r"^\s*(?:parameters|params|trainable parameters|speedup|faster|slower|improvement|"
                            r"reduction|increase|decrease|lower|higher|better|worse|of the time|FID|FLOPs|GFLOPs|"
                            r"TFLOPs)\b", re.IGNORECASE)
-# Count nouns that name a setting when a number precedes them ("100k iterations", "10 seeds").
-_COUNT_NOUNS = frozenset({
-    "step", "steps", "iteration", "iterations", "iters", "epoch", "epochs", "seed", "seeds", "run", "runs", "layer",
-    "layers", "head", "heads", "block", "blocks", "channel", "channels", "bin", "bins", "expert", "experts",
-    "token", "tokens", "sample", "samples", "episode", "episodes", "frame", "frames", "trajectory", "trajectories",
-    "prompt", "prompts", "image", "images", "neighbor", "neighbors", "neighbours", "update", "updates", "round",
-    "rounds", "particle", "particles", "point", "points", "level", "levels", "stage", "stages", "environment",
-    "environments", "env", "envs", "task", "tasks", "class", "classes", "dimension", "dimensions", "modes",
-    "timesteps", "iterates", "candidates", "rollouts", "games", "words", "queries", "annotators", "instances",
-    "trials", "repeats", "folds", "minibatches", "batches", "heads", "filters", "units", "nodes_per_layer",
-})
-_STOPWORDS = frozenset({
-    "a", "an", "the", "with", "and", "or", "of", "for", "to", "in", "on", "at", "by", "from", "uses", "use",
-    "using", "used", "via", "per", "each", "both", "all", "is", "are", "was", "were", "be", "set", "when", "where",
-    "which", "that", "as", "than", "then", "it", "its", "their", "only", "also", "e", "g", "i", "vs", "plus",
-    "while", "after", "before", "during", "over", "under", "into", "until", "has", "have", "total", "approximately",
-    "about", "around", "roughly", "up", "every", "across", "between", "within", "default", "defaults", "fixed",
-    "equals", "equal", "given", "first", "second", "third", "final", "initial", "same", "other", "these", "those",
-})
+_COUNT_NOUNS = word_list("count_nouns", "rules")  # count nouns that name a setting ("10 seeds")
+_STOPWORDS = word_list("claim_stop_words", "rules")
 # "6x faster", "2x256": multipliers and shapes are numbers the atoms do not cover
 _MULTIPLIER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?x(?:\d+)*\b")
 _KILO = re.compile(r"\d\s?[kK](?![A-Za-z])")

@@ -15,6 +15,7 @@ import re
 import sympy
 
 from extractors.formulas import FormulaError, parse_formula, symbol_names
+from extractors.words import word_list
 from sau.vocabulary import Atom, AtomKind, Value
 from verifier.specs.claims import compile_d1
 
@@ -27,8 +28,7 @@ _LABELS = {
     "baselines": r"baselines?|compared? (?:against|to|with)|vs\.?",
     "metrics": r"metrics?|evaluat(?:ion|ed) (?:by|with|via)|measured? (?:by|with)",
 }
-_STOP_WORDS = frozenset({"the", "a", "an", "of", "and", "or", "with", "for", "to", "in", "on", "by", "from", "each",
-                         "then", "using", "via", "all", "is", "are", "per"})
+_STOP_WORDS = word_list("draft_stop_words", "rules")
 
 
 def draft_formulas(text: str) -> list[str]:
