@@ -18,7 +18,7 @@ import sympy
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, source_text
 from extractors.values import dotted_name
-from sau.vocabulary import Location
+from sau.vocabulary import Location, split_where
 
 MAX_EXPRESSION_NODES = 400  # a definition larger than this stays a name: bounds the work of every comparison
 _INLINE_DEPTH = 3
@@ -104,8 +104,8 @@ class _Builder:
         records = []
         for key, module in sorted(self.index.modules.items()):
             positions = self.index.positions[key]
-            file, _, cell = key.partition("#")
-            top = FunctionRecord("<module>", "<module>", file, 1, int(cell) if cell else None)
+            file, cell = split_where(key)
+            top = FunctionRecord("<module>", "<module>", file, 1, cell)
             self._body(module.body, top, key, "", positions, {})
             records.append(top)
             for qualname, node in definitions[key]:

@@ -18,7 +18,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from extractors.facts import NAMED_KINDS, RepositoryIndex
 from extractors.walk import is_test_path
 from rules import names
-from sau.vocabulary import Verdict
+from sau.vocabulary import Verdict, split_where
 
 MAX_BLOCK_LINES = 60
 MAX_BLOCKS = 6
@@ -106,12 +106,12 @@ class EvidenceCollector:
         ``alpha``), then around lines that mention those terms. Blocks never overlap. At most ``MAX_BLOCKS`` blocks and ``MAX_CHARS`` characters of code."""
         anchors: list[tuple[str, int]] = []
         for item in verdict.evidence:
-            anchors.append((item.file if item.cell is None else f"{item.file}#{item.cell}", item.line))
+            anchors.append((item.where, item.line))
         terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
-                    anchors.append((fact.file if fact.cell is None else f"{fact.file}#{fact.cell}", fact.line))
+                    anchors.append((fact.where, fact.line))
         functions = self._function_table()
         for term in terms:
             for source, span in functions.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
@@ -144,7 +144,7 @@ class EvidenceCollector:
         seen: dict[str, int] = {}
         found = []
         for source in sorted(self.index.lines):
-            if is_test_path(source.split("#")[0]):
+            if is_test_path(split_where(source)[0]):
                 continue
             for number, text in enumerate(self.index.lines[source], 1):
                 for match in pattern.finditer(text):
@@ -181,7 +181,7 @@ class EvidenceCollector:
         if self._functions is None:
             table: dict[str, list[tuple[str, _Span]]] = {}
             for source in sorted(self.index.modules):
-                if is_test_path(source.split("#")[0]):
+                if is_test_path(split_where(source)[0]):
                     continue
                 for span in self._spans_of(source):
                     if span.kind == "function":

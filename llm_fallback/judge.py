@@ -26,7 +26,7 @@ from llm_fallback.evidence import EvidenceCollector
 from llm_fallback.prompt import Judgement, Unit
 from llm_fallback.routing import needs_judge, routed_counts
 from llm_fallback.store import RecordingError, Recordings, exchange_key
-from sau.vocabulary import Evidence, Status, Verdict
+from sau.vocabulary import Evidence, Status, Verdict, split_where
 
 # Reason kinds of SAUs the judge could not decide, as counted in ``JudgeStats.failed``.
 UNREACHABLE, INVALID, BUDGET, MISSING_RECORDING = "endpoint", "invalid answer", "budget", "missing recording"
@@ -177,5 +177,5 @@ class Judge:
 def _evidence(source: str, line: int, index: RepositoryIndex) -> Evidence:
     """A validated (source, line) ref as report evidence; ``file#cell`` sources become file and cell."""
     text = index.lines[source][line - 1].strip()
-    file, _, cell = source.partition("#")
-    return Evidence(file, line, line, text[:200], "judge", cell=int(cell) if cell.isdigit() else None)
+    file, cell = split_where(source)
+    return Evidence(file, line, line, text[:200], "judge", cell=cell)

@@ -159,7 +159,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
     if not sau.complete:
         reason += "; the statement has elements no check covers"
-    findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(_ref(x) for x in r.refs[:2]))
+    findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
                      for r in results)
     return Verdict(sau, score, Status.SETTLED if decided else Status.UNRESOLVED, reason, RULE, drift, _evidence(results, index),
                    findings)
@@ -180,7 +180,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         if not hit_specific and not any(term_matches(t, text) for t in generic):
             continue
         for mention in mentions:
-            if mention.scope not in graph.graph or is_test_path(mention.file.split("#")[0]):
+            if mention.scope not in graph.graph or is_test_path(mention.file):
                 continue
             state = graph.liveness(mention.scope)
             if not hit_specific:
@@ -190,11 +190,11 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 by_state["display" if mention.kind == "display" else state].append(mention)
     if by_state[LIVE]:
         best = sorted(by_state[LIVE], key=_mention_order)
-        return ElementResult(category, name, PRESENT, f"used at {_ref(best[0])}", tuple(best))
+        return ElementResult(category, name, PRESENT, f"used at {best[0].ref}", tuple(best))
     if by_state["maybe"]:
         best = sorted(by_state["maybe"], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
-                             f"only in code that may not run ({_ref(best[0])})", tuple(best))
+                             f"only in code that may not run ({best[0].ref})", tuple(best))
     configs = [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
                and any(term_matches(t, f.path) or (isinstance(f.value, str) and term_matches(t, f.value))
                        for t in specific)]
@@ -203,30 +203,30 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         read = [m for m in _live_mentions(graph) if m.text in keys]
         if read:
             return ElementResult(category, name, PRESENT,
-                                 f"config {_ref(configs[0])}, key read at {_ref(read[0])}", tuple(configs))
+                                 f"config {configs[0].ref}, key read at {read[0].ref}", tuple(configs))
         return ElementResult(category, name, AMBIGUOUS,
-                             f"only in config {_ref(configs[0])}, whose key live code does not name", tuple(configs))
+                             f"only in config {configs[0].ref}, whose key live code does not name", tuple(configs))
     if generic_live:
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
-                             f"only a generic term or one without the element's number matches, at {_ref(best[0])}",
+                             f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best))
     if by_state[DEAD]:
         first = sorted(by_state[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
-                             f"only in dead code: {first.scope} at {_ref(first)}, which no entry point reaches",
+                             f"only in dead code: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(by_state[DEAD], key=_mention_order)))
     related = _related(terms, graph)
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
-                             f"not named, but live code uses a related name ({related.text!r} at {_ref(related)})",
+                             f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,))
     if by_state["display"]:
         first = by_state["display"][0]
-        return ElementResult(category, name, ABSENT, f"only shown in a message at {_ref(first)}", (first,))
+        return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
     trace = _text_trace(specific, index)
     if trace is not None:
-        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({_ref(trace)})", (trace,))
+        return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
@@ -240,7 +240,7 @@ def _related(terms: list[str], graph: CallGraph) -> Mention | None:
     for text, mentions in graph.mentions_by_text().items():
         if distinctive & _plain_words(text):
             live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
-                    and graph.live(m.scope) and not is_test_path(m.file.split("#")[0])]
+                    and graph.live(m.scope) and not is_test_path(m.file)]
             if live:
                 return min(live, key=_mention_order)
     return None
@@ -277,7 +277,7 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
             continue
         for number, line in enumerate(index.lines[key], 1):
             if any(term_matches(t, line) for t in terms):
-                return Mention("", line.strip(), "text", key, number)
+                return Mention.at(key, number, "", line.strip(), "text")
     return None
 
 
@@ -285,25 +285,18 @@ _KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 
 
 
 def _mention_order(mention: Mention) -> tuple:
-    return (_KIND_RANK.get(mention.kind, 4), mention.file, mention.line)
-
-
-def _ref(item: Mention | Fact) -> str:
-    return f"{item.file}:{item.line}"
+    return (_KIND_RANK.get(mention.kind, 4), mention.where, mention.line)
 
 
 def _evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
     seen: dict[tuple, Evidence] = {}
     for result in sorted(results, key=lambda r: r.outcome != PRESENT):
         for item in result.refs[:1]:
-            file, _, cell = item.file.partition("#")
-            key = (item.file, item.line)
+            key = (item.where, item.line)
             if key in seen:
                 continue
-            lines = index.lines.get(item.file if isinstance(item, Mention) else (
-                item.file if item.cell is None else f"{item.file}#{item.cell}"), [])
+            lines = index.lines.get(item.where, [])
             text = lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines) else ""
             kind = "config" if isinstance(item, Fact) else item.kind
-            seen[key] = Evidence(file, item.line, item.line, text, kind,
-                                 cell=int(cell) if cell.isdigit() else getattr(item, "cell", None))
+            seen[key] = Evidence(item.file, item.line, item.line, text, kind, cell=item.cell)
     return tuple(seen.values())

@@ -349,7 +349,7 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
                         if any(_contains(_words(text), run) for run in runs)
                         for m in mentions if m.kind != "display"), None)
         result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
-        result.where = f"{mention.file}:{mention.line}" if mention else ""
+        result.where = mention.ref if mention else ""
         return
     states = [graph.liveness(node) for node, _ in places]
     result.outcome = DEAD_STEP if all(state == DEAD for state in states) else UNCERTAIN
@@ -444,10 +444,9 @@ def _evidence(results: list[StepResult], violated, index: RepositoryIndex) -> tu
         if event is None:
             continue
         site = event.site
-        file, _, cell = site.file.partition("#")
-        key = (site.file, site.line)
+        key = (site.where, site.line)
         if key not in seen:
-            lines = index.lines.get(site.file, [])
+            lines = index.lines.get(site.where, [])
             text = lines[site.line - 1].strip()[:200] if 0 < site.line <= len(lines) else ""
-            seen[key] = Evidence(file, site.line, site.line, text, "call", cell=int(cell) if cell.isdigit() else None)
+            seen[key] = Evidence(site.file, site.line, site.line, text, "call", cell=site.cell)
     return tuple(seen.values())

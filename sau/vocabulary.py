@@ -91,6 +91,13 @@ def show_value(value: Value | None) -> str:
     return str(value)
 
 
+def split_where(where: str) -> tuple[str, int | None]:
+    """The inverse of ``Location.where``: (file, cell) of a source key, ``nb.ipynb#3`` -> (``nb.ipynb``, 3),
+    ``a.py`` -> (``a.py``, ``None``). The index keys each source's lines and syntax tree by it."""
+    file, _, cell = where.partition("#")
+    return file, int(cell) if cell.isdigit() else None
+
+
 @dataclass(frozen=True)
 class Location:
     """A place in the repository: ``file`` the POSIX path relative to the repository root, ``line``..``end_line``

@@ -16,6 +16,7 @@ from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, M
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner
 from extractors.words import word_list
+from sau.vocabulary import split_where
 
 if TYPE_CHECKING:
     from extractors.facts import RepositoryIndex
@@ -41,13 +42,13 @@ class _Builder(Resolver):
         """The finished graph. Call once per builder."""
         g = self.cg.graph
         for key in sorted(self.index.modules, key=source_order):
-            file, _, cell = key.partition("#")
+            file, cell = split_where(key)
             name = module_name(file)
             scan = self.scans.setdefault(name, Scan(name, file))
             self.keys_of.setdefault(name, []).append(key)
             self.module_file.setdefault(name, file)
-            top = f"{name}#{cell}" if cell else name
-            if cell:
+            top = f"{name}#{cell}" if cell is not None else name
+            if cell is not None:
                 g.add_node(top, kind=CELL, file=key, line=1, end_line=max(1, len(self.index.lines.get(key, []))))
             module = self.index.modules[key]
             positions = self.index.positions.get(key)

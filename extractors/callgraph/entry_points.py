@@ -40,7 +40,7 @@ def entry_points(r: Resolver) -> list[EntryPoint]:
             cells = sorted((k for k in r.keys_of[name] if "#" in k), key=source_order)
             for key in cells:
                 cell = f"{name}#{key.split('#')[1]}"
-                r.cg._sites.setdefault(name, []).append(CallSite(name, cell, cell, RUN, key, 1))
+                r.cg._sites.setdefault(name, []).append(CallSite.at(key, 1, name, cell, cell, RUN))
                 r.edge(name, cell, RUN, key, 1)
         if not _may_enter(scan.file):
             continue
@@ -128,7 +128,7 @@ def _shell_scripts(r: Resolver) -> list[tuple[str, str, int]]:
                     runs.append((module, number))
         if runs:
             r.cg.graph.add_node(node, kind=SHELL, file=relative, line=1, end_line=max(1, text.count("\n") + 1))
-            r.cg._sites[node] = [CallSite(node, module, module, RUN, relative, number) for module, number in runs]
+            r.cg._sites[node] = [CallSite.at(relative, number, node, module, module, RUN) for module, number in runs]
             for module, number in runs:
                 r.edge(node, module, RUN, relative, number)
             out.append((node, relative, 1))

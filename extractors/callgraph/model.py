@@ -10,6 +10,8 @@ from dataclasses import dataclass
 import libcst as cst
 import networkx as nx
 
+from sau.vocabulary import Location, split_where
+
 MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function", "class", "shell"
 CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN, BY_NAME = (
     "call", "instantiate", "hook", "instance", "reference", "import", "run", "by_name")
@@ -44,8 +46,8 @@ class FunctionInfo:
 
 
 @dataclass(frozen=True)
-class CallSite:
-    """One call (or reference) in a scope, in evaluation order.
+class CallSite(Location):
+    """One call (or reference) in a scope, in evaluation order, where it is (``sau.vocabulary.Location``: one line).
 
     ``scope`` the node making it; ``callee`` the repository node it resolves to, or ``None``; ``target`` the
     called name: the resolved dotted name for repository and imported names (``torch.optim.AdamW`` for
@@ -53,37 +55,41 @@ class CallSite:
     (resolved outside the repository) or ``unresolved``; ``in_loop`` whether a ``for``/``while``/comprehension
     of the scope encloses it; ``branch`` the arms of the scope's ``if``/``try`` statements that enclose it, as
     (statement id, arm number) pairs: two sites of one scope holding the same statement id with different arms
-    never both run in one pass (``if gpt: GPT() else: NGPT()``).
+    never both run in one pass (``if gpt: GPT() else: NGPT()``). Build with ``CallSite.at``.
     """
 
     scope: str
     callee: str | None
     target: str
     kind: str
-    file: str
-    line: int
     in_loop: bool = False
     branch: tuple[tuple[int, int], ...] = ()
 
-    @property
-    def ref(self) -> str:
-        """``file:line`` of the site."""
-        return f"{self.file}:{self.line}"
+    @classmethod
+    def at(cls, key: str, line: int, scope: str, callee: str | None, target: str, kind: str,
+           in_loop: bool = False) -> CallSite:
+        """A site on ``line`` of the source ``key`` (``file`` or ``file#cell``)."""
+        file, cell = split_where(key)
+        return cls(file, line, line, scope, callee, target, kind, in_loop, cell=cell)
 
 
 @dataclass(frozen=True)
-class Mention:
-    """An identifier or string literal the code of ``scope`` uses (docstrings and comments excluded): ``kind``
-    ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or f-string text part) or
-    ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the scope of that
-    function or class: it counts when they run or are used), or ``display`` (a string only shown: an argument of
-    ``print``, a logging call, a plot label, a ``help=`` text)."""
+class Mention(Location):
+    """An identifier or string literal the code of ``scope`` uses (docstrings and comments excluded), where it is
+    (one line): ``kind`` ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or
+    f-string text part) or ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the
+    scope of that function or class: it counts when they run or are used), or ``display`` (a string only shown: an
+    argument of ``print``, a logging call, a plot label, a ``help=`` text). Build with ``Mention.at``."""
 
     scope: str
     text: str
     kind: str
-    file: str
-    line: int
+
+    @classmethod
+    def at(cls, key: str, line: int, scope: str, text: str, kind: str) -> Mention:
+        """A mention on ``line`` of the source ``key`` (``file`` or ``file#cell``)."""
+        file, cell = split_where(key)
+        return cls(file, line, line, scope, text, kind, cell=cell)
 
 
 @dataclass(frozen=True)
@@ -189,5 +195,5 @@ def module_name(file: str) -> str:
 
 def source_order(key: str) -> tuple[str, int]:
     """Sort key of a source key: by file, notebook cells by number (``nb.ipynb#10`` after ``nb.ipynb#9``)."""
-    file, _, cell = key.partition("#")
-    return (file, int(cell) if cell.isdigit() else 0)
+    file, cell = split_where(key)
+    return (file, cell or 0)

@@ -185,7 +185,7 @@ class Resolver:
                 g.nodes[scope]["dynamic"] = True
         if scan.main_line is not None:  # running the file runs its guarded block after the top-level code
             main = f"{module}.__main__"
-            self.cg._sites.setdefault(module, []).append(CallSite(module, main, main, RUN, scan.file, scan.main_line))
+            self.cg._sites.setdefault(module, []).append(CallSite.at(scan.file, scan.main_line, module, main, main, RUN))
             self.edge(module, main, RUN, scan.file, scan.main_line)
 
     def _site(self, module: str, scan: Scan, scope: str, how: str, text: str, line: int, in_loop: bool,
@@ -196,26 +196,26 @@ class Resolver:
             owner = self.cg.functions.get(scope)
             method = self.find_method(owner.class_name, text, skip_first=True) if owner and owner.class_name else None
             if method:
-                return CallSite(scope, method, method, CALL, key, line, in_loop)
-            return CallSite(scope, None, f"super().{text}", UNRESOLVED, key, line, in_loop)
+                return CallSite.at(key, line, scope, method, method, CALL, in_loop)
+            return CallSite.at(key, line, scope, None, f"super().{text}", UNRESOLVED, in_loop)
         resolved = self._resolve_local(module, scan, scope, text)
         if how == "ref":  # a function or class passed, stored or returned: it may run wherever that goes
             if resolved and resolved[0] == "repo" and (resolved[1] in self.cg.functions or
                                                        resolved[1] in self.cg.classes):
-                return CallSite(scope, resolved[1], resolved[1], REFERENCE, key, line, in_loop)
+                return CallSite.at(key, line, scope, resolved[1], resolved[1], REFERENCE, in_loop)
             return None
         if resolved is None:
-            return CallSite(scope, None, text, UNRESOLVED, key, line, in_loop)
+            return CallSite.at(key, line, scope, None, text, UNRESOLVED, in_loop)
         kind, target = resolved
         if kind == "external":
-            return CallSite(scope, None, target, EXTERNAL, key, line, in_loop)
+            return CallSite.at(key, line, scope, None, target, EXTERNAL, in_loop)
         if kind == "instance":
-            return CallSite(scope, target, target, INSTANCE, key, line, in_loop)
+            return CallSite.at(key, line, scope, target, target, INSTANCE, in_loop)
         if target in self.cg.classes:
-            return CallSite(scope, target, target, INSTANTIATE, key, line, in_loop)
+            return CallSite.at(key, line, scope, target, target, INSTANTIATE, in_loop)
         if target in self.cg.functions:
-            return CallSite(scope, target, target, CALL, key, line, in_loop)
-        return CallSite(scope, None, target, UNRESOLVED, key, line, in_loop)  # a module called: odd code
+            return CallSite.at(key, line, scope, target, target, CALL, in_loop)
+        return CallSite.at(key, line, scope, None, target, UNRESOLVED, in_loop)  # a module called: odd code
 
     def _resolve_local(self, module: str, scan: Scan, scope: str, text: str) -> tuple[str, str] | None:
         """Resolve a called or read dotted name in ``scope``: ``("repo", node)``, ``("instance", method)`` for

@@ -99,7 +99,7 @@ class Scanner(cst.CSTVisitor):
     def _mention(self, text: str, kind: str, node: cst.CSTNode) -> None:
         if kind == "string" and self.display:
             kind = "display"
-        self.s.mentions.append(Mention(self.scopes[-1], text, kind, self.key, self._line(node)))
+        self.s.mentions.append(Mention.at(self.key, self._line(node), self.scopes[-1], text, kind))
 
     # -- definitions ------------------------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -127,7 +127,7 @@ class Scanner(cst.CSTVisitor):
         self.s.defs[qual] = (CLASS, self._line(node), self._end(node), node, None, self.key)
         self.s.bases[qual] = [t for t in (dotted_name(b.value) for b in node.bases) if t]
         self.skip.add(id(node.name))
-        self.s.mentions.append(Mention(qual, node.name.value, "definition", self.key, self._line(node)))
+        self.s.mentions.append(Mention.at(self.key, self._line(node), qual, node.name.value, "definition"))
         self.prefix.append(qual)
         self.classes.append(qual)
 
