@@ -123,7 +123,7 @@ def _from_plain(data: object, text: str, file: str, found: FileFacts) -> None:
 
 
 def _plain(value: object) -> Value:
-    return scalar(value) if isinstance(value, str) else value  # type: ignore[return-value]
+    return scalar(value) if isinstance(value, str) else value
 
 
 def _add(found: FileFacts, name: str, path: str, value: Value, file: str, line: int, end: int) -> None:

@@ -122,7 +122,7 @@ def _simplify(value: object) -> Value:
         if number.imag:
             raise _NotFoldable
         return float(number.real)
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _fold(node: cst.BaseExpression, allow_symbols: bool, depth: int):

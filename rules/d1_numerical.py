@@ -1,12 +1,12 @@
 """D1, numerical claims: each atom (name and claimed values) against the value facts of the repository.
 
-Per claimed value (rule from the project's issue 2 and DESIGN.md; scale from SA-Bench):
+Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 
 - **matched**: a fact under an agreeing or narrower name (``rules.names``) holds the value. Generic names (``K``,
   ``alpha``: one letter, a lone Greek letter or generic word) are reused across components, so they never settle:
   a value bound only under a generic name, or a different value there, leaves the value ambiguous. If nothing in the code
-  reads any such fact (a config key or constant no code mentions; DESIGN.md: "a config value that the code ... never
-  reads is not an implementation") it counts as a trace, **unused** (0.25), unless the code unpacks dictionaries
+  reads any such fact (a config key or constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a
+  trace") it counts as a trace, **unused** (0.25), unless the code unpacks dictionaries
   dynamically (``**cfg``), where reads cannot be seen.
 - **drift**: no match, and a fact under an agreeing (non-generic) name holds a comparable value equal to none of
   the claimed values: a settled numerical drift. Not when the name is also computed at run time somewhere
@@ -15,8 +15,8 @@ Per claimed value (rule from the project's issue 2 and DESIGN.md; scale from SA-
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
   the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
 - **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
-  ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). DESIGN.md caps a
-  SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
+  ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). ARCHITECTURE.md caps
+  a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
   even as its percentage form (15.2 for 0.152). A symbolic value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is

@@ -1,6 +1,6 @@
 """D2, formula claims: each claimed formula against the repository's expressions, equivalent up to renaming.
 
-Rule (the project's issue 5 and DESIGN.md "What each dimension can settle"; scale from SA-Bench):
+Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 
 - Candidates are every assignment and return value of the repository with local definitions substituted and small
   helpers inlined (``extractors.expressions``), translated with the operations table (``rules/operations.yaml``).
@@ -74,7 +74,7 @@ class Outcome(StrEnum):
 
 
 EQUIVALENT, UNREACHED, DRIFTED, UNKNOWN = Outcome.EQUIVALENT, Outcome.UNREACHED, Outcome.DRIFTED, Outcome.UNKNOWN
-# SA-Bench's "only a trace" (DESIGN.md scale), as D1 scores a config value nothing reads
+# SA-Bench's "only a trace" (ARCHITECTURE.md, the scale), as D1 scores a config value nothing reads
 _UNREACHED_CREDIT = 0.25
 _COUNTS = {EQUIVALENT: 1.0, DRIFTED: 0.5}
 

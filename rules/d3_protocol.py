@@ -11,8 +11,8 @@ words occur in a row among the mention's words (``val loss`` in ``best_val_loss`
 split words, so ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
 when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``).
 
-Per element, in this order (DESIGN.md: "settled present when code (not comments) loads, instantiates or computes
-them; settled absent when no trace exists anywhere; ambiguous in between"):
+Per element, in this order (ARCHITECTURE.md, "What each dimension can settle": present when live code loads, builds
+or computes it; absent when nothing but dead code, text or nothing at all has it; ambiguous in between):
 
 - **present** (1): a non-generic term matches a mention in *live* code (reached from an entry point).
 - **ambiguous**: a match only in code that is *maybe* live, only through a generic term (``loss``, ``mean``,

@@ -52,5 +52,5 @@ def overall_score(scores: list[DimensionScore]) -> float | None:
 
 
 def settle_rate(verdicts: list[Verdict]) -> float | None:
-    """Share of SAUs a deterministic rule settled (DESIGN.md), or ``None`` for no SAUs."""
+    """Share of SAUs a deterministic rule settled (ARCHITECTURE.md, "Terms"), or ``None`` for no SAUs."""
     return round(sum(v.status == Status.SETTLED for v in verdicts) / len(verdicts), _DIGITS) if verdicts else None

@@ -1,5 +1,5 @@
-"""Stubs, placeholders and TODO markers in Python source: the facts behind DESIGN.md's stub rule and the
-``verify-stubs`` pre-commit hook.
+"""Stubs, placeholders and TODO markers in Python source: the facts behind the stub cap (ARCHITECTURE.md, "What each
+dimension can settle") and the ``verify-stubs`` pre-commit hook.
 
 SA-Bench found that stubs and placeholders are about a sixth of all zero-scored claims in agent-generated
 reproductions. This module finds them statically (the code is parsed, never imported or run).
@@ -8,20 +8,20 @@ Finding codes
 -------------
 STB001  empty body
     A function or method whose body is only ``pass``, ``...``, a docstring, or a docstring plus ``pass``/``...``.
-    Source: DESIGN.md ("Stubs: ... ``pass``, ``...``, ... a docstring only"); pylint W0107 (unnecessary-pass) and
+    Source: ARCHITECTURE.md ("Stubs: ... ``pass``, ``...``, ... a docstring only"); pylint W0107 (unnecessary-pass) and
     flake8-pie PIE790 look at the same bodies, from the other side.
 STB002  only raises NotImplementedError
     A function whose body (after an optional docstring and optional print/log calls) only does
     ``raise NotImplementedError`` / ``raise NotImplementedError(...)`` (also the common misspelling
     ``raise NotImplemented``), or only ``return NotImplemented`` outside the binary and rich-comparison dunders,
-    where ``NotImplemented`` is the documented protocol value. Source: DESIGN.md; Python docs, "NotImplementedError"
+    where ``NotImplemented`` is the documented protocol value. Source: ARCHITECTURE.md (stubs); Python docs, "NotImplementedError"
     and "NotImplemented" (library/exceptions, library/constants); pylint W0223 (abstract-method).
 STB003  placeholder value marked by a comment
     A ``return`` or an assignment whose line ends with a comment saying the value is a placeholder: TODO, FIXME,
     XXX, placeholder, dummy, stub, not (yet) implemented, unimplemented, to be implemented
     (``return 0.0  # placeholder``, ``x = torch.zeros(3)  # dummy``, ``return None  # TODO``). The comment is the
     comment on the statement's last line, after the statement. That comment is reported once, as STB003, not again
-    as TOD001/TOD002. Source: DESIGN.md ("a placeholder return marked TODO"); SA-Bench's stub category.
+    as TOD001/TOD002. Source: ARCHITECTURE.md ("a placeholder value"); SA-Bench's stub category.
 STB004  body only reports that it is not implemented
     A function whose body (after an optional docstring) is only ``print``/logging/``warnings.warn`` calls, at least
     one of whose string arguments says not implemented / unimplemented / to be implemented / placeholder / stub /
@@ -34,7 +34,7 @@ TOD001  TODO / FIXME / XXX / HACK comment
 TOD002  placeholder marker in a comment
     A comment containing, as whole words and in any case, "not implemented", "not yet implemented",
     "unimplemented", "to be implemented", "placeholder(s)", "dummy", "stub(s)"/"stubbed". A comment yields at most
-    one finding: TOD001 wins over TOD002. Source: SA-Bench's stub category; DESIGN.md ("stubs, TODOs" are facts).
+    one finding: TOD001 wins over TOD002. Source: SA-Bench's stub category; ARCHITECTURE.md ("a stub or TODO" is a fact).
 
 Word matching is on word boundaries, where ``_`` is a word character: "stubborn" is not "stub", "dummy_input" is not
 "dummy". Only comments count for TOD001/TOD002: names, strings and docstrings do not.
