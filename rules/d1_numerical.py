@@ -42,7 +42,8 @@ from extractors.facts import Fact, RepositoryIndex, stub_around, value_key
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from rules import compare, names
-from sau.vocabulary import SAU, Atom, AtomKind, Drift, Evidence, Status, Value, Verdict, round_to_scale, show_value
+from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, round_to_scale,
+                            show_value)
 
 RULE = "rule:d1-numerical"
 
@@ -72,7 +73,7 @@ _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
 
 
 @dataclass(frozen=True)
-class ValueFinding:
+class ValueFinding(Finding):
     """The report's record of one claimed value: how it is shown, its outcome, the note, where it was found."""
 
     value: str
@@ -80,21 +81,15 @@ class ValueFinding:
     note: str
     refs: tuple[str, ...]
 
-    def to_json(self) -> dict:
-        return {"value": self.value, "outcome": self.outcome, "note": self.note, "refs": list(self.refs)}
-
 
 @dataclass(frozen=True)
-class AtomFinding:
+class AtomFinding(Finding):
     """The report's record of one atom (``sau.vocabulary.Finding``): the atom as written, its score (mean of its
     values' scores), and each value's finding."""
 
     atom: str
     score: float
     values: tuple[ValueFinding, ...]
-
-    def to_json(self) -> dict:
-        return {"atom": self.atom, "score": self.score, "values": [v.to_json() for v in self.values]}
 
 
 @dataclass(frozen=True)

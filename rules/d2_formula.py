@@ -48,7 +48,7 @@ from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, par
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations
-from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
 
@@ -564,7 +564,7 @@ def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evi
 
 
 @dataclass(frozen=True)
-class FormulaFinding:
+class FormulaFinding(Finding):
     """The report's record of one claimed formula (``sau.vocabulary.Finding``): its text, outcome, the difference
     named for a drift, its credit toward the score, and the candidates behind it (``file:line``)."""
 
@@ -573,10 +573,6 @@ class FormulaFinding:
     difference: str
     credit: float
     candidates: tuple[str, ...]
-
-    def to_json(self) -> dict:
-        return {"formula": self.formula, "outcome": self.outcome, "difference": self.difference,
-                "credit": self.credit, "candidates": list(self.candidates)}
 
 
 def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:

@@ -46,7 +46,7 @@ from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names
-from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d3-protocol"
 CATEGORIES = ("datasets", "baselines", "metrics", "scope")
@@ -128,7 +128,7 @@ class ElementResult:
 
 
 @dataclass(frozen=True)
-class ElementFinding:
+class ElementFinding(Finding):
     """The report's record of one protocol element (``sau.vocabulary.Finding``): its category and name, outcome,
     note, and the first two places behind it (``file:line``)."""
 
@@ -137,10 +137,6 @@ class ElementFinding:
     outcome: Outcome
     note: str
     refs: tuple[str, ...]
-
-    def to_json(self) -> dict:
-        return {"category": self.category, "element": self.element, "outcome": self.outcome, "note": self.note,
-                "refs": list(self.refs)}
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:

@@ -48,7 +48,7 @@ from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTI
                                         CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.words import word_list
-from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d4-ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
@@ -231,7 +231,7 @@ class StepResult:
 
 
 @dataclass(frozen=True)
-class StepFinding:
+class StepFinding(Finding):
     """The report's record of one step (``sau.vocabulary.Finding``): its name, where it was found and how surely,
     its first site (``file:line``) or the place it was seen elsewhere, and whether a loop encloses that site."""
 
@@ -240,10 +240,6 @@ class StepFinding:
     strength: Strength | None
     ref: str | None
     in_loop: bool
-
-    def to_json(self) -> dict:
-        return {"step": self.step, "outcome": self.outcome, "strength": self.strength, "ref": self.ref,
-                "in_loop": self.in_loop}
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:

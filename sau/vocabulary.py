@@ -9,9 +9,9 @@ a *status* saying who decided it and a *drift* kind saying what went wrong.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Protocol, Union
+from typing import Any, Union, cast
 
 import sympy
 
@@ -222,11 +222,19 @@ class Evidence(Location):
         return data
 
 
-class Finding(Protocol):
-    """A rule's record of one element of a SAU (an atom's values, a formula, a protocol element, a step): each rule
-    has its own dataclass; ``to_json`` gives the report's ``findings`` entry."""
+class Finding:
+    """The base of a rule's record of one element of a SAU (an atom's values, a formula, a protocol element, a step):
+    each rule declares a frozen dataclass deriving from it. ``to_json`` gives the report's ``findings`` entry: each
+    field by its name, tuples as lists, nested findings as their own entries."""
 
-    def to_json(self) -> dict: ...
+    def to_json(self) -> dict:
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(cast(Any, self))}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    return value.to_json() if isinstance(value, Finding) else value
 
 
 @dataclass(frozen=True)
