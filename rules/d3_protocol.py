@@ -63,17 +63,12 @@ class Outcome(StrEnum):
 
 PRESENT, ABSENT, AMBIGUOUS = Outcome.PRESENT, Outcome.ABSENT, Outcome.AMBIGUOUS
 _GENERIC = word_list("generic_terms", "rules")  # terms that name no particular dataset, baseline or metric
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
 _SUBSTRING_MIN = 6  # shorter terms inside longer names are too often accidents (``acc`` in ``accumulate``)
 
 
-@lru_cache(maxsize=65536)
-def words(text: str) -> tuple[str, ...]:
-    """Lower-case words of a name or text: camelCase, ``_``, ``-``, ``.``, ``/`` and spaces split them
-    (``OpenWebTextDataset`` -> ``("open", "web", "text", "dataset")``; ``CIFAR10`` stays one word)."""
-    return tuple(w for w in _NOT_ALNUM.split(_CAMEL.sub(" ", text).lower()) if w)
+words = names.words  # the rules' one tokeniser
 
 
 @lru_cache(maxsize=65536)

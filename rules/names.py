@@ -80,10 +80,17 @@ COUNT = "N"
 _COUNT_PREFIXES = word_list("count_prefixes", "rules")
 
 
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
+    """The lower-case words of a name or a text, the one tokeniser of the rules: camelCase, digits, ``_``, ``-``,
+    ``.``, ``/`` and spaces split them (``OpenWebTextDataset`` -> ``("open", "web", "text", "dataset")``; ``CIFAR10``
+    stays one word). Letters of any script are kept."""
+    return tuple(w for w in _SPLIT.split(_CAMEL.sub(" ", text).lower()) if w)
+
+
 def _tokens(name: str, data: AliasTable) -> tuple[str, ...]:
-    text = _CAMEL.sub("_", _greek_to_ascii(name)).lower()
     raws: list[str] = []
-    for raw in _SPLIT.split(text):
+    for raw in words(_greek_to_ascii(name)):
         if raw.isdigit() and raws and not raws[-1].isdigit():
             raws[-1] += raw  # an index belongs to its name: c_0 = c0, beta_1 = β₁ = beta1
         elif raw:
