@@ -111,7 +111,7 @@ def print_figures(figures: dict, console: Console) -> None:
                           f"{f['false_alarms_per_mutant']:.2f}")
         console.print(drift)
     if figures.get("judge"):
-        judge = Table(title="SA-Bench's recorded judge against the same labels")
+        judge = Table(title="SA-Bench's judge on the same labels")
         for column in ("group", "pairs", "exact", "±0.25", "QWK"):
             judge.add_column(column, justify="left" if column == "group" else "right")
         for name, f in [("all", figures["judge"]["overall"]), *figures["judge"]["by_dimension"].items()]:
