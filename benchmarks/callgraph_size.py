@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/callgraph_size.py RUNS_DIR [--configs NAME ...]
 
-Per repository: index the files (as ``verify`` does), then time the call graph (``extractors.callgraph.build_call_graph``).
+Per repository: index the files (as ``verify`` does), then time the call graph
+(``extractors.callgraph.build_call_graph``).
 Prints nodes, edges and seconds (median and max) and how many repositories have no entry point. The repositories
 are read, never run. By default the nine development configs.
 """

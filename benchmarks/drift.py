@@ -6,7 +6,8 @@ Each operator takes a file's text, its relative path and a line (from a verdict'
 Python is edited through libcst syntax trees (the code is parsed, never imported or run); configuration files
 (YAML, JSON, TOML), which libcst cannot read, by replacing the one number token on the evidence line.
 
-Operators, by drift kind (the drift kinds of ARCHITECTURE.md, "Terms"; the dimension whose SAUs they target in brackets):
+Operators, by drift kind (the drift kinds of ARCHITECTURE.md, "Terms"; the dimension whose SAUs they target in
+brackets):
 
 - ``numerical`` [D1] ``change_constant``: the number on the line that equals a claimed value is doubled (or set to
   1 when it is 0), avoiding every claimed value.

@@ -153,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             for c, p in repositories]
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         rows = list(pool.map(run_repository, jobs))
-    verdicts = {(row["config"], row["paper"], sau): tuple(pair) for row in rows for sau, pair in row["verdicts"].items()}
+    verdicts = {(row["config"], row["paper"], sau): tuple(pair)
+                for row in rows for sau, pair in row["verdicts"].items()}
     outcomes = [m for row in rows for m in row["mutants"]]
     figures = {"schema": SCHEMA, "labels": len(labels), "repositories": len(repositories),
                "inter_rater": truth.inter_rater(labels), "verifier": truth.verifier_figures(labels, verdicts),

@@ -188,3 +188,26 @@ def test_sarif_output_locates_each_shortfall():
     assert "demo-D1-001" not in results  # full marks: nothing to report
     assert {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]} >= {"D1-numerical", "D2-formula"}
     assert run("--format", "sarif", "-q").stdout == result.stdout
+
+
+def test_every_format_of_the_table_is_offered_accepted_and_written(tmp_path):
+    """One table (verifier.formats) drives --format's choices, the `format` setting and the writer: each format
+    writes its own output, and a name outside the table is refused in both places (exit 2), never printed as a
+    table."""
+    from verifier.formats import FORMATS
+    from verifier.cli import build_parser
+
+    choices = next(a.choices for a in build_parser()._actions if a.dest == "format")
+    assert list(choices) == list(FORMATS) == ["table", "json", "sarif"]
+    starts = {"table": "demo-001 (demo) on demo", "json": "{", "sarif": "{"}
+    for name in FORMATS:
+        out = tmp_path / f"report.{name}"
+        assert main(["--format", name, "-o", str(out), "-q"]) == 0
+        assert out.read_text(encoding="utf-8").lstrip().startswith(starts[name]), name
+    assert '"$schema"' in (tmp_path / "report.sarif").read_text()
+    assert '"schema"' in (tmp_path / "report.json").read_text()
+    (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nformat = "pdf"\n')
+    result = run("-q", cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "[tool.sauverify] format must be one of table, json, sarif" in result.stderr
+    assert run("--format", "pdf").returncode == 2
