@@ -172,7 +172,7 @@ def print_figures(figures: dict, console: Console) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("runs", type=Path, help="folder of <config>/<paper slug>/repo")
     parser.add_argument("--decisions", type=Path, required=True, help="folder of <config>.jsonl decision files")
     parser.add_argument("--configs", nargs="+", default=list(DEVELOPMENT_CONFIGS),

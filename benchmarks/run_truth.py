@@ -12,7 +12,9 @@ Prints the inter-rater agreement of the labels; the verifier per dimension and p
 agreement of settled verdicts and of all scored estimates with the truth: exact, within ±0.25, quadratic weighted
 kappa; wrong settles, settled more than 0.25 from the truth); per recipe kind the detection rate (the target's
 score dropped) and the false alarms per mutant; and SA-Bench's judge against the same labels. ``--json`` writes the
-figures and every verdict and mutant. Exit status 0; 2 on usage or input errors.
+figures and every verdict and mutant. A repository that cannot be verified, or a recipe that does not apply, costs
+only itself: the rest runs, the figures are printed, and each error is named on stderr (file and line). Exit status
+0; 2 on usage or input errors, including those.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ def run_repository(job: dict) -> dict:
     error costs only this repository (or only its recipe)."""
     repo = Path(job["runs"]) / job["config"] / job["paper"] / "repo"
     row: dict = {"config": job["config"], "paper": job["paper"], "verdicts": {}, "mutants": [], "errors": []}
+    if not repo.is_dir():
+        row["errors"].append(f"repository not found: {repo}")
+        return row
     try:
         spec = load_spec(job["paper"], "curated", None)
         before = _verdicts(repo, spec, str(repo))
@@ -117,13 +122,11 @@ def print_figures(figures: dict, console: Console) -> None:
         for name, f in [("all", figures["judge"]["overall"]), *figures["judge"]["by_dimension"].items()]:
             judge.add_row(name, str(f["pairs"]), _share(f["exact"]), _share(f["near"]), _number(f["qwk"]))
         console.print(judge)
-    for error in figures["errors"]:
-        console.print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``run_truth.py``."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("runs", type=Path, help="SA-Bench's experiments/runs: <config>/<paper slug>/repo")
     parser.add_argument("--decisions", type=Path, help="folder of <config>.jsonl decisions (SA-Bench's judge)")
     parser.add_argument("--labels", type=Path, default=truth.LABELS, help="labels file (default: the project's)")
@@ -166,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({**figures, "rows": rows}, indent=1, sort_keys=True) + "\n",
                              encoding="utf-8")
-    return 0
+    for error in figures["errors"]:
+        print(f"run_truth: error: {error}", file=sys.stderr)
+    return 2 if figures["errors"] else 0
 
 
 if __name__ == "__main__":

@@ -71,6 +71,7 @@ class Recipe:
     old: str
     new: str
     why: str
+    origin: str = ""  # ``recipes.jsonl:12``: where the recipe is written, for error messages
 
 
 def _records(path: Path) -> Iterable[tuple[int, dict]]:
@@ -101,7 +102,9 @@ def load_labels(path: Path = LABELS) -> list[Label]:
                           str(data["static_basis"]), bool(data["code_checkable"]), str(data["rationale"]),
                           dict(data["readers"]), str(data["settled_by"]))
             scale_level(label.score)
-        except (KeyError, TypeError, ValueError) as error:
+        except KeyError as error:
+            raise TruthError(f"{path}:{number}: not a label: missing field {error.args[0]!r}") from None
+        except (TypeError, ValueError) as error:
             raise TruthError(f"{path}:{number}: not a label: {error}") from None
         if label.drift not in DRIFTS or label.static_basis not in STATIC_BASES:
             raise TruthError(f"{path}:{number}: unknown drift {label.drift!r} or static basis {label.static_basis!r}")
@@ -120,8 +123,10 @@ def load_recipes(path: Path = RECIPES) -> list[Recipe]:
         try:
             recipe = Recipe(str(data["id"]), str(data["config"]), str(data["paper"]), data["target"],
                             str(data["kind"]), str(data["file"]), int(data["start"]), int(data["end"]),
-                            str(data["old"]), str(data["new"]), str(data["why"]))
-        except (KeyError, TypeError, ValueError) as error:
+                            str(data["old"]), str(data["new"]), str(data["why"]), f"{path}:{number}")
+        except KeyError as error:
+            raise TruthError(f"{path}:{number}: not a recipe: missing field {error.args[0]!r}") from None
+        except (TypeError, ValueError) as error:
             raise TruthError(f"{path}:{number}: not a recipe: {error}") from None
         if recipe.kind not in (*BREAKING_KINDS, NEUTRAL) or (recipe.kind == NEUTRAL) != (recipe.target is None) \
                 or not 1 <= recipe.start <= recipe.end:
@@ -141,13 +146,16 @@ def apply_recipe(recipe: Recipe, repo: Path, destination: Path) -> Path:
     try:
         with open(target, encoding="utf-8", newline="") as handle:
             lines = handle.read().splitlines(keepends=True)
-    except (OSError, UnicodeDecodeError) as error:
-        raise TruthError(f"recipe {recipe.id}: {recipe.file}: cannot read: {error}") from None
+    except OSError as error:
+        raise TruthError(f"{recipe.origin}: recipe {recipe.id}: {recipe.file}: cannot read: "
+                         f"{error.strerror or type(error).__name__}") from None
+    except UnicodeDecodeError:
+        raise TruthError(f"{recipe.origin}: recipe {recipe.id}: {recipe.file}: not UTF-8 text") from None
     ending = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
     current = "\n".join(line.rstrip("\r\n") for line in lines[recipe.start - 1:recipe.end])
     if recipe.end > len(lines) or current != recipe.old:
-        raise TruthError(f"recipe {recipe.id}: {recipe.file}:{recipe.start}-{recipe.end} does not hold the text the "
-                         "recipe replaces")
+        raise TruthError(f"{recipe.origin}: recipe {recipe.id}: {recipe.file}:{recipe.start}-{recipe.end} does not "
+                         "hold the text the recipe replaces")
     replacement = [line + ending for line in recipe.new.split("\n")]
     if recipe.end == len(lines) and not lines[-1].endswith(("\n", "\r")):
         replacement[-1] = replacement[-1][:-len(ending)]

@@ -57,8 +57,9 @@ def test_truth_mode_end_to_end(runs: Path, tmp_path: Path) -> None:
     _write(decisions / f"{CONFIG}.jsonl", [{"claim_id": "demo-D1-001", "score": 0.5},
                                            {"claim_id": "demo-D1-005", "score": 0.0}])
     out = tmp_path / "truth.json"
+    # the recipe that no longer applies costs only itself: the figures are written, the error named, exit 2
     assert run_truth.main([str(runs), "--labels", str(labels), "--recipes", str(recipes), "--decisions",
-                           str(decisions), "--jobs", "1", "--json", str(out)]) == 0
+                           str(decisions), "--jobs", "1", "--json", str(out)]) == 2
     figures = json.loads(out.read_text())
     overall = figures["verifier"]["overall"]
     assert (overall["saus"], overall["settled"], overall["wrong_settles"]) == (3, 3, 1)
@@ -68,10 +69,20 @@ def test_truth_mode_end_to_end(runs: Path, tmp_path: Path) -> None:
     assert figures["recipes"]["neutral"]["with_false_alarm"] == 0
     mutant = next(m for row in figures["rows"] for m in row["mutants"] if m["id"] == "r1")
     assert (mutant["before"], mutant["after"]) == (1.0, 0.75)
-    assert figures["errors"] == [f"{CONFIG}/demo: recipe r3: configs/train.yaml:4-4 does not hold the text the "
-                                 "recipe replaces"]
+    assert figures["errors"] == [f"{CONFIG}/demo: {recipes}:3: recipe r3: configs/train.yaml:4-4 does not hold the "
+                                 "text the recipe replaces"]
     assert figures["judge"]["overall"]["pairs"] == 2 and figures["judge"]["overall"]["exact"] == 0.5
     assert figures["inter_rater"]["pairs"] == 1 and figures["inter_rater"]["exact"] == 1.0
+
+
+def test_a_missing_repository_costs_only_itself(runs: Path, tmp_path: Path) -> None:
+    labels = _write(tmp_path / "labels.jsonl", [_label("demo-D1-001", 1.0), {**_label("demo-D1-001", 1.0),
+                                                                               "config": "gone"}])
+    out = tmp_path / "truth.json"
+    assert run_truth.main([str(runs), "--labels", str(labels), "--no-recipes", "--jobs", "1", "--json", str(out)]) == 2
+    figures = json.loads(out.read_text())
+    assert figures["verifier"]["overall"]["saus"] == 1  # the demo repository was still verified
+    assert figures["errors"] == [f"gone/demo: repository not found: {runs / 'gone' / 'demo' / 'repo'}"]
 
 
 def test_apply_recipe_keeps_crlf_and_the_last_line(tmp_path: Path) -> None:
@@ -90,6 +101,9 @@ def test_load_labels_names_the_line_of_a_bad_label(tmp_path: Path) -> None:
     good = _label("demo-D1-001", 1.0)
     path = _write(tmp_path / "labels.jsonl", [good, {**good, "sau": "demo-D1-002", "score": 0.3}])
     with pytest.raises(truth.TruthError, match=r"labels\.jsonl:2: not a label: score 0\.3 is not on the scale"):
+        truth.load_labels(path)
+    path = _write(tmp_path / "missing.jsonl", [{k: v for k, v in good.items() if k != "dimension"}])
+    with pytest.raises(truth.TruthError, match=r"missing\.jsonl:1: not a label: missing field 'dimension'"):
         truth.load_labels(path)
     path = _write(tmp_path / "twice.jsonl", [good, good])
     with pytest.raises(truth.TruthError, match=r"twice\.jsonl:2: demo-D1-001 labelled twice"):

@@ -2,8 +2,8 @@
 
 Keys (all optional; the command line overrides each): ``sau-dir`` (folder laid out like SA-Bench's ``papers/``,
 relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths),
-``max-file-bytes`` (size cap per file), ``format`` (``table``, ``json`` or ``sarif``), ``dimensions`` (list such as
-``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
+``max-file-bytes`` (size cap per file), ``format`` (a name of ``verifier.formats.FORMATS``), ``dimensions`` (list
+such as ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
 ``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
 request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyproject file).
 """
@@ -69,7 +69,7 @@ def load_settings(start: Path) -> Settings:
         raise ConfigError(f"{path}: [tool.{TOOL}] max-file-bytes must be a positive integer")
     fmt = table.get("format")
     if fmt is not None and fmt not in FORMATS:
-        raise ConfigError(f"{path}: [tool.{TOOL}] format must be one of {', '.join(FORMATS)}")
+        raise ConfigError(f"{path}: [tool.{TOOL}] format must be one of {', '.join(FORMATS)} (got {fmt!r})")
     sau_dir = table.get("sau-dir")
     mode = table.get("llm")
     if mode is not None and mode not in LLM_MODES:
