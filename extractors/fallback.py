@@ -1,7 +1,7 @@
 """Facts from Python files that libcst cannot parse, located with tree-sitter-python.
 
-About 9% of the files in agent-generated repositories do not parse (measured over SA-Bench's 360 repositories): a stray markdown fence on line 1, a
-file cut off mid-function, Python 2 leftovers. tree-sitter parses them with error nodes. We walk its tree and hand
+About 9% of the files in agent-generated repositories do not parse (measured over SA-Bench's 360 repositories): a
+stray markdown fence on line 1, a file cut off mid-function, Python 2 leftovers. tree-sitter parses them with error nodes. We walk its tree and hand
 every statement that libcst accepts on its own (dedented, with its line offset) to the same libcst extractor, so a
 fact has one definition whichever parser found it. A compound statement that libcst rejects is split into the
 statements of its body, recursively.

@@ -329,7 +329,8 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
         for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
             key = (fact.file, fact.cell, fact.line)
             if key not in seen:
-                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind, cell=fact.cell)
+                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind,
+                                     cell=fact.cell)
     return tuple(seen.values())
 
 

@@ -123,8 +123,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     lhs_found = {k for k in lhs_keys if not names.is_generic(k)} & {names.normalise(t) for t in assigned}
     if not named_in_code and not lhs_found:
         shown = ", ".join(sau.checks.get("mechanism", ()))
-        return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) and "
-                                          "nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
+        return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
+                       "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
                           + _where(scope), index)
@@ -577,7 +577,8 @@ class FormulaFinding(Finding):
 
 def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
     return tuple(FormulaFinding(r.formula, r.outcome, r.difference, r.credit,
-                                tuple(c.ref for c in ([r.candidate] if r.candidate else []) + r.near[:_CANDIDATES_SHOWN]))
+                                tuple(c.ref for c in ([r.candidate] if r.candidate else []) +
+                                      r.near[:_CANDIDATES_SHOWN]))
                  for r in results)
 
 
@@ -592,5 +593,6 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     evidence = _evidence(results, index) if index is not None else ()
     if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
-        evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell) for c in shown)
+        evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
+                         for c in shown)
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results))

@@ -139,7 +139,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     has no elements."""
     elements = [(c, e) for c in CATEGORIES for e in sau.checks.get(c, ())]
     if not elements:
-        return Verdict(sau, None, Status.UNRESOLVED, "no datasets, baselines, metrics or scope elements were given", RULE)
+        return Verdict(sau, None, Status.UNRESOLVED, "no datasets, baselines, metrics or scope elements were given",
+                       RULE)
     graph = index.analysis(build_call_graph)
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
@@ -152,8 +153,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += "; the statement has elements no check covers"
     findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
                      for r in results)
-    return Verdict(sau, score, Status.SETTLED if decided else Status.UNRESOLVED, reason, RULE, drift, _evidence(results, index),
-                   findings)
+    status = Status.SETTLED if decided else Status.UNRESOLVED
+    return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), findings)
 
 
 def decide_element(category: str, element: dict, graph: CallGraph, index: RepositoryIndex) -> ElementResult:

@@ -66,8 +66,8 @@ def _result(verdict: Verdict) -> dict:
         region: dict[str, object] = {"startLine": evidence.line, "endLine": evidence.end_line}
         if evidence.snippet:
             region["snippet"] = {"text": evidence.snippet}
-        location: dict[str, object] = {"physicalLocation": {"artifactLocation": {"uri": evidence.file, "uriBaseId": "SRCROOT"},
-                                         "region": region}}
+        artifact = {"uri": evidence.file, "uriBaseId": "SRCROOT"}
+        location: dict[str, object] = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
         if evidence.cell is not None:
             location["message"] = {"text": f"notebook cell {evidence.cell}"}
         locations.append(location)

@@ -185,7 +185,8 @@ class Resolver:
                 g.nodes[scope]["dynamic"] = True
         if scan.main_line is not None:  # running the file runs its guarded block after the top-level code
             main = f"{module}.__main__"
-            self.cg._sites.setdefault(module, []).append(CallSite.at(scan.file, scan.main_line, module, main, main, RUN))
+            site = CallSite.at(scan.file, scan.main_line, module, main, main, RUN)
+            self.cg._sites.setdefault(module, []).append(site)
             self.edge(module, main, RUN, scan.file, scan.main_line)
 
     def _site(self, module: str, scan: Scan, scope: str, how: str, text: str, line: int, in_loop: bool,

@@ -14,8 +14,8 @@ STB002  only raises NotImplementedError
     A function whose body (after an optional docstring and optional print/log calls) only does
     ``raise NotImplementedError`` / ``raise NotImplementedError(...)`` (also the common misspelling
     ``raise NotImplemented``), or only ``return NotImplemented`` outside the binary and rich-comparison dunders,
-    where ``NotImplemented`` is the documented protocol value. Source: ARCHITECTURE.md (stubs); Python docs, "NotImplementedError"
-    and "NotImplemented" (library/exceptions, library/constants); pylint W0223 (abstract-method).
+    where ``NotImplemented`` is the documented protocol value. Source: ARCHITECTURE.md (stubs); Python docs,
+    "NotImplementedError" and "NotImplemented" (library/exceptions, library/constants); pylint W0223 (abstract-method).
 STB003  placeholder value marked by a comment
     A ``return`` or an assignment whose line ends with a comment saying the value is a placeholder: TODO, FIXME,
     XXX, placeholder, dummy, stub, not (yet) implemented, unimplemented, to be implemented
@@ -34,7 +34,8 @@ TOD001  TODO / FIXME / XXX / HACK comment
 TOD002  placeholder marker in a comment
     A comment containing, as whole words and in any case, "not implemented", "not yet implemented",
     "unimplemented", "to be implemented", "placeholder(s)", "dummy", "stub(s)"/"stubbed". A comment yields at most
-    one finding: TOD001 wins over TOD002. Source: SA-Bench's stub category; ARCHITECTURE.md ("a stub or TODO" is a fact).
+    one finding: TOD001 wins over TOD002. Source: SA-Bench's stub category; ARCHITECTURE.md ("a stub or TODO" is a
+    fact).
 
 Word matching is on word boundaries, where ``_`` is a word character: "stubborn" is not "stub", "dummy_input" is not
 "dummy". Only comments count for TOD001/TOD002: names, strings and docstrings do not.

@@ -171,7 +171,8 @@ def _read_value(text: str, start: int) -> tuple[tuple[Value, ...], AtomKind, boo
             sweep = re.search(r"(?:\bin|\bover|\bfrom|\bamong|\bof|\bvalues|\bgrid|\bsweep|∈)\s*$",
                               text[max(0, start - 12):start], re.I)
             if bracket.group(1) == "(" or (bracket.group(1) == "[" and not sweep):
-                return (values,), AtomKind.SCALAR, percent, end  # "strides=(2,2,1)", "num_blocks=[3,5,7]": one list value
+                # "strides=(2,2,1)", "num_blocks=[3,5,7]": one list value
+                return (values,), AtomKind.SCALAR, percent, end
             if bracket.group(1) == "[" and len(values) == 2 and re.search(r"range|between|interval\W*$",
                                                                               text[max(0, start - 30):start], re.I):
                 return values, AtomKind.RANGE, percent, end
