@@ -19,7 +19,7 @@ from sau.vocabulary import SCALE
 
 
 def scale_level(score: float) -> int:
-    """The index of ``score`` on ``verifier.model.SCALE`` (0 for 0.0 ... 4 for 1.0). Raises ``ValueError`` for a
+    """The index of ``score`` on ``sau.vocabulary.SCALE`` (0 for 0.0 ... 4 for 1.0). Raises ``ValueError`` for a
     score that is not a scale level."""
     for level, value in enumerate(SCALE):
         if math.isclose(score, value, abs_tol=1e-9):

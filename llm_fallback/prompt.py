@@ -8,7 +8,7 @@ is written ``\\n``: no repository text can produce the closing line ``</data>`` 
 
 Answer shape (one SAU): ``{"score": s, "reasoning": "...", "evidence": [{"file": f, "line": n}]}``; several SAUs
 in one request: ``{"verdicts": [{"id": sau_id, "score": ..., "reasoning": ..., "evidence": [...]}]}``. The score
-must be one of SA-Bench's levels (``verifier.model.SCALE``); each evidence ``file`` must be a source of the
+must be one of SA-Bench's levels (``sau.vocabulary.SCALE``); each evidence ``file`` must be a source of the
 repository exactly as named in the data (``file#cell`` for a notebook cell) and ``line`` a line of it.
 """
 
@@ -152,7 +152,7 @@ def _sau_data(unit: Unit, index: RepositoryIndex) -> dict:
 
 def plain(value: object) -> object:
     """``value`` as JSON-ready data: dataclasses (D1 atoms) as dicts, tuples as lists, symbolic and other values as
-    the text people write (``verifier.model.show_value``)."""
+    the text people write (``sau.vocabulary.show_value``)."""
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -22,7 +22,7 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
 none. Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
-rounded to the scale (``verifier.model.round_to_scale``); two swapped steps of four give 0.75. Settled when every
+rounded to the scale (``sau.vocabulary.round_to_scale``); two swapped steps of four give 0.75. Settled when every
 step is strongly mapped or certainly dead or absent and no entry-point question remains. Step i precedes step j
 when some site of j runs after the first site of i (a validation inside the pretraining loop does not undo the
 final evaluation after fine-tuning); the pair is violated when every site of j runs before any site of i. A

@@ -1,4 +1,4 @@
-"""Tests for the stub and TODO detector (``extractors/stubs.py``), its CLI ``verify-stubs`` and its pre-commit hook.
+"""Tests for the stub and TODO detector (``extractors/stubs``), its CLI ``verify-stubs`` and its pre-commit hook.
 
 Fixtures live in ``tests/fixtures/stubs/``: each ``NAME.py`` (or ``.pyi``) has a ``NAME.expected`` beside it with one
 ``LINE CODE [QUALNAME]`` per finding it must produce (``#`` lines are comments; an empty file means no findings).
@@ -290,7 +290,8 @@ def test_cli_pyi_is_clean(tmp_path: Path) -> None:
 
 
 # -- the pre-commit hook, installed as a user would ---------------------------------------------------------------------
-HOOK_FILES = (".pre-commit-hooks.yaml", "pyproject.toml", "extractors/stubs.py", "verifier/stubs_cli.py")
+HOOK_FILES = (".pre-commit-hooks.yaml", "pyproject.toml", "extractors/stubs", "extractors/walk.py",
+              "extractors/words.py", "extractors/words.yaml", "verifier/pyproject.py", "verifier/stubs_cli.py")
 
 
 def _git(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:

@@ -113,7 +113,7 @@ class CallGraph:
     ``runnable`` (some entry point runs repository code: a ``__main__`` block, ``main()``, a console or shell
     script, a notebook, or a script whose top level calls repository code; without one, a library of definitions
     nobody runs, ``dead`` is never claimed either).
-    Build with ``build_call_graph(index)``; ``RepositoryIndex.call_graph`` builds it once, on first use.
+    Build with ``build_call_graph(index)``, through ``index.analysis(build_call_graph)`` so that a run builds it once.
     """
 
     def __init__(self) -> None:

@@ -66,27 +66,25 @@ def _atom(data: object, entry: Entry) -> Atom:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise SpecError(f"{entry.sau_id}: each atom is a mapping with a name", entry.path,
                         data.get("__line__") if isinstance(data, dict) else None)
-    line = data.get("__line__")
-    at = Entry(entry.path, entry.sau_id, line, entry.checkable)
+    at = Entry(entry.path, entry.sau_id, data.get("__line__"), entry.checkable)  # errors point at the atom's line
     only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text"},
          f"{entry.sau_id}: atom {data['name']!r}", at)
     forms = [k for k in ("value", "values", "set", "range") if k in data]
     if len(forms) != 1:
-        raise SpecError(f"{entry.sau_id}: atom {data['name']!r} needs exactly one of value, values, set, range",
-                        entry.path, line)
+        raise at.error(f"atom {data['name']!r} needs exactly one of value, values, set, range")
     form = forms[0]
     raw = [data[form]] if form == "value" or not isinstance(data[form], list) else data[form]
     if form == "range" and len(raw) != 2:
-        raise SpecError(f"{entry.sau_id}: range of {data['name']!r} needs [low, high]", entry.path, line)
+        raise at.error(f"range of {data['name']!r} needs [low, high]")
     parsed = [_spec_value(v, at, data["name"]) for v in raw]
     values = tuple(v for v, _ in parsed)
     kind = {"set": AtomKind.SET, "range": AtomKind.RANGE}.get(form, AtomKind.SCALAR)
     about = data.get("about", 0.0)
     if not isinstance(about, (int, float)) or not 0 <= about < 1:
-        raise SpecError(f"{entry.sau_id}: about must be a relative tolerance in [0, 1)", entry.path, line)
+        raise at.error("about must be a relative tolerance in [0, 1)")
     aliases = data.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-        raise SpecError(f"{entry.sau_id}: aliases must be a list of names", entry.path, line)
+        raise at.error("aliases must be a list of names")
     return Atom(data["name"], values, kind, tuple(aliases), float(about), any(p for _, p in parsed),
                 str(data.get("text", "")))
 
@@ -106,7 +104,7 @@ def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
             return parsed
         value = parse_value(raw)
         return (value, False) if value is not None and not isinstance(value, bool) else (raw.strip(), False)
-    raise SpecError(f"{at.sau_id}: value {raw!r} of {name!r} is not a number, list or expression", at.path, at.line)
+    raise at.error(f"value {raw!r} of {name!r} is not a number, list or expression")
 
 
 # -- D2 ------------------------------------------------------------------------------------------------------------
