@@ -5,6 +5,7 @@ every ``file:line`` whole in a pipe, and a self-contained HTML page."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -24,7 +25,11 @@ from verifier.specs.project import load_project_spec
 SCHEMAS = Path(__file__).parent / "schemas"
 SARIF_SCHEMA = json.loads((SCHEMAS / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 SABENCH_SCHEMA = json.loads((SCHEMAS / "sabench-result.schema.json").read_text(encoding="utf-8"))
-RUNS = Path("/work/scratch/sabench/experiments/runs")
+ROOT = Path(__file__).resolve().parents[1]
+# SA-Bench's experiments/runs (a clone of its public repository): SABENCH_RUNS, else beside the project as on the
+# project's machine; the tests that read real repositories skip without it
+RUNS = Path(os.environ.get("SABENCH_RUNS", ROOT.parent / "scratch" / "sabench" / "experiments" / "runs"))
+SHARED_DECISIONS = ROOT.parent / "shared" / "sabench" / "decisions"
 
 SPEC = """\
 schema: sauverify-spec/1
@@ -294,3 +299,29 @@ def test_real_sabench_repositories_give_reports_their_consumers_accept():
     for repo, slug in repos:
         report = verify(repo, load_paper(slug), str(repo), exclude=EXCLUDE)
         assert report.verdicts and problems(report) == [], repo
+
+
+def test_decisions_built_from_sabench_result_files(tmp_path):
+    """benchmarks/sabench_decisions.py: one line per scored claim of each result file, in the layout the
+    benchmark scripts read; on this machine, the same bytes as the project's shared decisions."""
+    from benchmarks.sabench_decisions import main as build
+
+    result = {"paper_id": "p", "repo_path": "/x", "scored_at": "2026-01-01T00:00:00Z", "model": "m",
+              "overall_score": 0.5, "dimensions": {"D1": {"score": 0.5, "total_claims": 1, "claims": [
+                  {"id": "p-D1-001", "claim": "c", "source": "s", "score": 0.5, "search_rounds": 1,
+                   "search_trace": [], "judge_reasoning": "r",
+                   "evidence": [{"file": "a.py", "lines": "3-4", "snippet": "x", "relevance": "direct",
+                                 "kind": "code"}]}]}}}
+    folder = tmp_path / "runs" / "cfg" / "p" / "repo" / "result"
+    folder.mkdir(parents=True)
+    (folder / "p-sau-score.json").write_text(json.dumps(result))
+    assert build([str(tmp_path / "runs"), "--out", str(tmp_path / "out"), "--configs", "cfg"]) == 0
+    assert [json.loads(line) for line in (tmp_path / "out" / "cfg.jsonl").read_text().splitlines()] == [
+        {"paper_id": "p", "claim_id": "p-D1-001", "dimension": "D1", "score": 0.5, "judge_reasoning": "r",
+         "evidence_refs": ["a.py:3-4"]}]
+    (folder / "p-sau-score.json").write_text("{")
+    assert build([str(tmp_path / "runs"), "--out", str(tmp_path / "out"), "--configs", "cfg"]) == 2
+    shared = SHARED_DECISIONS / "gpt4o_basic.jsonl"
+    if RUNS.is_dir() and shared.is_file():
+        assert build([str(RUNS), "--out", str(tmp_path / "real"), "--configs", "gpt4o_basic"]) == 0
+        assert (tmp_path / "real" / "gpt4o_basic.jsonl").read_bytes() == shared.read_bytes()

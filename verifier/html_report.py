@@ -40,11 +40,12 @@ pre{background:#fbfbfc;border:1px solid #e4e7eb;border-radius:4px;padding:4px 0;
 pre span{display:block;padding:0 8px;white-space:pre}pre .hit{background:#fff3b0}
 pre .no{display:inline-block;min-width:44px;color:#8a94a3;text-align:right;margin-right:10px;user-select:none}
 .ref{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;color:#34506e}
-.hidden{display:none}table.dims td{padding:1px 8px 1px 0}
+.hidden{display:none}.counts{white-space:pre;font-family:ui-monospace,Menlo,Consolas,monospace}
 """
 
 _SCRIPT = """
 (function(){
+  var ids=['f-dim','f-status','f-drift','f-text'];
   var f=function(){
     var d=document.getElementById('f-dim').value,s=document.getElementById('f-status').value,
         r=document.getElementById('f-drift').value,t=document.getElementById('f-text').value.toLowerCase(),n=0;
@@ -55,8 +56,14 @@ _SCRIPT = """
     });
     document.getElementById('shown').textContent=n;
   };
-  ['f-dim','f-status','f-drift','f-text'].forEach(function(i){
-    document.getElementById(i).addEventListener('input',f);});
+  ids.forEach(function(i){document.getElementById(i).addEventListener('input',f);});
+  /* a view can be linked: #dim=D1&status=settled&drift=missing&text=lr&open=SAU-ID,SAU-ID */
+  location.hash.slice(1).split('&').forEach(function(pair){
+    var k=decodeURIComponent(pair.split('=')[0]),v=decodeURIComponent(pair.split('=').slice(1).join('='));
+    if(k==='open'){v.split(',').forEach(function(id){var e=document.getElementById('sau-'+id);if(e){e.open=true;}});}
+    else if(ids.indexOf('f-'+k)>=0){document.getElementById('f-'+k).value=v;}
+  });
+  f();
 })();
 """
 
@@ -108,7 +115,7 @@ def _scores(report: Report) -> str:
     return ('<section class="scores"><div><div class="muted">overall</div><div class="overall">'
             f"{'n/a' if overall is None else f'{overall:.2f}'}</div>"
             f'<div class="muted">stubs {stubs} &middot; TODOs {todos}</div></div>'
-            f"<div>{chart}</div><div class=\"muted\">{counts}</div></section>")
+            f"<div>{chart}</div><div class=\"muted counts\">{counts}</div></section>")
 
 
 def _filters(report: Report) -> str:
@@ -147,8 +154,8 @@ def _sau(verdict: Verdict, report: Report) -> str:
     if rest:
         body.append('<p class="muted">also: ' + ", ".join(f'<span class="ref">{escape(e.span_ref)}</span>'
                                                           for e in rest) + "</p>")
-    return (f'<details class="sau" data-dim="{sau.dimension}" data-status="{verdict.status.value}" '
-            f'data-drift="{escape(drift)}">' + head + '<div class="body">' + "".join(body) + "</div></details>")
+    return (f'<details class="sau" id="sau-{escape(sau.id)}" data-dim="{sau.dimension}" '
+            f'data-status="{verdict.status.value}" data-drift="{escape(drift)}">' + head + '<div class="body">' + "".join(body) + "</div></details>")
 
 
 def _excerpt(evidence: Evidence, report: Report) -> str:

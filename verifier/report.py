@@ -146,8 +146,9 @@ def _print_plain(console: Console, title: str, rows: Sequence[tuple[str, ...]],
             verdict = explained[index]
             console.print(Text(f"    reason: {' '.join(verdict.reason.split())} ({verdict.decided_by})"),
                           soft_wrap=True)
-            for evidence in verdict.evidence[1:]:
-                console.print(Text(f"    also: {evidence.span_ref}"), soft_wrap=True)
+            if len(verdict.evidence) > 1:
+                console.print(Text("    also: " + ", ".join(e.span_ref for e in verdict.evidence[1:])),
+                              soft_wrap=True)
 
 
 def summary_lines(report: Report) -> list[str]:
