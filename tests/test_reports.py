@@ -325,3 +325,27 @@ def test_decisions_built_from_sabench_result_files(tmp_path):
     if RUNS.is_dir() and shared.is_file():
         assert build([str(RUNS), "--out", str(tmp_path / "real"), "--configs", "gpt4o_basic"]) == 0
         assert (tmp_path / "real" / "gpt4o_basic.jsonl").read_bytes() == shared.read_bytes()
+
+
+def test_progress_names_each_phase_and_moves_through_the_rules(tmp_path):
+    """The progress callback hears the phases in order (reading per file, the call graph when a dimension needs
+    it, one step per SAU under its dimension's name), and the rules phase advances SAU by SAU."""
+    repo, spec = write_repo(tmp_path)
+    heard: list[tuple[str, int, int | None, str]] = []
+    verify(repo, load_project_spec(spec), "repo", progress=lambda *step: heard.append(step))
+    assert [p for p, *_ in heard if p != "reading"] == ["D1 numerical"] * 5  # D1 only: no call graph needed
+    assert [done for p, done, _, _ in heard if p == "D1 numerical"] == [0, 1, 2, 3, 4]
+    assert {item for p, _, _, item in heard if p == "reading"} >= {"train.py", "exp.ipynb"}
+    spec.write_text(SPEC + """\
+- id: R-D3-001
+  dimension: D3
+  source: Section 6
+  statement: evaluated on CIFAR-10
+  datasets:
+  - {name: CIFAR-10, aliases: [cifar10]}
+""", encoding="utf-8")
+    heard.clear()
+    verify(repo, load_project_spec(spec), "repo", progress=lambda *step: heard.append(step))
+    phases = [p for p, *_ in heard if p != "reading"]
+    assert phases == ["call graph"] + ["D1 numerical"] * 5 + ["D3 protocol"]
+    assert heard[-1][1:3] == (5, 6)

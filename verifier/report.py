@@ -22,9 +22,9 @@ from rich.table import Table
 from rich.text import Text
 
 from verifier import __version__
-from sau.vocabulary import Dimension, Status, Verdict
+from sau.vocabulary import Dimension, Verdict
 from verifier.run import Report
-from verifier.scoring import dimension_scores, overall_score, settle_rate
+from verifier.scoring import dimension_scores, overall_score, settle_rate, status_counts
 
 REPORT_SCHEMA = "sauverify-report/1"
 
@@ -57,11 +57,7 @@ def to_json(report: Report) -> str:
         "dimensions": dimensions,
         "overall_score": overall_score(scores),
         "summary": {
-            "total_claims": len(verdicts),
-            "settled": sum(v.status == Status.SETTLED for v in verdicts),
-            "judged": sum(v.status == Status.JUDGED for v in verdicts),
-            "unresolved": sum(v.status == Status.UNRESOLVED for v in verdicts),
-            "unscored": sum(v.score is None for v in verdicts),
+            **{("total_claims" if k == "total" else k): n for k, n in status_counts(verdicts).items()},
             "settle_rate": settle_rate(verdicts),
             "files_read": report.files_read,
             "stubs": stubs,
@@ -165,11 +161,10 @@ def summary_lines(report: Report) -> list[str]:
                      + (f" ({score.unscored} without a score)" if score.unscored else ""))
     overall = overall_score(scores)
     rate = settle_rate(verdicts)
-    unresolved = sum(v.status == Status.UNRESOLVED for v in verdicts)
-    judged = sum(v.status == Status.JUDGED for v in verdicts)
+    counts = status_counts(verdicts)
     stubs, todos = stub_totals(report)
     lines.append(f"overall {'n/a' if overall is None else f'{overall:.2f}'}   "
-                 f"settle rate {0 if rate is None else rate:.0%} ({unresolved} unresolved"
-                 + (f", {judged} judged" if judged else "") + f")   files read {report.files_read}   "
+                 f"settle rate {0 if rate is None else rate:.0%} ({counts['unresolved']} unresolved"
+                 + (f", {counts['judged']} judged" if counts["judged"] else "") + f")   files read {report.files_read}   "
                  f"stubs {stubs}   TODOs {todos}   warnings {len(report.warnings)}")
     return lines

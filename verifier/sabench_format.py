@@ -7,7 +7,8 @@ string), ``dimensions`` (``D1``..``D4``, only those with claims, each ``score``,
 ``overall_score``; each claim ``id``, ``claim``, ``source``, ``score`` (one of 0, 0.25, 0.5, 0.75, 1, never null),
 ``evidence`` (``file``, ``lines`` as text, ``snippet``, ``relevance``, ``kind``), ``search_rounds`` (a count),
 ``search_trace`` (a list) and ``judge_reasoning``. A dimension's score is the mean of its claims' scores and the
-overall score the mean of the dimension scores, each rounded to 4 digits; no dimension gives an overall 0.
+overall score the mean of the dimension scores, each rounded to 4 digits (``verifier.scoring`` computes ours the
+same way); no dimension gives an overall 0.
 
 How this output fills them (the README's "SA-Bench's result format" says the same for users):
 
@@ -31,10 +32,10 @@ import os
 from datetime import datetime, timezone
 
 from verifier import __version__
-from sau.vocabulary import DIMENSIONS, Evidence, Status, Verdict
+from sau.vocabulary import Evidence, Status, Verdict
 from verifier.run import Report
+from verifier.scoring import dimension_scores, overall_score
 
-_DIGITS = 4  # SA-Bench rounds dimension and overall scores to 4 digits
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".cfg", ".ini")
 
 
@@ -42,24 +43,19 @@ def to_sabench(report: Report, environ: dict[str, str] | None = None) -> str:
     """The report as SA-Bench's result file: JSON text, sorted keys, two-space indent, trailing newline.
     ``environ`` (default ``os.environ``) supplies ``SOURCE_DATE_EPOCH``; a value that is not a whole number of
     seconds is ignored."""
-    dimensions: dict[str, dict] = {}
-    for dimension in DIMENSIONS:
-        claims = [_claim(v) for v in report.verdicts if v.sau.dimension == dimension and v.score is not None]
-        if not claims:
-            continue
-        dimensions[dimension] = {
-            "score": round(sum(c["score"] for c in claims) / len(claims), _DIGITS),
-            "total_claims": len(claims),
-            "claims": claims,
-        }
-    scores = [d["score"] for d in dimensions.values()]
+    scored = [v for v in report.verdicts if v.score is not None]  # SA-Bench's scale has no "no score"
+    scores = [s for s in dimension_scores(scored) if s.score is not None]
+    dimensions = {str(s.dimension): {"score": s.score, "total_claims": s.total,
+                                      "claims": [_claim(v) for v in scored if v.sau.dimension == s.dimension]}
+                  for s in scores}
+    overall = overall_score(scores)
     data = {
         "paper_id": report.spec.slug,
         "repo_path": report.repo,
         "scored_at": scored_at(os.environ if environ is None else environ),
         "model": deciding_model(report.model),
         "dimensions": dimensions,
-        "overall_score": round(sum(scores) / len(scores), _DIGITS) if scores else 0.0,
+        "overall_score": 0.0 if overall is None else overall,  # SA-Bench writes 0 for no dimension
     }
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 

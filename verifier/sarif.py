@@ -27,6 +27,7 @@ from urllib.parse import quote
 from verifier import __version__
 from sau.vocabulary import Dimension, Evidence, Status, Verdict
 from verifier.run import Report
+from verifier.scoring import status_counts
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SOURCE_ROOT = "%SRCROOT%"  # the base id GitHub's code scanning resolves against the checked-out repository
@@ -45,16 +46,8 @@ def to_sarif(report: Report) -> str:
     reported = [v for v in report.verdicts if reported_verdict(v)]
     rules = [_rule(v) for v in reported]
     results = [_result(v, index, report) for index, v in enumerate(reported)]
-    verdicts = report.verdicts
-    properties: dict[str, object] = {
-        "paper": report.spec.benchmark_id,
-        "total": len(verdicts),
-        "settled": sum(v.status == Status.SETTLED for v in verdicts),
-        "judged": sum(v.status == Status.JUDGED for v in verdicts),
-        "unresolved": sum(v.status == Status.UNRESOLVED for v in verdicts),
-        "unscored": sum(v.score is None for v in verdicts),
-        "settledAtFullMarks": len(verdicts) - len(reported),
-    }
+    properties: dict[str, object] = {"paper": report.spec.benchmark_id, **status_counts(report.verdicts),
+                                      "settledAtFullMarks": len(report.verdicts) - len(reported)}
     if report.model:
         properties["judgeModel"] = report.model
     run = {"tool": {"driver": {"name": "sauverify", "version": __version__, "rules": rules}},
