@@ -181,12 +181,16 @@ def test_sarif_output_locates_each_shortfall():
     assert data["version"] == "2.1.0" and len(data["runs"]) == 1
     results = {r["properties"]["sau"]: r for r in data["runs"][0]["results"]}
     drift = results["demo-D1-002"]
-    assert (drift["ruleId"], drift["level"]) == ("D1-numerical", "warning")
+    assert (drift["ruleId"], drift["level"]) == ("demo-D1-002", "warning")
     region = drift["locations"][0]["physicalLocation"]
     assert (region["artifactLocation"]["uri"], region["region"]["startLine"]) == ("configs/train.yaml", 8)
-    assert results["demo-D1-005"]["level"] == "error" and "locations" not in results["demo-D1-005"]
-    assert "demo-D1-001" not in results  # full marks: nothing to report
-    assert {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]} >= {"D1-numerical", "D2-formula"}
+    missing = results["demo-D1-005"]  # no evidence: shown at the README's first line, and the message says so
+    assert missing["level"] == "error"
+    assert missing["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "README.md"
+    assert "no evidence in the code: shown at README.md line 1" in missing["message"]["text"]
+    assert "demo-D1-001" not in results  # settled at full marks: nothing to report
+    rules = data["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == [r["ruleId"] for r in data["runs"][0]["results"]]
     assert run("--format", "sarif", "-q").stdout == result.stdout
 
 
@@ -198,8 +202,9 @@ def test_every_format_of_the_table_is_offered_accepted_and_written(tmp_path):
     from verifier.cli import build_parser
 
     choices = next(a.choices for a in build_parser()._actions if a.dest == "format")
-    assert list(choices) == list(FORMATS) == ["table", "json", "sarif"]
-    starts = {"table": "demo-001 (demo) on demo", "json": "{", "sarif": "{"}
+    assert list(choices) == list(FORMATS) == ["table", "json", "sabench", "sarif", "html"]
+    starts = {"table": "demo-001 (demo) on demo", "json": "{", "sabench": "{", "sarif": "{",
+              "html": "<!DOCTYPE html>"}
     for name in FORMATS:
         out = tmp_path / f"report.{name}"
         assert main(["--format", name, "-o", str(out), "-q"]) == 0
@@ -209,5 +214,5 @@ def test_every_format_of_the_table_is_offered_accepted_and_written(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nformat = "pdf"\n')
     result = run("-q", cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
-    assert "[tool.sauverify] format must be one of table, json, sarif" in result.stderr
+    assert "[tool.sauverify] format must be one of table, json, sabench, sarif, html" in result.stderr
     assert run("--format", "pdf").returncode == 2

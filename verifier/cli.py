@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print a first draft of a paper spec in the project's format, compiled from the "
                              "SA-Bench claims of --paper (with --sau-dir) or --sau, and exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines")
+    parser.add_argument("--explain", "--verbose", "-v", action="store_true", dest="explain",
+                        help="table: print each verdict's reason (and further evidence) under its row")
     llm = parser.add_argument_group(
         "LLM judge", "SAUs the rules leave unresolved (and that are code-checkable) can go to an LLM through any "
                      "OpenAI-compatible endpoint; every exchange is recorded so that runs replay offline, byte for "
@@ -170,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"warning: {where}: {warning.message}")
     status = _judge_summary(judge, args.quiet)
     try:
-        FORMATS[fmt].write(report, args.output)
+        FORMATS[fmt].write(report, args.output, args.explain)
     except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
         sys.stderr.close()
     if args.save_decisions is not None:
@@ -255,12 +257,13 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension,
          exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None) -> Report:
     if not show_progress:
         return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge)
-    with Progress(TextColumn("reading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    # the phase (reading, call graph, D1 numerical ... D4 ordering, judge), its bar, and the file or SAU at hand
+    with Progress(TextColumn("{task.fields[phase]:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=err, transient=True) as progress:
-        task = progress.add_task("", total=None)
+        task = progress.add_task("", total=None, phase="reading")
 
-        def advance(done: int, total: int, file: str) -> None:
-            progress.update(task, completed=done, total=total, description=file[-50:])
+        def advance(phase: str, done: int, total: int | None, item: str) -> None:
+            progress.update(task, completed=done, total=total, description=item[-50:], phase=phase)
 
         return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge)
 

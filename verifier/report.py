@@ -1,4 +1,5 @@
-"""Reports: JSON (a superset of SA-Bench's result file) and the terminal table.
+"""Reports: JSON (our own layout; how it differs from SA-Bench's result file is in the README, and
+``verifier.sabench_format`` writes SA-Bench's) and the table, as a terminal table or a plain text layout.
 
 JSON layout (``schema`` ``sauverify-report/1``; documented field by field in the README):
 ``paper_id`` (SA-Bench slug), ``benchmark_id``, ``paper_title``, ``repo_path`` (as given), ``model`` (the judge
@@ -14,15 +15,16 @@ the same bytes.
 from __future__ import annotations
 
 import json
+from typing import Sequence
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from verifier import __version__
-from sau.vocabulary import Dimension, Status, Verdict
+from sau.vocabulary import Dimension, Verdict
 from verifier.run import Report
-from verifier.scoring import dimension_scores, overall_score, settle_rate
+from verifier.scoring import dimension_scores, overall_score, settle_rate, status_counts
 
 REPORT_SCHEMA = "sauverify-report/1"
 
@@ -55,11 +57,7 @@ def to_json(report: Report) -> str:
         "dimensions": dimensions,
         "overall_score": overall_score(scores),
         "summary": {
-            "total_claims": len(verdicts),
-            "settled": sum(v.status == Status.SETTLED for v in verdicts),
-            "judged": sum(v.status == Status.JUDGED for v in verdicts),
-            "unresolved": sum(v.status == Status.UNRESOLVED for v in verdicts),
-            "unscored": sum(v.score is None for v in verdicts),
+            **{("total_claims" if k == "total" else k): n for k, n in status_counts(verdicts).items()},
             "settle_rate": settle_rate(verdicts),
             "files_read": report.files_read,
             "stubs": stubs,
@@ -93,31 +91,80 @@ def _claim(verdict: Verdict) -> dict:
 
 
 _STATUS_STYLE = {"settled": "green", "judged": "cyan", "unresolved": "yellow"}
+_COLUMNS = ("SAU", "Dim", "Score", "Status", "Drift", "Evidence")
 
 
-def print_table(report: Report, console: Console) -> None:
-    """Print the per-SAU table, the dimension scores and the overall score, and the counts behind them."""
-    # every string from the spec or the repository is plain Text: "[red]" in a claim id or a path is not markup
-    table = Table(title=Text(f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}"),
-                  title_justify="left")
-    for column in ("SAU", "Dim", "Score", "Status", "Drift", "Evidence"):
-        table.add_column(column, no_wrap=column in ("SAU", "Dim", "Score"))
-    for verdict in report.verdicts:
-        shown = "-" if verdict.score is None else f"{verdict.score:.2f}"
-        table.add_row(Text(verdict.sau.id), verdict.sau.dimension, shown,
-                      Text(verdict.status, style=_STATUS_STYLE.get(verdict.status, "")),
-                      verdict.drift or "", Text(verdict.evidence[0].span_ref if verdict.evidence else ""))
-    console.print(table)
-    scores = dimension_scores(list(report.verdicts), report.dimensions)
+def print_table(report: Report, console: Console, explain: bool = False, plain: bool | None = None) -> None:
+    """Print the per-SAU table, the dimension scores and the overall score, and the counts behind them.
+
+    ``plain`` (default: when ``console`` is not a terminal, or with ``explain``) prints aligned text without a box
+    and never shortens a cell, so that every ``file:line`` stays whole in a pipe, a CI log or a file; with
+    ``explain`` each verdict's reason follows its row. Otherwise a boxed table fitted to the terminal."""
+    if plain is None:
+        plain = explain or not console.is_terminal
+    rows = [_row(v) for v in report.verdicts]
+    title = f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}"
+    if plain:
+        _print_plain(console, title, rows, report.verdicts if explain else None)
+    else:
+        # every string from the spec or the repository is plain Text: "[red]" in a claim id or a path is not markup
+        table = Table(title=Text(title), title_justify="left")
+        for column in _COLUMNS:
+            table.add_column(column, no_wrap=column in ("SAU", "Dim", "Score"))
+        for verdict, row in zip(report.verdicts, rows):
+            table.add_row(Text(row[0]), row[1], row[2], Text(row[3], style=_STATUS_STYLE.get(verdict.status, "")),
+                          row[4], Text(row[5]))
+        console.print(table)
+    for line in summary_lines(report):
+        console.print(Text(line), soft_wrap=True)
+
+
+def _row(verdict: Verdict) -> tuple[str, str, str, str, str, str]:
+    shown = "-" if verdict.score is None else f"{verdict.score:.2f}"
+    evidence = verdict.evidence[0].span_ref if verdict.evidence else ""
+    return verdict.sau.id, verdict.sau.dimension, shown, verdict.status, verdict.drift or "", evidence
+
+
+def _print_plain(console: Console, title: str, rows: Sequence[tuple[str, ...]],
+                 explained: tuple[Verdict, ...] | None) -> None:
+    """Columns padded to their widest cell, two spaces apart, the last one unpadded; one line per row whatever
+    its length (``soft_wrap``: the console neither wraps nor cuts it)."""
+    widths = [max(len(row[i]) for row in [_COLUMNS, *rows]) for i in range(len(_COLUMNS))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells[:-1], widths)) + "  " + cells[-1]
+
+    console.print(Text(title), soft_wrap=True)
+    console.print(Text(line(_COLUMNS).rstrip()), soft_wrap=True)
+    for index, row in enumerate(rows):
+        console.print(Text(line(row).rstrip()), soft_wrap=True)
+        if explained is not None:
+            verdict = explained[index]
+            console.print(Text(f"    reason: {' '.join(verdict.reason.split())} ({verdict.decided_by})"),
+                          soft_wrap=True)
+            if len(verdict.evidence) > 1:
+                console.print(Text("    also: " + ", ".join(e.span_ref for e in verdict.evidence[1:])),
+                              soft_wrap=True)
+
+
+def summary_lines(report: Report) -> list[str]:
+    """The lines under the table: one per dimension, then the overall score with the settle rate, the unresolved
+    and judged counts beside it, files read, stubs, TODOs and warnings."""
+    verdicts = list(report.verdicts)
+    scores = dimension_scores(verdicts, report.dimensions)
+    lines = []
     for score in scores:
         shown = "n/a" if score.score is None else f"{score.score:.2f}"
-        console.print(f"{score.dimension} {Dimension(score.dimension).label:<9} {shown:>5}   "
-                      f"{score.total} SAUs: {score.settled} settled, "
-                      + (f"{score.judged} judged, " if score.judged else "") + f"{score.unresolved} unresolved"
-                      + (f" ({score.unscored} without a score)" if score.unscored else ""))
+        lines.append(f"{score.dimension} {Dimension(score.dimension).label:<9} {shown:>5}   "
+                     f"{score.total} SAUs: {score.settled} settled, "
+                     + (f"{score.judged} judged, " if score.judged else "") + f"{score.unresolved} unresolved"
+                     + (f" ({score.unscored} without a score)" if score.unscored else ""))
     overall = overall_score(scores)
-    rate = settle_rate(list(report.verdicts))
+    rate = settle_rate(verdicts)
+    counts = status_counts(verdicts)
     stubs, todos = stub_totals(report)
-    console.print(f"overall {'n/a' if overall is None else f'{overall:.2f}'}   "
-                  f"settle rate {0 if rate is None else rate:.0%}   files read {report.files_read}   "
-                  f"stubs {stubs}   TODOs {todos}   warnings {len(report.warnings)}")
+    lines.append(f"overall {'n/a' if overall is None else f'{overall:.2f}'}   "
+                 f"settle rate {0 if rate is None else rate:.0%} ({counts['unresolved']} unresolved"
+                 + (f", {counts['judged']} judged" if counts["judged"] else "") + f")   files read {report.files_read}   "
+                 f"stubs {stubs}   TODOs {todos}   warnings {len(report.warnings)}")
+    return lines

@@ -7,26 +7,37 @@ touches).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from extractors.callgraph.build import build_call_graph
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
 from rules import names
 from sau.vocabulary import DIMENSIONS, SAU, Dimension, PaperSpec, Status, Verdict
 from verifier.dimensions import DIMENSION_RULES
+from verifier.locations import anchor, cell_lines, evidence_sources
 
 if TYPE_CHECKING:  # the openai client is imported only when a judge runs
     from llm_fallback.judge import Judge
+
+Progress = Callable[[str, int, int | None, str], None]
+"""``progress(phase, done, total, item)``: what a run is doing, for a progress display."""
 
 
 @dataclass(frozen=True)
 class Report:
     """The result of one run: the spec, the repository as the user named it, the verdicts in spec order, the
     warnings about input files, how many files were read, and the repository's stub and TODO finding counts by
-    code (``extractors.stubs``), and the LLM judge's model when a judge ran (``None`` otherwise)."""
+    code (``extractors.stubs``), and the LLM judge's model when a judge ran (``None`` otherwise).
+
+    For the reports that show code (``verifier.locations``): ``sources`` the lines of every file (``file#cell`` for a
+    notebook cell) some verdict's evidence points into; ``anchor`` the stable place a verdict without evidence is
+    shown at (the repository's README, else its first file read; ``None`` when nothing was read); ``cell_lines`` the
+    line of the ``.ipynb`` file holding the first source line of each notebook cell evidence points into (cells
+    whose place in the file could not be found are absent)."""
 
     spec: PaperSpec
     repo: str
@@ -36,23 +47,51 @@ class Report:
     dimensions: tuple[Dimension, ...]
     stubs: dict[str, int]
     model: str | None = None
+    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    anchor: str | None = None
+    cell_lines: dict[str, int] = field(default_factory=dict)
 
 
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
-           progress: Callable[[int, int, str], None] | None = None, judge: Judge | None = None) -> Report:
+           progress: Progress | None = None, judge: Judge | None = None) -> Report:
     """Verify ``repo`` against ``spec`` for the SAUs of ``dimensions``.
 
     ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
     depend on where it runs). ``judge`` (``llm_fallback.judge.Judge``), when given, decides the verdicts the rules
-    leave unresolved, with the same index. Raises ``NotADirectoryError`` when ``repo`` is not a folder.
+    leave unresolved, with the same index. ``progress(phase, done, total, item)``, when given, is told each step:
+    phase ``reading`` per file, ``call graph`` once, then per SAU the phase of its dimension (``D1 numerical``...),
+    and ``judge`` before the judge runs (``total`` ``None`` when unknown). Raises ``NotADirectoryError`` when
+    ``repo`` is not a folder.
     """
-    index = build_index(repo, names.normalise, max_bytes, exclude, progress)
-    verdicts = tuple(decide(sau, index) for sau in spec.saus if sau.dimension in dimensions)
+    tell: Progress = progress or (lambda phase, done, total, item: None)
+    index = build_index(repo, names.normalise, max_bytes, exclude,
+                        lambda done, total, file: tell("reading", done, total, file))
+    chosen = [sau for sau in spec.saus if sau.dimension in dimensions]
+    if any(sau.dimension != Dimension.D1 for sau in chosen):
+        tell("call graph", 0, None, "")
+        _prepare_call_graph(index)
+    verdicts_: list[Verdict] = []
+    for number, sau in enumerate(chosen, 1):
+        tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
+        verdicts_.append(decide(sau, index))
+    verdicts = tuple(verdicts_)
     if judge is not None:
+        tell("judge", 0, None, judge.model)
         verdicts = tuple(judge(list(verdicts), index))
+    sources = evidence_sources(verdicts, index.lines)
     return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,
-                  index.stub_counts(), judge.model if judge is not None else None)
+                  index.stub_counts(), judge.model if judge is not None else None, sources,
+                  anchor(repo, index.files), cell_lines(repo, sources))
+
+
+def _prepare_call_graph(index: RepositoryIndex) -> None:
+    """Build the call graph before the rules ask for it, so that a progress display can name the phase; a failure
+    is left for the rules that need the graph to meet (each of their SAUs then says so)."""
+    try:
+        index.analysis(build_call_graph)
+    except Exception:  # the rules report it per SAU (decide())
+        pass
 
 
 def decide(sau: SAU, index: RepositoryIndex) -> Verdict:

@@ -54,3 +54,13 @@ def overall_score(scores: list[DimensionScore]) -> float | None:
 def settle_rate(verdicts: list[Verdict]) -> float | None:
     """Share of SAUs a deterministic rule settled (ARCHITECTURE.md, "Terms"), or ``None`` for no SAUs."""
     return round(sum(v.status == Status.SETTLED for v in verdicts) / len(verdicts), _DIGITS) if verdicts else None
+
+
+def status_counts(verdicts: list[Verdict] | tuple[Verdict, ...]) -> dict[str, int]:
+    """``total``, ``settled``, ``judged``, ``unresolved`` and ``unscored`` (no score) counts of ``verdicts``: the
+    figures every report gives beside its scores."""
+    return {"total": len(verdicts),
+            "settled": sum(v.status == Status.SETTLED for v in verdicts),
+            "judged": sum(v.status == Status.JUDGED for v in verdicts),
+            "unresolved": sum(v.status == Status.UNRESOLVED for v in verdicts),
+            "unscored": sum(v.score is None for v in verdicts)}
