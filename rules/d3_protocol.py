@@ -45,7 +45,8 @@ from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import names
+from rules import names, roles
+from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d3-protocol"
@@ -65,6 +66,7 @@ PRESENT, ABSENT, AMBIGUOUS = Outcome.PRESENT, Outcome.ABSENT, Outcome.AMBIGUOUS
 _GENERIC = word_list("generic_terms", "rules")  # terms that name no particular dataset, baseline or metric
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
+_SIZE = re.compile(r"\d+(?:\.\d+)?\s*[kmb]\b", re.IGNORECASE)  # "10M", "1.5B": how big a dataset is
 _SUBSTRING_MIN = 6  # shorter terms inside longer names are too often accidents (``acc`` in ``accumulate``)
 
 
@@ -86,6 +88,8 @@ def term_matches(term: str, text: str) -> bool:
         return True
     if term_squashed not in text_squashed:  # every way of matching below needs this
         return False
+    if _whole_only(term):  # "up", "ppl", "reward": only the whole identifier (its last dotted part) or string
+        return squash(text.rsplit(".", 1)[-1]) == term_squashed
     text_words = words(text)
     if _run(text_words, words(term)):
         return True
@@ -96,6 +100,18 @@ def term_matches(term: str, text: str) -> bool:
             if joined == term_squashed:
                 return True
     return len(term_squashed) >= _SUBSTRING_MIN and term_squashed in text_squashed
+
+
+_COMMON = roles.words("common_words")
+_WHOLE_MIN = 4  # shorter aliases ("ppl", "up") are inside too many longer names
+
+
+@lru_cache(maxsize=4096)
+def _whole_only(term: str) -> bool:
+    """Whether ``term`` matches only whole identifiers or strings: shorter than four characters, or an ordinary
+    word (``rules/roles.yaml``, ``common_words``)."""
+    squashed = squash(term)
+    return len(squashed) < _WHOLE_MIN or squashed in _COMMON
 
 
 def _run(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
@@ -145,10 +161,21 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
     score = round_to_scale(present / len(results))
+    baselines = [r for r in results if r.category == "baselines"]
+    unrun = bool(baselines) and all(r.outcome == ABSENT for r in baselines)
+    if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
+        score = 0.0
+    unused = (present == 0 or unrun) and any(r.outcome == ABSENT and r.note.startswith(_DEAD_NOTE) for r in results)
+    if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
+        score = 0.25
     decided = all(r.outcome != AMBIGUOUS for r in results) and sau.complete
     drift = Drift.PROTOCOL if any(r.outcome == ABSENT for r in results) else None
     reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
         f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
+    if unused:
+        reason += "; implemented only in code no entry point reaches, a trace: 0.25"
+    elif unrun:
+        reason += "; no claimed baseline is built or run, so the comparison the claim describes never runs: 0"
     if not sau.complete:
         reason += "; the statement has elements no check covers"
     findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
@@ -162,15 +189,20 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     name = element["name"]
     terms = [name, *element.get("aliases", ())]
     specific = [t for t in terms if not is_generic(t)]
-    if _DIGIT.search(name):  # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob
+    if _DIGIT.search(name) and not (category == "datasets" and not _DIGIT.search(_SIZE.sub("", name))):
+        # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob; a dataset's size
+        # ("WebVid-10M") is no such number: webvid is that dataset
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
-    by_state: dict[str, list[Mention]] = {LIVE: [], "maybe": [], DEAD: [], "display": []}
+    found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, "display")}
     generic_live: list[Mention] = []
+    matched: set[str] = set()
+    constants = index.analysis(literal_constants)
     for text, mentions in graph.mentions_by_text().items():
         hit_specific = any(term_matches(t, text) for t in specific)
         if not hit_specific and not any(term_matches(t, text) for t in generic):
             continue
+        matched.add(text)
         for mention in mentions:
             if mention.scope not in graph.graph or is_test_path(mention.file):
                 continue
@@ -178,13 +210,24 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             if not hit_specific:
                 if state == LIVE and mention.kind != "display":
                     generic_live.append(mention)
+            elif mention.kind == "display":
+                found["display"].append(mention)
+            elif state == LIVE:
+                found[role(category, mention, constants)].append(mention)
             else:
-                by_state["display" if mention.kind == "display" else state].append(mention)
-    if by_state[LIVE]:
-        best = sorted(by_state[LIVE], key=_mention_order)
-        return ElementResult(category, name, PRESENT, f"used at {best[0].ref}", tuple(best))
-    if by_state["maybe"]:
-        best = sorted(by_state["maybe"], key=_mention_order)
+                found["maybe" if state != DEAD else DEAD].append(mention)
+    if found[ROLE]:
+        best = sorted(found[ROLE], key=_mention_order)
+        return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
+    if category == "datasets":
+        manifest = _in_manifest(specific, index)
+        if manifest is not None:
+            row, launcher = manifest
+            return ElementResult(category, name, PRESENT,
+                                 f"a manifest the launcher passes ({launcher.ref}) points to it at {row.ref}",
+                                 (row, launcher))
+    if found["maybe"]:
+        best = sorted(found["maybe"], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only in code that may not run ({best[0].ref})", tuple(best))
     configs = [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
@@ -198,23 +241,33 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                                  f"config {configs[0].ref}, key read at {read[0].ref}", tuple(configs))
         return ElementResult(category, name, AMBIGUOUS,
                              f"only in config {configs[0].ref}, whose key live code does not name", tuple(configs))
+    if found[UNKNOWN]:
+        best = sorted(found[UNKNOWN], key=_mention_order)
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"named in live code at {best[0].ref}, but not {_ROLE_WORDS[category]} there",
+                             tuple(best))
     if generic_live:
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best))
-    if by_state[DEAD]:
-        first = sorted(by_state[DEAD], key=_mention_order)[0]
+    if found[DEAD]:
+        first = sorted(found[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
-                             f"only in dead code: {first.scope} at {first.ref}, which no entry point reaches",
-                             tuple(sorted(by_state[DEAD], key=_mention_order)))
-    related = _related(terms, graph)
+                             f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
+                             tuple(sorted(found[DEAD], key=_mention_order)))
+    related = _related(terms, graph, matched)
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,))
-    if by_state["display"]:
-        first = by_state["display"][0]
+    if found[TRACE]:
+        first = sorted(found[TRACE], key=_mention_order)[0]
+        return ElementResult(category, name, ABSENT,
+                             f"only named by a constant, a table of written-out values or a plot at {first.ref}, "
+                             f"never {_ROLE_WORDS[category]}", (first,))
+    if found["display"]:
+        first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
     trace = _text_trace(specific, index)
     if trace is not None:
@@ -222,15 +275,95 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
-def _related(terms: list[str], graph: CallGraph) -> Mention | None:
-    """A live identifier sharing a distinctive word (four letters or more, not generic) with the element's name or
-    aliases, or ``None``: then the element may be there under a name the spec did not list."""
+ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
+_DEAD_NOTE = "only in dead code"
+_ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines": "built or run",
+               "scope": "run"}
+_LOADER_WORDS = roles.words("loader_words")
+_METRIC_CALL_WORDS = roles.words("metric_call_words")
+_PLOT_CALLS = roles.words("plot_calls")
+_CONFIG_CALLS = roles.words("config_calls")
+
+
+def role(category: str, mention: Mention, constants: frozenset[str]) -> str:
+    """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
+    dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
+    table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
+    code whose role cannot be told from the syntax: a variable passed on, a string compared or listed).
+    ``constants`` are the identifiers bound only to literals (``literal_constants``)."""
+    context, kind = mention.context, mention.kind
+    callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")
+    callee_words = set(words(callee.rsplit(".", 1)[-1])) if callee else set()
+    if callee and callee.rsplit(".", 1)[-1].lower() in _PLOT_CALLS:
+        return TRACE
+    if context.startswith("bind:call:"):
+        ctor = context[len("bind:call:"):]
+        return UNKNOWN if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS else ROLE
+    if kind == "definition" or context == "call":
+        return ROLE
+    if kind == "binding":
+        if context == "bind:computed":
+            return ROLE if category == "metrics" else UNKNOWN
+        return TRACE if context == "bind:literal" and (category == "metrics" or mention.text in constants) \
+            else UNKNOWN
+    if context == "key:computed":
+        return ROLE if category == "metrics" else UNKNOWN
+    if context in ("key:literal", "literal"):
+        return TRACE if category == "metrics" else UNKNOWN
+    if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
+        return ROLE  # the setting a run gets unless its launcher says otherwise
+    if callee:
+        wanted = _METRIC_CALL_WORDS if category == "metrics" else _LOADER_WORDS
+        if kind == "string" and callee_words & wanted:
+            return ROLE
+        if kind == "name" and category != "metrics" and callee_words & _LOADER_WORDS:
+            return ROLE
+    if kind == "name" and mention.text.rsplit(".", 1)[-1] in constants:
+        return TRACE
+    return UNKNOWN
+
+
+def literal_constants(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: identifiers every live binding of which is a literal (``PALETTE_DAVIS = b"..."``) and
+    that no loader call is handed (``Mention.context``); read elsewhere, such a name is a constant named after
+    something, not the thing."""
+    graph = index.analysis(build_call_graph)
+    literal: set[str] = set()
+    other: set[str] = set()
+    for scope, mentions in graph.mentions.items():
+        for mention in mentions:
+            last = mention.text.rsplit(".", 1)[-1]
+            if mention.kind == "binding":
+                (literal if mention.context == "bind:literal" else other).add(last)
+            elif mention.kind == "name" and mention.context.startswith("arg:") and \
+                    set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS:
+                other.add(last)
+    return frozenset(literal - other)
+
+
+def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
+    """The first manifest row holding a term as a path part or word (``webvid/000001.mp4``) and the launcher line
+    passing that manifest, or ``None``."""
+    for manifest in index.analysis(launched_manifests):
+        for row in manifest.lines:
+            if any(term_matches(t, part) for t in terms for part in _ROW_PARTS.split(row.text) if part):
+                return row, manifest.launcher
+    return None
+
+
+_ROW_PARTS = re.compile(r"[\s\"',:;{}\[\]/\\=]+")
+
+
+def _related(terms: list[str], graph: CallGraph, matched: set[str]) -> Mention | None:
+    """A live identifier, other than the ``matched`` texts already judged, sharing a distinctive word (four
+    letters or more, not generic) with the element's name or aliases, or ``None``: then the
+    element may be there under a name the spec did not list."""
     distinctive = {w for t in terms for w in _plain_words(t) if len(w) >= 4 and not is_generic(w)
                    and w not in _BUILTINS}
     if not distinctive:
         return None
     for text, mentions in graph.mentions_by_text().items():
-        if distinctive & _plain_words(text):
+        if text not in matched and distinctive & _plain_words(text):
             live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
                     and graph.live(m.scope) and not is_test_path(m.file)]
             if live:
@@ -283,12 +416,15 @@ def _mention_order(mention: Mention) -> tuple:
 def _evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
     seen: dict[tuple, Evidence] = {}
     for result in sorted(results, key=lambda r: r.outcome != PRESENT):
-        for item in result.refs[:1]:
+        manifest = bool(result.refs) and getattr(result.refs[0], "kind", "") == "manifest"
+        for item in result.refs[:2 if manifest else 1]:  # a manifest row and the launcher line passing it
             key = (item.where, item.line)
             if key in seen:
                 continue
             lines = index.lines.get(item.where, [])
-            text = lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines) else ""
+            text = (lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines)
+                    else item.text[:200] if isinstance(item, Mention) and item.kind in ("manifest", "launcher")
+                    else "")
             kind = "config" if isinstance(item, Fact) else item.kind
             seen[key] = Evidence(item.file, item.line, item.line, text, kind, cell=item.cell)
     return tuple(seen.values())

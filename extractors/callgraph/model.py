@@ -5,7 +5,7 @@ how repository files are named as modules."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 import networkx as nx
@@ -79,17 +79,27 @@ class Mention(Location):
     (one line): ``kind`` ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or
     f-string text part) or ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the
     scope of that function or class: it counts when they run or are used), or ``display`` (a string only shown: an
-    argument of ``print``, a logging call, a plot label, a ``help=`` text). Build with ``Mention.at``."""
+    argument of ``print``, a logging call, a plot label, a ``help=`` text). Build with ``Mention.at``.
+
+    ``context`` is the syntactic role the mention plays where it is (what the D3 rule reads to tell a dataset
+    loaded from a constant named after it): ``call`` (the name is the function a call calls), ``arg:<callee>``
+    (inside the arguments of a call, the innermost callee's dotted name after the colon, empty when it has none;
+    ``arg:<callee>=<keyword>`` inside a keyword argument of that call),
+    ``key:literal`` / ``key:computed`` (a string used as a dict key or subscript index whose value is a literal
+    or is computed), ``bind:call:<callee>`` / ``bind:literal`` / ``bind:computed`` (a name bound to a call's
+    result, to a literal, to anything else), ``literal`` (inside the literal value of an assignment, outside any
+    call: a constant table), or empty."""
 
     scope: str
     text: str
     kind: str
+    context: str = field(default="", kw_only=True)
 
     @classmethod
-    def at(cls, key: str, line: int, scope: str, text: str, kind: str) -> Mention:
-        """A mention on ``line`` of the source ``key`` (``file`` or ``file#cell``)."""
+    def at(cls, key: str, line: int, scope: str, text: str, kind: str, context: str = "") -> Mention:
+        """A mention on ``line`` of the source ``key`` (``file`` or ``file#cell``), playing ``context``."""
         file, cell = split_where(key)
-        return cls(file, line, line, scope, text, kind, cell=cell)
+        return cls(file, line, line, scope, text, kind, cell=cell, context=context)
 
 
 @dataclass(frozen=True)
