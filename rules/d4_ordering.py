@@ -5,14 +5,23 @@ graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: i
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
 call, so recursion and repeated calls end), loops noted. A call site maps to a step
 
+- **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
+  into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
+  unless the step's ``functions`` name that very class (building it is the step);
+- **strongly** when the call plays a role the step asks for (``rules/roles.yaml``, ``step_roles``: the backward
+  pass ``loss.backward()``, an optimizer or scheduler step ``optimizer.step()`` told by its receiver's name,
+  ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save; a step asks for a role when its name or keywords hold
+  one of the role's step words: "gradient clipping", ``optimizer.step``);
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
-- **weakly** when only such a common library call, or an attribute call on a receiver of unknown type, has that
-  name (``model.train()`` may be ``nn.Module.train``, not the training step), or a name merely contains a common
-  keyword (``train_epoch`` for ``train``: ``get_train_loader`` would match too).
+- **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
+  ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
+  an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
+  ``nn.Module.train``, not the training step); or when a name merely contains a common keyword (``train_epoch`` for
+  ``train``: ``get_train_loader`` would match too).
 
 The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
@@ -21,16 +30,19 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 *maybe* live, or a keyword used only as a variable or string).
 
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
-none. Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
-rounded to the scale (``sau.vocabulary.round_to_scale``); two swapped steps of four give 0.75. Settled when every
-step is strongly mapped or certainly dead or absent and no entry-point question remains. Step i precedes step j
-when some site of j runs after the first site of i (a validation inside the pretraining loop does not undo the
-final evaluation after fine-tuning); the pair is violated when every site of j runs before any site of i. A
-violation is settled ordering drift only when both steps are strongly mapped and their sites are *sequential*: not
-in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them; such a pair never settles), not
-one inside the other's call (``relation``), and neither site only constructs an object (``PPO(...)``: setting a step
-up is not running it). Otherwise unresolved with that score as the
-best estimate and one finding per step.
+none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
+pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
+runs before any site of i. Score: with every step found and a required pair violated, 0 (the claimed order is
+contradicted where it runs: CONVENTIONS.md, "Ordering"); otherwise the largest set of steps found in the trace whose
+required pairs all hold, over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``).
+
+Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, and every
+required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
+one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
+before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
+most 0.75, so a verdict never lists steps out of the claimed order with a 1). A violation is further unsettled
+when one site runs inside the other's call (``relation``) or the earlier site only constructs an object. Otherwise
+unresolved with the score as the best estimate and one finding per step.
 """
 
 from __future__ import annotations
@@ -60,6 +72,7 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
 _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
+_REPEATED = roles.words("repeated_step_words")
 
 
 
@@ -364,8 +377,11 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
             strong: list[Event] = []
             weak: list[Event] = []
             names = step_names(step)
+            repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
+                if strength == STRONG and repeated and not event.in_loop:
+                    strength = WEAK  # "train the variants": one call outside a loop trains one thing
                 if strength == STRONG:
                     strong.append(event)
                 elif strength == WEAK and not strong:
