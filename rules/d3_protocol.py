@@ -1,34 +1,54 @@
 """D3, experiment protocol: are the claimed datasets, baselines, metrics and scope elements used by code that runs?
 
+A dataset is used when live code loads or builds it, a metric when live code computes it, a baseline or a setting
+when live code builds or runs it (benchmarks/truth/CONVENTIONS.md, "Protocol"); a name in a plot, a print, a log, a
+constant or a table of written-out numbers is not a use.
+
 Each element of ``sau.checks`` (``datasets``, ``baselines``, ``metrics``, ``scope``: lists of ``{name, aliases}``)
 is looked up among the *mentions* of the call graph (``extractors.callgraph.Mention``): identifiers and dotted
-names read, called, assigned or defined (``CIFAR10(...)``, ``compute_fid``, ``val_loss = ...``, ``def fid``: a
-definition counts where the function runs) and string literals
-(``load_dataset("openwebtext")``, ``"data/owt/train.bin"``, ``choices=["cifar10"]``). Comments and docstrings are
-not mentions; strings shown to people (``print``/logging arguments, plot labels, ``help=``) are kept apart as
-*display* and never count. A term matches a mention when their normalised forms are equal, when the term's
-words occur in a row among the mention's words (``val loss`` in ``best_val_loss``; camelCase and punctuation
-split words, so ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
-when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``).
+names read, called, assigned or defined, and string literals, each with the syntactic role it plays there
+(``Mention.context``). Comments and docstrings are not mentions; strings shown to people (``print``/logging
+arguments, plot labels, ``help=``) are *display* and never count. A term matches a mention when their normalised
+forms are equal, when the term's words occur in a row among the mention's words (``val loss`` in
+``best_val_loss``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
+when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
+characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
+identifier (its last dotted part) or a whole string.
 
-Per element, in this order (ARCHITECTURE.md, "What each dimension can settle": present when live code loads, builds
-or computes it; absent when nothing but dead code, text or nothing at all has it; ambiguous in between):
+A matching mention in live code (reached from an entry point) is judged by its role (``role``, tables in
+``rules/roles.yaml``):
 
-- **present** (1): a non-generic term matches a mention in *live* code (reached from an entry point).
-- **ambiguous**: a match only in code that is *maybe* live, only through a generic term (``loss``, ``mean``,
-  ``baseline``), only through a term that drops the number of an element named with one (``batch_size`` for
-  "batch size 1024" shows the setting exists, not its value: D1 checks values), or only in a config file (a
-  YAML/JSON/TOML value or key) whose key live code does not name.
-- **present** through a config: the config value or key matches and live code names that key.
-- **ambiguous** too: no match at all, but a live identifier shares a distinctive word with the element's name or
-  aliases (``reward_lambda`` for "reward multiplier lambda"): the spec's aliases may have missed that name.
-- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it: the reason says
-  where), or else only in display strings, comments, docstrings or other text, or nowhere.
+- **role**, the element is used: a call of it (``CIFAR10(...)``, ``compute_fid(...)``) or the definition of a
+  function or class that runs; a name bound to a call's result (``tldr = load_dataset(...)``; not a dataclass
+  ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric: ``mcc =
+  accuracy_score(...)``); a string or name handed to a loader (``loader_words``: ``load_dataset("tldr")``,
+  ``os.path.join(root, "webvid")``), a string handed to a metric library call for a metric (``metric_call_words``),
+  an ``add_argument`` default; for a metric also a name or dict/subscript key bound to a computed value
+  (``ppl = math.exp(loss)``, ``results["ppl"] = ...``);
+- **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
+  table bound to written-out values, and an identifier bound only to literals and handed to no loader
+  (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
+- **unknown** otherwise (a variable passed on, a string compared or listed): the role cannot be told.
+
+Per element, in this order:
+
+- **present** (1): a role in live code; for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and
+  the like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
+- **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
+  name (when it does: **present**); only unknown roles in live code; a match only through a generic term
+  (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
+  for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
+  sharing a distinctive word with the element's name or aliases (the spec's aliases may have missed it).
+- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it), or only traces,
+  display strings, comments, docstrings or other text, or nowhere.
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
-there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present, rounded to the scale; settled
-when every element is present or absent and the SAU's checks cover its statement, otherwise unresolved with that
-score as the best estimate and one finding per element. Drift ``protocol`` when an element is absent.
+there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (an ambiguous element counted
+as half in the estimate), rounded to the scale, except that a claim listing baselines none of which is built or run
+is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
+dead code is a trace (0.25). Settled when every element is present or absent and the SAU's checks cover its
+statement, otherwise unresolved with that score as the best estimate and one finding per element. Drift
+``protocol`` when an element is absent.
 """
 
 from __future__ import annotations
@@ -160,7 +180,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     graph = index.analysis(build_call_graph)
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
-    score = round_to_scale(present / len(results))
+    ambiguous = sum(r.outcome == AMBIGUOUS for r in results)
+    # an undecided element may go either way: the estimate counts it as half (a settled verdict has none)
+    score = round_to_scale((present + ambiguous / 2) / len(results))
     baselines = [r for r in results if r.category == "baselines"]
     unrun = bool(baselines) and all(r.outcome == ABSENT for r in baselines)
     if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
@@ -213,7 +235,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             elif mention.kind == "display":
                 found["display"].append(mention)
             elif state == LIVE:
-                found[role(category, mention, constants)].append(mention)
+                found[role(category, mention, constants, tuple(terms))].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
@@ -283,14 +305,16 @@ _LOADER_WORDS = roles.words("loader_words")
 _METRIC_CALL_WORDS = roles.words("metric_call_words")
 _PLOT_CALLS = roles.words("plot_calls")
 _CONFIG_CALLS = roles.words("config_calls")
+_METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
 
 
-def role(category: str, mention: Mention, constants: frozenset[str]) -> str:
+def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = ()) -> str:
     """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
     dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
     table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
     code whose role cannot be told from the syntax: a variable passed on, a string compared or listed).
-    ``constants`` are the identifiers bound only to literals (``literal_constants``)."""
+    ``constants`` are the identifiers bound only to literals (``literal_constants``); ``terms`` the element's name
+    and aliases (a metric's name bound to a call computing another metric is not that metric)."""
     context, kind = mention.context, mention.kind
     callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")
     callee_words = set(words(callee.rsplit(".", 1)[-1])) if callee else set()
@@ -298,7 +322,11 @@ def role(category: str, mention: Mention, constants: frozenset[str]) -> str:
         return TRACE
     if context.startswith("bind:call:"):
         ctor = context[len("bind:call:"):]
-        return UNKNOWN if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS else ROLE
+        if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS:
+            return UNKNOWN
+        if category == "metrics" and _other_metric(ctor, terms):
+            return UNKNOWN  # mcc = accuracy_score(...): the name says one metric, the call computes another
+        return ROLE
     if kind == "definition" or context == "call":
         return ROLE
     if kind == "binding":
@@ -321,6 +349,13 @@ def role(category: str, mention: Mention, constants: frozenset[str]) -> str:
     if kind == "name" and mention.text.rsplit(".", 1)[-1] in constants:
         return TRACE
     return UNKNOWN
+
+
+def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
+    """Whether ``callee``'s last name part names a metric (``rules/words.yaml``, ``result_names``, generic terms
+    left out) that none of ``terms`` names: ``accuracy_score`` for Matthews correlation."""
+    named = {w for w in words(callee.rsplit(".", 1)[-1]) if w in _METRIC_NAMES}
+    return bool(named - {w for t in terms for w in words(t)})
 
 
 def literal_constants(index: RepositoryIndex) -> frozenset[str]:

@@ -57,6 +57,20 @@ def words(key: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=None)
+def order_breakers() -> tuple[tuple[str, str, str], ...]:
+    """(earlier step's role, later step's role, breaking call's role) triples: a call of the breaking role between
+    the two steps breaks their order."""
+    rows = _table().get("order_breakers", [])
+    known = {role.name for role in step_roles()}
+    out = []
+    for row in rows if isinstance(rows, list) else [None]:
+        if not isinstance(row, dict) or not {row.get("first"), row.get("then"), row.get("breaker")} <= known:
+            raise RolesError(f"rules/{ROLES_FILE}: order_breakers rows need first, then and breaker, each a step role")
+        out.append((row["first"], row["then"], row["breaker"]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
 def step_roles() -> tuple[StepRole, ...]:
     """The D4 step roles, in the table's order."""
     roles = _table().get("step_roles")

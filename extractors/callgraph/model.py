@@ -16,6 +16,7 @@ MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function
 CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN, BY_NAME = (
     "call", "instantiate", "hook", "instance", "reference", "import", "run", "by_name")
 EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no repository node
+EXPR_RECEIVER = "<expr>"  # the receiver in the target of a method called on a computed value: "<expr>.backward"
 CERTAIN_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN})
 LIVE, MAYBE, DEAD = "live", "maybe", "dead"
 
@@ -51,7 +52,8 @@ class CallSite(Location):
 
     ``scope`` the node making it; ``callee`` the repository node it resolves to, or ``None``; ``target`` the
     called name: the resolved dotted name for repository and imported names (``torch.optim.AdamW`` for
-    ``optim.AdamW`` after ``from torch import optim``), as written otherwise; ``kind`` an edge kind, ``external``
+    ``optim.AdamW`` after ``from torch import optim``), as written otherwise (``<expr>.backward`` for a method of a
+    computed value, ``(loss / k).backward()``: ``EXPR_RECEIVER``); ``kind`` an edge kind, ``external``
     (resolved outside the repository) or ``unresolved``; ``in_loop`` whether a ``for``/``while``/comprehension
     of the scope encloses it; ``branch`` the arms of the scope's ``if``/``try`` statements that enclose it, as
     (statement id, arm number) pairs: two sites of one scope holding the same statement id with different arms

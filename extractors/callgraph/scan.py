@@ -21,7 +21,8 @@ _DISPLAY_KEYWORDS = word_list("display_keywords")
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
 # A call or reference before resolution: (scope, how, text, line, in_loop, source key, branch); ``how`` is
-# ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``) or ``dynamic``.
+# ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``), ``expr`` (a method called on a
+# computed value, ``(loss / k).backward()``: ``text`` is the method's name) or ``dynamic``.
 RawSite = tuple[str, str, str, int, bool, str, tuple[tuple[int, int], ...]]
 
 
@@ -276,6 +277,8 @@ class Scanner(cst.CSTVisitor):
             self._raw("super", func.attr.value, original_node)
         elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr":
             self._raw("dynamic", "getattr", original_node)  # getattr(obj, name)(...): dispatch by a run-time name
+        elif isinstance(func, cst.Attribute):  # (loss / k).backward(): a method of a computed value, unresolved
+            self._raw("expr", func.attr.value, original_node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
