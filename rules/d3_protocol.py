@@ -21,7 +21,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
 - **role**, the element is used: a call of it (``CIFAR10(...)``, ``compute_fid(...)``) or the definition of a
   function or class that runs; a name bound to a call's result (``tldr = load_dataset(...)``; not a dataclass
   ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric: ``mcc =
-  accuracy_score(...)``); a string or name handed to a loader (``loader_words``: ``load_dataset("tldr")``,
+  accuracy_score(...)``; for a baseline, only a constructor or loader call: ``base_model_outputs =
+  self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``: ``load_dataset("tldr")``,
   ``os.path.join(root, "webvid")``), a string handed to a metric library call for a metric (``metric_call_words``),
   an ``add_argument`` default; for a metric also a name or dict/subscript key bound to a computed value
   (``ppl = math.exp(loss)``, ``results["ppl"] = ...``);
@@ -326,6 +327,9 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             return UNKNOWN
         if category == "metrics" and _other_metric(ctor, terms):
             return UNKNOWN  # mcc = accuracy_score(...): the name says one metric, the call computes another
+        last = ctor.rsplit(".", 1)[-1]
+        if category == "baselines" and not (last[:1].isupper() or set(words(last)) & _LOADER_WORDS):
+            return UNKNOWN  # base_model_outputs = self.model(...): a result named after it, not the model built
         return ROLE
     if kind == "definition" or context == "call":
         return ROLE
@@ -391,10 +395,10 @@ _ROW_PARTS = re.compile(r"[\s\"',:;{}\[\]/\\=]+")
 
 def _related(terms: list[str], graph: CallGraph, matched: set[str]) -> Mention | None:
     """A live identifier, other than the ``matched`` texts already judged, sharing a distinctive word (four
-    letters or more, not generic) with the element's name or aliases, or ``None``: then the
+    letters or more, not generic; or a size such as ``7b``: ``lr_7b`` for "Gemma-7B") with the element's name or aliases, or ``None``: then the
     element may be there under a name the spec did not list."""
-    distinctive = {w for t in terms for w in _plain_words(t) if len(w) >= 4 and not is_generic(w)
-                   and w not in _BUILTINS}
+    distinctive = {w for t in terms for w in _plain_words(t)
+                   if (len(w) >= 4 and not is_generic(w) and w not in _BUILTINS) or _SIZE.fullmatch(w)}
     if not distinctive:
         return None
     for text, mentions in graph.mentions_by_text().items():
