@@ -13,7 +13,8 @@ forms are equal, when the term's words occur in a row among the mention's words 
 ``best_val_loss``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
 when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
 characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
-identifier (its last dotted part) or a whole string.
+identifier (its last dotted part) or a whole string; a short one that is no ordinary word also matches a word of a
+called name (``F.mse_loss(...)`` for "MSE").
 
 A matching mention in live code (reached from an entry point) is judged by its role (``role``, tables in
 ``rules/roles.yaml``):
@@ -221,16 +222,21 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     generic_live: list[Mention] = []
     matched: set[str] = set()
     constants = index.analysis(literal_constants)
+    short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
     for text, mentions in graph.mentions_by_text().items():
         hit_specific = any(term_matches(t, text) for t in specific)
-        if not hit_specific and not any(term_matches(t, text) for t in generic):
+        # a short alias is a word of a call's name: F.mse_loss(...) computes the MSE, compute_ppl(...) the PPL
+        hit_call = not hit_specific and bool(short) and bool(set(short) & set(words(text.rsplit(".", 1)[-1])))
+        if not hit_specific and not hit_call and not any(term_matches(t, text) for t in generic):
             continue
         matched.add(text)
         for mention in mentions:
             if mention.scope not in graph.graph or is_test_path(mention.file):
                 continue
+            if hit_call and mention.context != "call":
+                continue
             state = graph.liveness(mention.scope)
-            if not hit_specific:
+            if not hit_specific and not hit_call:
                 if state == LIVE and mention.kind != "display":
                     generic_live.append(mention)
             elif mention.kind == "display":
