@@ -13,8 +13,8 @@ forms are equal, when the term's words occur in a row among the mention's words 
 ``best_val_loss``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
 when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
 characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
-identifier (its last dotted part) or a whole string; a short one that is no ordinary word also matches a word of a
-called name (``F.mse_loss(...)`` for "MSE").
+identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
+ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE").
 
 A matching mention in live code (reached from an entry point) is judged by its role (``role``, tables in
 ``rules/roles.yaml``):
@@ -110,8 +110,8 @@ def term_matches(term: str, text: str) -> bool:
         return True
     if term_squashed not in text_squashed:  # every way of matching below needs this
         return False
-    if _whole_only(term):  # "up", "ppl", "reward": only the whole identifier (its last dotted part) or string
-        return squash(text.rsplit(".", 1)[-1]) == term_squashed
+    if _whole_only(term):  # "jax", "ppl", "reward": only a whole identifier (a part of a dotted name) or string
+        return any(squash(part) == term_squashed for part in text.split("."))
     text_words = words(text)
     if _run(text_words, words(term)):
         return True
