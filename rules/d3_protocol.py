@@ -446,7 +446,8 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
         if not any(w in squashed[key] for w in wanted):
             continue
         for number, line in enumerate(index.lines[key], 1):
-            if any(term_matches(t, line) for t in terms):
+            # a short or ordinary term is a word of the text ("# Compute PPO loss"), as prose writes it
+            if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) for t in terms):
                 return Mention.at(key, number, "", line.strip(), "text")
     return None
 
