@@ -45,8 +45,8 @@ Per element, in this order:
   display strings, comments, docstrings or other text, or nowhere.
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
-there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (an ambiguous element counted
-as half in the estimate), rounded to the scale, except that a claim listing baselines none of which is built or run
+there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
+element named in code counts as half, one only hinted at by a generic term or a related name as nothing), rounded to the scale, except that a claim listing baselines none of which is built or run
 is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
 dead code is a trace (0.25). Settled when every element is present or absent and the SAU's checks cover its
 statement, otherwise unresolved with that score as the best estimate and one finding per element. Drift
@@ -158,6 +158,7 @@ class ElementResult:
     outcome: Outcome
     note: str
     refs: tuple = ()
+    hint: bool = False  # ambiguous only through a generic term or a related name: no half credit in the estimate
 
 
 @dataclass(frozen=True)
@@ -182,8 +183,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     graph = index.analysis(build_call_graph)
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
-    ambiguous = sum(r.outcome == AMBIGUOUS for r in results)
-    # an undecided element may go either way: the estimate counts it as half (a settled verdict has none)
+    ambiguous = sum(r.outcome == AMBIGUOUS and not r.hint for r in results)
+    # an element named in code whose role is undecided may go either way: the estimate counts it as half (a settled
+    # verdict has none); one only hinted at by a generic term or a related name counts nothing
     score = round_to_scale((present + ambiguous / 2) / len(results))
     baselines = [r for r in results if r.category == "baselines"]
     unrun = bool(baselines) and all(r.outcome == ABSENT for r in baselines)
@@ -279,7 +281,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
-                             tuple(best))
+                             tuple(best), hint=True)
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
@@ -289,7 +291,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
-                             (related,))
+                             (related,), hint=True)
     if found[TRACE]:
         first = sorted(found[TRACE], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
