@@ -1,34 +1,56 @@
 """D3, experiment protocol: are the claimed datasets, baselines, metrics and scope elements used by code that runs?
 
+A dataset is used when live code loads or builds it, a metric when live code computes it, a baseline or a setting
+when live code builds or runs it (benchmarks/truth/CONVENTIONS.md, "Protocol"); a name in a plot, a print, a log, a
+constant or a table of written-out numbers is not a use.
+
 Each element of ``sau.checks`` (``datasets``, ``baselines``, ``metrics``, ``scope``: lists of ``{name, aliases}``)
 is looked up among the *mentions* of the call graph (``extractors.callgraph.Mention``): identifiers and dotted
-names read, called, assigned or defined (``CIFAR10(...)``, ``compute_fid``, ``val_loss = ...``, ``def fid``: a
-definition counts where the function runs) and string literals
-(``load_dataset("openwebtext")``, ``"data/owt/train.bin"``, ``choices=["cifar10"]``). Comments and docstrings are
-not mentions; strings shown to people (``print``/logging arguments, plot labels, ``help=``) are kept apart as
-*display* and never count. A term matches a mention when their normalised forms are equal, when the term's
-words occur in a row among the mention's words (``val loss`` in ``best_val_loss``; camelCase and punctuation
-split words, so ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
-when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``).
+names read, called, assigned or defined, and string literals, each with the syntactic role it plays there
+(``Mention.context``). Comments and docstrings are not mentions; strings shown to people (``print``/logging
+arguments, plot labels, ``help=``) are *display* and never count. A term matches a mention when their normalised
+forms are equal, when the term's words occur in a row among the mention's words (``val loss`` in
+``best_val_loss``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
+when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
+characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
+identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
+ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE").
 
-Per element, in this order (ARCHITECTURE.md, "What each dimension can settle": present when live code loads, builds
-or computes it; absent when nothing but dead code, text or nothing at all has it; ambiguous in between):
+A matching mention in live code (reached from an entry point) is judged by its role (``role``, tables in
+``rules/roles.yaml``):
 
-- **present** (1): a non-generic term matches a mention in *live* code (reached from an entry point).
-- **ambiguous**: a match only in code that is *maybe* live, only through a generic term (``loss``, ``mean``,
-  ``baseline``), only through a term that drops the number of an element named with one (``batch_size`` for
-  "batch size 1024" shows the setting exists, not its value: D1 checks values), or only in a config file (a
-  YAML/JSON/TOML value or key) whose key live code does not name.
-- **present** through a config: the config value or key matches and live code names that key.
-- **ambiguous** too: no match at all, but a live identifier shares a distinctive word with the element's name or
-  aliases (``reward_lambda`` for "reward multiplier lambda"): the spec's aliases may have missed that name.
-- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it: the reason says
-  where), or else only in display strings, comments, docstrings or other text, or nowhere.
+- **role**, the element is used: a call of it (``CIFAR10(...)``, ``compute_fid(...)``) or the definition of a
+  function or class that runs; a name bound to a call's result (``tldr = load_dataset(...)``; not a dataclass
+  ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric: ``mcc =
+  accuracy_score(...)``; for a baseline, only a constructor or loader call: ``base_model_outputs =
+  self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``: ``load_dataset("tldr")``,
+  ``os.path.join(root, "webvid")``), a string handed to a metric library call for a metric (``metric_call_words``),
+  an ``add_argument`` default; for a metric also a name or dict/subscript key bound to a computed value
+  (``ppl = math.exp(loss)``, ``results["ppl"] = ...``);
+- **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
+  table bound to written-out values, and an identifier bound only to literals and handed to no loader
+  (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
+- **unknown** otherwise (a variable passed on, a string compared or listed): the role cannot be told.
+
+Per element, in this order:
+
+- **present** (1): a role in live code; for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and
+  the like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
+- **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
+  name (when it does: **present**); only unknown roles in live code; a match only through a generic term
+  (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
+  for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
+  sharing a distinctive word with the element's name or aliases (the spec's aliases may have missed it).
+- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it), or only traces,
+  display strings, comments, docstrings or other text, or nowhere.
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
-there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present, rounded to the scale; settled
-when every element is present or absent and the SAU's checks cover its statement, otherwise unresolved with that
-score as the best estimate and one finding per element. Drift ``protocol`` when an element is absent.
+there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
+element named in code counts as half, one only hinted at by a generic term or a related name as nothing), rounded to the scale, except that a claim listing baselines none of which is built or run
+is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
+dead code is a trace (0.25). Settled when every element is present or absent and the SAU's checks cover its
+statement, otherwise unresolved with that score as the best estimate and one finding per element. Drift
+``protocol`` when an element is absent.
 """
 
 from __future__ import annotations
@@ -45,7 +67,8 @@ from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import names
+from rules import names, roles
+from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d3-protocol"
@@ -65,6 +88,7 @@ PRESENT, ABSENT, AMBIGUOUS = Outcome.PRESENT, Outcome.ABSENT, Outcome.AMBIGUOUS
 _GENERIC = word_list("generic_terms", "rules")  # terms that name no particular dataset, baseline or metric
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
+_SIZE = re.compile(r"\d+(?:\.\d+)?\s*[kmb]\b", re.IGNORECASE)  # "10M", "1.5B": how big a dataset is
 _SUBSTRING_MIN = 6  # shorter terms inside longer names are too often accidents (``acc`` in ``accumulate``)
 
 
@@ -86,6 +110,8 @@ def term_matches(term: str, text: str) -> bool:
         return True
     if term_squashed not in text_squashed:  # every way of matching below needs this
         return False
+    if _whole_only(term):  # "jax", "ppl", "reward": only a whole identifier (a part of a dotted name) or string
+        return any(squash(part) == term_squashed for part in text.split("."))
     text_words = words(text)
     if _run(text_words, words(term)):
         return True
@@ -96,6 +122,18 @@ def term_matches(term: str, text: str) -> bool:
             if joined == term_squashed:
                 return True
     return len(term_squashed) >= _SUBSTRING_MIN and term_squashed in text_squashed
+
+
+_COMMON = roles.words("common_words")
+_WHOLE_MIN = 4  # shorter aliases ("ppl", "up") are inside too many longer names
+
+
+@lru_cache(maxsize=4096)
+def _whole_only(term: str) -> bool:
+    """Whether ``term`` matches only whole identifiers or strings: shorter than four characters, or an ordinary
+    word (``rules/roles.yaml``, ``common_words``)."""
+    squashed = squash(term)
+    return len(squashed) < _WHOLE_MIN or squashed in _COMMON
 
 
 def _run(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
@@ -120,6 +158,7 @@ class ElementResult:
     outcome: Outcome
     note: str
     refs: tuple = ()
+    hint: bool = False  # ambiguous only through a generic term or a related name: no half credit in the estimate
 
 
 @dataclass(frozen=True)
@@ -144,11 +183,25 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     graph = index.analysis(build_call_graph)
     results = [decide_element(category, element, graph, index) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
-    score = round_to_scale(present / len(results))
+    ambiguous = sum(r.outcome == AMBIGUOUS and not r.hint for r in results)
+    # an element named in code whose role is undecided may go either way: the estimate counts it as half (a settled
+    # verdict has none); one only hinted at by a generic term or a related name counts nothing
+    score = round_to_scale((present + ambiguous / 2) / len(results))
+    baselines = [r for r in results if r.category == "baselines"]
+    unrun = bool(baselines) and all(r.outcome == ABSENT for r in baselines)
+    if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
+        score = 0.0
+    unused = (present == 0 or unrun) and any(r.outcome == ABSENT and r.note.startswith(_DEAD_NOTE) for r in results)
+    if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
+        score = 0.25
     decided = all(r.outcome != AMBIGUOUS for r in results) and sau.complete
     drift = Drift.PROTOCOL if any(r.outcome == ABSENT for r in results) else None
     reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
         f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
+    if unused:
+        reason += "; implemented only in code no entry point reaches, a trace: 0.25"
+    elif unrun:
+        reason += "; no claimed baseline is built or run, so the comparison the claim describes never runs: 0"
     if not sau.complete:
         reason += "; the statement has elements no check covers"
     findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
@@ -162,29 +215,50 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     name = element["name"]
     terms = [name, *element.get("aliases", ())]
     specific = [t for t in terms if not is_generic(t)]
-    if _DIGIT.search(name):  # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob
+    if _DIGIT.search(name) and not (category == "datasets" and not _DIGIT.search(_SIZE.sub("", name))):
+        # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob; a dataset's size
+        # ("WebVid-10M") is no such number: webvid is that dataset
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
-    by_state: dict[str, list[Mention]] = {LIVE: [], "maybe": [], DEAD: [], "display": []}
+    found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, "display")}
     generic_live: list[Mention] = []
+    matched: set[str] = set()
+    constants = index.analysis(literal_constants)
+    short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
     for text, mentions in graph.mentions_by_text().items():
         hit_specific = any(term_matches(t, text) for t in specific)
-        if not hit_specific and not any(term_matches(t, text) for t in generic):
+        # a short alias is a word of a call's name: F.mse_loss(...) computes the MSE, compute_ppl(...) the PPL
+        hit_call = not hit_specific and bool(short) and bool(set(short) & set(words(text.rsplit(".", 1)[-1])))
+        if not hit_specific and not hit_call and not any(term_matches(t, text) for t in generic):
             continue
+        matched.add(text)
         for mention in mentions:
             if mention.scope not in graph.graph or is_test_path(mention.file):
                 continue
+            if hit_call and mention.context != "call":
+                continue
             state = graph.liveness(mention.scope)
-            if not hit_specific:
+            if not hit_specific and not hit_call:
                 if state == LIVE and mention.kind != "display":
                     generic_live.append(mention)
+            elif mention.kind == "display":
+                found["display"].append(mention)
+            elif state == LIVE:
+                found[role(category, mention, constants, tuple(terms))].append(mention)
             else:
-                by_state["display" if mention.kind == "display" else state].append(mention)
-    if by_state[LIVE]:
-        best = sorted(by_state[LIVE], key=_mention_order)
-        return ElementResult(category, name, PRESENT, f"used at {best[0].ref}", tuple(best))
-    if by_state["maybe"]:
-        best = sorted(by_state["maybe"], key=_mention_order)
+                found["maybe" if state != DEAD else DEAD].append(mention)
+    if found[ROLE]:
+        best = sorted(found[ROLE], key=_mention_order)
+        return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
+    if category == "datasets":
+        manifest = _in_manifest(specific, index)
+        if manifest is not None:
+            row, launcher = manifest
+            return ElementResult(category, name, PRESENT,
+                                 f"a manifest the launcher passes ({launcher.ref}) points to it at {row.ref}",
+                                 (row, launcher))
+    if found["maybe"]:
+        best = sorted(found["maybe"], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only in code that may not run ({best[0].ref})", tuple(best))
     configs = [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
@@ -198,23 +272,33 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                                  f"config {configs[0].ref}, key read at {read[0].ref}", tuple(configs))
         return ElementResult(category, name, AMBIGUOUS,
                              f"only in config {configs[0].ref}, whose key live code does not name", tuple(configs))
+    if found[UNKNOWN]:
+        best = sorted(found[UNKNOWN], key=_mention_order)
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"named in live code at {best[0].ref}, but not {_ROLE_WORDS[category]} there",
+                             tuple(best))
     if generic_live:
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
-                             tuple(best))
-    if by_state[DEAD]:
-        first = sorted(by_state[DEAD], key=_mention_order)[0]
+                             tuple(best), hint=True)
+    if found[DEAD]:
+        first = sorted(found[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
-                             f"only in dead code: {first.scope} at {first.ref}, which no entry point reaches",
-                             tuple(sorted(by_state[DEAD], key=_mention_order)))
-    related = _related(terms, graph)
+                             f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
+                             tuple(sorted(found[DEAD], key=_mention_order)))
+    related = _related(terms, graph, matched)
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
-                             (related,))
-    if by_state["display"]:
-        first = by_state["display"][0]
+                             (related,), hint=True)
+    if found[TRACE]:
+        first = sorted(found[TRACE], key=_mention_order)[0]
+        return ElementResult(category, name, ABSENT,
+                             f"only named by a constant, a table of written-out values or a plot at {first.ref}, "
+                             f"never {_ROLE_WORDS[category]}", (first,))
+    if found["display"]:
+        first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
     trace = _text_trace(specific, index)
     if trace is not None:
@@ -222,15 +306,111 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
-def _related(terms: list[str], graph: CallGraph) -> Mention | None:
-    """A live identifier sharing a distinctive word (four letters or more, not generic) with the element's name or
-    aliases, or ``None``: then the element may be there under a name the spec did not list."""
-    distinctive = {w for t in terms for w in _plain_words(t) if len(w) >= 4 and not is_generic(w)
-                   and w not in _BUILTINS}
+ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
+_DEAD_NOTE = "only in dead code"
+_ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines": "built or run",
+               "scope": "run"}
+_LOADER_WORDS = roles.words("loader_words")
+_METRIC_CALL_WORDS = roles.words("metric_call_words")
+_PLOT_CALLS = roles.words("plot_calls")
+_CONFIG_CALLS = roles.words("config_calls")
+_METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
+
+
+def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = ()) -> str:
+    """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
+    dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
+    table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
+    code whose role cannot be told from the syntax: a variable passed on, a string compared or listed).
+    ``constants`` are the identifiers bound only to literals (``literal_constants``); ``terms`` the element's name
+    and aliases (a metric's name bound to a call computing another metric is not that metric)."""
+    context, kind = mention.context, mention.kind
+    callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")
+    callee_words = set(words(callee.rsplit(".", 1)[-1])) if callee else set()
+    if callee and callee.rsplit(".", 1)[-1].lower() in _PLOT_CALLS:
+        return TRACE
+    if context.startswith("bind:call:"):
+        ctor = context[len("bind:call:"):]
+        if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS:
+            return UNKNOWN
+        if category == "metrics" and _other_metric(ctor, terms):
+            return UNKNOWN  # mcc = accuracy_score(...): the name says one metric, the call computes another
+        last = ctor.rsplit(".", 1)[-1]
+        if category == "baselines" and not (last[:1].isupper() or set(words(last)) & _LOADER_WORDS):
+            return UNKNOWN  # base_model_outputs = self.model(...): a result named after it, not the model built
+        return ROLE
+    if kind == "definition" or context == "call":
+        return ROLE
+    if kind == "binding":
+        if context == "bind:computed":
+            return ROLE if category == "metrics" else UNKNOWN
+        return TRACE if context == "bind:literal" and (category == "metrics" or mention.text in constants) \
+            else UNKNOWN
+    if context == "key:computed":
+        return ROLE if category == "metrics" else UNKNOWN
+    if context in ("key:literal", "literal"):
+        return TRACE if category == "metrics" else UNKNOWN
+    if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
+        return ROLE  # the setting a run gets unless its launcher says otherwise
+    if callee:
+        wanted = _METRIC_CALL_WORDS if category == "metrics" else _LOADER_WORDS
+        if kind == "string" and callee_words & wanted:
+            return ROLE
+        if kind == "name" and category != "metrics" and callee_words & _LOADER_WORDS:
+            return ROLE
+    if kind == "name" and mention.text.rsplit(".", 1)[-1] in constants:
+        return TRACE
+    return UNKNOWN
+
+
+def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
+    """Whether ``callee``'s last name part names a metric (``rules/words.yaml``, ``result_names``, generic terms
+    left out) that none of ``terms`` names: ``accuracy_score`` for Matthews correlation."""
+    named = {w for w in words(callee.rsplit(".", 1)[-1]) if w in _METRIC_NAMES}
+    return bool(named - {w for t in terms for w in words(t)})
+
+
+def literal_constants(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: identifiers every live binding of which is a literal (``PALETTE_DAVIS = b"..."``) and
+    that no loader call is handed (``Mention.context``); read elsewhere, such a name is a constant named after
+    something, not the thing."""
+    graph = index.analysis(build_call_graph)
+    literal: set[str] = set()
+    other: set[str] = set()
+    for scope, mentions in graph.mentions.items():
+        for mention in mentions:
+            last = mention.text.rsplit(".", 1)[-1]
+            if mention.kind == "binding":
+                (literal if mention.context == "bind:literal" else other).add(last)
+            elif mention.kind == "name" and mention.context.startswith("arg:") and \
+                    set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS:
+                other.add(last)
+    return frozenset(literal - other)
+
+
+def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
+    """The first manifest row holding a term as a path part or word (``webvid/000001.mp4``) and the launcher line
+    passing that manifest, or ``None``."""
+    for manifest in index.analysis(launched_manifests):
+        for row in manifest.lines:
+            if any(term_matches(t, part) for t in terms for part in _ROW_PARTS.split(row.text) if part):
+                return row, manifest.launcher
+    return None
+
+
+_ROW_PARTS = re.compile(r"[\s\"',:;{}\[\]/\\=]+")
+
+
+def _related(terms: list[str], graph: CallGraph, matched: set[str]) -> Mention | None:
+    """A live identifier, other than the ``matched`` texts already judged, sharing a distinctive word (four
+    letters or more, not generic; or a size such as ``7b``: ``lr_7b`` for "Gemma-7B") with the element's name or aliases, or ``None``: then the
+    element may be there under a name the spec did not list."""
+    distinctive = {w for t in terms for w in _plain_words(t)
+                   if (len(w) >= 4 and not is_generic(w) and w not in _BUILTINS) or _SIZE.fullmatch(w)}
     if not distinctive:
         return None
     for text, mentions in graph.mentions_by_text().items():
-        if distinctive & _plain_words(text):
+        if text not in matched and distinctive & _plain_words(text):
             live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
                     and graph.live(m.scope) and not is_test_path(m.file)]
             if live:
@@ -268,7 +448,8 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
         if not any(w in squashed[key] for w in wanted):
             continue
         for number, line in enumerate(index.lines[key], 1):
-            if any(term_matches(t, line) for t in terms):
+            # a short or ordinary term is a word of the text ("# Compute PPO loss"), as prose writes it
+            if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) for t in terms):
                 return Mention.at(key, number, "", line.strip(), "text")
     return None
 
@@ -283,12 +464,15 @@ def _mention_order(mention: Mention) -> tuple:
 def _evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
     seen: dict[tuple, Evidence] = {}
     for result in sorted(results, key=lambda r: r.outcome != PRESENT):
-        for item in result.refs[:1]:
+        manifest = bool(result.refs) and getattr(result.refs[0], "kind", "") == "manifest"
+        for item in result.refs[:2 if manifest else 1]:  # a manifest row and the launcher line passing it
             key = (item.where, item.line)
             if key in seen:
                 continue
             lines = index.lines.get(item.where, [])
-            text = lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines) else ""
+            text = (lines[item.line - 1].strip()[:200] if 0 < item.line <= len(lines)
+                    else item.text[:200] if isinstance(item, Mention) and item.kind in ("manifest", "launcher")
+                    else "")
             kind = "config" if isinstance(item, Fact) else item.kind
             seen[key] = Evidence(item.file, item.line, item.line, text, kind, cell=item.cell)
     return tuple(seen.values())

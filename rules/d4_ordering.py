@@ -5,14 +5,23 @@ graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: i
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
 call, so recursion and repeated calls end), loops noted. A call site maps to a step
 
+- **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
+  into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
+  unless the step's ``functions`` name that very class (building it is the step);
+- **strongly** when the call plays a role the step asks for (``rules/roles.yaml``, ``step_roles``: the backward
+  pass ``loss.backward()``, an optimizer or scheduler step ``optimizer.step()`` told by its receiver's name,
+  ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save; a step asks for a role when its name or keywords hold
+  one of the role's step words: "gradient clipping", ``optimizer.step``);
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
-- **weakly** when only such a common library call, or an attribute call on a receiver of unknown type, has that
-  name (``model.train()`` may be ``nn.Module.train``, not the training step), or a name merely contains a common
-  keyword (``train_epoch`` for ``train``: ``get_train_loader`` would match too).
+- **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
+  ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
+  an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
+  ``nn.Module.train``, not the training step); or when a name merely contains a common keyword (``train_epoch`` for
+  ``train``: ``get_train_loader`` would match too).
 
 The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
@@ -21,23 +30,26 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 *maybe* live, or a keyword used only as a variable or string).
 
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
-none. Score: the largest set of steps found in the trace whose required pairs all hold, over the number of steps,
-rounded to the scale (``sau.vocabulary.round_to_scale``); two swapped steps of four give 0.75. Settled when every
-step is strongly mapped or certainly dead or absent and no entry-point question remains. Step i precedes step j
-when some site of j runs after the first site of i (a validation inside the pretraining loop does not undo the
-final evaluation after fine-tuning); the pair is violated when every site of j runs before any site of i. A
-violation is settled ordering drift only when both steps are strongly mapped and their sites are *sequential*: not
-in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them; such a pair never settles), not
-one inside the other's call (``relation``), and neither site only constructs an object (``PPO(...)``: setting a step
-up is not running it). Otherwise unresolved with that score as the
-best estimate and one finding per step.
+none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
+pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
+runs before any site of i. Score: with every step found and a required pair of two strongly mapped steps violated,
+0 (the claimed order is contradicted where it runs: CONVENTIONS.md, "Ordering"); otherwise the largest set of steps found in the trace whose
+required pairs all hold, over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``).
+
+Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, and every
+required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
+one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
+before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
+most 0.75, so a verdict never lists steps out of the claimed order with a 1). A violation is further unsettled
+when one site runs inside the other's call (``relation``) or the earlier site only constructs an object. Otherwise
+unresolved with the score as the best estimate and one finding per step.
 """
 
 from __future__ import annotations
 
 import builtins
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
@@ -48,6 +60,7 @@ from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTI
                                         CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.words import word_list
+from rules import roles
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d4-ordering"
@@ -58,6 +71,8 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
 # weakly (rules/words.yaml, and Python's builtins).
 _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
+_UI_MODULES = roles.words("ui_modules")
+_REPEATED = roles.words("repeated_step_words")
 
 
 
@@ -160,33 +175,79 @@ def _names(step: dict) -> list[str]:
 class _StepNames:
     """A step's identifier-like names, prepared once: ``tails`` the lower-case last components, ``dotted`` the
     lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
-    those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``)."""
+    those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``), ``roles`` the
+    call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
+    ``functions`` (a class named there is the step being built: its constructor maps it)."""
 
     tails: frozenset[str]
     dotted: tuple[str, ...]
     runs: tuple[tuple[str, ...], ...]
     specific: tuple[tuple[str, ...], ...]
+    roles: frozenset[str] = frozenset()
+    functions: frozenset[str] = frozenset()
 
 
 def step_names(step: dict) -> _StepNames:
-    """The names a spec step is looked for by, prepared for ``match_site``."""
-    return _prepared(tuple(_names(step)))
+    """The names a spec step is looked for by, prepared for ``match_site``, with the call roles the step asks
+    for (``step_roles``)."""
+    built = frozenset(n.lower().rsplit(".", 1)[-1] for n in step["functions"] if _IDENTIFIER.match(n))
+    return _prepared(tuple(_names(step)), step_roles(step), built)
+
+
+def step_roles(step: dict) -> frozenset[str]:
+    """The roles of ``rules/roles.yaml`` (``step_roles``) that a step's name or keywords ask for: a step word or
+    phrase equal to one of them or running inside one as whole words (``gradient clipping`` asks for ``clip``;
+    ``optimizer.step`` for ``optimizer_step``)."""
+    texts = [_words(t) for t in (step["name"], *step.get("keywords", ()), *step.get("functions", ())) if t]
+    return frozenset(role.name for role in roles.step_roles()
+                     if any(_contains(text, _words(w)) for w in role.step_words for text in texts if _words(w)))
+
+
+def site_role(site: CallSite) -> str | None:
+    """The role a call site plays (``rules/roles.yaml``, ``step_roles``), or ``None``: its last name part is one of
+    the role's calls and, for a role with receivers, the receiver's last name part holds one of their words
+    (``self.optimizer.step()`` steps the optimizer, ``env.step()`` plays no role)."""
+    if site.kind == RUN or _never_a_step(site, frozenset()):
+        return None
+    called = site.target if site.callee is None else site.callee
+    receiver, _, last = called.rpartition(".")
+    for role in roles.step_roles():
+        if last.lower() not in role.calls:
+            continue
+        if not role.receivers or set(_words(receiver.rsplit(".", 1)[-1])) & role.receivers:
+            return role.name
+    return None
+
+
+def _never_a_step(site: CallSite, built: frozenset[str]) -> bool:
+    """A constructor call or a UI widget sets something up, it runs no step: an instantiated repository class, a
+    capitalised library or unresolved name (``gr.Video()``, ``PPOTrainer(...)``), any call into a UI module. A
+    class the step's ``functions`` name (``built``) is the exception: building it is the step."""
+    parts = site.target.split(".")
+    if site.kind in (EXTERNAL, UNRESOLVED) and parts[0].lower() in _UI_MODULES:
+        return True
+    constructs = site.kind == INSTANTIATE or (site.kind in (EXTERNAL, UNRESOLVED) and parts[-1][:1].isupper())
+    called = site.target if site.callee is None else site.callee
+    return constructs and called.rsplit(".", 1)[-1].lower() not in built
 
 
 @lru_cache(maxsize=4096)
-def _prepared(names: tuple[str, ...]) -> _StepNames:
+def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
+              built: frozenset[str] = frozenset()) -> _StepNames:
     tails = frozenset(n.lower().rsplit(".", 1)[-1] for n in names)
     runs = tuple(_words(t) for t in sorted(tails) if len(t) >= 3 and _words(t))
     common = {c.lower() for c in _COMMON_CALLS}
     specific = tuple(run for run in runs if "_".join(run) not in common and not (len(run) == 1 and run[0] in common))
-    return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific)
+    return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific, asked, built)
 
 
 def match_site(names: _StepNames, site: CallSite) -> str | None:
     """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
     docstring)."""
-    if site.kind == RUN:
+    if site.kind == RUN or _never_a_step(site, names.functions):
         return None
+    if names.roles and site_role(site) in names.roles:
+        return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
     called = site.target if site.callee is None else site.callee
     last = called.rsplit(".", 1)[-1].lower()
     if site.kind in (CALL, INSTANTIATE, INSTANCE):
@@ -222,16 +283,16 @@ def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
 
 @dataclass
 class StepResult:
-    """Where one step was found: ``outcome`` (module docstring), ``event`` and ``last`` its first and last site in
-    the chosen trace, ``strength`` of that mapping, ``where`` a site or definition elsewhere (``file:line``) for the
-    reason."""
+    """Where one step was found: ``outcome`` (module docstring), ``event`` its first site in the chosen trace and
+    ``events`` all of them (strong sites where there are any), ``strength`` of that mapping, ``where`` a site or
+    definition elsewhere (``file:line``) for the reason."""
 
     name: str
     outcome: Outcome
     event: Event | None = None
     strength: Strength | None = None
     where: str = ""
-    last: Event | None = None
+    events: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -260,35 +321,51 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
             _locate(result, step, graph, traces, entry)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
-    first = {i: event for i in found if (event := results[i].event) is not None}  # every ordered step has both
-    last = {i: event for i in found if (event := results[i].last) is not None}
-    # i before j holds when some j runs after the first i (an evaluation inside the pretraining loop does not undo
-    # the final one after fine-tuning); violated when every j ran before any i
-    violated = [(i, j) for i, j in pairs if i in first and j in first and last[j].position < first[i].position]
-    kept = _largest_consistent(found, first, last, pairs, sau.checks.get("strict", True) is True)
+    total = sau.checks.get("strict", True) is True
+    wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
+    orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
+    for (i, j), order in orders.items():
+        breaker = _breaker(order, steps[i], steps[j], traces.get(entry, []) if entry else [])
+        if breaker is not None:
+            orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
+    violated = [p for p in pairs if p in orders and orders[p].state == VIOLATED]
+    kept = _largest_consistent(found, orders, pairs, total)
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
-    unclear = [(i, j) for i, j in pairs if i in first and j in first and _unclear(first[i], last[j], (i, j) in violated)]
-    decided = graph.runnable and certain_steps and sau.complete and not unclear
+    unclear = [p for p in pairs if p in orders and _unclear(orders[p])]
+    # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
+    # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
+    mixed = [p for p in pairs if p in orders and orders[p].state == MIXED and p not in unclear]
+    decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed
     violated = [pair for pair in violated if pair not in unclear]
+    if len(found) == len(steps) and any(results[i].strength == STRONG and results[j].strength == STRONG
+                                        for i, j in violated):
+        score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
+    if mixed:
+        score = min(score, 0.75)
     drift = Drift.ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
-    reason = _reason(results, steps, violated, entry, graph, bool(unclear))
+    reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph, bool(unclear or mixed))
     for i, j in unclear:
-        kind = "same" if first[i] is last[j] else relation(first[i], last[j])
-        reason += (f"; {results[i].name!r} and {results[j].name!r} map to one call ({first[i].site.ref}), so no "
-                   f"order follows" if kind == "same" else
+        order = orders[(i, j)]
+        kind = "same" if order.first is order.second else relation(order.first, order.second)
+        reason += (f"; {results[i].name!r} and {results[j].name!r} map to one call ({order.first.site.ref}), so "
+                   f"no order follows" if kind == "same" else
                    f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
                    f"order follows" if kind == EXCLUSIVE else
                    f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows"
                    if kind == NESTED else
                    f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
-                   f"({last[j].site.ref}), so no order follows")
+                   f"({order.second.site.ref}), so no order follows")
+    for i, j in mixed:
+        order = orders[(i, j)]
+        reason += (f"; {results[j].name!r} runs at {order.second.site.ref} before {results[i].name!r} "
+                   f"({order.first.site.ref}) as well as after it, so the order is not settled")
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
         reason += "; the statement has elements no step covers"
-    evidence = _evidence(results, violated, index)
+    evidence = _evidence(results, [orders[p] for p in violated], index)
     findings = tuple(StepFinding(r.name, r.outcome, r.strength, r.event.site.ref if r.event else (r.where or None),
                                  bool(r.event and r.event.in_loop)) for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
@@ -305,15 +382,18 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
             strong: list[Event] = []
             weak: list[Event] = []
             names = step_names(step)
+            repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
+                if strength == STRONG and repeated and not event.in_loop:
+                    strength = WEAK  # "train the variants": one call outside a loop trains one thing
                 if strength == STRONG:
                     strong.append(event)
                 elif strength == WEAK and not strong:
                     weak.append(event)
             chosen = strong or weak
             results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
-                                      STRONG if strong else WEAK if weak else None, last=chosen[-1] if chosen else None))
+                                      STRONG if strong else WEAK if weak else None, events=tuple(chosen)))
         key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
@@ -367,14 +447,14 @@ def _pairs(strict, n: int) -> list[tuple[int, int]]:
     return [tuple(p) for p in strict]
 
 
-def _largest_consistent(found: list[int], first: dict, last: dict, pairs, total_order: bool) -> int:
-    """The size of the largest set of found steps whose required pairs hold (i before j: some j runs after the
-    first i; with ``strict: true`` the claim is a total order, so every pair i < j of the set counts). Exhaustive
-    up to 12 found steps, greedy beyond."""
+def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool) -> int:
+    """The size of the largest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
+    pair; held, or held as well as violated, counts; with ``strict: true`` the claim is a total order, so every
+    pair i < j of the set counts). Exhaustive up to 12 found steps, greedy beyond."""
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
-        return all(first[i].position <= last[j].position for i, j in checks)  # one site for both: see _unclear
+        return all(orders[p].state != VIOLATED for p in checks)  # one site for both: see _unclear
 
     if len(found) > 12:
         chosen: list[int] = []
@@ -388,35 +468,120 @@ def _largest_consistent(found: list[int], first: dict, last: dict, pairs, total_
     return 0
 
 
-def _unclear(first_i: Event, last_j: Event, violated: bool) -> bool:
+def _unclear(order: PairOrder) -> bool:
     """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
-    training stage), or their sites lie in two arms of one if/try; or, for a violation, one runs inside the other's
-    call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
+    training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
+    other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
     ``__init__``: setting up a step is not running it)."""
-    if first_i is last_j:
+    if order.first is order.second:
         return True
-    kind = relation(first_i, last_j)
+    kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
-    return violated and (kind == NESTED or _constructs(last_j.site) or _constructs(first_i.site))
+    return order.state == VIOLATED and (kind == NESTED or _constructs(order.second.site)
+                                        or _constructs(order.first.site))
+
+
+HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
+_PAIR_EVENTS = 200  # sites per step compared pairwise; beyond, the first ones (a bound for generated code)
+
+
+@dataclass(frozen=True)
+class PairOrder:
+    """How two steps are ordered where they run closest: ``state`` ``holds`` (i before j), ``violated`` (j before
+    i), ``mixed`` (both), or ``holds`` with ``first is second`` when one call maps both; ``first`` and ``second``
+    the sites of i and j that show it (for a violation, the j site before the i site, unless ``broken_by`` is the
+    call between them that breaks the order: ``_breaker``)."""
+
+    state: str
+    first: Event
+    second: Event
+    broken_by: Event | None = None
+
+
+def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
+    """Order step i before step j along the body that runs both (issue 16): of every pair of their sites, only the
+    closest ones count, those whose paths from the entry point share the most calls (``clip_grad_norm_`` and
+    ``value_optimizer.step()`` in one update function, not the encoder's optimizer step in another); among them the
+    pair holds when i runs before j, is violated when j runs before i, and is mixed when both happen (a validation
+    inside pretraining and the final evaluation after fine-tuning). ``events_i`` and ``events_j`` must not be
+    empty."""
+    best = -1
+    before: tuple[Event, Event] | None = None
+    after: tuple[Event, Event] | None = None
+    same: tuple[Event, Event] | None = None
+    for ei in events_i[:_PAIR_EVENTS]:
+        for ej in events_j[:_PAIR_EVENTS]:
+            shared = _shared(ei.path, ej.path)
+            if shared < best:
+                continue
+            if shared > best:
+                best, before, after, same = shared, None, None, None
+            if ei is ej:
+                same = same or (ei, ej)
+            elif ei.position < ej.position:
+                before = before or (ei, ej)
+            else:
+                after = after or (ei, ej)
+    if before is not None and after is not None:
+        return PairOrder(MIXED, *before)
+    if before is not None:
+        return PairOrder(HOLDS, *before)
+    if after is not None:
+        return PairOrder(VIOLATED, *after)
+    assert same is not None
+    return PairOrder(HOLDS, *same)
+
+
+def _breaker(order: PairOrder, step_i: dict, step_j: dict, events: list[Event]) -> Event | None:
+    """A call between the closest sites of a held pair, in the body that runs the later one, that breaks the order
+    (``rules/roles.yaml``, ``order_breakers``: ``optimizer.zero_grad()`` between the backward pass and the optimizer
+    step), or ``None``."""
+    if order.state != HOLDS or order.first is order.second:
+        return None
+    asked_i, asked_j = step_roles(step_i), step_roles(step_j)
+    breakers = {b for first, then, b in roles.order_breakers() if first in asked_i and then in asked_j}
+    if not breakers:
+        return None
+    scope = order.second.site.scope
+    return next((e for e in events[order.first.position + 1:order.second.position]
+                 if e.site.scope == scope and site_role(e.site) in breakers), None)
+
+
+def _shared(a: tuple[CallSite, ...], b: tuple[CallSite, ...]) -> int:
+    """How many calls two paths from the entry point share before they part."""
+    n = 0
+    for x, y in zip(a, b):
+        if x is not y:
+            break
+        n += 1
+    return n
 
 
 def _constructs(site: CallSite) -> bool:
     return site.kind == INSTANTIATE or (site.kind == EXTERNAL and site.target.rsplit(".", 1)[-1][:1].isupper())
 
 
-def _where(result: StepResult) -> str:
-    if result.event is None:
+def _where(result: StepResult, event: Event | None = None) -> str:
+    event = event or result.event
+    if event is None:
         return result.where
-    loop = ", in a loop" if result.event.in_loop else ""
-    return f"{result.event.site.ref}{loop}"
+    loop = ", in a loop" if event.in_loop else ""
+    return f"{event.site.ref}{loop}"
 
 
-def _reason(results: list[StepResult], steps, violated, entry: str | None, graph: CallGraph, unclear: bool) -> str:
+def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, int], PairOrder]], entry: str | None,
+            graph: CallGraph, unclear: bool) -> str:
     parts = []
-    for i, j in violated:
-        parts.append(f"order violated: {results[j].name!r} ({_where(results[j])}) runs before "
-                     f"{results[i].name!r} ({_where(results[i])})")
+    for (i, j), order in violated:
+        if order.broken_by is not None:
+            parts.append(f"order violated: {order.broken_by.site.target.rsplit('.', 1)[-1]} at "
+                         f"{order.broken_by.site.ref} runs between {results[i].name!r} "
+                         f"({_where(results[i], order.first)}) and {results[j].name!r} "
+                         f"({_where(results[j], order.second)}), undoing the first for the second")
+            continue
+        parts.append(f"order violated: {results[j].name!r} ({_where(results[j], order.second)}) runs before "
+                     f"{results[i].name!r} ({_where(results[i], order.first)})")
     ordered = [r for r in results if r.outcome == ORDERED]
     if ordered and entry is not None:
         listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
@@ -436,13 +601,13 @@ def _reason(results: list[StepResult], steps, violated, entry: str | None, graph
     return "; ".join(parts)
 
 
-def _evidence(results: list[StepResult], violated, index: RepositoryIndex) -> tuple[Evidence, ...]:
-    order = [j for pair in violated for j in reversed(pair)] + list(range(len(results)))
+def _evidence(results: list[StepResult], violated: list[PairOrder], index: RepositoryIndex
+              ) -> tuple[Evidence, ...]:
+    """The sites of each violation (the later-claimed step's first), then each step's first site."""
+    events = [e for order in violated for e in (order.broken_by, order.second, order.first) if e is not None]
+    events += [r.event for r in results if r.event is not None]
     seen: dict[tuple, Evidence] = {}
-    for i in order:
-        event = results[i].event
-        if event is None:
-            continue
+    for event in events:
         site = event.site
         key = (site.where, site.line)
         if key not in seen:

@@ -50,13 +50,13 @@ Modules: ``model`` (the records, the graph and the node/edge kinds), ``scan`` (o
 from __future__ import annotations
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (BY_NAME, CALL, CELL, CERTAIN_EDGES, CLASS, DEAD, EXTERNAL, FUNCTION, HOOK,
-                                        IMPORT, INSTANCE, INSTANTIATE, LIVE, MAIN, MAYBE, MODULE, REFERENCE, RUN,
-                                        SHELL, UNRESOLVED, CallGraph, CallSite, EntryPoint, FunctionInfo, Mention,
-                                        module_name)
+from extractors.callgraph.model import (BY_NAME, CALL, CELL, CERTAIN_EDGES, CLASS, DEAD, EXPR_RECEIVER, EXTERNAL,
+                                        FUNCTION, HOOK, IMPORT, INSTANCE, INSTANTIATE, LIVE, MAIN, MAYBE, MODULE,
+                                        REFERENCE, RUN, SHELL, UNRESOLVED, CallGraph, CallSite, EntryPoint,
+                                        FunctionInfo, Mention, module_name)
 
 __all__ = [
-    "BY_NAME", "CALL", "CELL", "CERTAIN_EDGES", "CLASS", "DEAD", "EXTERNAL", "FUNCTION", "HOOK", "IMPORT", "INSTANCE",
-    "INSTANTIATE", "LIVE", "MAIN", "MAYBE", "MODULE", "REFERENCE", "RUN", "SHELL", "UNRESOLVED",
+    "BY_NAME", "CALL", "CELL", "CERTAIN_EDGES", "CLASS", "DEAD", "EXPR_RECEIVER", "EXTERNAL", "FUNCTION", "HOOK",
+    "IMPORT", "INSTANCE", "INSTANTIATE", "LIVE", "MAIN", "MAYBE", "MODULE", "REFERENCE", "RUN", "SHELL", "UNRESOLVED",
     "CallGraph", "CallSite", "EntryPoint", "FunctionInfo", "Mention", "build_call_graph", "module_name",
 ]

@@ -5,7 +5,7 @@ how repository files are named as modules."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 import networkx as nx
@@ -16,6 +16,7 @@ MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function
 CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN, BY_NAME = (
     "call", "instantiate", "hook", "instance", "reference", "import", "run", "by_name")
 EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no repository node
+EXPR_RECEIVER = "<expr>"  # the receiver in the target of a method called on a computed value: "<expr>.backward"
 CERTAIN_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN})
 LIVE, MAYBE, DEAD = "live", "maybe", "dead"
 
@@ -51,7 +52,8 @@ class CallSite(Location):
 
     ``scope`` the node making it; ``callee`` the repository node it resolves to, or ``None``; ``target`` the
     called name: the resolved dotted name for repository and imported names (``torch.optim.AdamW`` for
-    ``optim.AdamW`` after ``from torch import optim``), as written otherwise; ``kind`` an edge kind, ``external``
+    ``optim.AdamW`` after ``from torch import optim``), as written otherwise (``<expr>.backward`` for a method of a
+    computed value, ``(loss / k).backward()``: ``EXPR_RECEIVER``); ``kind`` an edge kind, ``external``
     (resolved outside the repository) or ``unresolved``; ``in_loop`` whether a ``for``/``while``/comprehension
     of the scope encloses it; ``branch`` the arms of the scope's ``if``/``try`` statements that enclose it, as
     (statement id, arm number) pairs: two sites of one scope holding the same statement id with different arms
@@ -79,17 +81,27 @@ class Mention(Location):
     (one line): ``kind`` ``name`` (a name or dotted attribute chain read or called), ``string`` (a literal or
     f-string text part) or ``binding`` (a name assigned to), ``definition`` (the name of a function or class, in the
     scope of that function or class: it counts when they run or are used), or ``display`` (a string only shown: an
-    argument of ``print``, a logging call, a plot label, a ``help=`` text). Build with ``Mention.at``."""
+    argument of ``print``, a logging call, a plot label, a ``help=`` text). Build with ``Mention.at``.
+
+    ``context`` is the syntactic role the mention plays where it is (what the D3 rule reads to tell a dataset
+    loaded from a constant named after it): ``call`` (the name is the function a call calls), ``arg:<callee>``
+    (inside the arguments of a call, the innermost callee's dotted name after the colon, empty when it has none;
+    ``arg:<callee>=<keyword>`` inside a keyword argument of that call),
+    ``key:literal`` / ``key:computed`` (a string used as a dict key or subscript index whose value is a literal
+    or is computed), ``bind:call:<callee>`` / ``bind:literal`` / ``bind:computed`` (a name bound to a call's
+    result, to a literal, to anything else), ``literal`` (inside the literal value of an assignment, outside any
+    call: a constant table), or empty."""
 
     scope: str
     text: str
     kind: str
+    context: str = field(default="", kw_only=True)
 
     @classmethod
-    def at(cls, key: str, line: int, scope: str, text: str, kind: str) -> Mention:
-        """A mention on ``line`` of the source ``key`` (``file`` or ``file#cell``)."""
+    def at(cls, key: str, line: int, scope: str, text: str, kind: str, context: str = "") -> Mention:
+        """A mention on ``line`` of the source ``key`` (``file`` or ``file#cell``), playing ``context``."""
         file, cell = split_where(key)
-        return cls(file, line, line, scope, text, kind, cell=cell)
+        return cls(file, line, line, scope, text, kind, cell=cell, context=context)
 
 
 @dataclass(frozen=True)

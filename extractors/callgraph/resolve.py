@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from extractors.callgraph.model import (BY_NAME, CALL, EXTERNAL, IMPORT, INSTANCE, INSTANTIATE, REFERENCE, RUN,
-                                        UNRESOLVED, CallGraph, CallSite)
+from extractors.callgraph.model import (BY_NAME, CALL, EXPR_RECEIVER, EXTERNAL, IMPORT, INSTANCE, INSTANTIATE,
+                                        REFERENCE, RUN, UNRESOLVED, CallGraph, CallSite)
 from extractors.callgraph.scan import Scan
 from extractors.words import word_list
 
@@ -199,6 +199,8 @@ class Resolver:
             if method:
                 return CallSite.at(key, line, scope, method, method, CALL, in_loop)
             return CallSite.at(key, line, scope, None, f"super().{text}", UNRESOLVED, in_loop)
+        if how == "expr":  # the receiver is computed: nothing resolves it (``EXPR_RECEIVER`` stands for it)
+            return CallSite.at(key, line, scope, None, f"{EXPR_RECEIVER}.{text}", UNRESOLVED, in_loop)
         resolved = self._resolve_local(module, scan, scope, text)
         if how == "ref":  # a function or class passed, stored or returned: it may run wherever that goes
             if resolved and resolved[0] == "repo" and (resolved[1] in self.cg.functions or

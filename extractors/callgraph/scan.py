@@ -21,7 +21,8 @@ _DISPLAY_KEYWORDS = word_list("display_keywords")
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
 # A call or reference before resolution: (scope, how, text, line, in_loop, source key, branch); ``how`` is
-# ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``) or ``dynamic``.
+# ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``), ``expr`` (a method called on a
+# computed value, ``(loss / k).backward()``: ``text`` is the method's name) or ``dynamic``.
 RawSite = tuple[str, str, str, int, bool, str, tuple[tuple[int, int], ...]]
 
 
@@ -74,17 +75,28 @@ class Scanner(cst.CSTVisitor):
         self.display = 0  # inside print/logging arguments or a help= text: strings there are shown, not used
         self.branches: list[list[tuple[int, int]]] = [[]]  # per scope: the enclosing if/try arms
         self.arms: dict[int, tuple[int, int]] = {}  # id of a block (or elif) -> (id of its if/try, arm number)
+        # Mention contexts (``Mention.context``): the callees whose arguments enclose the node, innermost last; the
+        # context of strings used as keys; the literal assignment values being visited.
+        self.calls: list[str] = []
+        self.keywords: list[tuple[int, str]] = []  # (depth of self.calls, keyword) of the keyword arguments visited
+        self.keyed: dict[int, str] = {}
+        self.literal_values: set[int] = set()
+        self.in_literal = 0
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         arm = self.arms.get(id(node))
         if arm is not None:
             self.branches[-1].append(arm)
+        if id(node) in self.literal_values:
+            self.in_literal += 1
         return super().on_visit(node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         super().on_leave(original_node)
         if id(original_node) in self.arms:
             self.branches[-1].pop()
+        if id(original_node) in self.literal_values:
+            self.in_literal -= 1
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.positions[node].start.line
@@ -96,10 +108,24 @@ class Scanner(cst.CSTVisitor):
         self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key,
                            tuple(self.branches[-1])))
 
-    def _mention(self, text: str, kind: str, node: cst.CSTNode) -> None:
+    def _mention(self, text: str, kind: str, node: cst.CSTNode, context: str | None = None) -> None:
         if kind == "string" and self.display:
             kind = "display"
-        self.s.mentions.append(Mention.at(self.key, self._line(node), self.scopes[-1], text, kind))
+        if context is None:
+            context = self._context(node)
+        self.s.mentions.append(Mention.at(self.key, self._line(node), self.scopes[-1], text, kind, context))
+
+    def _context(self, node: cst.CSTNode) -> str:
+        """The ``Mention.context`` of a name or string being visited (not of a binding: ``_bind``)."""
+        if id(node) in self.call_funcs:
+            return "call"
+        if id(node) in self.keyed:
+            return self.keyed[id(node)]
+        if self.calls:
+            keyword = self.keywords[-1] if self.keywords else None
+            named = f"={keyword[1]}" if keyword is not None and keyword[0] == len(self.calls) else ""
+            return f"arg:{self.calls[-1]}{named}"
+        return "literal" if self.in_literal else ""
 
     # -- definitions ------------------------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -146,11 +172,14 @@ class Scanner(cst.CSTVisitor):
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
+            self.keywords.append((len(self.calls), node.keyword.value))
             self.skip.add(id(node.keyword))
             if node.keyword.value in _DISPLAY_KEYWORDS:
                 self.display += 1
 
     def leave_Arg(self, original_node: cst.Arg) -> None:
+        if original_node.keyword is not None:
+            self.keywords.pop()
         if original_node.keyword is not None and original_node.keyword.value in _DISPLAY_KEYWORDS:
             self.display -= 1
 
@@ -230,10 +259,12 @@ class Scanner(cst.CSTVisitor):
     # -- calls, bindings and reads ----------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
         self.call_funcs.add(id(node.func))
+        self.calls.append(dotted_name(node.func) or "")
         if (dotted_name(node.func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
             self.display += 1
 
     def leave_Call(self, original_node: cst.Call) -> None:
+        self.calls.pop()
         func = original_node.func
         if (dotted_name(func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
             self.display -= 1
@@ -246,23 +277,45 @@ class Scanner(cst.CSTVisitor):
             self._raw("super", func.attr.value, original_node)
         elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr":
             self._raw("dynamic", "getattr", original_node)  # getattr(obj, name)(...): dispatch by a run-time name
+        elif isinstance(func, cst.Attribute):  # (loss / k).backward(): a method of a computed value, unresolved
+            self._raw("expr", func.attr.value, original_node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value
         ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
+        self._note_literal(value)
         for target in node.targets:
-            self._bind(target.target, ctor, node)
+            self._bind(target.target, ctor, node, value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         value = node.value
         ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
-        self._bind(node.target, ctor, node)
+        if value is not None:
+            self._note_literal(value)
+        self._bind(node.target, ctor, node, value)
 
-    def _bind(self, target: cst.BaseExpression, ctor: str | None, node: cst.CSTNode) -> None:
+    def _note_literal(self, value: cst.BaseExpression) -> None:
+        if is_literal(value):
+            self.literal_values.add(id(value))
+
+    def visit_DictElement(self, node: cst.DictElement) -> None:
+        if isinstance(node.key, (cst.SimpleString, cst.ConcatenatedString)):
+            self.keyed[id(node.key)] = "key:literal" if is_literal(node.value) else "key:computed"
+
+    def _bind(self, target: cst.BaseExpression, ctor: str | None, node: cst.CSTNode,
+              value: cst.BaseExpression | None = None) -> None:
+        if isinstance(target, cst.Subscript) and value is not None:  # metrics["ppl"] = ...: the key names the value
+            for element in target.slice:
+                index = element.slice
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    self.keyed[id(index.value)] = "key:literal" if is_literal(value) else "key:computed"
         text = dotted_name(target)
         if text is None:
             return
-        self._mention(text.split(".")[-1], "binding", node)
+        context = ("" if value is None else f"bind:call:{ctor}" if ctor is not None
+                   else "bind:call:" if isinstance(value, cst.Call) else "bind:literal" if is_literal(value)
+                   else "bind:computed")
+        self._mention(text.split(".")[-1], "binding", node, context)
         parts = text.split(".")
         if len(parts) == 1:
             key = (self.scopes[-1], parts[0])
@@ -349,3 +402,23 @@ def _is_main_guard(test: cst.BaseExpression) -> bool:
     return names == ["__name__"] and strings == ["__main__"]
 
 
+
+
+_LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Imaginary)
+
+
+def is_literal(node: cst.BaseExpression) -> bool:
+    """Whether an expression is a constant written out: numbers, strings, bytes, ``True``/``False``/``None``, a
+    signed number, or a list, tuple, set or dict of those (a table of reported numbers, a colour palette)."""
+    if isinstance(node, _LITERALS):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False", "None")
+    if isinstance(node, cst.UnaryOperation):
+        return is_literal(node.expression)
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return all(isinstance(e, cst.Element) and is_literal(e.value) for e in node.elements)
+    if isinstance(node, cst.Dict):
+        return all(isinstance(e, cst.DictElement) and is_literal(e.key) and is_literal(e.value)
+                   for e in node.elements)
+    return False

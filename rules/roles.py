@@ -1,0 +1,86 @@
+"""The role tables of the D3 and D4 rules (``rules/roles.yaml``), loaded once: the word lists (a frozenset of
+lower-case str per key) and the D4 step roles (``StepRole`` records).
+
+Raises ``RolesError`` (naming the file and key) when the table is malformed, ``OSError`` when the packaged file
+cannot be read and ``yaml.YAMLError`` when it does not parse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+ROLES_FILE = "roles.yaml"
+_LISTS = ("loader_words", "metric_call_words", "plot_calls", "config_calls", "common_words", "ui_modules",
+          "repeated_step_words")
+
+
+class RolesError(LookupError):
+    """``rules/roles.yaml`` lacks a key or holds something else than the documented shapes."""
+
+
+@dataclass(frozen=True)
+class StepRole:
+    """One role a call plays in a pipeline: ``name``; ``calls`` the last name parts of calls playing it;
+    ``receivers`` words one of which the receiver's last name part must hold (empty: any receiver);
+    ``step_words`` the words or phrases of a step that ask for the role (lower case)."""
+
+    name: str
+    calls: frozenset[str]
+    receivers: frozenset[str]
+    step_words: frozenset[str]
+
+
+def _strings(value, where: str) -> frozenset[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise RolesError(f"rules/{ROLES_FILE}: {where} must be a list of strings (quote yes/no/numbers)")
+    return frozenset(item.lower() for item in value)
+
+
+@lru_cache(maxsize=None)
+def _table() -> dict:
+    data = yaml.safe_load(resources.files("rules").joinpath(ROLES_FILE).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise RolesError(f"rules/{ROLES_FILE} must be a mapping")
+    return data
+
+
+@lru_cache(maxsize=None)
+def words(key: str) -> frozenset[str]:
+    """The word list ``key`` (one of ``loader_words``, ``metric_call_words``, ``plot_calls``, ``config_calls``,
+    ``common_words``, ``ui_modules``, ``repeated_step_words``)."""
+    if key not in _LISTS or key not in _table():
+        raise RolesError(f"rules/{ROLES_FILE} has no word list {key!r}")
+    return _strings(_table()[key], key)
+
+
+@lru_cache(maxsize=None)
+def order_breakers() -> tuple[tuple[str, str, str], ...]:
+    """(earlier step's role, later step's role, breaking call's role) triples: a call of the breaking role between
+    the two steps breaks their order."""
+    rows = _table().get("order_breakers", [])
+    known = {role.name for role in step_roles()}
+    out = []
+    for row in rows if isinstance(rows, list) else [None]:
+        if not isinstance(row, dict) or not {row.get("first"), row.get("then"), row.get("breaker")} <= known:
+            raise RolesError(f"rules/{ROLES_FILE}: order_breakers rows need first, then and breaker, each a step role")
+        out.append((row["first"], row["then"], row["breaker"]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def step_roles() -> tuple[StepRole, ...]:
+    """The D4 step roles, in the table's order."""
+    roles = _table().get("step_roles")
+    if not isinstance(roles, dict):
+        raise RolesError(f"rules/{ROLES_FILE}: step_roles must be a mapping of role -> fields")
+    out = []
+    for name, fields in roles.items():
+        if not isinstance(fields, dict) or "calls" not in fields or "step_words" not in fields:
+            raise RolesError(f"rules/{ROLES_FILE}: step role {name!r} needs calls and step_words")
+        out.append(StepRole(str(name), _strings(fields["calls"], f"{name}.calls"),
+                            _strings(fields.get("receivers", []), f"{name}.receivers"),
+                            _strings(fields["step_words"], f"{name}.step_words")))
+    return tuple(out)
