@@ -23,8 +23,10 @@ DICT = "dict"  # a dict literal entry {"lr": 1e-4}
 GET_DEFAULT = "get_default"  # cfg.get("lr", 1e-4)
 CONFIG = "config"  # a YAML / JSON / TOML key, by dotted path
 LITERAL = "literal"  # a number in code with no name of its own (a positional argument, an operand)
+LOOP = "loop"  # for n_states, n_actions in [(3, 3), (9, 9)]: each loop variable, bound to the tuple of its values
+CALL = "call"  # a library class or function a call names (AdamW(...) chooses the optimizer): the rules make these
 
-NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG})
+NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP})
 Analysis = TypeVar("Analysis")
 
 
@@ -49,6 +51,25 @@ class Fact(Location):
 
 
 @dataclass(frozen=True)
+class CallFact(Location):
+    """One call in Python code, where it is (``sau.vocabulary.Location``): the place where a value is consumed.
+
+    ``callee`` is the called name as written (``torch.optim.AdamW``, ``range``, ``self.build``); ``context`` the
+    enclosing class/function (dotted, ``""`` at module level); ``reads`` the last components of the names and
+    attributes its arguments read, in source order (``range(cfg.M)`` reads ``M``; ``f(lr=args.lr)`` reads ``lr``).
+    """
+
+    callee: str
+    context: str
+    reads: tuple[str, ...]
+
+    @property
+    def short(self) -> str:
+        """The callee's last component: ``AdamW`` for ``torch.optim.AdamW``."""
+        return self.callee.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
 class Warning_:
     """A problem with one input file that did not stop the run. ``line`` is ``None`` when the file has none."""
 
@@ -62,9 +83,11 @@ class Warning_:
 
 @dataclass
 class FileFacts:
-    """What one file yields: its facts, identifier reads, and whether dynamic unpacking (``**cfg``) occurs."""
+    """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
+    occurs."""
 
     facts: list[Fact] = field(default_factory=list)
+    calls: list[CallFact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
@@ -73,6 +96,7 @@ class FileFacts:
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
         self.facts.extend(other.facts)
+        self.calls.extend(other.calls)
         self.reads.update(other.reads)
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
@@ -91,7 +115,8 @@ class RepositoryIndex:
 
     Lookups: ``by_name`` maps a normalised name (see ``rules.names.normalise``) to its named facts; ``by_value``
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
-    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
+    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code; ``calls`` every
+    call of Python code (``CallFact``), ``calls_by_reads`` the calls whose arguments read a name (keyed by the name);
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
     resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
@@ -106,6 +131,8 @@ class RepositoryIndex:
         self.by_name: dict[str, list[Fact]] = defaultdict(list)
         self.by_value: dict[float, list[Fact]] = defaultdict(list)
         self.reads: Counter = Counter()
+        self.calls: list[CallFact] = []
+        self.calls_by_reads: dict[str, list[CallFact]] = defaultdict(list)
         self.dynamic_unpacking = False
         self.warnings: list[Warning_] = []
         self.files: list[str] = []
@@ -126,6 +153,10 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
+        for call in found.calls:
+            self.calls.append(call)
+            for name in dict.fromkeys(call.reads):
+                self.calls_by_reads[name].append(call)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.modules[key] = wrapper.module
             self.positions[key] = wrapper.resolve(PositionProvider)

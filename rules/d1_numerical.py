@@ -38,10 +38,13 @@ from typing import cast
 import sympy
 
 from extractors import facts as K
-from extractors.facts import Fact, RepositoryIndex, stub_around, value_key
+from extractors.callgraph import module_name
+from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
+from extractors.provenance import DEAD, binding_liveness, call_liveness
 from extractors.values import is_number
 from extractors.walk import is_test_path
-from rules import compare, names
+from extractors.words import word_list
+from rules import compare, names, quantities
 from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, round_to_scale,
                             show_value)
 
@@ -70,6 +73,9 @@ _KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMEN
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
 _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
+# Products are tried over at most this many distinct values per factor: bounded work, and more values than this
+# under one name means the name is reused for unrelated things.
+_PRODUCT_VALUES = 4
 
 
 @dataclass(frozen=True)
@@ -101,6 +107,7 @@ class ValueOutcome:
     facts: tuple[Fact, ...]
     note: str
     stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
+    consumers: tuple[CallFact, ...] = ()  # where the matched binding is consumed (a call reading it)
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -142,12 +149,16 @@ def _required(atom: Atom) -> tuple[Value, ...]:
 @dataclass(frozen=True)
 class Candidates:
     """The facts an atom's names reach: ``agreeing`` and ``narrower`` through its non-generic names (``keys``),
-    ``weak`` through its generic ones (``K``, ``alpha``)."""
+    ``qualified`` the narrower names that add a qualifier word (``min_lr`` for ``lr``: another quantity unless the
+    claim's own name is not bound at all), ``weak`` through its generic ones (``K``, ``alpha``). With
+    ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones."""
 
     keys: frozenset[str]
     agreeing: list[Fact]
     narrower: list[Fact]
+    qualified: list[Fact]
     weak: list[Fact]
+    outside: tuple[Fact, ...] = ()  # with used_in: facts under the atom's names placed elsewhere (another component)
 
     @classmethod
     def of(cls, atom: Atom, index: RepositoryIndex) -> "Candidates":
@@ -156,7 +167,43 @@ class Candidates:
         weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
         agreeing, narrower = _candidates(keys, index)
         weak, _ = _candidates(weak_keys, index)
-        return cls(keys, agreeing, narrower, weak)
+        qualifiers = word_list("qualifier_words", "rules")
+        qualified = [f for f in narrower if _extra_tokens(keys, names.normalise(f.name)) & qualifiers]
+        narrower = [f for f in narrower if f not in qualified]
+        outside: tuple[Fact, ...] = ()
+        if atom.used_in:
+            placed = _placement(atom, index)
+            outside = tuple(f for f in (*agreeing, *narrower, *qualified, *weak) if not placed(f))
+            agreeing, narrower, qualified = ([f for f in group if placed(f)]
+                                             for group in (agreeing, narrower, qualified))
+            agreeing += [f for f in weak if placed(f)]
+            keys, weak = keys | weak_keys, []
+        return cls(keys, agreeing, narrower, qualified, weak, outside)
+
+
+def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
+    """The tokens a narrower name adds to the claim key it holds (``lr_min`` over ``learning_rate``: ``min``)."""
+    tokens = frozenset(fact_key.split("_"))
+    extra = [tokens - frozenset(key.split("_")) for key in keys if frozenset(key.split("_")) < tokens]
+    return min(extra, key=len) if extra else frozenset()
+
+
+def _placement(atom: Atom, index: RepositoryIndex):
+    """A predicate: is the fact placed where ``atom.used_in`` says the quantity is used? A fact is there when one
+    of the places names its class or function, its module, its callee (a keyword of ``MDPConfig(S=3)``), a part of
+    its config path, or a call reading its name (``range(cfg.M)`` reads ``M``: the binding reaches that use)."""
+    places = frozenset(atom.used_in)
+
+    def placed(fact: Fact) -> bool:
+        parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
+        if fact.kind == K.KEYWORD:
+            parts.add(fact.context.rsplit(".", 1)[-1])
+        if parts & places:
+            return True
+        return any(call.short in places or places & set(call.context.split("."))
+                   for call in index.calls_by_reads.get(fact.name, ()))
+
+    return placed
 
 
 def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
@@ -165,7 +212,12 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     passed when several values of one atom are decided."""
     found = candidates or Candidates.of(atom, index)
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
-    matches = sorted((f for f in agreeing + narrower if _holds(atom, value, f.value)), key=_evidence_order)
+    liveness = index.analysis(binding_liveness)
+    own_bound = any(f.value is not None for f in agreeing)
+    pool = agreeing + narrower + ([] if own_bound else found.qualified)
+    matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
+    if isinstance(value, str):
+        matches += _choice_calls(atom, value, index)
     stubs = [stub_around(index, f) for f in matches]
     real = [f for f, stub in zip(matches, stubs) if stub is None]
     if matches and not real:
@@ -173,18 +225,33 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, STUB, tuple(matches),
                             f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
-    if matches:
-        matches = real
-        if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
-            return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {matches[0].ref}")
-        return ValueOutcome(value, UNUSED, tuple(matches),
-                            f"bound at {matches[0].ref} but no code reads {matches[0].name!r}")
-    different = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     computed = [f for f in agreeing if f.computed]
-    sites = _value_sites(atom, value, index)
-    kin = [f for f in sites
-           if f.kind != K.LITERAL and not _is_test(f) and names.kin(keys, names.normalise(f.name))]
-    weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
+    if matches:
+        effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))]
+        if effective:
+            return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {effective[0].ref}",
+                                consumers=_consumers(effective, index))
+        # the claimed value is only a trace; what does the running code use instead?
+        used = sorted((f for f in agreeing if _differs(atom, f.value) and f.kind != K.LOOP
+                       and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None),
+                      key=_evidence_order)
+        why = _trace_reason(real[0], liveness(real[0]))
+        if used and atom.named and not computed:
+            return ValueOutcome(value, DRIFT, (used[0], real[0]),
+                                f"code that runs binds {show_value(used[0].value)} at {used[0].ref}; the claimed "
+                                f"value at {real[0].ref} {why}")
+        return ValueOutcome(value, UNUSED, tuple(real), f"bound at {real[0].ref} but {why}")
+    product = _product(atom, value, index)
+    if product is not None:
+        return product
+    different = sorted((f for f in agreeing if f.kind != K.LOOP and _differs(atom, f.value)), key=_evidence_order)
+    if isinstance(value, str) and not different:
+        different = _rival_calls(atom, value, index)
+    sites = [f for f in _value_sites(atom, value, index) if f not in found.outside]
+    qualified = set(map(id, found.qualified)) if own_bound else set()
+    kin = [f for f in sites if f.kind != K.LITERAL and not _is_test(f) and id(f) not in qualified
+           and names.kin(keys, names.normalise(f.name))]
+    weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
                             f"code binds {show_value(different[0].value)} at {different[0].ref}")
@@ -249,6 +316,107 @@ def _forms(atom: Atom, value: Value) -> list[Value]:
     return [value]
 
 
+def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:
+    """Whether ``fact`` holds the claimed ``value``; a loop variable holds each value it takes."""
+    if fact.kind == K.LOOP and isinstance(fact.value, tuple):
+        return any(_holds(atom, value, item) for item in fact.value)
+    return _holds(atom, value, fact.value)
+
+
+def _call_fact(call: CallFact) -> Fact:
+    """A call naming a library choice, as a fact: its name and value are the callee's last component."""
+    return Fact(call.file, call.line, call.end_line, call.short, call.callee, call.short, K.CALL, call.context,
+                cell=call.cell)
+
+
+def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[Fact]:
+    """Calls outside tests and outside dead code whose callee's last component has one of the choice ``keys``
+    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in evidence order."""
+    found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
+    if atom.used_in:
+        places = frozenset(atom.used_in)
+        found = [c for c in found if places & {*c.context.split("."), *module_name(c.file).split(".")}]
+    return sorted((_call_fact(c) for c in found if call_liveness(index, c) != DEAD), key=_evidence_order)
+
+
+def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+    """Live calls of the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``)."""
+    return _live_calls(atom, index, frozenset({quantities.choice_key(value)}))
+
+
+def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+    """Live calls of another member of the claimed choice's family (``Adam`` where ``AdamW`` is claimed), only
+    when a family is known (``rules/quantities.yaml``)."""
+    family = quantities.family_of(value) - {quantities.choice_key(value)}
+    return _live_calls(atom, index, family) if family else []
+
+
+def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:
+    """The first live call reading the name of each matched binding (its consumer), at most one per binding and
+    never the binding's own line."""
+    found: list[CallFact] = []
+    for fact in facts[:_EVIDENCE_PER_OUTCOME]:
+        if fact.kind in (K.KEYWORD, K.CALL):
+            continue  # a keyword or a call is its own consumer
+        calls = sorted((c for c in index.calls_by_reads.get(fact.name, ())
+                        if (c.where, c.line) != (fact.where, fact.line) and not is_test_path(c.file)
+                        and call_liveness(index, c) != DEAD), key=lambda c: (c.file, c.cell or 0, c.line))
+        if calls:
+            found.append(calls[0])
+    return tuple(dict.fromkeys(found))
+
+
+def _trace_reason(fact: Fact, liveness: str) -> str:
+    if liveness == DEAD:
+        return f"sits in code no entry point reaches ({fact.context or module_name(fact.file)})"
+    return f"no code reads {fact.name!r}"
+
+
+def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome | None:
+    """The outcome of a claimed product quantity (``rules.quantities``) whose factors code binds, or ``None`` when
+    the atom is no product or a factor group is not bound at all. Matched when one live binding per factor (and
+    per optional factor, or none) multiplies out to ``value``; else ambiguous: one factor alone proves nothing."""
+    product = quantities.product_of(atom)
+    if product is None or not is_number(value):
+        return None
+    liveness = index.analysis(binding_liveness)
+
+    def bound(group: tuple[str, ...]) -> list[Fact]:
+        keys = frozenset(names.normalise(n) for n in group)
+        facts = [f for key in sorted(keys) for f in index.by_name.get(key, ())
+                 if _implements(f) and is_number(f.value) and f.value > 0 and liveness(f) != DEAD]
+        seen: dict[float, Fact] = {}
+        for fact in sorted(facts, key=_evidence_order):
+            seen.setdefault(cast(float, fact.value), fact)
+        return list(seen.values())[:_PRODUCT_VALUES]
+
+    required = [bound(group) for group in product.factors]
+    if not all(required) or len(required) < 2:
+        return None
+    optional = [bound(group) for group in product.optional]
+    choices = [*required, *([[None, *o] for o in optional])]
+    for combination in _combinations(choices):
+        factors = [f for f in combination if f is not None]
+        total = 1.0
+        for fact in factors:
+            total *= cast(float, fact.value)
+        if compare.numbers_equal(value, total, atom.tolerance):
+            shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in factors)
+            return ValueOutcome(value, MATCHED, tuple(factors), f"the product {shown}")
+    first = [group[0] for group in required]
+    shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in first)
+    return ValueOutcome(value, AMBIGUOUS, tuple(first),
+                        f"a product of settings: {shown} does not give it, but the device count may")
+
+
+def _combinations(groups: list[list]) -> list[tuple]:
+    """Every choice of one item per group (the groups are short: ``_PRODUCT_VALUES``)."""
+    combos: list[tuple] = [()]
+    for group in groups:
+        combos = [(*c, item) for c in combos for item in group]
+    return combos
+
+
 def _holds(atom: Atom, value: Value, found: Value) -> bool:
     if found is None:
         return False
@@ -307,8 +475,8 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
 
 
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
-    if fact.kind in (K.KEYWORD, K.GET_DEFAULT):
-        return True  # a keyword is consumed by its call; a .get default is itself a read
+    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP):
+        return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body
     return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
 
 
@@ -331,6 +499,10 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
             if key not in seen:
                 seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind,
                                      cell=fact.cell)
+        for call in outcome.consumers:
+            seen.setdefault((call.file, call.cell, call.line),
+                            Evidence(call.file, call.line, call.end_line, index.snippet(call), "consumer",
+                                     cell=call.cell))
     return tuple(seen.values())
 
 

@@ -1,0 +1,59 @@
+"""Quantity data for D1 (``rules/quantities.yaml``): quantities code works out as a product of settings, and
+families of interchangeable library choices.
+
+A global batch is rarely bound as such: code binds a per-device batch and an accumulation count, and the launcher a
+device count. A claim about the product matches when the factors multiply out; one factor alone is neither a match
+nor a drift. A claimed library choice (``AdamW``, ``SiLU``) is a member of a family; live code calling another
+member and never the claimed one is a drift.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+from sau.vocabulary import Atom
+
+
+@dataclass(frozen=True)
+class Product:
+    """A quantity that is the product of settings: ``factors`` and ``optional`` are tuples of groups, each a tuple
+    of code names for one factor (matched through ``rules.names``)."""
+
+    names: frozenset[str]
+    factors: tuple[tuple[str, ...], ...]
+    optional: tuple[tuple[str, ...], ...]
+
+
+@lru_cache(maxsize=1)
+def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]]]:
+    """Load ``rules/quantities.yaml`` once. Raises ``yaml.YAMLError``/``KeyError``/``TypeError`` if the packaged
+    file is broken."""
+    data = yaml.safe_load(resources.files("rules").joinpath("quantities.yaml").read_text(encoding="utf-8"))
+    products = tuple(Product(frozenset(n.lower() for n in entry["names"]),
+                             tuple(tuple(group) for group in entry["factors"]),
+                             tuple(tuple(group) for group in entry.get("optional", ())))
+                     for entry in data["products"])
+    families = {name: frozenset(choice_key(m) for m in members) for name, members in data["choice_families"].items()}
+    return products, families
+
+
+def product_of(atom: Atom) -> Product | None:
+    """The product quantity the atom's name or one of its aliases names (``global_batch_size``), or ``None``."""
+    written = {n.lower() for n in (atom.name, *atom.aliases)}
+    return next((p for p in _data()[0] if p.names & written), None)
+
+
+def choice_key(text: str) -> str:
+    """The comparison key of a library choice: lower-case, alphanumerics only (``Leaky_ReLU`` -> ``leakyrelu``)."""
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def family_of(choice: str) -> frozenset[str]:
+    """The keys of the family the choice belongs to (``AdamW`` -> the optimizers), or an empty set."""
+    key = choice_key(choice)
+    return next((members for members in _data()[1].values() if key in members), frozenset())
