@@ -24,9 +24,10 @@ GET_DEFAULT = "get_default"  # cfg.get("lr", 1e-4)
 CONFIG = "config"  # a YAML / JSON / TOML key, by dotted path
 LITERAL = "literal"  # a number in code with no name of its own (a positional argument, an operand)
 LOOP = "loop"  # for n_states, n_actions in [(3, 3), (9, 9)]: each loop variable, bound to the tuple of its values
+LAUNCHER = "launcher"  # python train.py --lr 1e-4 in a shell script: an option the launcher passes
 CALL = "call"  # a library class or function a call names (AdamW(...) chooses the optimizer): the rules make these
 
-NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP})
+NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP, LAUNCHER})
 Analysis = TypeVar("Analysis")
 
 

@@ -69,7 +69,7 @@ _SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBI
 # The SAU's drift label: the first kind of shortfall present, most telling first.
 _DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (STUB, Drift.STUB), (ABSENT, Drift.MISSING), (UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
-_KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
+_KIND_ORDER = {K.LAUNCHER: 0, K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
 _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
@@ -227,7 +227,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                             stub)
     computed = [f for f in agreeing if f.computed]
     if matches:
-        effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))]
+        effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))
+                     and _overriding_launcher(f, atom, index) is None]
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {effective[0].ref}",
                                 consumers=_consumers(effective, index))
@@ -235,7 +236,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         used = sorted((f for f in agreeing if _differs(atom, f.value) and f.kind != K.LOOP
                        and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None),
                       key=_evidence_order)
-        why = _trace_reason(real[0], liveness(real[0]))
+        why = _trace_reason(real[0], liveness(real[0]), index, atom)
         if used and atom.named and not computed:
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
                                 f"code that runs binds {show_value(used[0].value)} at {used[0].ref}; the claimed "
@@ -366,7 +367,19 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
     return tuple(dict.fromkeys(found))
 
 
-def _trace_reason(fact: Fact, liveness: str) -> str:
+def _overriding_launcher(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
+    """The launcher fact passing another value for the option whose argparse default ``fact`` is (precedence: a
+    launcher argument over an argparse default), or ``None``."""
+    if fact.kind != K.ARGPARSE:
+        return None
+    return next((f for f in index.by_name.get(names.normalise(fact.name), ())
+                 if f.kind == K.LAUNCHER and f.name == fact.name and _differs(atom, f.value)), None)
+
+
+def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = None, atom: Atom | None = None) -> str:
+    launcher = _overriding_launcher(fact, atom, index) if index is not None and atom is not None else None
+    if launcher is not None:
+        return f"is overridden by the launcher ({launcher.ref})"
     if liveness == DEAD:
         return f"sits in code no entry point reaches ({fact.context or module_name(fact.file)})"
     return f"no code reads {fact.name!r}"
@@ -394,7 +407,8 @@ def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome |
     if not all(required) or len(required) < 2:
         return None
     optional = [bound(group) for group in product.optional]
-    choices = [*required, *([[None, *o] for o in optional])]
+    choices: list[list[Fact | None]] = [list(group) for group in required]
+    choices += [[None, *group] for group in optional]
     for combination in _combinations(choices):
         factors = [f for f in combination if f is not None]
         total = 1.0
@@ -475,8 +489,9 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
 
 
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
-    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP):
-        return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body
+    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER):
+        return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
+        # a launcher passes its options to the program it runs
     return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
 
 
