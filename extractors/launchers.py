@@ -53,7 +53,8 @@ def extract_launcher(text: str, file: str) -> FileFacts:
 def _commands(text: str) -> list[tuple[int, int, str]]:
     """(first line, last line, text) of each command, backslash continuations joined."""
     commands: list[tuple[int, int, str]] = []
-    start, parts = 0, []
+    start = 0
+    parts: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not parts:
             start = number
