@@ -40,7 +40,10 @@ class Fact(Location):
     (``TrainConfig.lr``, ``optimizer.lr`` for a YAML key); ``context`` the enclosing callee for keywords
     (``torch.optim.AdamW``) or the enclosing class/function. ``value`` is ``None`` when the name is bound to
     something that does not fold; ``computed`` then says whether it is worked out at run time (``w = 1.0 if control
-    else 0.0``, ``bs = len(x)``) rather than passed through from another name (``lr = args.lr``).
+    else 0.0``, ``bs = len(x)``) rather than passed through from another name (``lr = args.lr``); ``source`` is
+    then the name it passes through (``lr`` for ``args.lr``, ``learning_rate`` for ``cfg["learning_rate"]``), which
+    value provenance follows (``extractors.provenance.resolve_source``); ``via`` holds the bindings it followed
+    when the fact's value was resolved that way (empty for a value read where the fact is).
     """
 
     name: str
@@ -49,6 +52,8 @@ class Fact(Location):
     kind: str
     context: str = ""
     computed: bool = False
+    source: str = ""
+    via: tuple["Fact", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,10 @@ class RepositoryIndex:
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
+
+    def named(self, name: str) -> list[Fact]:
+        """The named facts whose name has the lookup key of ``name`` (``by_name``; empty when none)."""
+        return self.by_name.get(self._normalise(name), [])
 
     def analysis(self, provider: Callable[[RepositoryIndex], Analysis]) -> Analysis:
         """The analysis ``provider`` derives from this index, computed on first use and kept for the index's life,

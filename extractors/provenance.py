@@ -21,8 +21,15 @@ from typing import Callable
 from extractors import facts as K
 from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex
+from extractors.walk import is_test_path
 
-__all__ = ["DEAD", "LIVE", "MAYBE", "binding_liveness", "call_liveness", "is_dead"]
+__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "call_liveness", "is_dead", "resolve_source"]
+
+# Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
+# an argparse default, over a config-file key, over a default written in code. Lower ranks first.
+PRECEDENCE = {K.LAUNCHER: 0, K.ARGPARSE: 1, K.CONFIG: 2, K.FIELD: 3, K.ASSIGNMENT: 3, K.DEFAULT: 3, K.DICT: 3,
+              K.GET_DEFAULT: 3}
+_SOURCE_DEPTH = 3  # pass-throughs followed in a row (lr=args.lr, args from a config): real chains are short
 
 _UNPLACED = frozenset({K.ARGPARSE, K.CONFIG, K.LITERAL})
 
@@ -75,3 +82,32 @@ def _scope_liveness(graph, file: str, cell: int | None, scope: str) -> str:
 def is_dead(index: RepositoryIndex, fact: Fact) -> bool:
     """True when the code holding ``fact`` is dead in the call graph (``binding_liveness``)."""
     return index.analysis(binding_liveness)(fact) == DEAD
+
+
+def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
+    """The chain from a pass-through binding (``max_seq_len=args.seq_len``: ``fact.value`` is ``None`` and
+    ``fact.source`` names what it reads) to the binding that gives it a value: ``(source binding, ...)`` ending in
+    a fact with a value, or ``()`` when the source is not bound, is bound only in dead code or tests, or its
+    highest-precedence bindings (``PRECEDENCE``) disagree. Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
+    chain: list[Fact] = []
+    current = fact
+    liveness = index.analysis(binding_liveness)
+    for _ in range(_SOURCE_DEPTH):
+        if current.value is not None or not current.source:
+            break
+        bound = [f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
+                 and f is not current and not is_test_path(f.file) and liveness(f) != DEAD]
+        if not bound:
+            return ()
+        best = min(PRECEDENCE[f.kind] for f in bound)
+        top = sorted((f for f in bound if PRECEDENCE[f.kind] == best), key=lambda f: (f.file, f.cell or 0, f.line))
+        valued = [f for f in top if f.value is not None]
+        if valued and len({repr(f.value) for f in valued}) == 1 and len(valued) == len(top):
+            chain.append(valued[0])
+            return tuple(chain)
+        passing = [f for f in top if f.value is None and f.source and not f.computed]
+        if len(top) != 1 or not passing:
+            return ()
+        chain.append(passing[0])
+        current = passing[0]
+    return ()

@@ -96,9 +96,10 @@ class _FactVisitor(cst.CSTVisitor):
             return
         line, end = self._lines(at)
         computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES)
+        source = _target_name(value_node)[0] or "" if value is None and not computed else ""
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
-                 computed, cell=self.cell))
+                 computed, cell=self.cell, source=source))
         if value is not None and not isinstance(value, sympy.Expr):
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 

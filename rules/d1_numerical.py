@@ -31,7 +31,7 @@ score as the best estimate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import cast
 
@@ -40,7 +40,7 @@ import sympy
 from extractors import facts as K
 from extractors.callgraph import module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
-from extractors.provenance import DEAD, binding_liveness, call_liveness
+from extractors.provenance import DEAD, binding_liveness, call_liveness, resolve_source
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -165,8 +165,8 @@ class Candidates:
         all_names = (atom.name, *atom.aliases)
         keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
         weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
-        agreeing, narrower = _candidates(keys, index)
-        weak, _ = _candidates(weak_keys, index)
+        agreeing, narrower = (_resolved(group, index) for group in _candidates(keys, index))
+        weak = _resolved(_candidates(weak_keys, index)[0], index)
         qualifiers = word_list("qualifier_words", "rules")
         qualified = [f for f in narrower if _extra_tokens(keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
@@ -179,6 +179,16 @@ class Candidates:
             agreeing += [f for f in weak if placed(f)]
             keys, weak = keys | weak_keys, []
         return cls(keys, agreeing, narrower, qualified, weak, outside)
+
+
+def _resolved(facts: list[Fact], index: RepositoryIndex) -> list[Fact]:
+    """The facts, each pass-through (``max_seq_len=args.seq_len``) given the value its source binds when value
+    provenance finds one (``extractors.provenance.resolve_source``; the chain is kept in ``Fact.via``)."""
+    out = []
+    for fact in facts:
+        chain = resolve_source(index, fact) if fact.value is None and fact.source else ()
+        out.append(replace(fact, value=chain[-1].value, via=chain) if chain else fact)
+    return out
 
 
 def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
@@ -230,7 +240,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))
                      and _overriding_launcher(f, atom, index) is None]
         if effective:
-            return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {effective[0].ref}",
+            return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
         # the claimed value is only a trace; what does the running code use instead?
         used = sorted((f for f in agreeing if _differs(atom, f.value) and f.kind != K.LOOP
@@ -239,7 +249,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         why = _trace_reason(real[0], liveness(real[0]), index, atom)
         if used and atom.named and not computed:
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
-                                f"code that runs binds {show_value(used[0].value)} at {used[0].ref}; the claimed "
+                                f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
                                 f"value at {real[0].ref} {why}")
         return ValueOutcome(value, UNUSED, tuple(real), f"bound at {real[0].ref} but {why}")
     product = _product(atom, value, index)
@@ -255,7 +265,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
-                            f"code binds {show_value(different[0].value)} at {different[0].ref}")
+                            f"code binds {show_value(different[0].value)} at {_at(different[0])}")
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {weak_matches[0].ref}")
@@ -374,6 +384,14 @@ def _overriding_launcher(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact
         return None
     return next((f for f in index.by_name.get(names.normalise(fact.name), ())
                  if f.kind == K.LAUNCHER and f.name == fact.name and _differs(atom, f.value)), None)
+
+
+def _at(fact: Fact) -> str:
+    """Where a binding is, and where its value comes from when provenance followed it (``train.py:40 (from
+    args.seq_len, train.py:12)``)."""
+    if not fact.via:
+        return fact.ref
+    return f"{fact.ref} (from {fact.source}, {fact.via[-1].ref})"
 
 
 def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = None, atom: Atom | None = None) -> str:
@@ -496,7 +514,8 @@ def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
 
 
 def _evidence_order(fact: Fact) -> tuple:
-    return (_KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
+    """Values written where they are first (by kind), then values provenance resolved through a pass-through."""
+    return (bool(fact.via), _KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
 
 
 def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
@@ -510,10 +529,11 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
             text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
             seen.setdefault((stub.path, None, stub.line), Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
         for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
-            key = (fact.file, fact.cell, fact.line)
-            if key not in seen:
-                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind,
-                                     cell=fact.cell)
+            for link in (fact, *fact.via):  # the binding, then where its value comes from
+                key = (link.file, link.cell, link.line)
+                if key not in seen:
+                    seen[key] = Evidence(link.file, link.line, link.end_line, index.snippet(link), link.kind,
+                                         cell=link.cell)
         for call in outcome.consumers:
             seen.setdefault((call.file, call.cell, call.line),
                             Evidence(call.file, call.line, call.end_line, index.snippet(call), "consumer",
