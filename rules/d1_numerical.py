@@ -4,12 +4,19 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
 
 - **matched**: a fact under an agreeing or narrower name (``rules.names``) holds the value. Generic names (``K``,
   ``alpha``: one letter, a lone Greek letter or generic word) are reused across components, so they never settle:
-  a value bound only under a generic name, or a different value there, leaves the value ambiguous. If nothing in the code
-  reads any such fact (a config key or constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a
-  trace") it counts as a trace, **unused** (0.25), unless the code unpacks dictionaries
-  dynamically (``**cfg``), where reads cannot be seen.
-- **drift**: no match, and a fact under an agreeing (non-generic) name holds a comparable value equal to none of
-  the claimed values: a settled numerical drift. Not when the name is also computed at run time somewhere
+  a value bound only under a generic name, or a different value there, leaves the value ambiguous (unless the atom's
+  ``used_in`` places it: there generic names bind). If nothing in the code reads any such fact (a config key or
+  constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a trace"), or every such fact sits in
+  code no entry point reaches (``extractors.provenance``), or is an argparse default the launcher overrides, it counts
+  as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
+  seen. Names with a qualifier word (``min_lr`` for ``lr``) match only when the claim's own name is bound nowhere.
+  Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
+  choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
+  factors multiply out (``rules.quantities``).
+- **drift**: the claimed value is only a trace (above) while a live, read binding under an agreeing name holds
+  another value (the running code overrides it); or no match, and a fact under an agreeing (non-generic) name holds
+  a comparable value equal to none of the claimed values, or, for a library choice, live code calls only another
+  member of its family: a settled numerical drift. Not when the name is also computed at run time somewhere
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
   related name (``guidance_lambda: 120000`` for ``guidance_weight``) or to one of the atom's generic aliases
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
