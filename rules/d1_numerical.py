@@ -45,7 +45,7 @@ from typing import cast
 import sympy
 
 from extractors import facts as K
-from extractors.callgraph import module_name
+from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
 from extractors.provenance import DEAD, binding_liveness, call_liveness, resolve_source
 from extractors.values import is_number
@@ -250,7 +250,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
         # the claimed value is only a trace; what does the running code use instead?
-        used = sorted((f for f in agreeing if _differs(atom, f.value) and f.kind != K.LOOP
+        used = sorted((f for f in agreeing if _differs(atom, f.value) and _may_contradict(f, index)
                        and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None),
                       key=_evidence_order)
         why = _trace_reason(real[0], liveness(real[0]), index, atom)
@@ -262,7 +262,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     product = _product(atom, value, index)
     if product is not None:
         return product
-    different = sorted((f for f in agreeing if f.kind != K.LOOP and _differs(atom, f.value)), key=_evidence_order)
+    unsure = sorted((f for f in agreeing if not _may_contradict(f, index) and _differs(atom, f.value)),
+                    key=_evidence_order)
+    different = sorted((f for f in agreeing if _may_contradict(f, index) and _differs(atom, f.value)),
+                       key=_evidence_order)
     if isinstance(value, str) and not different:
         different = _rival_calls(atom, value, index)
     sites = [f for f in _value_sites(atom, value, index) if f not in found.outside]
@@ -273,6 +276,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}")
+    if unsure and not different:
+        why = ("a value passed on under another name" if unsure[0].via
+               else f"a setting of {unsure[0].context}, which may be another component")
+        return ValueOutcome(value, AMBIGUOUS, tuple(unsure),
+                            f"code binds {show_value(unsure[0].value)} at {_at(unsure[0])}, {why}")
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {weak_matches[0].ref}")
@@ -332,6 +340,26 @@ def _forms(atom: Atom, value: Value) -> list[Value]:
     if atom.percent and is_number(value):
         return [value, value * 100]
     return [value]
+
+
+def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a binding that differs from the claim can settle a drift. Not a loop variable (a sweep), not a value
+    reached through a renaming pass-through (``StepLR(step_size=cfg.accum_grad_steps)``), and not a keyword of a
+    library call that is no known consumer of settings (``BLIP(image_size=224)``, a pretrained part's input size):
+    their parameter may mean another quantity than the claim's. Such bindings still confirm a claimed value."""
+    if fact.kind == K.LOOP or fact.via:
+        return False
+    if fact.kind != K.KEYWORD:
+        return True
+    short = fact.context.rsplit(".", 1)[-1]
+    return short in index.analysis(_repository_names) or quantities.is_consumer(fact.context)
+
+
+def _repository_names(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the last components of the repository's own classes and functions (their calls consume
+    settings the repository passes on)."""
+    graph = index.analysis(build_call_graph)
+    return frozenset(q.rsplit(".", 1)[-1] for q in (*graph.functions, *graph.classes))
 
 
 def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:

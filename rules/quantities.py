@@ -30,7 +30,7 @@ class Product:
 
 
 @lru_cache(maxsize=1)
-def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]]]:
+def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]], frozenset[str]]:
     """Load ``rules/quantities.yaml`` once. Raises ``yaml.YAMLError``/``KeyError``/``TypeError`` if the packaged
     file is broken."""
     data = yaml.safe_load(resources.files("rules").joinpath("quantities.yaml").read_text(encoding="utf-8"))
@@ -39,7 +39,7 @@ def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]]]:
                              tuple(tuple(group) for group in entry.get("optional", ())))
                      for entry in data["products"])
     families = {name: frozenset(choice_key(m) for m in members) for name, members in data["choice_families"].items()}
-    return products, families
+    return products, families, frozenset(choice_key(c) for c in data["consumers"])
 
 
 def product_of(atom: Atom) -> Product | None:
@@ -57,3 +57,9 @@ def family_of(choice: str) -> frozenset[str]:
     """The keys of the family the choice belongs to (``AdamW`` -> the optimizers), or an empty set."""
     key = choice_key(choice)
     return next((members for members in _data()[1].values() if key in members), frozenset())
+
+
+def is_consumer(callee: str) -> bool:
+    """Whether a library callee (``torch.optim.AdamW``) is a known consumer of settings (``consumers`` in
+    ``rules/quantities.yaml``), by its last component."""
+    return choice_key(callee.rsplit(".", 1)[-1]) in _data()[2]
