@@ -23,7 +23,8 @@ from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_nam
 from extractors.facts import CallFact, Fact, RepositoryIndex
 from extractors.walk import is_test_path
 
-__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "call_liveness", "is_dead", "resolve_source"]
+__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "call_liveness", "is_dead", "overridden_by",
+           "resolve_source"]
 
 # Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
 # an argparse default, over a config-file key, over a default written in code. Lower ranks first.
@@ -101,6 +102,7 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
             return ()
         best = min(PRECEDENCE[f.kind] for f in bound)
         top = sorted((f for f in bound if PRECEDENCE[f.kind] == best), key=lambda f: (f.file, f.cell or 0, f.line))
+        top = [overridden_by(index, f) or f for f in top]  # a default replaced wherever it is used
         valued = [f for f in top if f.value is not None]
         if valued and len({repr(f.value) for f in valued}) == 1 and len(valued) == len(top):
             chain.append(valued[0])
@@ -111,3 +113,25 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
         chain.append(passing[0])
         current = passing[0]
     return ()
+
+
+def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
+    """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
+    counts"): for an argparse default, an option a shell launcher passes; for a dataclass or pydantic field, the
+    keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
+    keyword every live call of its function passes. A default some live call leaves alone is still used there, so
+    it is not overridden. The caller compares values."""
+    if fact.kind == K.ARGPARSE:
+        return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
+                     if f.kind == K.LAUNCHER and f.name == fact.name), None)
+    if fact.kind not in (K.FIELD, K.DEFAULT) or not fact.context:
+        return None
+    owner = fact.context.rsplit(".", 1)[-1]
+    calls = [c for c in index.calls if c.short == owner and call_liveness(index, c) != DEAD
+             and not is_test_path(c.file)]
+    passing = sorted((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
+                      and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
+                     key=lambda f: (f.file, f.line))
+    sites = {(c.where, c.line) for c in calls}
+    passed = {(f.where, f.line) for f in passing}
+    return passing[0] if sites and sites <= passed else None

@@ -47,7 +47,7 @@ import sympy
 from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
-from extractors.provenance import DEAD, binding_liveness, call_liveness, resolve_source
+from extractors.provenance import DEAD, binding_liveness, call_liveness, overridden_by, resolve_source
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -245,7 +245,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     computed = [f for f in agreeing if f.computed]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))
-                     and _overriding_launcher(f, atom, index) is None]
+                     and _override(f, atom, index) is None]
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
@@ -412,13 +412,11 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
     return tuple(dict.fromkeys(found))
 
 
-def _overriding_launcher(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
-    """The launcher fact passing another value for the option whose argparse default ``fact`` is (precedence: a
-    launcher argument over an argparse default), or ``None``."""
-    if fact.kind != K.ARGPARSE:
-        return None
-    return next((f for f in index.by_name.get(names.normalise(fact.name), ())
-                 if f.kind == K.LAUNCHER and f.name == fact.name and _differs(atom, f.value)), None)
+def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
+    """The binding that replaces the default ``fact`` everywhere with a value other than the claimed ones
+    (``extractors.provenance.overridden_by``), or ``None``."""
+    override = overridden_by(index, fact)
+    return override if override is not None and _differs(atom, override.value) else None
 
 
 def _at(fact: Fact) -> str:
@@ -430,9 +428,11 @@ def _at(fact: Fact) -> str:
 
 
 def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = None, atom: Atom | None = None) -> str:
-    launcher = _overriding_launcher(fact, atom, index) if index is not None and atom is not None else None
-    if launcher is not None:
-        return f"is overridden by the launcher ({launcher.ref})"
+    override = _override(fact, atom, index) if index is not None and atom is not None else None
+    if override is not None and override.kind == K.LAUNCHER:
+        return f"is overridden by the launcher ({override.ref})"
+    if override is not None:
+        return f"is overridden where {override.context} is called ({override.ref})"
     if liveness == DEAD:
         return f"sits in code no entry point reaches ({fact.context or module_name(fact.file)})"
     return f"no code reads {fact.name!r}"
