@@ -25,7 +25,7 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). ARCHITECTURE.md caps
   a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
-  even as its percentage form (15.2 for 0.152). A symbolic value is never absent: it can be written too many ways.
+  even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
@@ -307,7 +307,9 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
-    rescaled = _value_sites(atom, value, index, percent_forms=True)
+    # a count (an integer claimed as such) has no percentage form: 200 test samples is not 2.0 or 20000
+    fractional = atom.percent or not (is_number(value) and float(value).is_integer())
+    rescaled = _value_sites(atom, value, index, percent_forms=True) if fractional else []
     if rescaled:
         return ValueOutcome(value, AMBIGUOUS, tuple(rescaled[:_EVIDENCE_PER_OUTCOME]),
                             f"only a percentage form of the value occurs ({rescaled[0].ref})")
