@@ -63,11 +63,14 @@ class CallFact(Location):
     ``callee`` is the called name as written (``torch.optim.AdamW``, ``range``, ``self.build``); ``context`` the
     enclosing class/function (dotted, ``""`` at module level); ``reads`` the last components of the names and
     attributes its arguments read, in source order (``range(cfg.M)`` reads ``M``; ``f(lr=args.lr)`` reads ``lr``).
+    ``referenced`` marks a dotted name used as a value without being called (``activation=nn.ReLU``,
+    ``self.act = F.elu``, ``dtype=torch.bfloat16``): the choice is made there, the call happens elsewhere.
     """
 
     callee: str
     context: str
     reads: tuple[str, ...]
+    referenced: bool = False
 
     @property
     def short(self) -> str:
@@ -147,6 +150,7 @@ class RepositoryIndex:
         self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
         self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
+        self._at: dict[tuple[str, int], list[Fact]] | None = None  # see facts_at
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -174,6 +178,14 @@ class RepositoryIndex:
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
+
+    def facts_at(self, where: str, line: int) -> list[Fact]:
+        """The facts recorded on ``line`` of the source ``where`` (``file`` or ``file#cell``); built once."""
+        if self._at is None:
+            self._at = defaultdict(list)
+            for fact in self.facts:
+                self._at[(fact.where, fact.line)].append(fact)
+        return self._at.get((where, line), [])
 
     def named(self, name: str) -> list[Fact]:
         """The named facts whose name has the lookup key of ``name`` (``by_name``; empty when none)."""

@@ -77,6 +77,7 @@ class _FactVisitor(cst.CSTVisitor):
         self.dict_keys: set[int] = set()  # dict-literal key strings: bindings, not reads
         self.augmented: set[str] = set()  # names updated in place (x += ...)
         self.loops: list[tuple] = []  # (target, iterated name, line, end, context) of loops over a name
+        self.not_references: set[int] = set()  # called names and the inner parts of dotted names
 
     # -- helpers -------------------------------------------------------------------------------------------
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -241,6 +242,7 @@ class _FactVisitor(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         callee = dotted_name(node.func) or ""
         last = callee.rsplit(".", 1)[-1]
+        self.not_references.add(id(node.func))
         if callee:
             line, end = self._lines(node)
             self.found.calls.append(CallFact(self.file, line, end, callee, self._context(),
@@ -319,8 +321,14 @@ class _FactVisitor(cst.CSTVisitor):
             self.found.reads[node.value] += 1
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.not_references.add(id(node.value))
         if self.get_metadata(ExpressionContextProvider, node, None) == ExpressionContext.LOAD:
             self.found.reads[node.attr.value] += 1
+            dotted = dotted_name(node)
+            if id(node) not in self.not_references and dotted and dotted.split(".", 1)[0] not in ("self", "cls"):
+                line, end = self._lines(node)
+                self.found.calls.append(CallFact(self.file, line, end, dotted, self._context(), (),
+                                                 referenced=True, cell=self.cell))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if id(node) in self.dict_keys:

@@ -208,7 +208,9 @@ def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
 def _placement(atom: Atom, index: RepositoryIndex):
     """A predicate: is the fact placed where ``atom.used_in`` says the quantity is used? A fact is there when one
     of the places names its class or function, its module, its callee (a keyword of ``MDPConfig(S=3)``), a part of
-    its config path, or a call reading its name (``range(cfg.M)`` reads ``M``: the binding reaches that use)."""
+    its config path, or, for a binding that is no keyword, a call reading its name (``range(cfg.M)`` reads ``M``:
+    the binding reaches that use). A keyword belongs to its own call: ``LayerNorm(eps=1e-6)`` is not placed in
+    ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
     places = frozenset(atom.used_in)
 
     def placed(fact: Fact) -> bool:
@@ -217,6 +219,8 @@ def _placement(atom: Atom, index: RepositoryIndex):
             parts.add(fact.context.rsplit(".", 1)[-1])
         if parts & places:
             return True
+        if fact.kind == K.KEYWORD:
+            return False
         return any(call.short in places or places & set(call.context.split("."))
                    for call in index.calls_by_reads.get(fact.name, ()))
 
@@ -262,6 +266,9 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     product = _product(atom, value, index)
     if product is not None:
         return product
+    default = _library_default(atom, value, index, keys)
+    if default is not None:
+        return default
     unsure = sorted((f for f in agreeing if not _may_contradict(f, index) and _differs(atom, f.value)),
                     key=_evidence_order)
     different = sorted((f for f in agreeing if _may_contradict(f, index) and _differs(atom, f.value)),
@@ -316,6 +323,9 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if isinstance(value, sympy.Basic):
         # an expression can be written in too many ways to be sure it occurs nowhere
         return ValueOutcome(value, AMBIGUOUS, (), "no fact under this name; the expression may be written otherwise")
+    default = _library_default(atom, value, index, keys, equal=False)
+    if default is not None and atom.named:
+        return default
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
@@ -476,6 +486,34 @@ def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome |
     shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in first)
     return ValueOutcome(value, AMBIGUOUS, tuple(first),
                         f"a product of settings: {shown} does not give it, but the device count may")
+
+
+def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: frozenset[str],
+                     equal: bool = True) -> ValueOutcome | None:
+    """An outcome through a library default: the first live call of a consumer (``rules.quantities.
+    library_defaults``; placed calls only when the atom has ``used_in``) that does not pass the parameter the
+    atom names. With ``equal``, a match when that default is the claimed value; without, a drift when it differs
+    (used only where the claim's name is bound nowhere else, so the default is what runs). ``None`` otherwise."""
+    places = frozenset(atom.used_in)
+    for call in sorted(index.calls, key=lambda c: (c.file, c.cell or 0, c.line)):
+        defaults = quantities.library_defaults(call.callee)
+        if not defaults or call.referenced or is_test_path(call.file):
+            continue
+        if places and not places & {call.short, *call.context.split("."), *module_name(call.file).split(".")}:
+            continue
+        passed = {f.name for line in range(call.line, min(call.end_line, call.line + 200) + 1)
+                  for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
+        for parameter, default in defaults.items():
+            if names.normalise(parameter) not in keys or parameter in passed or call_liveness(index, call) == DEAD:
+                continue
+            fact = Fact(call.file, call.line, call.end_line, parameter, f"{call.callee}.{parameter}", default,
+                        K.CALL, call.callee, cell=call.cell)
+            note = f"{call.short}'s default {parameter}={show_value(default)}, which the call at {call.ref} leaves"
+            if equal and _holds(atom, value, default):
+                return ValueOutcome(value, MATCHED, (fact,), note + " unchanged")
+            if not equal and _differs(atom, default):
+                return ValueOutcome(value, DRIFT, (fact,), "code runs with " + note + " unchanged")
+    return None
 
 
 def _combinations(groups: list[list]) -> list[tuple]:

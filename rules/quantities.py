@@ -30,7 +30,8 @@ class Product:
 
 
 @lru_cache(maxsize=1)
-def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]], frozenset[str]]:
+def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]], frozenset[str], dict[str, str],
+                     dict[str, dict[str, object]]]:
     """Load ``rules/quantities.yaml`` once. Raises ``yaml.YAMLError``/``KeyError``/``TypeError`` if the packaged
     file is broken."""
     data = yaml.safe_load(resources.files("rules").joinpath("quantities.yaml").read_text(encoding="utf-8"))
@@ -38,8 +39,13 @@ def _data() -> tuple[tuple[Product, ...], dict[str, frozenset[str]], frozenset[s
                              tuple(tuple(group) for group in entry["factors"]),
                              tuple(tuple(group) for group in entry.get("optional", ())))
                      for entry in data["products"])
-    families = {name: frozenset(choice_key(m) for m in members) for name, members in data["choice_families"].items()}
-    return products, families, frozenset(choice_key(c) for c in data["consumers"])
+    synonyms = {_plain(word): _plain(group[0]) for group in data["choice_synonyms"] for word in group}
+    families = {name: frozenset(synonyms.get(_plain(m), _plain(m)) for m in members)
+                for name, members in data["choice_families"].items()}
+    consumers = frozenset(_plain(c) for c in data["consumers"])
+    defaults = {_plain(callee): {name: tuple(v) if isinstance(v, list) else v for name, v in params.items()}
+                for callee, params in data["library_defaults"].items()}
+    return products, families, consumers, synonyms, defaults
 
 
 def product_of(atom: Atom) -> Product | None:
@@ -49,7 +55,13 @@ def product_of(atom: Atom) -> Product | None:
 
 
 def choice_key(text: str) -> str:
-    """The comparison key of a library choice: lower-case, alphanumerics only (``Leaky_ReLU`` -> ``leakyrelu``)."""
+    """The comparison key of a library choice: lower-case, alphanumerics only (``Leaky_ReLU`` -> ``leakyrelu``),
+    then its canonical spelling (``bf16`` -> ``bfloat16``; ``choice_synonyms`` in ``rules/quantities.yaml``)."""
+    plain = _plain(text)
+    return _data()[3].get(plain, plain)
+
+
+def _plain(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
@@ -62,4 +74,10 @@ def family_of(choice: str) -> frozenset[str]:
 def is_consumer(callee: str) -> bool:
     """Whether a library callee (``torch.optim.AdamW``) is a known consumer of settings (``consumers`` in
     ``rules/quantities.yaml``), by its last component."""
-    return choice_key(callee.rsplit(".", 1)[-1]) in _data()[2]
+    return _plain(callee.rsplit(".", 1)[-1]) in _data()[2]
+
+
+def library_defaults(callee: str) -> dict[str, object]:
+    """The defaults of a library consumer's parameters (``library_defaults`` in ``rules/quantities.yaml``) by its
+    last component (``torch.optim.AdamW`` -> ``{"eps": 1e-08, ...}``); empty for other callees."""
+    return _data()[4].get(_plain(callee.rsplit(".", 1)[-1]), {})
