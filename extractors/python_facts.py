@@ -2,7 +2,8 @@
 
 One visitor walks a module's concrete syntax tree and records (see ``extractors.facts`` for the kinds):
 assignments at any level (annotated and tuple-unpacked too), dataclass and pydantic fields, parameter defaults,
-call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` defaults,
+call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` and
+``getattr(obj, "key", default)`` defaults,
 the values a ``for`` loop's variables take over a literal list (or a name bound to one in the same file), and every
 other numeric literal as a ``literal`` fact; and every call with the names its arguments read (``CallFact``: where
 values are consumed). Values come from ``extractors.values.fold``; comments,
@@ -173,6 +174,20 @@ class _FactVisitor(cst.CSTVisitor):
         if name:
             self.augmented.add(name)
 
+    # -- imports: their dotted names are not values ------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        self._not_values(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._not_values(node)
+
+    def _not_values(self, node: cst.CSTNode) -> None:
+        stack: list[cst.CSTNode] = [node]
+        while stack:
+            current = stack.pop()
+            self.not_references.add(id(current))
+            stack.extend(current.children)
+
     # -- loops ---------------------------------------------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
         line, end = self._lines(node.target)
@@ -259,6 +274,12 @@ class _FactVisitor(cst.CSTVisitor):
             key = node.args[0].value
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
                 self._record(key.evaluated_value, f"{callee}.{key.evaluated_value}", node.args[1].value,
+                             K.GET_DEFAULT, node)
+        if callee == "getattr" and len(node.args) == 3 and all(a.keyword is None for a in node.args):
+            key = node.args[1].value  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
+            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
+                owner = dotted_name(node.args[0].value) or ""
+                self._record(key.evaluated_value, f"{owner}.{key.evaluated_value}", node.args[2].value,
                              K.GET_DEFAULT, node)
         for arg in node.args:
             if arg.keyword is not None and not arg.star:
