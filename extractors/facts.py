@@ -23,8 +23,11 @@ DICT = "dict"  # a dict literal entry {"lr": 1e-4}
 GET_DEFAULT = "get_default"  # cfg.get("lr", 1e-4)
 CONFIG = "config"  # a YAML / JSON / TOML key, by dotted path
 LITERAL = "literal"  # a number in code with no name of its own (a positional argument, an operand)
+LOOP = "loop"  # for n_states, n_actions in [(3, 3), (9, 9)]: each loop variable, bound to the tuple of its values
+LAUNCHER = "launcher"  # python train.py --lr 1e-4 in a shell script: an option the launcher passes
+CALL = "call"  # a library class or function a call names (AdamW(...) chooses the optimizer): the rules make these
 
-NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG})
+NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP, LAUNCHER})
 Analysis = TypeVar("Analysis")
 
 
@@ -37,7 +40,10 @@ class Fact(Location):
     (``TrainConfig.lr``, ``optimizer.lr`` for a YAML key); ``context`` the enclosing callee for keywords
     (``torch.optim.AdamW``) or the enclosing class/function. ``value`` is ``None`` when the name is bound to
     something that does not fold; ``computed`` then says whether it is worked out at run time (``w = 1.0 if control
-    else 0.0``, ``bs = len(x)``) rather than passed through from another name (``lr = args.lr``).
+    else 0.0``, ``bs = len(x)``) rather than passed through from another name (``lr = args.lr``); ``source`` is
+    then the name it passes through (``lr`` for ``args.lr``, ``learning_rate`` for ``cfg["learning_rate"]``), which
+    value provenance follows (``extractors.provenance.resolve_source``); ``via`` holds the bindings it followed
+    when the fact's value was resolved that way (empty for a value read where the fact is).
     """
 
     name: str
@@ -46,6 +52,30 @@ class Fact(Location):
     kind: str
     context: str = ""
     computed: bool = False
+    source: str = ""
+    via: tuple["Fact", ...] = ()
+
+
+@dataclass(frozen=True)
+class CallFact(Location):
+    """One call in Python code, where it is (``sau.vocabulary.Location``): the place where a value is consumed.
+
+    ``callee`` is the called name as written (``torch.optim.AdamW``, ``range``, ``self.build``); ``context`` the
+    enclosing class/function (dotted, ``""`` at module level); ``reads`` the last components of the names and
+    attributes its arguments read, in source order (``range(cfg.M)`` reads ``M``; ``f(lr=args.lr)`` reads ``lr``).
+    ``referenced`` marks a dotted name used as a value without being called (``activation=nn.ReLU``,
+    ``self.act = F.elu``, ``dtype=torch.bfloat16``): the choice is made there, the call happens elsewhere.
+    """
+
+    callee: str
+    context: str
+    reads: tuple[str, ...]
+    referenced: bool = False
+
+    @property
+    def short(self) -> str:
+        """The callee's last component: ``AdamW`` for ``torch.optim.AdamW``."""
+        return self.callee.rsplit(".", 1)[-1]
 
 
 @dataclass(frozen=True)
@@ -62,9 +92,11 @@ class Warning_:
 
 @dataclass
 class FileFacts:
-    """What one file yields: its facts, identifier reads, and whether dynamic unpacking (``**cfg``) occurs."""
+    """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
+    occurs."""
 
     facts: list[Fact] = field(default_factory=list)
+    calls: list[CallFact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
@@ -73,6 +105,7 @@ class FileFacts:
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
         self.facts.extend(other.facts)
+        self.calls.extend(other.calls)
         self.reads.update(other.reads)
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
@@ -91,7 +124,8 @@ class RepositoryIndex:
 
     Lookups: ``by_name`` maps a normalised name (see ``rules.names.normalise``) to its named facts; ``by_value``
     maps ``value_key`` to every fact (named or literal) holding that number; ``reads`` counts identifier reads
-    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code;
+    (loads of a name or attribute, identifier-like strings outside dict keys) over all Python code; ``calls`` every
+    call of Python code (``CallFact``), ``calls_by_reads`` the calls whose arguments read a name (keyed by the name);
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
     resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
@@ -106,6 +140,8 @@ class RepositoryIndex:
         self.by_name: dict[str, list[Fact]] = defaultdict(list)
         self.by_value: dict[float, list[Fact]] = defaultdict(list)
         self.reads: Counter = Counter()
+        self.calls: list[CallFact] = []
+        self.calls_by_reads: dict[str, list[CallFact]] = defaultdict(list)
         self.dynamic_unpacking = False
         self.warnings: list[Warning_] = []
         self.files: list[str] = []
@@ -114,6 +150,7 @@ class RepositoryIndex:
         self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
         self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
+        self._at: dict[tuple[str, int], list[Fact]] | None = None  # see facts_at
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -126,6 +163,10 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
+        for call in found.calls:
+            self.calls.append(call)
+            for name in dict.fromkeys(call.reads):
+                self.calls_by_reads[name].append(call)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.modules[key] = wrapper.module
             self.positions[key] = wrapper.resolve(PositionProvider)
@@ -137,6 +178,18 @@ class RepositoryIndex:
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
+
+    def facts_at(self, where: str, line: int) -> list[Fact]:
+        """The facts recorded on ``line`` of the source ``where`` (``file`` or ``file#cell``); built once."""
+        if self._at is None:
+            self._at = defaultdict(list)
+            for fact in self.facts:
+                self._at[(fact.where, fact.line)].append(fact)
+        return self._at.get((where, line), [])
+
+    def named(self, name: str) -> list[Fact]:
+        """The named facts whose name has the lookup key of ``name`` (``by_name``; empty when none)."""
+        return self.by_name.get(self._normalise(name), [])
 
     def analysis(self, provider: Callable[[RepositoryIndex], Analysis]) -> Analysis:
         """The analysis ``provider`` derives from this index, computed on first use and kept for the index's life,

@@ -2,8 +2,11 @@
 
 One visitor walks a module's concrete syntax tree and records (see ``extractors.facts`` for the kinds):
 assignments at any level (annotated and tuple-unpacked too), dataclass and pydantic fields, parameter defaults,
-call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` defaults,
-and every other numeric literal as a ``literal`` fact. Values come from ``extractors.values.fold``; comments,
+call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` and
+``getattr(obj, "key", default)`` defaults,
+the values a ``for`` loop's variables take over a literal list (or a name bound to one in the same file), and every
+other numeric literal as a ``literal`` fact; and every call with the names its arguments read (``CallFact``: where
+values are consumed). Values come from ``extractors.values.fold``; comments,
 docstrings and the text inside strings are never values. Nothing is imported or executed.
 """
 
@@ -17,7 +20,7 @@ import sympy
 from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
-from extractors.facts import Fact, FileFacts
+from extractors.facts import CallFact, Fact, FileFacts
 from extractors.values import dotted_name, fold, is_number
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -30,6 +33,9 @@ _ARGPARSE_TYPES = {"float": float, "int": int}
 _PASS_THROUGH = {"kwargs", "kw", "kwds", "kwarg"}
 # A name bound to one of these forwards a value defined elsewhere (lr = args.lr, self.lr = lr, lr = cfg["lr"]).
 _PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
+# How many nodes of one call's arguments are searched for the names they read: a bound, since an argument may be a
+# whole generated expression; real consumers pass a few names.
+_READS_BUDGET = 200
 
 
 def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None,
@@ -43,6 +49,7 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
     visitor = _FactVisitor(file, line_offset, cell)
     wrapper.visit(visitor)
+    visitor.resolve_loops()
     if visitor.augmented:
         # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
         # start value (n_tokens = 0) says nothing about the claimed value
@@ -70,6 +77,8 @@ class _FactVisitor(cst.CSTVisitor):
         self.skip_names: set[int] = set()  # keyword and parameter Name nodes: not reads
         self.dict_keys: set[int] = set()  # dict-literal key strings: bindings, not reads
         self.augmented: set[str] = set()  # names updated in place (x += ...)
+        self.loops: list[tuple] = []  # (target, iterated name, line, end, context) of loops over a name
+        self.not_references: set[int] = set()  # called names and the inner parts of dotted names
 
     # -- helpers -------------------------------------------------------------------------------------------
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -89,9 +98,10 @@ class _FactVisitor(cst.CSTVisitor):
             return
         line, end = self._lines(at)
         computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES)
+        source = _target_name(value_node)[0] or "" if value is None and not computed else ""
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
-                 computed, cell=self.cell))
+                 computed, cell=self.cell, source=source))
         if value is not None and not isinstance(value, sympy.Expr):
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
@@ -164,6 +174,60 @@ class _FactVisitor(cst.CSTVisitor):
         if name:
             self.augmented.add(name)
 
+    # -- imports: their dotted names are not values ------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        self._not_values(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self._not_values(node)
+
+    def _not_values(self, node: cst.CSTNode) -> None:
+        stack: list[cst.CSTNode] = [node]
+        while stack:
+            current = stack.pop()
+            self.not_references.add(id(current))
+            stack.extend(current.children)
+
+    # -- loops ---------------------------------------------------------------------------------------------
+    def visit_For(self, node: cst.For) -> None:
+        line, end = self._lines(node.target)
+        if isinstance(node.iter, (cst.List, cst.Tuple)):
+            self._loop(node.target, tuple(fold(e.value) for e in node.iter.elements
+                                          if isinstance(e, cst.Element)), line, end, self._context())
+        elif isinstance(node.iter, cst.Name):
+            self.loops.append((node.target, node.iter.value, line, end, self._context()))
+
+    def resolve_loops(self) -> None:
+        """Bind the variables of loops over a name to the list that name holds in this file (``sizes = [...]``
+        then ``for s, a in sizes``); a name bound to a list more than once is left alone (which one runs is not
+        known)."""
+        lists: dict[str, list[tuple]] = {}
+        for fact in self.found.facts:
+            if fact.kind == K.ASSIGNMENT and isinstance(fact.value, tuple):
+                lists.setdefault(fact.name, []).append(fact.value)
+        for target, name, line, end, context in self.loops:
+            if len(lists.get(name, ())) == 1:
+                self._loop(target, lists[name][0], line, end, context)
+
+    def _loop(self, target: cst.BaseExpression, items: tuple, line: int, end: int, context: str) -> None:
+        """Record each loop variable of ``target`` bound to the values it takes over ``items`` (folded elements);
+        nothing when an element does not fold or does not unpack into the target."""
+        if not items or any(item is None for item in items):
+            return
+        if isinstance(target, cst.Name):
+            names: list[str | None] = [target.value]
+            columns = [items]
+        elif isinstance(target, (cst.Tuple, cst.List)) and all(
+                isinstance(item, tuple) and len(item) == len(target.elements) for item in items):
+            names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+            columns = [tuple(item[i] for item in items) for i in range(len(names))]
+        else:
+            return
+        for name, values in zip(names, columns):
+            if name and name != "_":
+                self.found.facts.append(Fact(self.file, line, end, name, f"for {name}", values, K.LOOP, context,
+                                             cell=self.cell))
+
     # -- dict literals -------------------------------------------------------------------------------------
     def visit_Dict(self, node: cst.Dict) -> None:
         if id(node) not in self.consumed:
@@ -193,6 +257,11 @@ class _FactVisitor(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         callee = dotted_name(node.func) or ""
         last = callee.rsplit(".", 1)[-1]
+        self.not_references.add(id(node.func))
+        if callee:
+            line, end = self._lines(node)
+            self.found.calls.append(CallFact(self.file, line, end, callee, self._context(),
+                                             _argument_reads(node), cell=self.cell))
         for arg in node.args:
             if arg.keyword is not None:
                 self.skip_names.add(id(arg.keyword))
@@ -205,6 +274,12 @@ class _FactVisitor(cst.CSTVisitor):
             key = node.args[0].value
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
                 self._record(key.evaluated_value, f"{callee}.{key.evaluated_value}", node.args[1].value,
+                             K.GET_DEFAULT, node)
+        if callee == "getattr" and len(node.args) == 3 and all(a.keyword is None for a in node.args):
+            key = node.args[1].value  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
+            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
+                owner = dotted_name(node.args[0].value) or ""
+                self._record(key.evaluated_value, f"{owner}.{key.evaluated_value}", node.args[2].value,
                              K.GET_DEFAULT, node)
         for arg in node.args:
             if arg.keyword is not None and not arg.star:
@@ -267,8 +342,14 @@ class _FactVisitor(cst.CSTVisitor):
             self.found.reads[node.value] += 1
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.not_references.add(id(node.value))
         if self.get_metadata(ExpressionContextProvider, node, None) == ExpressionContext.LOAD:
             self.found.reads[node.attr.value] += 1
+            dotted = dotted_name(node)
+            if id(node) not in self.not_references and dotted and dotted.split(".", 1)[0] not in ("self", "cls"):
+                line, end = self._lines(node)
+                self.found.calls.append(CallFact(self.file, line, end, dotted, self._context(), (),
+                                                 referenced=True, cell=self.cell))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if id(node) in self.dict_keys:
@@ -293,6 +374,28 @@ def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:
                 base = dotted_name(target.value) or ""
                 return key, f"{base}.{key}" if base else key
     return None, ""
+
+
+def _argument_reads(call: cst.Call) -> tuple[str, ...]:
+    """The names and attributes (last components) and string subscript keys the arguments of ``call`` read, in
+    source order, searching at most ``_READS_BUDGET`` nodes."""
+    reads: list[str] = []
+    stack: list[cst.CSTNode] = [arg.value for arg in reversed(call.args)]
+    budget = _READS_BUDGET
+    while stack and budget:
+        budget -= 1
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            reads.append(current.value)
+        elif isinstance(current, cst.Attribute):
+            reads.append(current.attr.value)
+            stack.append(current.value)
+        elif isinstance(current, cst.SimpleString) and isinstance(current.evaluated_value, str) \
+                and _IDENTIFIER.match(current.evaluated_value):
+            reads.append(current.evaluated_value)
+        else:
+            stack.extend(reversed(current.children))
+    return tuple(reads)
 
 
 def _field_default(call: cst.Call) -> cst.BaseExpression | None:

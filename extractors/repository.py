@@ -20,7 +20,8 @@ from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.guards import too_complex
 from extractors.python_facts import extract_module
 from extractors.stubs.detect import find_stubs
-from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SourceFile, walk
+from extractors.launchers import extract_launcher
+from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SHELL, SourceFile, walk
 
 
 def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DEFAULT_MAX_BYTES,
@@ -63,6 +64,8 @@ def _extract(source: SourceFile, text: str) -> tuple[dict[str, list[str]], FileF
         return {source.relative: text.splitlines()}, extract_python(text, source.relative)
     if source.kind == NOTEBOOK:
         return _extract_notebook(text, source.relative)
+    if source.kind == SHELL:
+        return {source.relative: text.splitlines()}, extract_launcher(text, source.relative)
     assert source.kind == CONFIG
     return {source.relative: text.splitlines()}, extract_config(text, source.relative)
 

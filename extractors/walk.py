@@ -25,7 +25,9 @@ SKIP_DIRS = frozenset({
 PYTHON = "python"
 NOTEBOOK = "notebook"
 CONFIG = "config"
-_SUFFIXES = {".py": PYTHON, ".ipynb": NOTEBOOK, ".yaml": CONFIG, ".yml": CONFIG, ".json": CONFIG, ".toml": CONFIG}
+SHELL = "shell"
+_SUFFIXES = {".py": PYTHON, ".ipynb": NOTEBOOK, ".yaml": CONFIG, ".yml": CONFIG, ".json": CONFIG, ".toml": CONFIG,
+             ".sh": SHELL}
 DEFAULT_MAX_BYTES = 1_000_000  # larger files are data or generated code, not a reproduction's source
 # The verify-stubs hook checks the user's own tree: it skips every hidden folder and only these, not build/ or result/.
 _HOOK_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "venv"})

@@ -1,9 +1,12 @@
 """Value comparison for D1: is the value bound in code the value the paper claims?
 
-Three answers: ``True`` (equal), ``False`` (comparable and different: the basis of a numerical drift) and ``None``
+Texts compare as library choices (``rules.quantities.choice_key``: case, punctuation and spellings such as ``bf16``
+for ``bfloat16`` aside). Three answers: ``True`` (equal), ``False`` (comparable and different: the basis of a
+numerical drift) and ``None``
 (not comparable: a number against a string, a symbolic value against a number, symbols we cannot pair up).
 Numbers compare with a relative tolerance of 1e-9 (``1e-4`` == ``0.0001`` == ``10**-4``), or the atom's own
-tolerance where the paper says "about". Symbolic values compare after pairing their free symbols by name (through
+tolerance where the paper says "about", and no absolute tolerance: a small constant (``eps = 1e-12``) differs from
+another (``1e-14``) however close both are to zero, and zero equals only zero. Symbolic values compare after pairing their free symbols by name (through
 ``rules.names``), by evaluating both at fixed pseudo-random points with ``subs``/``evalf``: nothing is evaluated as
 Python, and a deterministic seed keeps verdicts reproducible.
 """
@@ -12,12 +15,12 @@ from __future__ import annotations
 
 import math
 import random
-import re
 
 import sympy
 
 from extractors.values import is_number
 from rules.names import normalise
+from rules.quantities import choice_key
 from sau.vocabulary import Value
 
 _RELATIVE = 1e-9
@@ -34,7 +37,7 @@ def equal(claimed: Value, found: Value, tolerance: float = 0.0) -> bool | None:
     if is_number(claimed) and is_number(found):
         return numbers_equal(claimed, found, tolerance)
     if isinstance(claimed, str) and isinstance(found, str):
-        return _text(claimed) == _text(found)
+        return choice_key(claimed) == choice_key(found)
     if isinstance(claimed, tuple) and isinstance(found, tuple):
         if len(claimed) != len(found):
             return False
@@ -48,10 +51,11 @@ def equal(claimed: Value, found: Value, tolerance: float = 0.0) -> bool | None:
 
 
 def numbers_equal(a: float, b: float, tolerance: float = 0.0) -> bool:
-    """Numeric equality with relative tolerance ``max(tolerance, 1e-9)``; infinities equal only themselves."""
+    """Numeric equality with relative tolerance ``max(tolerance, 1e-9)`` and no absolute tolerance; infinities
+    equal only themselves."""
     if math.isinf(a) or math.isinf(b):
         return a == b
-    return math.isclose(a, b, rel_tol=max(tolerance, _RELATIVE), abs_tol=1e-15)
+    return math.isclose(a, b, rel_tol=max(tolerance, _RELATIVE))
 
 
 def contains(found: Value, claimed: Value, tolerance: float = 0.0) -> bool:
@@ -87,6 +91,3 @@ def symbolic_equal(claimed: sympy.Expr, found: sympy.Expr) -> bool | None:
             return False
     return True
 
-
-def _text(value: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "", value.lower())

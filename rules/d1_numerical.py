@@ -4,12 +4,19 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
 
 - **matched**: a fact under an agreeing or narrower name (``rules.names``) holds the value. Generic names (``K``,
   ``alpha``: one letter, a lone Greek letter or generic word) are reused across components, so they never settle:
-  a value bound only under a generic name, or a different value there, leaves the value ambiguous. If nothing in the code
-  reads any such fact (a config key or constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a
-  trace") it counts as a trace, **unused** (0.25), unless the code unpacks dictionaries
-  dynamically (``**cfg``), where reads cannot be seen.
-- **drift**: no match, and a fact under an agreeing (non-generic) name holds a comparable value equal to none of
-  the claimed values: a settled numerical drift. Not when the name is also computed at run time somewhere
+  a value bound only under a generic name, or a different value there, leaves the value ambiguous (unless the atom's
+  ``used_in`` places it: there generic names bind). If nothing in the code reads any such fact (a config key or
+  constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a trace"), or every such fact sits in
+  code no entry point reaches (``extractors.provenance``), or is an argparse default the launcher overrides, it counts
+  as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
+  seen. Names with a qualifier word (``min_lr`` for ``lr``) match only when the claim's own name is bound nowhere.
+  Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
+  choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
+  factors multiply out (``rules.quantities``).
+- **drift**: the claimed value is only a trace (above) while a live, read binding under an agreeing name holds
+  another value (the running code overrides it); or no match, and a fact under an agreeing (non-generic) name holds
+  a comparable value equal to none of the claimed values, or, for a library choice, live code calls only another
+  member of its family: a settled numerical drift. Not when the name is also computed at run time somewhere
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
   related name (``guidance_lambda: 120000`` for ``guidance_weight``) or to one of the atom's generic aliases
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
@@ -18,7 +25,7 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). ARCHITECTURE.md caps
   a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
-  even as its percentage form (15.2 for 0.152). A symbolic value is never absent: it can be written too many ways.
+  even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
@@ -31,17 +38,20 @@ score as the best estimate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import cast
 
 import sympy
 
 from extractors import facts as K
-from extractors.facts import Fact, RepositoryIndex, stub_around, value_key
+from extractors.callgraph import build_call_graph, module_name
+from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
+from extractors.provenance import DEAD, binding_liveness, call_liveness, overridden_by, resolve_source
 from extractors.values import is_number
 from extractors.walk import is_test_path
-from rules import compare, names
+from extractors.words import word_list
+from rules import compare, names, quantities
 from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, round_to_scale,
                             show_value)
 
@@ -66,10 +76,13 @@ _SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBI
 # The SAU's drift label: the first kind of shortfall present, most telling first.
 _DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (STUB, Drift.STUB), (ABSENT, Drift.MISSING), (UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
-_KIND_ORDER = {K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
+_KIND_ORDER = {K.LAUNCHER: 0, K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
 _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
+# Products are tried over at most this many distinct values per factor: bounded work, and more values than this
+# under one name means the name is reused for unrelated things.
+_PRODUCT_VALUES = 4
 
 
 @dataclass(frozen=True)
@@ -101,6 +114,7 @@ class ValueOutcome:
     facts: tuple[Fact, ...]
     note: str
     stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
+    consumers: tuple[CallFact, ...] = ()  # where the matched binding is consumed (a call reading it)
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -142,21 +156,75 @@ def _required(atom: Atom) -> tuple[Value, ...]:
 @dataclass(frozen=True)
 class Candidates:
     """The facts an atom's names reach: ``agreeing`` and ``narrower`` through its non-generic names (``keys``),
-    ``weak`` through its generic ones (``K``, ``alpha``)."""
+    ``qualified`` the narrower names that add a qualifier word (``min_lr`` for ``lr``: another quantity unless the
+    claim's own name is not bound at all), ``weak`` through its generic ones (``K``, ``alpha``). With
+    ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones."""
 
     keys: frozenset[str]
     agreeing: list[Fact]
     narrower: list[Fact]
+    qualified: list[Fact]
     weak: list[Fact]
+    outside: tuple[Fact, ...] = ()  # with used_in: facts under the atom's names placed elsewhere (another component)
 
     @classmethod
     def of(cls, atom: Atom, index: RepositoryIndex) -> "Candidates":
         all_names = (atom.name, *atom.aliases)
         keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
         weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
-        agreeing, narrower = _candidates(keys, index)
-        weak, _ = _candidates(weak_keys, index)
-        return cls(keys, agreeing, narrower, weak)
+        agreeing, narrower = (_resolved(group, index) for group in _candidates(keys, index))
+        weak = _resolved(_candidates(weak_keys, index)[0], index)
+        qualifiers = word_list("qualifier_words", "rules")
+        qualified = [f for f in narrower if _extra_tokens(keys, names.normalise(f.name)) & qualifiers]
+        narrower = [f for f in narrower if f not in qualified]
+        outside: tuple[Fact, ...] = ()
+        if atom.used_in:
+            placed = _placement(atom, index)
+            outside = tuple(f for f in (*agreeing, *narrower, *qualified, *weak) if not placed(f))
+            agreeing, narrower, qualified = ([f for f in group if placed(f)]
+                                             for group in (agreeing, narrower, qualified))
+            agreeing += [f for f in weak if placed(f)]
+            keys, weak = keys | weak_keys, []
+        return cls(keys, agreeing, narrower, qualified, weak, outside)
+
+
+def _resolved(facts: list[Fact], index: RepositoryIndex) -> list[Fact]:
+    """The facts, each pass-through (``max_seq_len=args.seq_len``) given the value its source binds when value
+    provenance finds one (``extractors.provenance.resolve_source``; the chain is kept in ``Fact.via``)."""
+    out = []
+    for fact in facts:
+        chain = resolve_source(index, fact) if fact.value is None and fact.source else ()
+        out.append(replace(fact, value=chain[-1].value, via=chain) if chain else fact)
+    return out
+
+
+def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
+    """The tokens a narrower name adds to the claim key it holds (``lr_min`` over ``learning_rate``: ``min``)."""
+    tokens = frozenset(fact_key.split("_"))
+    extra = [tokens - frozenset(key.split("_")) for key in keys if frozenset(key.split("_")) < tokens]
+    return min(extra, key=len) if extra else frozenset()
+
+
+def _placement(atom: Atom, index: RepositoryIndex):
+    """A predicate: is the fact placed where ``atom.used_in`` says the quantity is used? A fact is there when one
+    of the places names its class or function, its module, its callee (a keyword of ``MDPConfig(S=3)``), a part of
+    its config path, or, for a binding that is no keyword, a call reading its name (``range(cfg.M)`` reads ``M``:
+    the binding reaches that use). A keyword belongs to its own call: ``LayerNorm(eps=1e-6)`` is not placed in
+    ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
+    places = frozenset(atom.used_in)
+
+    def placed(fact: Fact) -> bool:
+        parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
+        if fact.kind == K.KEYWORD:
+            parts.add(fact.context.rsplit(".", 1)[-1])
+        if parts & places:
+            return True
+        if fact.kind == K.KEYWORD:
+            return False
+        return any(call.short in places or places & set(call.context.split("."))
+                   for call in index.calls_by_reads.get(fact.name, ()))
+
+    return placed
 
 
 def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
@@ -165,7 +233,12 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     passed when several values of one atom are decided."""
     found = candidates or Candidates.of(atom, index)
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
-    matches = sorted((f for f in agreeing + narrower if _holds(atom, value, f.value)), key=_evidence_order)
+    liveness = index.analysis(binding_liveness)
+    own_bound = any(f.value is not None for f in agreeing)
+    pool = agreeing + narrower + ([] if own_bound else found.qualified)
+    matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
+    if isinstance(value, str):
+        matches += _choice_calls(atom, value, index)
     stubs = [stub_around(index, f) for f in matches]
     real = [f for f, stub in zip(matches, stubs) if stub is None]
     if matches and not real:
@@ -173,21 +246,48 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, STUB, tuple(matches),
                             f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
-    if matches:
-        matches = real
-        if index.dynamic_unpacking or any(_is_read(f, index) for f in matches):
-            return ValueOutcome(value, MATCHED, tuple(matches), f"bound at {matches[0].ref}")
-        return ValueOutcome(value, UNUSED, tuple(matches),
-                            f"bound at {matches[0].ref} but no code reads {matches[0].name!r}")
-    different = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     computed = [f for f in agreeing if f.computed]
-    sites = _value_sites(atom, value, index)
-    kin = [f for f in sites
-           if f.kind != K.LITERAL and not _is_test(f) and names.kin(keys, names.normalise(f.name))]
-    weak_matches = sorted((f for f in weak if _holds(atom, value, f.value)), key=_evidence_order)
+    if matches:
+        effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))
+                     and _override(f, atom, index) is None]
+        if effective:
+            return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
+                                consumers=_consumers(effective, index))
+        # the claimed value is only a trace; what does the running code use instead?
+        used = sorted((f for f in agreeing if _differs(atom, f.value) and _may_contradict(f, index)
+                       and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None),
+                      key=_evidence_order)
+        why = _trace_reason(real[0], liveness(real[0]), index, atom)
+        if used and atom.named and not computed:
+            return ValueOutcome(value, DRIFT, (used[0], real[0]),
+                                f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
+                                f"value at {real[0].ref} {why}")
+        return ValueOutcome(value, UNUSED, tuple(real), f"bound at {real[0].ref} but {why}")
+    product = _product(atom, value, index)
+    if product is not None:
+        return product
+    default = _library_default(atom, value, index, keys)
+    if default is not None:
+        return default
+    unsure = sorted((f for f in agreeing if not _may_contradict(f, index) and _differs(atom, f.value)),
+                    key=_evidence_order)
+    different = sorted((f for f in agreeing if _may_contradict(f, index) and _differs(atom, f.value)),
+                       key=_evidence_order)
+    if isinstance(value, str) and not different:
+        different = _rival_calls(atom, value, index)
+    sites = [f for f in _value_sites(atom, value, index) if f not in found.outside]
+    qualified = set(map(id, found.qualified)) if own_bound else set()
+    kin = [f for f in sites if f.kind != K.LITERAL and not _is_test(f) and id(f) not in qualified
+           and names.kin(keys, names.normalise(f.name))]
+    weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
-                            f"code binds {show_value(different[0].value)} at {different[0].ref}")
+                            f"code binds {show_value(different[0].value)} at {_at(different[0])}")
+    if unsure and not different:
+        why = ("a value passed on under another name" if unsure[0].via
+               else f"a setting of {unsure[0].context}, which may be another component")
+        return ValueOutcome(value, AMBIGUOUS, tuple(unsure),
+                            f"code binds {show_value(unsure[0].value)} at {_at(unsure[0])}, {why}")
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {weak_matches[0].ref}")
@@ -214,13 +314,18 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
-    rescaled = _value_sites(atom, value, index, percent_forms=True)
+    # a count (an integer claimed as such) has no percentage form: 200 test samples is not 2.0 or 20000
+    fractional = atom.percent or not (is_number(value) and float(value).is_integer())
+    rescaled = _value_sites(atom, value, index, percent_forms=True) if fractional else []
     if rescaled:
         return ValueOutcome(value, AMBIGUOUS, tuple(rescaled[:_EVIDENCE_PER_OUTCOME]),
                             f"only a percentage form of the value occurs ({rescaled[0].ref})")
     if isinstance(value, sympy.Basic):
         # an expression can be written in too many ways to be sure it occurs nowhere
         return ValueOutcome(value, AMBIGUOUS, (), "no fact under this name; the expression may be written otherwise")
+    default = _library_default(atom, value, index, keys, equal=False)
+    if default is not None and atom.named:
+        return default
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
@@ -247,6 +352,176 @@ def _forms(atom: Atom, value: Value) -> list[Value]:
     if atom.percent and is_number(value):
         return [value, value * 100]
     return [value]
+
+
+def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a binding that differs from the claim can settle a drift. Not a loop variable (a sweep), not a value
+    reached through a renaming pass-through (``StepLR(step_size=cfg.accum_grad_steps)``), and not a keyword of a
+    library call that is no known consumer of settings (``BLIP(image_size=224)``, a pretrained part's input size):
+    their parameter may mean another quantity than the claim's. Such bindings still confirm a claimed value."""
+    if fact.kind == K.LOOP or fact.via:
+        return False
+    if fact.kind != K.KEYWORD:
+        return True
+    short = fact.context.rsplit(".", 1)[-1]
+    return short in index.analysis(_repository_names) or quantities.is_consumer(fact.context)
+
+
+def _repository_names(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the last components of the repository's own classes and functions (their calls consume
+    settings the repository passes on)."""
+    graph = index.analysis(build_call_graph)
+    return frozenset(q.rsplit(".", 1)[-1] for q in (*graph.functions, *graph.classes))
+
+
+def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:
+    """Whether ``fact`` holds the claimed ``value``; a loop variable holds each value it takes."""
+    if fact.kind == K.LOOP and isinstance(fact.value, tuple):
+        return any(_holds(atom, value, item) for item in fact.value)
+    return _holds(atom, value, fact.value)
+
+
+def _call_fact(call: CallFact) -> Fact:
+    """A call naming a library choice, as a fact: its name and value are the callee's last component."""
+    return Fact(call.file, call.line, call.end_line, call.short, call.callee, call.short, K.CALL, call.context,
+                cell=call.cell)
+
+
+def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[Fact]:
+    """Calls outside tests and outside dead code whose callee's last component has one of the choice ``keys``
+    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in evidence order."""
+    found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
+    if atom.used_in:
+        places = frozenset(atom.used_in)
+        found = [c for c in found if places & {*c.context.split("."), *module_name(c.file).split(".")}]
+    return sorted((_call_fact(c) for c in found if call_liveness(index, c) != DEAD), key=_evidence_order)
+
+
+def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+    """Live calls of the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``)."""
+    return _live_calls(atom, index, frozenset({quantities.choice_key(value)}))
+
+
+def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+    """Live calls of another member of the claimed choice's family (``Adam`` where ``AdamW`` is claimed), only
+    when a family is known (``rules/quantities.yaml``)."""
+    family = quantities.family_of(value) - {quantities.choice_key(value)}
+    return _live_calls(atom, index, family) if family else []
+
+
+def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:
+    """The first live call reading the name of each matched binding (its consumer), at most one per binding and
+    never the binding's own line."""
+    found: list[CallFact] = []
+    for fact in facts[:_EVIDENCE_PER_OUTCOME]:
+        if fact.kind in (K.KEYWORD, K.CALL):
+            continue  # a keyword or a call is its own consumer
+        calls = sorted((c for c in index.calls_by_reads.get(fact.name, ())
+                        if (c.where, c.line) != (fact.where, fact.line) and not is_test_path(c.file)
+                        and call_liveness(index, c) != DEAD), key=lambda c: (c.file, c.cell or 0, c.line))
+        if calls:
+            found.append(calls[0])
+    return tuple(dict.fromkeys(found))
+
+
+def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
+    """The binding that replaces the default ``fact`` everywhere with a value other than the claimed ones
+    (``extractors.provenance.overridden_by``), or ``None``."""
+    override = overridden_by(index, fact)
+    return override if override is not None and _differs(atom, override.value) else None
+
+
+def _at(fact: Fact) -> str:
+    """Where a binding is, and where its value comes from when provenance followed it (``train.py:40 (from
+    args.seq_len, train.py:12)``)."""
+    if not fact.via:
+        return fact.ref
+    return f"{fact.ref} (from {fact.source}, {fact.via[-1].ref})"
+
+
+def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = None, atom: Atom | None = None) -> str:
+    override = _override(fact, atom, index) if index is not None and atom is not None else None
+    if override is not None and override.kind == K.LAUNCHER:
+        return f"is overridden by the launcher ({override.ref})"
+    if override is not None:
+        return f"is overridden where {override.context} is called ({override.ref})"
+    if liveness == DEAD:
+        return f"sits in code no entry point reaches ({fact.context or module_name(fact.file)})"
+    return f"no code reads {fact.name!r}"
+
+
+def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome | None:
+    """The outcome of a claimed product quantity (``rules.quantities``) whose factors code binds, or ``None`` when
+    the atom is no product or a factor group is not bound at all. Matched when one live binding per factor (and
+    per optional factor, or none) multiplies out to ``value``; else ambiguous: one factor alone proves nothing."""
+    product = quantities.product_of(atom)
+    if product is None or not is_number(value):
+        return None
+    liveness = index.analysis(binding_liveness)
+
+    def bound(group: tuple[str, ...]) -> list[Fact]:
+        keys = frozenset(names.normalise(n) for n in group)
+        facts = [f for key in sorted(keys) for f in index.by_name.get(key, ())
+                 if _implements(f) and is_number(f.value) and f.value > 0 and liveness(f) != DEAD]
+        seen: dict[float, Fact] = {}
+        for fact in sorted(facts, key=_evidence_order):
+            seen.setdefault(cast(float, fact.value), fact)
+        return list(seen.values())[:_PRODUCT_VALUES]
+
+    required = [bound(group) for group in product.factors]
+    if not all(required) or len(required) < 2:
+        return None
+    optional = [bound(group) for group in product.optional]
+    choices: list[list[Fact | None]] = [list(group) for group in required]
+    choices += [[None, *group] for group in optional]
+    for combination in _combinations(choices):
+        factors = [f for f in combination if f is not None]
+        total = 1.0
+        for fact in factors:
+            total *= cast(float, fact.value)
+        if compare.numbers_equal(value, total, atom.tolerance):
+            shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in factors)
+            return ValueOutcome(value, MATCHED, tuple(factors), f"the product {shown}")
+    first = [group[0] for group in required]
+    shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in first)
+    return ValueOutcome(value, AMBIGUOUS, tuple(first),
+                        f"a product of settings: {shown} does not give it, but the device count may")
+
+
+def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: frozenset[str],
+                     equal: bool = True) -> ValueOutcome | None:
+    """An outcome through a library default: the first live call of a consumer (``rules.quantities.
+    library_defaults``; placed calls only when the atom has ``used_in``) that does not pass the parameter the
+    atom names. With ``equal``, a match when that default is the claimed value; without, a drift when it differs
+    (used only where the claim's name is bound nowhere else, so the default is what runs). ``None`` otherwise."""
+    places = frozenset(atom.used_in)
+    for call in sorted(index.calls, key=lambda c: (c.file, c.cell or 0, c.line)):
+        defaults = quantities.library_defaults(call.callee)
+        if not defaults or call.referenced or is_test_path(call.file):
+            continue
+        if places and not places & {call.short, *call.context.split("."), *module_name(call.file).split(".")}:
+            continue
+        passed = {f.name for line in range(call.line, min(call.end_line, call.line + 200) + 1)
+                  for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
+        for parameter, default in defaults.items():
+            if names.normalise(parameter) not in keys or parameter in passed or call_liveness(index, call) == DEAD:
+                continue
+            fact = Fact(call.file, call.line, call.end_line, parameter, f"{call.callee}.{parameter}", default,
+                        K.CALL, call.callee, cell=call.cell)
+            note = f"{call.short}'s default {parameter}={show_value(default)}, which the call at {call.ref} leaves"
+            if equal and _holds(atom, value, default):
+                return ValueOutcome(value, MATCHED, (fact,), note + " unchanged")
+            if not equal and _differs(atom, default):
+                return ValueOutcome(value, DRIFT, (fact,), "code runs with " + note + " unchanged")
+    return None
+
+
+def _combinations(groups: list[list]) -> list[tuple]:
+    """Every choice of one item per group (the groups are short: ``_PRODUCT_VALUES``)."""
+    combos: list[tuple] = [()]
+    for group in groups:
+        combos = [(*c, item) for c in combos for item in group]
+    return combos
 
 
 def _holds(atom: Atom, value: Value, found: Value) -> bool:
@@ -307,13 +582,15 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
 
 
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
-    if fact.kind in (K.KEYWORD, K.GET_DEFAULT):
-        return True  # a keyword is consumed by its call; a .get default is itself a read
+    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER):
+        return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
+        # a launcher passes its options to the program it runs
     return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
 
 
 def _evidence_order(fact: Fact) -> tuple:
-    return (_KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
+    """Values written where they are first (by kind), then values provenance resolved through a pass-through."""
+    return (bool(fact.via), _KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
 
 
 def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
@@ -327,10 +604,15 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
             text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
             seen.setdefault((stub.path, None, stub.line), Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
         for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
-            key = (fact.file, fact.cell, fact.line)
-            if key not in seen:
-                seen[key] = Evidence(fact.file, fact.line, fact.end_line, index.snippet(fact), fact.kind,
-                                     cell=fact.cell)
+            for link in (fact, *fact.via):  # the binding, then where its value comes from
+                key = (link.file, link.cell, link.line)
+                if key not in seen:
+                    seen[key] = Evidence(link.file, link.line, link.end_line, index.snippet(link), link.kind,
+                                         cell=link.cell)
+        for call in outcome.consumers:
+            seen.setdefault((call.file, call.cell, call.line),
+                            Evidence(call.file, call.line, call.end_line, index.snippet(call), "consumer",
+                                     cell=call.cell))
     return tuple(seen.values())
 
 

@@ -145,7 +145,9 @@ class Atom:
     as percentages (``10%`` is 0.1, and code writing 10 also agrees). ``tolerance`` is a relative tolerance, non-zero
     only where the paper says "about". ``text`` is the fragment of the statement the atom came from. ``named`` is
     false when the name is only a count noun of the prose ("1,281,167 training images"): such a name may match a
-    fact, but a different value under it proves no drift.
+    fact, but a different value under it proves no drift. ``used_in`` names where the quantity is used (classes,
+    functions, modules or called consumers such as ``range`` or ``MDPConfig``): when given, only bindings placed
+    there or read by such a call count, and generic names (``M``, ``alpha``) bind there.
     """
 
     name: str
@@ -156,6 +158,7 @@ class Atom:
     percent: bool = False
     text: str = ""
     named: bool = True
+    used_in: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""

@@ -127,3 +127,33 @@ def test_dynamic_dispatch_makes_uncalled_code_maybe(tmp_path) -> None:
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert graph.dynamic
     assert graph.liveness("run.unused") == MAYBE
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_root_folder_imported_as_its_own_package(tmp_path) -> None:
+    # written inside a folder "luno": the root's modules are imported as luno.config, luno.train
+    _write(tmp_path, {
+        "config.py": "def get_config():\n    return {'epochs': 100}\n",
+        "train.py": "def train(cfg):\n    return cfg\n",
+        "main.py": "from luno.config import get_config\nfrom luno.train import train\nfrom luno.data import missing\n\n"
+                   "if __name__ == '__main__':\n    train(get_config())\n",
+    })
+    built = build_call_graph(build_index(tmp_path, names.normalise))
+    assert built.liveness("config.get_config") == LIVE and built.liveness("train.train") == LIVE
+
+
+def test_library_import_is_not_read_as_the_root_package(tmp_path) -> None:
+    # torch.utils beside a local utils.py: one of torch's imports resolves, most do not, so torch stays a library
+    _write(tmp_path, {
+        "utils.py": "def helper():\n    return 1\n",
+        "main.py": "import torch.nn\nimport torch.optim\nfrom torch.utils import data\nfrom torch.utils import helper\n\n"
+                   "if __name__ == '__main__':\n    helper()\n",
+    })
+    built = build_call_graph(build_index(tmp_path, names.normalise))
+    assert built.liveness("utils.helper") == DEAD

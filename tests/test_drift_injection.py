@@ -72,10 +72,10 @@ def test_stubbed_function_caps_its_default_and_classes_the_other_changes(tmp_pat
     assert [(e.file, e.line, e.end_line) for e in mutant.edits] == [("train.py", 7, 12)]
     result = _run(spec, report, mutant, tmp_path)
     assert (result["after"], result["dropped"]) == (0.25, True)  # a value only inside a stub counts 0.25
-    # weight_decay's keyword was inside the stubbed body: collateral. LEARNING_RATE (line 4, outside the edit) is now
-    # read by nothing, so its verdict changes too: the benchmark counts that as a false alarm for a reviewer to read
-    assert result["collateral"] == ["DR-D1-003"]
-    assert result["false_alarms"] == ["DR-D1-001"]
+    # weight_decay's keyword was inside the stubbed body, and so was the call consuming LEARNING_RATE (line 4,
+    # outside the edit; its evidence names that consumer): both changes are collateral, not false alarms
+    assert result["collateral"] == ["DR-D1-001", "DR-D1-003"]
+    assert result["false_alarms"] == []
 
 
 def test_plan_respects_the_limit_and_kinds_without_targets(tmp_path) -> None:

@@ -43,6 +43,7 @@ class Resolver:
         self.methods_by_name: dict[str, list[str]] = {}
         self._found: dict[tuple[str, str], str | None] = {}
         self._mro: dict[str, list[str]] = {}
+        self._root_names: frozenset[str] | None = None
 
     # -- resolution -------------------------------------------------------------------------------------------
     def find_module(self, dotted: str, importer: str) -> str | None:
@@ -61,8 +62,33 @@ class Resolver:
             if found is None and "." in dotted:
                 ending = [m for m in self.scans if m.endswith("." + dotted)]
                 found = ending[0] if len(ending) == 1 else None
+            head, _, rest = dotted.partition(".")
+            if found is None and rest and head in self.root_names():
+                found = rest if rest in self.scans else None
             self._found[cache_key] = found
         return self._found[cache_key]
+
+    def root_names(self) -> frozenset[str]:
+        """Names under which the repository imports its own root folder as a package (``from luno.config import
+        get_config`` in a repository whose root holds ``config.py``: it was written inside a folder ``luno``).
+        A top-level name qualifies when it is no repository module, no builtin, and the dotted modules imported
+        under it reach at least two different root modules of the repository, for two in three of them; a
+        library's name (``torch.utils`` beside a local ``utils.py``) reaches one at most."""
+        if self._root_names is None:
+            targets: dict[str, set[str]] = {}
+            for scan in self.scans.values():
+                for target, _ in scan.imports.values():
+                    head, _, rest = target.partition(".")
+                    if rest and head not in self.scans and head not in _BUILTIN_OK:
+                        targets.setdefault(head, set()).add(rest)
+            names = set()
+            for head, rests in targets.items():
+                hits = [rest for rest in rests if any(
+                    ".".join(rest.split(".")[:end]) in self.scans for end in range(len(rest.split(".")), 0, -1))]
+                if len({rest.split(".")[0] for rest in hits}) >= 2 and 3 * len(hits) >= 2 * len(rests):
+                    names.add(head)
+            self._root_names = frozenset(names)
+        return self._root_names
 
     def resolve(self, dotted: str, importer: str) -> tuple[str, str] | None:
         """``("repo", node)`` or ``("external", dotted)`` for a dotted name as module ``importer`` sees it (its

@@ -1,0 +1,137 @@
+"""Value provenance: whether a binding found in the repository can reach the code that runs.
+
+A value bound in a function no entry point calls, or in a class nobody instantiates, is a trace of an intention,
+not a setting the run uses (ARCHITECTURE.md, "a config value nothing reads is a trace"). This module places each
+Python fact in the call graph (``extractors.callgraph``) and reports the liveness of the code around it:
+
+- assignments, fields, defaults, dict entries, ``.get`` defaults and loop variables sit in the class or function of
+  their ``context`` (module level when it is empty);
+- a call keyword (``AdamW(lr=...)``) sits where its call is, found through the call records of the index;
+- argparse defaults and config-file keys are not placed (``MAYBE``): whether they are used is a question of reads,
+  which the rules answer from ``RepositoryIndex.reads``.
+
+Liveness is the call graph's: ``live`` (an entry point reaches the code through resolved edges), ``maybe`` (only
+through guesses, decorators or dynamic dispatch, or the repository has no runnable entry point) or ``dead``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from extractors import facts as K
+from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
+from extractors.facts import CallFact, Fact, RepositoryIndex
+from extractors.walk import is_test_path
+
+__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "call_liveness", "is_dead", "overridden_by",
+           "resolve_source"]
+
+# Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
+# an argparse default, over a config-file key, over a default written in code. Lower ranks first.
+PRECEDENCE = {K.LAUNCHER: 0, K.ARGPARSE: 1, K.CONFIG: 2, K.FIELD: 3, K.ASSIGNMENT: 3, K.DEFAULT: 3, K.DICT: 3,
+              K.GET_DEFAULT: 3}
+_SOURCE_DEPTH = 3  # pass-throughs followed in a row (lr=args.lr, args from a config): real chains are short
+
+_UNPLACED = frozenset({K.ARGPARSE, K.CONFIG, K.LITERAL})
+
+
+def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
+    """Analysis provider (``index.analysis(binding_liveness)``): a function giving the liveness (``LIVE``,
+    ``MAYBE`` or ``DEAD`` of ``extractors.callgraph``) of the code that holds a fact; ``MAYBE`` when the fact
+    cannot be placed (config keys, argparse defaults, code the call graph does not know)."""
+    graph = index.analysis(build_call_graph)
+    calls: dict[tuple, list[CallFact]] = {}
+    for call in index.calls:
+        calls.setdefault((call.where, call.line), []).append(call)
+
+    def scope_of(fact: Fact) -> str | None:
+        if fact.kind in _UNPLACED:
+            return None
+        if fact.kind == K.KEYWORD:  # the context of a keyword is its callee; its scope is the call's
+            sites = [c for c in calls.get((fact.where, fact.line), ()) if c.callee == fact.context]
+            if not sites:
+                sites = [c for c in calls.get((fact.where, fact.line), ())]
+            return sites[0].context if sites else None
+        return fact.context
+
+    def liveness(fact: Fact) -> str:
+        scope = scope_of(fact)
+        return MAYBE if scope is None else _scope_liveness(graph, fact.file, fact.cell, scope)
+
+    return liveness
+
+
+def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
+    """The liveness of the code that makes ``call`` (as ``binding_liveness``)."""
+    return _scope_liveness(index.analysis(build_call_graph), call.file, call.cell, call.context)
+
+
+def _scope_liveness(graph, file: str, cell: int | None, scope: str) -> str:
+    """The liveness of the innermost call-graph node holding ``scope`` (a dotted class/function path inside the
+    module of ``file``; a notebook's top level is its cell); ``MAYBE`` for a place the graph does not know."""
+    module = module_name(file)
+    parts = scope.split(".") if scope else []
+    for end in range(len(parts), -1, -1):
+        node = ".".join([module, *parts[:end]])
+        if end == 0 and cell is not None and f"{module}#{cell}" in graph.graph:
+            node = f"{module}#{cell}"
+        if node in graph.graph:
+            return graph.liveness(node)
+    return MAYBE
+
+
+def is_dead(index: RepositoryIndex, fact: Fact) -> bool:
+    """True when the code holding ``fact`` is dead in the call graph (``binding_liveness``)."""
+    return index.analysis(binding_liveness)(fact) == DEAD
+
+
+def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
+    """The chain from a pass-through binding (``max_seq_len=args.seq_len``: ``fact.value`` is ``None`` and
+    ``fact.source`` names what it reads) to the binding that gives it a value: ``(source binding, ...)`` ending in
+    a fact with a value, or ``()`` when the source is not bound, is bound only in dead code or tests, or its
+    highest-precedence bindings (``PRECEDENCE``) disagree. Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
+    chain: list[Fact] = []
+    current = fact
+    liveness = index.analysis(binding_liveness)
+    for _ in range(_SOURCE_DEPTH):
+        if current.value is not None or not current.source:
+            break
+        bound = [f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
+                 and f is not current and not is_test_path(f.file) and liveness(f) != DEAD]
+        if not bound:
+            return ()
+        best = min(PRECEDENCE[f.kind] for f in bound)
+        top = sorted((f for f in bound if PRECEDENCE[f.kind] == best), key=lambda f: (f.file, f.cell or 0, f.line))
+        top = [overridden_by(index, f) or f for f in top]  # a default replaced wherever it is used
+        valued = [f for f in top if f.value is not None]
+        if valued and len({repr(f.value) for f in valued}) == 1 and len(valued) == len(top):
+            chain.append(valued[0])
+            return tuple(chain)
+        passing = [f for f in top if f.value is None and f.source and not f.computed]
+        if len(top) != 1 or not passing:
+            return ()
+        chain.append(passing[0])
+        current = passing[0]
+    return ()
+
+
+def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
+    """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
+    counts"): for an argparse default, an option a shell launcher passes; for a dataclass or pydantic field, the
+    keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
+    keyword every live call of its function passes. A default some live call leaves alone is still used there, so
+    it is not overridden. The caller compares values."""
+    if fact.kind == K.ARGPARSE:
+        return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
+                     if f.kind == K.LAUNCHER and f.name == fact.name), None)
+    if fact.kind not in (K.FIELD, K.DEFAULT) or not fact.context:
+        return None
+    owner = fact.context.rsplit(".", 1)[-1]
+    calls = [c for c in index.calls if c.short == owner and call_liveness(index, c) != DEAD
+             and not is_test_path(c.file)]
+    passing = sorted((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
+                      and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
+                     key=lambda f: (f.file, f.line))
+    sites = {(c.where, c.line) for c in calls}
+    passed = {(f.where, f.line) for f in passing}
+    return passing[0] if sites and sites <= passed else None

@@ -1,0 +1,31 @@
+"""Launcher facts: options shell scripts pass to the Python programs they run (extractors/launchers.py)."""
+
+from extractors.launchers import extract_launcher
+
+SCRIPT = """#!/bin/bash
+# python train.py --lr 9   (a comment runs nothing)
+accelerate launch train.py \\
+    --learning-rate 3e-4 \\
+    --betas "(0.9, 0.95)" --use_ema
+python -m pkg.finetune --epochs=3 --name run1
+echo --not-an-option 5
+python eval.py --split "test
+"""
+
+
+def test_options_of_each_python_command_become_launcher_facts() -> None:
+    found = extract_launcher(SCRIPT, "run.sh")
+    assert [(f.name, f.value, f.line, f.end_line, f.context) for f in found.facts] == [
+        ("learning_rate", 3e-4, 3, 5, "train.py"),
+        ("betas", (0.9, 0.95), 3, 5, "train.py"),
+        ("use_ema", True, 3, 5, "train.py"),
+        ("epochs", 3, 6, 6, "pkg.finetune"),
+        ("name", "run1", 6, 6, "pkg.finetune"),
+    ]
+    assert all(f.kind == "launcher" for f in found.facts)
+
+
+def test_a_line_the_shell_cannot_split_is_a_warning_naming_it() -> None:
+    found = extract_launcher(SCRIPT, "run.sh")
+    assert [(w.file, w.line, w.message) for w in found.warnings] == [
+        ("run.sh", 8, "shell line not split: No closing quotation")]

@@ -1,0 +1,40 @@
+"""Facts from Python source (extractors/python_facts.py): the binding forms value provenance starts from."""
+
+from extractors.python_facts import extract_source
+
+SOURCE = '''
+import torch
+import torch.nn.functional as F
+
+lr = getattr(cfg, "learning_rate", 1e-3)
+wd = cfg.get("weight_decay", 0.1)
+SIZES = [(3, 3), (9, 9)]
+for n_states, n_actions in SIZES:
+    env = make(n_states, n_actions)
+model = Net(width=args.width, act=F.elu)
+opt = torch.optim.AdamW(model.parameters(), lr=lr)
+'''
+
+
+def test_defaults_of_reads_loops_and_pass_throughs() -> None:
+    found = extract_source(SOURCE, "train.py")
+    facts = {(f.kind, f.name): (f.value, f.line, f.source) for f in found.facts if f.kind != "literal"}
+    assert facts[("get_default", "learning_rate")] == (1e-3, 5, "")
+    assert facts[("get_default", "weight_decay")] == (0.1, 6, "")
+    assert facts[("loop", "n_states")] == ((3, 9), 8, "")
+    assert facts[("loop", "n_actions")] == ((3, 9), 8, "")
+    assert facts[("keyword", "width")] == (None, 10, "width")  # passed through from args.width
+
+
+def test_calls_record_what_their_arguments_read_and_references_are_choices() -> None:
+    found = extract_source(SOURCE, "train.py")
+    calls = [(c.callee, c.line, c.reads, c.referenced) for c in found.calls]
+    assert ("torch.optim.AdamW", 11, ("parameters", "model", "lr"), False) in calls
+    assert ("make", 9, ("n_states", "n_actions"), False) in calls
+    assert ("F.elu", 10, (), True) in calls  # the activation chosen by reference
+    assert not any(callee == "model.parameters" and referenced for callee, _, _, referenced in calls)
+
+
+def test_imported_names_are_not_references() -> None:
+    found = extract_source(SOURCE, "train.py")
+    assert not any(c.line == 3 for c in found.calls)
