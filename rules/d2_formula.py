@@ -32,7 +32,6 @@ pathological expression cannot hang the run.
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Callable, Sequence
@@ -40,7 +39,7 @@ from typing import Callable, Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
+from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, substitute
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
 from extractors.facts import RepositoryIndex
@@ -52,7 +51,13 @@ from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round
 
 RULE = "rule:d2-formula"
 
-TIME_BUDGET = 3.0  # seconds per SAU; past it the SAU is ambiguous ("time budget exhausted")
+# evaluation work per SAU (nodes evaluated, ``rules.equivalence.Budget``); past it the SAU is ambiguous. Counted, not
+# timed, so that verdicts do not depend on the machine's load; sized so that the slowest SAU of the truth set's
+# repositories takes a few seconds
+OPERATION_BUDGET = 2_000_000
+MAX_FORM_NODES = 2000  # a candidate form with more distinct subexpressions is not compared
+MAX_PARTS = 24  # subexpressions of a candidate tried against a formula
+MAX_EDITS = 48  # single edits of a formula tried when naming a difference
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
@@ -79,10 +84,6 @@ _UNREACHED_CREDIT = 0.25
 _COUNTS = {EQUIVALENT: 1.0, DRIFTED: 0.5}
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 @dataclass
 class FormulaResult:
     """The outcome for one claimed formula: ``outcome`` (equivalent / drift / unknown), the candidate behind it,
@@ -95,11 +96,13 @@ class FormulaResult:
     difference: str = ""
     credit: float = 0.0
     near: list[CodeExpression] = field(default_factory=list)
+    part: sympy.Basic | None = None  # the subexpression of the candidate that matched, when not all of it
 
 
-def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verdict:
-    """Decide a code-checkable D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU
-    whose formulas do not translate is unresolved with score ``None``."""
+def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> Verdict:
+    """Decide a code-checkable D2 SAU against ``index`` within ``budget`` units of evaluation work
+    (``rules.equivalence.Budget``). Never raises on odd code; a SAU whose formulas do not translate is unresolved
+    with score ``None``."""
     table = operations.load()
     everywhere = index.analysis(candidates)
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
@@ -128,14 +131,15 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
                           + _where(scope), index)
-    deadline = time.monotonic() + budget
+    spent = equivalence.Budget(budget)
     results = []
+    search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
+                     spent, index.analysis(_profile_cache), index.analysis(dead_functions))
     try:
         for text, lhs, rhs in parsed:
-            results.append(_compare(text, lhs, rhs, glossary, records, scope, deadline,
-                                    index.analysis(_profile_cache), index.analysis(dead_functions)))
-    except _OutOfTime:
-        return _ambiguous(sau, results, scope, f"time budget of {budget:g} s exhausted", index)
+            results.append(_compare(text, lhs, rhs, search))
+    except equivalence.Exhausted:
+        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
@@ -152,14 +156,15 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
 @dataclass(frozen=True)
 class _Claim:
     """A claimed right-hand side prepared for comparison: its values at the test points, free symbols, function
-    names, the glossary hints of each symbol, and whether it is tiny."""
+    names, the glossary hints of each symbol, whether it is tiny and whether its value depends on signs."""
 
     rhs: sympy.Basic
-    values: tuple[complex, ...]
+    values: tuple[complex | None, ...]
     symbols: tuple[sympy.Symbol, ...]
     functions: frozenset[str]
     hints: dict
     tiny: bool
+    signs: bool = False
 
 
 def _claim(rhs: sympy.Basic, glossary: dict) -> _Claim | None:
@@ -168,14 +173,31 @@ def _claim(rhs: sympy.Basic, glossary: dict) -> _Claim | None:
         return None
     symbols = tuple(sorted(_free(rhs), key=lambda s: s.name))
     return _Claim(rhs, tuple(values), symbols, frozenset(_functions(rhs)),
-                  {s: _hints(s.name, glossary) for s in symbols}, sympy.count_ops(rhs) <= TINY_OPERATIONS)
+                  {s: _hints(s.name, glossary) for s in symbols}, sympy.count_ops(rhs) <= TINY_OPERATIONS,
+                  equivalence.sign_sensitive(rhs))
 
 
-def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache, dead) -> FormulaResult:
+@dataclass
+class _Search:
+    """What the comparison of every formula of one SAU shares: the glossary, the candidates' records, the ids of
+    the records in the mechanism scope and of those named after the mechanism, the work budget, the profile cache
+    and the dead-code predicate."""
+
+    glossary: dict
+    records: list[FunctionRecord]
+    scope: set[int]
+    named: set[int]
+    budget: equivalence.Budget
+    cache: dict
+    dead: Callable[[FunctionRecord], bool]
+
+
+def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     result = FormulaResult(text)
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
+    glossary = search.glossary
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
@@ -183,44 +205,104 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache, dead) ->
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
+    kept_names = frozenset(names.normalise(n.rsplit(".", 1)[-1]) for s in base.symbols
+                           for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ()))
+
+    def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
+        return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
+
     weights = _weights(rhs, base.hints)
     table = operations.load()
     specific = table.activations | frozenset(table.operations)
     variants: dict = {}
-    scope_ids = {id(r) for r in scope}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
-    for record in records:
-        in_scope = id(record) in scope_ids
-        for candidate in record.expressions:
-            if time.monotonic() > deadline:
-                raise _OutOfTime
-            last = candidate.target.rsplit(".", 1)[-1]
-            claimed_name = names.normalise(last) in lhs_hints  # assigned to the formula's left-hand name
-            on_target = claimed_name and not names.is_generic(last)
-            relevant = in_scope or on_target
-            for form_number, form in enumerate(candidate.forms()):
-                code, leaves, functions = _profile(candidate, form_number, form, keeps_small, claimed_keys, cache)
-                claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-                claim = _placeholder_variant(claim, functions, table, glossary, variants)
-                # a drift is judged on what a mechanism function computes: its result, or the claimed name
-                if relevant and (claimed_name or candidate.target == "return") and not claim.tiny and leaves:
-                    drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific)
-                symbols = claim.symbols
-                if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
-                    continue
-                for renaming, hinted in _renamings(symbols, leaves, claim.hints):
-                    if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()}):
-                        if _accepted(claim.tiny, hinted == len(symbols), hinted * 2 > len(symbols), relevant,
-                                     on_target):
-                            if not dead(record):
-                                result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                                return result
-                            unreached = unreached or FormulaResult(
-                                text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
-                        _add_near(result, candidate)
-                        break
+    # candidates assigned to the formula's left-hand name first: of two equivalent lines, the one the glossary ties
+    # to the claim is the evidence
+    ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
+                     key=lambda pair: names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints)
+    for record, candidate in ordered:
+        in_scope = id(record) in search.scope
+        last = candidate.target.rsplit(".", 1)[-1]
+        claimed_name = names.normalise(last) in lhs_hints  # assigned to the formula's left-hand name
+        on_target = claimed_name and not names.is_generic(last)
+        relevant = in_scope or on_target
+        # where a drift, or a tiny formula, may be decided: the claimed name, or what a function named after the
+        # mechanism returns (a tiny formula with a left-hand name only at that name)
+        tied = claimed_name or (candidate.target == "return" and id(record) in search.named)
+        forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
+        for form in forms:
+            code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
+                                                              search.cache)
+            claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
+            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
+                    and (tied or not claim.tiny):
+                drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
+                                    search.budget)
+            found = _match(claim, code, leaves, functions, signs, search.budget)
+            if found is None:
+                continue
+            hinted = found
+            if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
+                         on_target, tied, lhs is not None):
+                if not search.dead(record):
+                    result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+                    return result
+                unreached = unreached or FormulaResult(
+                    text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
+            _add_near(result, candidate)
+        if relevant and not base.tiny and not search.dead(record):
+            part = _part_match(candidate, forms, base, keeps_small, claimed_keys, search)
+            if part is not None:
+                result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
+                return result
     return drift_seen or unreached or result
+
+
+def _match(claim: _Claim, code, leaves, functions, signs: bool, budget) -> int | None:
+    """How many of the claim's symbols follow their hints in the first renaming under which ``code`` equals the
+    claim, or ``None`` when none does."""
+    symbols = claim.symbols
+    if functions & equivalence.SIGN_SENSITIVE:  # relu(x), clip(x, 0, None) and max(0, x) evaluate alike
+        functions = functions | equivalence.SIGN_SENSITIVE
+    if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
+        return None
+    for renaming, hinted in _renamings(symbols, leaves, claim.hints):
+        if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()},
+                               claim.signs or signs, budget):
+            return hinted
+    return None
+
+
+def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):
+    """The subexpression of a form of ``candidate`` (a term of a weighted sum, the argument of a softmax, a factor)
+    that equals the claim with every name following the glossary hints, or ``None``."""
+    for form in forms:
+        code, _, _, _, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache)
+        for part in _parts(code):
+            leaves = _leaves(part)
+            if len(leaves) != len(claim.symbols):
+                continue
+            found = _match(claim, part, leaves, frozenset(_functions(part)), equivalence.sign_sensitive(part),
+                           search.budget)
+            if found == len(claim.symbols):
+                return part
+    return None
+
+
+def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
+    """The proper subexpressions of ``expression`` worth comparing (not a lone symbol or number), outermost first,
+    at most ``MAX_PARTS``."""
+    found: list[sympy.Basic] = []
+    queue = list(expression.args)
+    while queue and len(found) < MAX_PARTS:
+        node = queue.pop(0)
+        if node.is_Atom or node in found:
+            continue
+        found.append(node)
+        queue.extend(node.args)
+    return found
 
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
@@ -281,11 +363,11 @@ def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], gloss
     return variants[key]
 
 
-def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific):
+def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific, budget):
     """The first drift seen, updated: a candidate whose names all follow the glossary hints and that differs from
-    the formula in a way ``classify`` names. A formula symbol the code lacks may only be part of a missing term
-    (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the nearest
-    ones for the LLM fallback."""
+    the formula in a way ``classify`` names. A formula symbol the code lacks may only be part of a missing term or
+    factor (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the
+    nearest ones for the LLM fallback."""
     renaming = _hint_renaming(leaves, claim.hints)
     rhs = claim.rhs
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
@@ -293,11 +375,11 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific)
     _add_near(result, candidate)
     if seen is not None:
         return seen
-    difference = classify(code.xreplace(renaming), rhs, specific)
+    difference = classify(substitute(code, renaming), rhs, specific, budget)
     if difference is None:
         return seen
     unmapped = set(claim.symbols) - set(renaming.values())
-    if unmapped and not (difference.kind == "missing" and difference.term is not None
+    if unmapped and not (difference.kind in ("missing", "missing factor") and difference.term is not None
                          and unmapped <= difference.term.free_symbols):
         return seen
     return FormulaResult(text, DRIFTED, candidate, difference.text, 0.0 if difference.kind == "sign" else 0.5)
@@ -347,25 +429,32 @@ def _profile_cache(index: RepositoryIndex) -> dict:
     return {}
 
 
-def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool) -> bool:
+def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool, tied: bool,
+              has_lhs: bool) -> bool:
     """Whether an equivalent candidate settles the formula. A tiny formula (``a / b``) matches much code by chance:
-    only with every name following the hints, in the mechanism's scope. A larger one: every name following the
+    only with every name following the hints, at the binding the glossary ties to the claim (assigned to the
+    equation's left-hand name; without one, in the mechanism's scope). A larger one: every name following the
     hints, or assigned to the equation's left-hand name, or in scope with most (over half) names following the
     hints."""
     if tiny:
-        return everyone and relevant
+        return everyone and (tied if has_lhs else relevant)
     return everyone or on_target or (relevant and most)
 
 
-def _profile(candidate: CodeExpression, form_number: int, form: sympy.Basic, keeps_small: bool,
-             claimed_keys: frozenset[str], cache: dict):
-    """(a form of the candidate with stability constants read as 0, its leaves, its function names), computed once
-    per candidate form and kind of formula; ``cache`` lives in the index, as long as the candidates do."""
-    key = (id(candidate), form_number, keeps_small, claimed_keys & _STABILITY)
+def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
+             cache: dict):
+    """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
+    code is left in it, whether its value depends on signs), computed once per candidate form and kind of formula;
+    ``cache`` lives in the index, as long as the candidates do."""
+    key = (id(candidate), form, keeps_small, claimed_keys & _STABILITY)
     cached = cache.get(key)
     if cached is None:
-        code = _without_stability(form, keeps_small, claimed_keys)
-        cached = cache[key] = (code, _leaves(code), _functions(code))
+        if dag_nodes(form, MAX_FORM_NODES) is None:
+            cached = cache[key] = (form, [], set(), True, False)  # too large to compare: no leaves, never matched
+        else:
+            code = _without_stability(form, keeps_small, claimed_keys)
+            opaque = any(s.name.startswith("<") for s in _free(code))
+            cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code))
     return cached
 
 
@@ -399,40 +488,79 @@ class Difference:
     term: sympy.Basic | None = None
 
 
-def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] = frozenset()) -> Difference | None:
+def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] = frozenset(),
+             budget: equivalence.Budget | None = None) -> Difference | None:
     """Name the difference between a code expression and the claimed formula (already renamed to the formula's
-    symbols), or ``None`` when it is not one we can name. A function replaced counts only between two ``specific``
-    functions (``relu`` for ``gelu``; not ``relu`` for the formula's placeholder ``sigma``); a power only between
-    two numbers. Raises nothing."""
-    if equivalence.same(code, -claimed):
+    symbols), or ``None`` when it is not one we can name. First the differences of the whole (sign, constant factor,
+    a term missing or extra, a power, a function replaced, a normaliser), then one edit inside the formula (at most
+    ``MAX_EDITS``): the sign of a part flipped, a factor or a term of a part missing, a function left out (``max(0,
+    x)`` read as ``x``: a forgotten clamp). A function replaced counts only between two ``specific`` functions
+    (``relu`` for ``gelu``; not ``relu`` for the formula's placeholder ``sigma``); a power only between two numbers.
+    Raises ``rules.equivalence.Exhausted`` when ``budget`` runs out, nothing else."""
+    def same(a, b):
+        return equivalence.same(a, b, budget)
+
+    if same(code, -claimed):
         return Difference("sign", "sign flipped: the code computes the negative of the formula")
-    ratio = equivalence.constant_ratio(code, claimed)
+    ratio = equivalence.constant_ratio(code, claimed, budget)
     if ratio is not None and abs(ratio.imag) < 1e-9 and not equivalence.close(ratio, 1):
         return Difference("factor", f"constant factor {_number(ratio.real)} against the formula")
     if isinstance(claimed, sympy.Add):
         for term in claimed.args:
-            if equivalence.same(code, claimed - term):
+            if same(code, claimed - term):
                 return Difference("missing", f"term {term} of the formula is missing", term)
     if isinstance(code, sympy.Add):
         for term in code.args:
-            if equivalence.same(code - term, claimed):
+            if same(code - term, claimed):
                 return Difference("extra", f"extra term {term} not in the formula")
     for power in claimed.atoms(sympy.Pow):
-        for other in code.atoms(sympy.Pow):
+        for other in (n for n in _nodes(code) if isinstance(n, sympy.Pow)):
             if other.base == power.base and other.exp != power.exp and power.exp.is_Number \
-                    and other.exp.is_Number and equivalence.same(code, claimed.xreplace({power: other})):
+                    and other.exp.is_Number and same(code, claimed.xreplace({power: other})):
                 return Difference("power", f"power of {power.base} is {other.exp}, the formula has {power.exp}")
     for name in _undefined_names(claimed) & specific:
         for other in (_undefined_names(code) & specific) - {name}:
             swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
                                       lambda e: sympy.Function(other)(*e.args))
-            if equivalence.same(code, swapped):
+            if same(code, swapped):
                 return Difference("function", f"uses {other} where the formula has {name}")
     for denominator in _denominators(claimed):
         for other in _denominators(code):
-            if other != denominator and equivalence.same(code, claimed * denominator / other):
+            if other != denominator and same(code, claimed * denominator / other):
                 return Difference("normaliser", f"normalised by {other} where the formula divides by {denominator}")
+    for edited, difference in itertools.islice(_edits(claimed), MAX_EDITS):
+        if same(code, edited):
+            return difference
     return None
+
+
+def _edits(claimed: sympy.Basic):
+    """Single edits inside the formula, outermost parts first: ``(edited formula, Difference)``."""
+    seen: set = set()
+    queue = list(claimed.args)
+    while queue:
+        part = queue.pop(0)
+        if part.is_Atom or part in seen:
+            continue
+        seen.add(part)
+        queue.extend(part.args)
+        yield claimed.xreplace({part: -part}), Difference("sign", f"sign of {part} flipped in the code")
+        if isinstance(part, sympy.Mul):
+            for factor in part.args:
+                if not factor.is_Number:
+                    yield claimed.xreplace({part: part / factor}), Difference(
+                        "missing factor", f"factor {factor} of {part} is missing in the code", factor)
+        if isinstance(part, sympy.Add):
+            for term in part.args:
+                yield claimed.xreplace({part: part - term}), Difference(
+                    "missing", f"term {term} of {part} is missing in the code", term)
+        if isinstance(part, (AppliedUndef, sympy.Function)) and part.args:
+            name = part.func.__name__
+            if name not in ("getitem", "matmul", "transpose"):
+                for argument in part.args:
+                    if not argument.is_Number:
+                        yield claimed.xreplace({part: argument}), Difference(
+                            "function missing", f"{part} reads {argument} in the code: the {name} is missing")
 
 
 # -- helpers --------------------------------------------------------------------------------------------------------
@@ -473,16 +601,25 @@ def _contains(keys: list[frozenset[str]], name: str) -> bool:
     return any(key <= tokens for key in keys)
 
 
+def _named(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
+    """A function named after the mechanism (its own name or its class's)."""
+    return record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split("."))
+
+
 def _in_scope(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     """A function named after the mechanism (its own name or its class's), or one that calls or assigns a name
     holding a mechanism keyword."""
-    if record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split(".")):
+    if _named(record, keys):
         return True
     return any(_contains(keys, c) for c in record.callees) or any(_contains(keys, t) for t in record.targets)
 
 
+def _nodes(expression: sympy.Basic) -> list[sympy.Basic]:
+    return dag_nodes(expression, 1 << 30) or []
+
+
 def _free(expression: sympy.Basic) -> set[sympy.Symbol]:
-    return {s for s in expression.free_symbols if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
+    return {s for s in _nodes(expression) if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
 
 
 def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
@@ -496,6 +633,11 @@ def _leaf_key(leaf: sympy.Basic) -> str:
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
     """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``)."""
+    # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
+    clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
+              and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
+              and (small_value(e.args[1]) is not None or _leaf_key(e.args[1]) in _STABILITY)}
+    code = substitute(code, clamps)
     mapping = {}
     for symbol in _free(code):
         small = small_value(symbol)
@@ -503,25 +645,22 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
             mapping[symbol] = small if keeps_small else sympy.Integer(0)
         elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
             mapping[symbol] = sympy.Integer(0)
-    code = code.xreplace(mapping) if mapping else code
-    # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself
-    return code.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "clip" and len(e.args) == 3
-                        and e.args[1] == 0 and e.args[2] == MISSING_OPERAND, lambda e: e.args[0])
+    return substitute(code, mapping)
 
 
 def _functions(expression: sympy.Basic) -> set[str]:
     return {type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
-            for f in expression.atoms(sympy.Function)}
+            for f in _nodes(expression) if isinstance(f, sympy.Function)}
 
 
 def _undefined_names(expression: sympy.Basic) -> set[str]:
-    return {f.func.__name__ for f in expression.atoms(AppliedUndef)} - {"getitem", "matmul"}
+    return {f.func.__name__ for f in _nodes(expression) if isinstance(f, AppliedUndef)} - {"getitem", "matmul"}
 
 
 def _denominators(expression: sympy.Basic) -> list[sympy.Basic]:
     """The factors an expression divides by (``sqrt(s)`` for ``x / sqrt(s)``)."""
-    return [p.base ** (-p.exp) for p in expression.atoms(sympy.Pow)
-            if p.exp.is_Number and p.exp < 0 and len(p.free_symbols)]
+    return [p.base ** (-p.exp) for p in _nodes(expression)
+            if isinstance(p, sympy.Pow) and p.exp.is_Number and p.exp < 0 and _free(p)]
 
 
 def _number(value: float) -> str:
@@ -530,6 +669,8 @@ def _number(value: float) -> str:
 
 def _describe(result: FormulaResult) -> str:
     candidate = result.candidate  # every outcome but UNKNOWN has one
+    if result.outcome == EQUIVALENT and candidate is not None and result.part is not None:
+        return f"{result.formula}: equivalent to the part {result.part} of {candidate.text} ({candidate.ref})"
     if result.outcome == EQUIVALENT and candidate is not None:
         return f"{result.formula}: equivalent to {candidate.text} ({candidate.ref})"
     if result.outcome == UNREACHED and candidate is not None:

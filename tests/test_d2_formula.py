@@ -105,15 +105,18 @@ def test_a_pathological_repository_ends_within_the_budget(tmp_path: Path) -> Non
     lines += ["    return a40"]
     for number in range(300):  # and many candidates with many names, each opening many renamings
         lines += [f"def f{number}(p, q, r, s, t, u, v, w):",
-                  f"    return p * q + r * s - t / u + v ** w + {number}"]
+                  f"    return p * q + r * s - t / u + v ** w + {number + 1}"]
     index = build_index(_repo(tmp_path, "\n".join(lines) + "\n"), names.normalise)
-    sau = _sau(["z == a * b + c * d - e / f + g ** h"], {s: [s] for s in "zabcdefgh"}, ["blowup"])
+    # a claim every candidate f<n> nearly matches: each costs an evaluation, together far more than the budget
+    sau = _sau(["z == p * q + r * s - t / u + v ** w"], {s: [s] for s in "zpqrstuvw"}, ["blowup"])
     started = time.monotonic()
-    verdict = d2_formula.check(sau, index, budget=0.2)
+    verdict = d2_formula.check(sau, index, budget=2_000)
     elapsed = time.monotonic() - started
     assert verdict.status == Status.UNRESOLVED
-    assert "time budget of 0.2 s exhausted" in verdict.reason
-    assert elapsed < 10  # a hang guard, not a speed assertion: the budget stops the search
+    assert "operation budget of 2000 exhausted" in verdict.reason
+    assert elapsed < 10  # a hang guard, not a speed assertion: the count of evaluated nodes stops the search
+    again = d2_formula.check(sau, index, budget=2_000)  # counted, not timed: the same verdict on any machine
+    assert (again.status, again.reason, again.score) == (verdict.status, verdict.reason, verdict.score)
 
 
 def test_nothing_is_evaluated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
