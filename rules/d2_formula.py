@@ -42,12 +42,12 @@ from sympy.core.function import AppliedUndef
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, substitute
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
-from extractors.facts import RepositoryIndex
+from extractors.facts import CONFIG, RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
 
@@ -108,7 +108,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
     keys = _mechanism_keys(sau.checks.get("mechanism", ()))
     scope = [r for r in records if _in_scope(r, keys)]
-    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads)
+    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
+        or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts)
     glossary = sau.checks.get("glossary", {})
     formulas = sau.checks.get("formulas", ())
     lhs_keys = set()
@@ -134,7 +135,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     spent = equivalence.Budget(budget)
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
-                     spent, index.analysis(_profile_cache), index.analysis(dead_functions))
+                     spent, index.analysis(_profile_cache), index.analysis(dead_functions),
+                     index.analysis(library_realisations))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -190,6 +192,7 @@ class _Search:
     budget: equivalence.Budget
     cache: dict
     dead: Callable[[FunctionRecord], bool]
+    realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -252,12 +255,87 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
             _add_near(result, candidate)
-        if relevant and not base.tiny and not search.dead(record):
+        # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
+        if relevant and not base.tiny and not search.dead(record) \
+                and (drift_seen is None or drift_seen.candidate is not candidate):
             part = _part_match(candidate, forms, base, keeps_small, claimed_keys, search)
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return result
-    return drift_seen or unreached or result
+    return _library(text, base, search) or drift_seen or unreached or result
+
+
+def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
+    """The formula realised by a library call or a configuration key (``implementations`` in
+    ``rules/operations.yaml``) that the repository runs or sets, or ``None``. The claim's symbols are renamed to
+    the implementation's form's (every order tried: the forms have few symbols)."""
+    for implementation in operations.implementations():
+        where = search.realised.get(implementation.name)
+        if where is None:
+            continue
+        for form in implementation.forms:
+            symbols = sorted(_free(form), key=lambda s: s.name)
+            if len(symbols) != len(claim.symbols):
+                continue
+            signs = claim.signs or equivalence.sign_sensitive(form)
+            for order in itertools.islice(itertools.permutations(claim.symbols), MAX_RENAMINGS):
+                renaming = {f.name: c.name for f, c in zip(symbols, order)}
+                if equivalence.matches(form, claim.values, renaming, signs, search.budget):
+                    return FormulaResult(text, EQUIVALENT, where, f"realised by the library ({implementation.name})",
+                                         1.0)
+    return None
+
+
+def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
+    """Analysis provider: for each library implementation the repository realises, where: the first call of one of
+    its ``calls`` in a function the call graph does not call dead (tests left out), else the first configuration
+    key among its ``keys`` (or a string value holding one of its ``values``) that code reads by name or through
+    dynamic unpacking (``**cfg``, which hands every key to a library)."""
+    records = [r for r in index.analysis(candidates) if not is_test_path(r.file)]
+    dead = index.analysis(dead_functions)
+    found: dict[str, CodeExpression] = {}
+    for implementation in operations.implementations():
+        for record in records:
+            called = sorted(implementation.calls & record.callees)
+            if called and not dead(record):
+                line = _line_of(index, record, called[0])
+                found[implementation.name] = CodeExpression(
+                    record.file, line, line, called[0], implementation.forms[0], record.qualname,
+                    index.snippet(Location(record.file, line, line, cell=record.cell)), cell=record.cell)
+                break
+        if implementation.name in found:
+            continue
+        for fact in index.facts:
+            if fact.kind != CONFIG or not _selects(implementation, fact) or not _read(index, fact):
+                continue
+            found[implementation.name] = CodeExpression(fact.file, fact.line, fact.end_line, fact.path,
+                                                        implementation.forms[0], "<config>",
+                                                        f"{fact.path}: {fact.value}", cell=fact.cell)
+            break
+    return found
+
+
+def _selects(implementation, fact) -> bool:
+    """A configuration fact that turns ``implementation`` on: one of its keys, or a string value naming it (both
+    compared after name normalisation)."""
+    if names.normalise(fact.name) in {names.normalise(k) for k in implementation.keys}:
+        return True
+    return isinstance(fact.value, str) and \
+        names.normalise(fact.value) in {names.normalise(v) for v in implementation.values}
+
+
+def _read(index: RepositoryIndex, fact) -> bool:
+    """A configuration key some code reads: by its name or a parent key's, or through dynamic unpacking."""
+    return index.dynamic_unpacking or any(index.reads.get(part, 0) > 0 for part in fact.path.split("."))
+
+
+def _line_of(index: RepositoryIndex, record: FunctionRecord, call: str) -> int:
+    """The first line of ``record`` (from its start) that calls ``call``; its first line when none is found."""
+    lines = index.lines.get(record.file if record.cell is None else f"{record.file}#{record.cell}", [])
+    for number in range(record.line, len(lines) + 1):
+        if f"{call}(" in lines[number - 1]:
+            return number
+    return record.line
 
 
 def _match(claim: _Claim, code, leaves, functions, signs: bool, budget) -> int | None:
@@ -295,13 +373,16 @@ def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
     """The proper subexpressions of ``expression`` worth comparing (not a lone symbol or number), outermost first,
     at most ``MAX_PARTS``."""
     found: list[sympy.Basic] = []
-    queue = list(expression.args)
+    queue = [(expression, arg) for arg in expression.args]
     while queue and len(found) < MAX_PARTS:
-        node = queue.pop(0)
+        parent, node = queue.pop(0)
+        # x in -x or 2 * x is the whole up to a constant: a sign or a factor of the whole, not a part of it
+        scaled = isinstance(parent, sympy.Mul) and all(a.is_Number for a in parent.args if a is not node)
         if node.is_Atom or node in found:
             continue
-        found.append(node)
-        queue.extend(node.args)
+        if not scaled:
+            found.append(node)
+        queue.extend((node, arg) for arg in node.args)
     return found
 
 
@@ -601,6 +682,12 @@ def _contains(keys: list[frozenset[str]], name: str) -> bool:
     return any(key <= tokens for key in keys)
 
 
+def _config_named(keys: list[frozenset[str]], fact) -> bool:
+    """A configuration key (or a parent key, or a string value) named after the mechanism."""
+    parts = fact.path.split(".") + ([fact.value] if isinstance(fact.value, str) else [])
+    return any(_contains(keys, part) for part in parts)
+
+
 def _named(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     """A function named after the mechanism (its own name or its class's)."""
     return record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split("."))
@@ -671,6 +758,8 @@ def _describe(result: FormulaResult) -> str:
     candidate = result.candidate  # every outcome but UNKNOWN has one
     if result.outcome == EQUIVALENT and candidate is not None and result.part is not None:
         return f"{result.formula}: equivalent to the part {result.part} of {candidate.text} ({candidate.ref})"
+    if result.outcome == EQUIVALENT and candidate is not None and result.difference:
+        return f"{result.formula}: {result.difference}, at {candidate.text} ({candidate.ref})"
     if result.outcome == EQUIVALENT and candidate is not None:
         return f"{result.formula}: equivalent to {candidate.text} ({candidate.ref})"
     if result.outcome == UNREACHED and candidate is not None:
