@@ -4,29 +4,43 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 
 - Candidates are every assignment and return value of the repository with local definitions substituted and small
   helpers inlined (``extractors.expressions``), translated with the operations table (``rules/operations.yaml``).
-  The *mechanism scope* is the functions whose name, calls or assigned names match the SAU's mechanism keywords.
+  Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
+  dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
+  ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
+  formula naming that quantity matches. The *mechanism scope* is the functions whose name, calls or assigned names
+  match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
   search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
   below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
-  formula. Equivalence is tested by evaluation at fixed pseudo-random points (``rules.equivalence``).
+  formula. Equivalence is tested by evaluation at fixed pseudo-random points, some of both signs
+  (``rules.equivalence``). Candidates assigned to the left-hand name are tried first.
 - **equivalent**: a candidate equals the formula under a renaming that follows the hints, or assigned to the
   equation's left-hand name, or in the mechanism scope with over half the names following the hints: the formula
-  counts 1. Candidates in test files are not implementations (a name there still keeps a SAU from being absent).
-- **drift**: no equivalent candidate, but a candidate in the mechanism scope (or assigned to the left-hand name),
-  whose names all follow the hints, differs from the formula in a way we can name: the sign flipped (counts 0:
-  the claim is contradicted), a term missing or added, a power or a constant factor changed, a function replaced
-  (softmax for sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
-- **absent**: nothing in the code (function, call, assignment, identifier or string it reads) is named after the
-  mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+  counts 1. A *tiny* formula (two operations or fewer) only at the binding the glossary ties to the claim: the
+  left-hand name, or (without one) in the mechanism scope. In the mechanism scope, a *part* of a candidate (a term
+  of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
+  hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
+  reads (by name or through ``**cfg``), that realises the formula (``implementations`` in the operations table:
+  ``clip_grad_norm_``, cosine schedules) counts 1. Candidates in test files are not implementations (a name there
+  still keeps a SAU from being absent).
+- **drift**: no equivalent candidate, but a candidate assigned to the left-hand name, or returned by a function of
+  the mechanism scope (for a tiny formula: one named after the mechanism), whose names all follow the hints and
+  which translates completely (no opaque code in it), differs from the formula in a way we can name: the sign
+  flipped, of the whole or of a part (counts 0: the claim is contradicted), a term or a factor missing or added, a
+  function left out (a forgotten clamp), a power or a constant factor changed, a function replaced (softmax for
+  sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
+- **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
+  named after the mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
   through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
   nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
-drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent. A per-SAU time budget ends the search as ambiguous, so a
-pathological expression cannot hang the run.
+drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
+A per-SAU budget of evaluation work (``OPERATION_BUDGET`` nodes evaluated, counted, never timed) ends the search as
+ambiguous, so that a pathological expression cannot hang the run and the verdict does not depend on the machine.
 """
 
 from __future__ import annotations
@@ -51,10 +65,10 @@ from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verd
 
 RULE = "rule:d2-formula"
 
-# evaluation work per SAU (nodes evaluated, ``rules.equivalence.Budget``); past it the SAU is ambiguous. Counted, not
-# timed, so that verdicts do not depend on the machine's load; sized so that the slowest SAU of the truth set's
-# repositories takes a few seconds
-OPERATION_BUDGET = 2_000_000
+# evaluation work per SAU (nodes evaluated, and the size of every candidate form read: ``rules.equivalence.Budget``);
+# past it the SAU is ambiguous. Counted, not timed, so that verdicts do not depend on the machine's load; three times
+# the most any D2 SAU of the truth set's larger repositories spends (about 100,000 on ngpt), a few seconds of work
+OPERATION_BUDGET = 300_000
 MAX_FORM_NODES = 2000  # a candidate form with more distinct subexpressions is not compared
 MAX_PARTS = 24  # subexpressions of a candidate tried against a formula
 MAX_EDITS = 48  # single edits of a formula tried when naming a difference
@@ -236,7 +250,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
-                                                              search.cache)
+                                                              search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, variants)
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
@@ -357,7 +371,7 @@ def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bo
     """The subexpression of a form of ``candidate`` (a term of a weighted sum, the argument of a softmax, a factor)
     that equals the claim with every name following the glossary hints, or ``None``."""
     for form in forms:
-        code, _, _, _, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache)
+        code, _, _, _, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
         for part in _parts(code):
             leaves = _leaves(part)
             if len(leaves) != len(claim.symbols):
@@ -523,20 +537,23 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
 
 
 def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
-             cache: dict):
+             cache: dict, budget: equivalence.Budget):
     """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
     code is left in it, whether its value depends on signs), computed once per candidate form and kind of formula;
-    ``cache`` lives in the index, as long as the candidates do."""
+    ``cache`` lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
     key = (id(candidate), form, keeps_small, claimed_keys & _STABILITY)
     cached = cache.get(key)
     if cached is None:
-        if dag_nodes(form, MAX_FORM_NODES) is None:
-            cached = cache[key] = (form, [], set(), True, False)  # too large to compare: no leaves, never matched
+        nodes = dag_nodes(form, MAX_FORM_NODES)
+        if nodes is None:  # too large to compare: no leaves, never matched
+            cached = cache[key] = (form, [], set(), True, False, MAX_FORM_NODES)
         else:
             code = _without_stability(form, keeps_small, claimed_keys)
             opaque = any(s.name.startswith("<") for s in _free(code))
-            cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code))
-    return cached
+            cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code),
+                                   len(nodes))
+    budget.spend(cached[5])  # reading a form is work too, charged alike whether or not the cache held it
+    return cached[:5]
 
 
 def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict):
