@@ -282,11 +282,12 @@ class _Builder:
                     for path in paths:
                         _forget(target, path)
                     continue
-                step = _added_term(direct, name) if any(p.in_loop for p in paths) else None
+                step, kind = _accumulated_term(direct, name) if any(p.in_loop for p in paths) else (None, "")
                 values = [state.translate(small.value, path) for path in paths]
-                steps = [state.translate(small.value, path, {name: sympy.Integer(0)}) for path in paths] \
+                neutral = sympy.Integer(0 if kind == "sum" else 1)
+                steps = [state.translate(small.value, path, {name: neutral}) for path in paths] \
                     if step is not None else []
-                self._bind(name, direct, values, small, line_node, record, state, paths, step, steps)
+                self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
             name = dotted_name(small.target)
             if name is None:
@@ -301,10 +302,11 @@ class _Builder:
                       for path in paths]
             direct = state.plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
             step = steps = None
-            if isinstance(small.operator, cst.AddAssign) and any(p.in_loop for p in paths):
+            kind = _AUG_KIND.get(type(small.operator), "")
+            if kind and any(p.in_loop for p in paths):
                 step = state.plain.translate(small.value)
                 steps = [state.translate(small.value, path) for path in paths]
-            self._bind(name, direct, values, small, line_node, record, state, paths, step, steps or [])
+            self._bind(name, direct, values, small, line_node, record, state, paths, step, steps or [], kind)
         elif isinstance(small, cst.Return) and small.value is not None:
             direct = state.plain.translate(small.value)
             values = [state.translate(small.value, path) for path in paths]
@@ -327,11 +329,11 @@ class _Builder:
             return
         direct = state.plain.translate(call.args[0].value)
         values = [state.translate(call.args[0].value, path) for path in paths]
-        self._bind(name, direct, values, small, line_node, record, state, paths, None, [])
+        self._bind(name, direct, values, small, line_node, record, state, paths, None, [], "")
 
-    def _bind(self, name, direct, values, small, line_node, record, state, paths, step, steps) -> None:
-        """Record the candidate of one assignment (its forms along every path, and its per-step term in a loop) and
-        bind ``name`` on every path."""
+    def _bind(self, name, direct, values, small, line_node, record, state, paths, step, steps, kind="") -> None:
+        """Record the candidate of one assignment (its forms along every path, and its per-step term in a loop:
+        ``kind`` ``sum`` or ``prod``) and bind ``name`` on every path."""
         record.targets.add(name.rsplit(".", 1)[-1])
         sources = [Binding(direct, path.uses(direct), value) for path, value in zip(paths, values)]
         if step is not None:
@@ -340,7 +342,7 @@ class _Builder:
                                                   line_node, record, state.positions))
         for number, path in enumerate(paths):
             if step is not None and path.in_loop:
-                path.accumulate(name, Binding(step, path.uses(step), steps[number]))
+                path.accumulate(name, Binding(step, path.uses(step), steps[number]), kind)
             path.bind(name, sources[number])
 
     def _candidate(self, target, values, direct, sources, small, line_node, record, positions) -> CodeExpression:
@@ -463,7 +465,8 @@ class _Path:
                  loops: int = 0) -> None:
         self.env = env
         self.bindings: dict[str, Binding] = bindings if bindings is not None else {}
-        self.accumulated: dict[str, tuple[Binding | None, Binding]] = accumulated if accumulated is not None else {}
+        self.accumulated: dict[str, tuple[Binding | None, Binding, str]] = \
+            accumulated if accumulated is not None else {}
         self.loops = loops
 
     @property
@@ -489,9 +492,9 @@ class _Path:
         self.env.pop(name, None)
         self.bindings.pop(name, None)
 
-    def accumulate(self, name: str, term: Binding) -> None:
+    def accumulate(self, name: str, term: Binding, kind: str) -> None:
         if name not in self.accumulated:
-            self.accumulated[name] = (self.bindings.get(name), term)
+            self.accumulated[name] = (self.bindings.get(name), term, kind)
 
     def start_loop(self) -> dict:
         saved, self.accumulated = self.accumulated, {}
@@ -499,12 +502,14 @@ class _Path:
         return saved
 
     def end_loop(self, outer: dict) -> None:
-        """After the loop an accumulator holds its start plus the sum of its per-step term."""
+        """After the loop an accumulator holds its start plus the sum of its per-step term (``total += term``), or
+        times their product (``p *= term``)."""
         self.loops -= 1
-        for name, (start, term) in sorted(self.accumulated.items()):
-            total = sympy.Function("sum")(term.expression)
-            expression = (start.expression if start is not None else sympy.Symbol(name)) + total
-            direct = sympy.Symbol(name) + sympy.Function("sum")(term.direct)
+        for name, (start, term, kind) in sorted(self.accumulated.items()):
+            initial = start.expression if start is not None else sympy.Symbol(name)
+            combine = (lambda a, b: a + b) if kind == "sum" else (lambda a, b: a * b)
+            expression = combine(initial, sympy.Function(kind)(term.expression))
+            direct = combine(sympy.Symbol(name), sympy.Function(kind)(term.direct))
             uses = ((name, start),) if start is not None else ()
             self.bind(name, Binding(direct, uses + term.uses, expression))
         self.accumulated = dict(outer)
@@ -519,13 +524,20 @@ def _distinct(paths: list[_Path]) -> list[_Path]:
     return kept[:MAX_PATHS]
 
 
-def _added_term(direct: sympy.Basic, name: str) -> sympy.Basic | None:
-    """The term ``t`` of an accumulation ``name = name + t`` (``direct`` as written), or ``None``."""
+_AUG_KIND = {cst.AddAssign: "sum", cst.MultiplyAssign: "prod"}
+
+
+def _accumulated_term(direct: sympy.Basic, name: str) -> tuple[sympy.Basic | None, str]:
+    """The term ``t`` of an accumulation ``name = name + t`` (kind ``sum``) or ``name = name * t`` (``prod``), from
+    ``direct`` as written; ``(None, "")`` for any other assignment."""
     symbol = sympy.Symbol(name)
-    if not isinstance(direct, sympy.Add) or symbol not in direct.args:
-        return None
-    rest = direct - symbol
-    return None if rest.has(symbol) else rest
+    if isinstance(direct, sympy.Add) and symbol in direct.args:
+        rest, kind = direct - symbol, "sum"
+    elif isinstance(direct, sympy.Mul) and symbol in direct.args:
+        rest, kind = direct / symbol, "prod"
+    else:
+        return None, ""
+    return (None, "") if rest.has(symbol) else (rest, kind)
 
 
 def _forget(target, path: "_Path") -> None:

@@ -48,6 +48,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import sympy
@@ -397,6 +398,10 @@ def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
         if not scaled:
             found.append(node)
         queue.extend((node, arg) for arg in node.args)
+        if isinstance(node, (sympy.Mul, sympy.Add)) and len(node.args) > 2:
+            # a product or sum less one of its factors or terms: v * sigmoid(v) inside u * v * sigmoid(v)
+            queue.extend((node, node / arg if isinstance(node, sympy.Mul) else node - arg) for arg in node.args
+                         if not arg.is_Number)
     return found
 
 
@@ -626,14 +631,15 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         for other in _denominators(code):
             if other != denominator and same(code, claimed * denominator / other):
                 return Difference("normaliser", f"normalised by {other} where the formula divides by {denominator}")
-    for edited, difference in itertools.islice(_edits(claimed), MAX_EDITS):
+    for edited, difference in itertools.islice(_edits(claimed, specific | equivalence.SIGN_SENSITIVE), MAX_EDITS):
         if same(code, edited):
             return difference
     return None
 
 
-def _edits(claimed: sympy.Basic):
-    """Single edits inside the formula, outermost parts first: ``(edited formula, Difference)``."""
+def _edits(claimed: sympy.Basic, known: frozenset[str]):
+    """Single edits inside the formula, outermost parts first: ``(edited formula, Difference)``. Only a ``known``
+    function may be left out: a placeholder (``attn(h)``, ``f(x)``) stands for code a caller may apply."""
     seen: set = set()
     queue = list(claimed.args)
     while queue:
@@ -654,7 +660,7 @@ def _edits(claimed: sympy.Basic):
                     "missing", f"term {term} of {part} is missing in the code", term)
         if isinstance(part, (AppliedUndef, sympy.Function)) and part.args:
             name = part.func.__name__
-            if name not in ("getitem", "matmul", "transpose"):
+            if name in known or not isinstance(part, AppliedUndef):
                 for argument in part.args:
                     if not argument.is_Number:
                         yield claimed.xreplace({part: argument}), Difference(
@@ -757,8 +763,9 @@ def _functions(expression: sympy.Basic) -> set[str]:
             for f in _nodes(expression) if isinstance(f, sympy.Function)}
 
 
-def _undefined_names(expression: sympy.Basic) -> set[str]:
-    return {f.func.__name__ for f in _nodes(expression) if isinstance(f, AppliedUndef)} - {"getitem", "matmul"}
+@lru_cache(maxsize=1 << 12)
+def _undefined_names(expression: sympy.Basic) -> frozenset[str]:
+    return frozenset(f.func.__name__ for f in _nodes(expression) if isinstance(f, AppliedUndef)) - {"getitem", "matmul"}
 
 
 def _denominators(expression: sympy.Basic) -> list[sympy.Basic]:

@@ -206,3 +206,16 @@ def test_a_loop_accumulation_reads_as_the_sum_of_its_term(tmp_path: Path) -> Non
 def test_an_implementation_entry_without_forms_is_refused() -> None:
     with pytest.raises(ValueError, match="implementations.clip: expected a mapping with forms"):
         operations.parse_implementations({"implementations": {"clip": {"calls": ["clip_grad_norm_"]}}})
+
+
+def test_a_loop_product_reads_as_the_product_of_its_factor(tmp_path: Path) -> None:
+    source = "def f(ps):\n    total = 1.0\n    for p in ps:\n        total = total * (1 - p)\n    return total\n"
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    found = {c.target: c for r in d2_formula.candidates(index) for c in r.expressions}
+    assert 1 - sympy.Symbol("p") in found["total"].forms()  # the per-step factor
+    assert equivalence.same(found["return"].expression, formula("prod(1 - p)")) is True
+
+
+def test_a_placeholder_function_is_never_read_as_left_out() -> None:
+    # attn(h) stands for a submodule the caller applies: a helper normalising h is no drift of attn(h) / norm(attn(h))
+    assert d2_formula.classify(formula("h / norm(h)"), formula("attn(h) / norm(attn(h))")) is None
