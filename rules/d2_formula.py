@@ -353,15 +353,15 @@ def _line_of(index: RepositoryIndex, record: FunctionRecord, call: str) -> int:
     return record.line
 
 
-def _match(claim: _Claim, code, leaves, functions, signs: bool, budget) -> int | None:
+def _match(claim: _Claim, code, leaves, functions, signs: bool, budget, hinted_only: bool = False) -> int | None:
     """How many of the claim's symbols follow their hints in the first renaming under which ``code`` equals the
-    claim, or ``None`` when none does."""
+    claim, or ``None`` when none does (``hinted_only``: only renamings that follow every hint are tried)."""
     symbols = claim.symbols
     if functions & equivalence.SIGN_SENSITIVE:  # relu(x), clip(x, 0, None) and max(0, x) evaluate alike
         functions = functions | equivalence.SIGN_SENSITIVE
     if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
         return None
-    for renaming, hinted in _renamings(symbols, leaves, claim.hints):
+    for renaming, hinted in _renamings(symbols, leaves, claim.hints, hinted_only):
         if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()},
                                claim.signs or signs, budget):
             return hinted
@@ -378,7 +378,7 @@ def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bo
             if len(leaves) != len(claim.symbols):
                 continue
             found = _match(claim, part, leaves, frozenset(_functions(part)), equivalence.sign_sensitive(part),
-                           search.budget)
+                           search.budget, hinted_only=True)
             if found == len(claim.symbols):
                 return part
     return None
@@ -561,15 +561,16 @@ def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, cl
     return cached[:5]
 
 
-def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict):
+def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict, hinted_only: bool = False):
     """Consistent renamings of code leaves to formula symbols, those following the glossary hints first: yields
     ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
-    ``4 * MAX_RENAMINGS`` tried."""
+    ``4 * MAX_RENAMINGS`` tried (``hinted_only``: only the leaves each symbol's hints name)."""
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
     options = []
     for s in symbols:
         preferred = [leaf for leaf, key in keyed if key in hints[s]]
-        others = [leaf for leaf, key in keyed if key not in hints[s]] if len(symbols) <= MAX_SYMBOLS else []
+        others = [leaf for leaf, key in keyed if key not in hints[s]] \
+            if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
     yielded = 0
     for tried, choice in enumerate(itertools.product(*options)):
