@@ -604,6 +604,8 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
     def same(a, b):
         return equivalence.same(a, b, budget)
 
+    if same(code, claimed) is not False:
+        return None  # equal (or not comparable): no difference to name
     if same(code, -claimed):
         return Difference("sign", "sign flipped: the code computes the negative of the formula")
     ratio = equivalence.constant_ratio(code, claimed, budget)

@@ -219,3 +219,9 @@ def test_a_loop_product_reads_as_the_product_of_its_factor(tmp_path: Path) -> No
 def test_a_placeholder_function_is_never_read_as_left_out() -> None:
     # attn(h) stands for a submodule the caller applies: a helper normalising h is no drift of attn(h) / norm(attn(h))
     assert d2_formula.classify(formula("h / norm(h)"), formula("attn(h) / norm(attn(h))")) is None
+
+
+def test_an_expression_equal_to_the_formula_has_no_difference() -> None:
+    # the same DPO margin, grouped differently: no "normaliser" may be named between equal expressions
+    written = "-mean(log(sigmoid(b * (pw - rw) - b * (pl - rl))))"
+    assert d2_formula.classify(formula(written), formula("-mean(log(sigmoid(b * ((pw - rw) - (pl - rl)))))")) is None
