@@ -223,6 +223,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
+    lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
     kept_names = frozenset(names.normalise(n.rsplit(".", 1)[-1]) for s in base.symbols
                            for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ()))
 
@@ -247,7 +248,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         relevant = in_scope or on_target
         # where a drift, or a tiny formula, may be decided: the claimed name, or what a function named after the
         # mechanism returns (a tiny formula with a left-hand name only at that name)
-        tied = claimed_name or (candidate.target == "return" and id(record) in search.named)
+        tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
+                                                               and id(record) in search.named)
         forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
