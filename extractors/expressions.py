@@ -11,6 +11,7 @@ unique in the repository) is inlined when the helper returns one expression: ``j
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import libcst as cst
 import sympy
@@ -25,22 +26,76 @@ _INLINE_DEPTH = 3
 _RETURN = "return"
 
 
+@dataclass(frozen=True, eq=False)
+class Binding:
+    """What one statement bound a local name to on one path through the function: ``direct`` the value as written
+    (helpers inlined, no local substituted), ``uses`` the bindings of the locals ``direct`` reads (name, binding),
+    and ``expression`` the fully substituted form. ``expand`` rebuilds the form with chosen locals kept as leaves."""
+
+    direct: sympy.Basic
+    uses: tuple[tuple[str, "Binding"], ...]
+    expression: sympy.Basic
+
+    def expand(self, keep: Callable[[str], bool], memo: dict | None = None) -> sympy.Basic:
+        """``direct`` with every local it reads replaced by its own expansion, except those ``keep(name)`` accepts,
+        which stay symbols (a glossary name such as ``ce`` read as the quantity the paper names)."""
+        memo = {} if memo is None else memo
+        if id(self) in memo:
+            return memo[id(self)]
+        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) else used.expand(keep, memo))
+                   for name, used in self.uses}
+        result = memo[id(self)] = substitute(self.direct, mapping)
+        return result
+
+    def reaches(self, keep: Callable[[str], bool], seen: set | None = None) -> bool:
+        """True when a local that ``keep`` accepts is read, directly or through the locals read."""
+        seen = set() if seen is None else seen
+        if id(self) in seen:
+            return False
+        seen.add(id(self))
+        return any(keep(name) or used.reaches(keep, seen) for name, used in self.uses)
+
+
 @dataclass(frozen=True)
 class CodeExpression(Location):
     """One candidate, where its statement is (``sau.vocabulary.Location``): ``target`` the assigned name (``loss``,
-    ``self.scale``) or ``"return"``; ``expression`` the sympy form with earlier local definitions substituted;
-    ``function`` the qualified name of the enclosing function (``<module>`` for top-level code); ``text`` the
-    statement's source on one line; ``direct`` the form as written, when it differs."""
+    ``self.scale``) or ``"return"``; ``expression`` the sympy form with earlier local definitions substituted
+    along the first path through the function; ``function`` the qualified name of the enclosing function
+    (``<module>`` for top-level code); ``text`` the statement's source on one line; ``direct`` the form as written,
+    when it differs; ``alternatives`` the substituted forms along the other paths through earlier ``if``
+    statements, and the per-step term of a loop accumulation (``total = total + term``); ``sources`` the bindings
+    behind the forms, from which ``kept_forms`` rebuilds them with chosen locals kept as leaves."""
 
     target: str
     expression: sympy.Basic
     function: str
     text: str
     direct: sympy.Basic | None = None
+    alternatives: tuple[sympy.Basic, ...] = ()
+    sources: tuple[Binding, ...] = ()
 
     def forms(self) -> tuple[sympy.Basic, ...]:
-        """The forms to compare: substituted first, then direct."""
-        return (self.expression,) if self.direct is None else (self.expression, self.direct)
+        """The forms to compare: substituted first, then direct, then the other paths and the per-step term."""
+        found = [self.expression]
+        for form in ([self.direct] if self.direct is not None else []) + list(self.alternatives):
+            if form not in found:
+                found.append(form)
+        return tuple(found)
+
+    def kept_forms(self, keep: Callable[[str], bool]) -> tuple[sympy.Basic, ...]:
+        """The forms rebuilt with the locals ``keep(name)`` accepts left as leaves, those that differ from
+        ``forms()``; empty when no such local is read."""
+        known = self.forms()
+        found: list[sympy.Basic] = []
+        memo: dict = {}
+        for source in self.sources:
+            if not source.reaches(keep):
+                continue
+            form = source.expand(keep, memo)
+            if form not in known and form not in found and dag_size(form, MAX_EXPRESSION_NODES) <= \
+                    MAX_EXPRESSION_NODES:
+                found.append(form)
+        return tuple(found)
 
 
 @dataclass
@@ -86,6 +141,44 @@ def dag_size(expression: sympy.Basic, limit: int) -> int:
     return len(seen)
 
 
+def dag_nodes(expression: sympy.Basic, limit: int) -> list[sympy.Basic] | None:
+    """The distinct subexpressions of ``expression`` (itself included), or ``None`` past ``limit`` of them. Linear in
+    the shared graph, where sympy's own ``atoms``, ``has`` and ``free_symbols`` walk the printed tree, which a
+    chain of local definitions makes exponential (``a1 = a0 * a0 + a0``, ...)."""
+    seen: dict = {}
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen[node] = None
+        if len(seen) > limit:
+            return None
+        stack.extend(node.args)
+    return list(seen)
+
+
+def substitute(expression: sympy.Basic, mapping: dict) -> sympy.Basic:
+    """``expression`` with the subexpressions that are keys of ``mapping`` replaced, each shared subexpression
+    rebuilt once (``xreplace`` rebuilds the printed tree)."""
+    memo: dict = {}
+
+    def rebuild(node: sympy.Basic) -> sympy.Basic:
+        if node in mapping:
+            return mapping[node]
+        if node in memo:
+            return memo[node]
+        if not node.args:
+            result = node
+        else:
+            args = [rebuild(a) for a in node.args]
+            result = node.func(*args) if any(x is not y for x, y in zip(args, node.args)) else node
+        memo[node] = result
+        return result
+
+    return rebuild(expression) if mapping else expression
+
+
 class _Builder:
     def __init__(self, index: RepositoryIndex, operations: Operations) -> None:
         self.index = index
@@ -126,78 +219,139 @@ class _Builder:
 
         translator = Translator(self.operations, env=env, resolve_call=resolve)
         plain = Translator(self.operations, resolve_call=resolve)  # no substitution: the direct form
-        for statement in statements:
-            self._statement(statement, record, (translator, plain), positions)
+        state = _State(translator, plain, positions)
+        self._block(statements, record, state, [_Path(env)])
 
-    def _statement(self, statement, record: FunctionRecord, translators: tuple[Translator, Translator],
-                   positions) -> None:
+    def _block(self, statements, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> list["_Path"]:
+        for statement in statements:
+            paths = self._statement(statement, record, state, paths)
+        return paths
+
+    def _statement(self, statement, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> list["_Path"]:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            return  # a nested definition is its own record
+            return paths  # a nested definition is its own record
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
-                self._small(small, statement, record, translators, positions)
-            return
+                self._small(small, statement, record, state, paths)
+            return paths
         _collect_callees(statement, record, skip_bodies=True)
-        env = translators[0].env
-        if isinstance(statement, cst.For):
-            _forget(statement.target, env)
+        if isinstance(statement, cst.If):
+            # one path per branch (bounded): an optional mask must not merge into every later expression
+            taken = self._block(statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [],
+                                record, state, [p.copy() for p in paths])
+            orelse = statement.orelse
+            other = [p.copy() for p in paths]
+            if isinstance(orelse, cst.If):
+                other = self._statement(orelse, record, state, other)
+            elif orelse is not None and isinstance(orelse.body, cst.IndentedBlock):
+                other = self._block(orelse.body.body, record, state, other)
+            return _distinct(taken + other)
+        if isinstance(statement, (cst.For, cst.While)):
+            if isinstance(statement, cst.For):
+                for path in paths:
+                    _forget(statement.target, path)
+            saved = [p.start_loop() for p in paths]
+            inside = self._block(statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [],
+                                 record, state, paths)
+            outer: dict = {}
+            for found in saved:
+                for name, accumulated in found.items():
+                    outer.setdefault(name, accumulated)
+            for path in inside:
+                path.end_loop(outer)
+            if statement.orelse is not None and isinstance(statement.orelse.body, cst.IndentedBlock):
+                inside = self._block(statement.orelse.body.body, record, state, inside)
+            return inside
         if isinstance(statement, cst.With):
             for item in statement.items:
                 if item.asname is not None:
-                    _forget(item.asname.name, env)
+                    for path in paths:
+                        _forget(item.asname.name, path)
         for block in _blocks(statement):
-            for inner in block:
-                self._statement(inner, record, translators, positions)
+            paths = self._block(block, record, state, paths)
+        return paths
 
-    def _small(self, small, line_node, record: FunctionRecord, translators: tuple[Translator, Translator],
-               positions) -> None:
+    def _small(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
         _collect_callees(small, record, skip_bodies=False)
-        translator, plain = translators
-        env = translator.env
         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-            expression = translator.translate(small.value)
-            direct = plain.translate(small.value) if env else expression
+            direct = state.plain.translate(small.value)
             for target in targets:
                 name = dotted_name(target)
                 if name is None:
-                    _forget(target, env)
+                    for path in paths:
+                        _forget(target, path)
                     continue
-                self._bind(name, expression, small, line_node, record, env, positions, direct)
+                step, kind = _accumulated_term(direct, name) if any(p.in_loop for p in paths) else (None, "")
+                values = [state.translate(small.value, path) for path in paths]
+                neutral = sympy.Integer(0 if kind == "sum" else 1)
+                steps = [state.translate(small.value, path, {name: neutral}) for path in paths] \
+                    if step is not None else []
+                self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
             name = dotted_name(small.target)
             if name is None:
                 return
-            current = env.get(name, sympy.Symbol(name))
             combined = cst.BinaryOperation(cst.Name("__left__"), _AUG[type(small.operator)], small.value) \
                 if type(small.operator) in _AUG else None
             if combined is None:
-                env.pop(name, None)
+                for path in paths:
+                    path.forget(name)
                 return
-            env["__left__"] = current
-            expression = translator.translate(combined)
-            env.pop("__left__", None)
-            direct = plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
-            self._bind(name, expression, small, line_node, record, env, positions, direct)
+            values = [state.translate(combined, path, {"__left__": path.env.get(name, sympy.Symbol(name))})
+                      for path in paths]
+            direct = state.plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
+            step = steps = None
+            kind = _AUG_KIND.get(type(small.operator), "")
+            if kind and any(p.in_loop for p in paths):
+                step = state.plain.translate(small.value)
+                steps = [state.translate(small.value, path) for path in paths]
+            self._bind(name, direct, values, small, line_node, record, state, paths, step, steps or [], kind)
         elif isinstance(small, cst.Return) and small.value is not None:
-            expression = translator.translate(small.value)
-            direct = plain.translate(small.value) if env else expression
-            record.expressions.append(self._candidate(_RETURN, expression, small, line_node, record, positions,
-                                                      direct))
+            direct = state.plain.translate(small.value)
+            values = [state.translate(small.value, path) for path in paths]
+            sources = tuple(Binding(direct, path.uses(direct), value) for path, value in zip(paths, values))
+            record.expressions.append(self._candidate(_RETURN, values, direct, sources, small, line_node, record,
+                                                      state.positions))
+        elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            self._append(small, line_node, record, state, paths)
 
-    def _bind(self, name, expression, small, line_node, record, env, positions, direct) -> None:
+    def _append(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
+        """``losses.append(term)``: the list reads as its term from here on (``torch.stack(losses).mean()`` is the
+        mean of the term over the loop), and the term is a candidate of its own."""
+        call = small.value
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "append" and len(call.args) == 1
+                and call.args[0].keyword is None and not call.args[0].star):
+            return
+        name = dotted_name(func.value)
+        if name is None:
+            return
+        direct = state.plain.translate(call.args[0].value)
+        values = [state.translate(call.args[0].value, path) for path in paths]
+        self._bind(name, direct, values, small, line_node, record, state, paths, None, [], "")
+
+    def _bind(self, name, direct, values, small, line_node, record, state, paths, step, steps, kind="") -> None:
+        """Record the candidate of one assignment (its forms along every path, and its per-step term in a loop:
+        ``kind`` ``sum`` or ``prod``) and bind ``name`` on every path."""
         record.targets.add(name.rsplit(".", 1)[-1])
-        record.expressions.append(self._candidate(name, expression, small, line_node, record, positions, direct))
-        if dag_size(expression, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES:
-            env.pop(name, None)  # too large to carry on: later statements see the name itself
-        else:
-            env[name] = expression
+        sources = [Binding(direct, path.uses(direct), value) for path, value in zip(paths, values)]
+        if step is not None:
+            sources += [Binding(step, path.uses(step), value) for path, value in zip(paths, steps)]
+        record.expressions.append(self._candidate(name, values + list(steps), direct, tuple(sources), small,
+                                                  line_node, record, state.positions))
+        for number, path in enumerate(paths):
+            if step is not None and path.in_loop:
+                path.accumulate(name, Binding(step, path.uses(step), steps[number]), kind)
+            path.bind(name, sources[number])
 
-    def _candidate(self, target, expression, small, line_node, record, positions, direct) -> CodeExpression:
+    def _candidate(self, target, values, direct, sources, small, line_node, record, positions) -> CodeExpression:
         where = positions.get(line_node) or positions.get(small)
         line, end = (where.start.line, where.end.line) if where else (record.line, record.line)
+        expression = values[0]
+        alternatives = tuple(dict.fromkeys(v for v in values[1:] if v != expression))
         return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
-                              None if direct == expression else direct, cell=record.cell)
+                              None if direct == expression else direct, alternatives, sources, cell=record.cell)
 
     # -- helpers ------------------------------------------------------------------------------------------------
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:
@@ -286,10 +440,110 @@ def _blocks(statement) -> list:
     return blocks
 
 
-def _forget(target, env: dict) -> None:
-    """Drop every name bound by ``target`` (a tuple, a starred name, a subscript's base) from ``env``."""
+MAX_PATHS = 4  # paths through ``if`` statements followed per function; past it the first ones are kept
+
+
+class _State:
+    """What the statements of one body share: the substituting and the plain translator, and the positions."""
+
+    def __init__(self, translator: Translator, plain: Translator, positions) -> None:
+        self.translator = translator
+        self.plain = plain
+        self.positions = positions
+
+    def translate(self, node, path: "_Path", extra: dict | None = None) -> sympy.Basic:
+        """``node`` with the locals of ``path`` (and ``extra``) substituted."""
+        self.translator.env = {**path.env, **extra} if extra else path.env
+        return self.translator.translate(node)
+
+
+class _Path:
+    """One path through the ``if`` statements read so far: each local's substituted expression (``env``) and its
+    binding, and, inside a loop, the accumulations seen (``total = total + term``)."""
+
+    def __init__(self, env: dict, bindings: dict | None = None, accumulated: dict | None = None,
+                 loops: int = 0) -> None:
+        self.env = env
+        self.bindings: dict[str, Binding] = bindings if bindings is not None else {}
+        self.accumulated: dict[str, tuple[Binding | None, Binding, str]] = \
+            accumulated if accumulated is not None else {}
+        self.loops = loops
+
+    @property
+    def in_loop(self) -> bool:
+        return self.loops > 0
+
+    def copy(self) -> "_Path":
+        return _Path(dict(self.env), dict(self.bindings), dict(self.accumulated), self.loops)
+
+    def uses(self, direct: sympy.Basic) -> tuple[tuple[str, Binding], ...]:
+        names = sorted(s.name for s in dag_nodes(direct, 1 << 30) or ()
+                       if isinstance(s, sympy.Symbol) and s.name in self.bindings)
+        return tuple((name, self.bindings[name]) for name in names)
+
+    def bind(self, name: str, binding: Binding) -> None:
+        if dag_size(binding.expression, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES:
+            self.forget(name)  # too large to carry on: later statements see the name itself
+            return
+        self.env[name] = binding.expression
+        self.bindings[name] = binding
+
+    def forget(self, name: str) -> None:
+        self.env.pop(name, None)
+        self.bindings.pop(name, None)
+
+    def accumulate(self, name: str, term: Binding, kind: str) -> None:
+        if name not in self.accumulated:
+            self.accumulated[name] = (self.bindings.get(name), term, kind)
+
+    def start_loop(self) -> dict:
+        saved, self.accumulated = self.accumulated, {}
+        self.loops += 1
+        return saved
+
+    def end_loop(self, outer: dict) -> None:
+        """After the loop an accumulator holds its start plus the sum of its per-step term (``total += term``), or
+        times their product (``p *= term``)."""
+        self.loops -= 1
+        for name, (start, term, kind) in sorted(self.accumulated.items()):
+            initial = start.expression if start is not None else sympy.Symbol(name)
+            combine = (lambda a, b: a + b) if kind == "sum" else (lambda a, b: a * b)
+            expression = combine(initial, sympy.Function(kind)(term.expression))
+            direct = combine(sympy.Symbol(name), sympy.Function(kind)(term.direct))
+            uses = ((name, start),) if start is not None else ()
+            self.bind(name, Binding(direct, uses + term.uses, expression))
+        self.accumulated = dict(outer)
+
+
+def _distinct(paths: list[_Path]) -> list[_Path]:
+    """The paths with distinct bindings, in order, at most ``MAX_PATHS``."""
+    kept: list[_Path] = []
+    for path in paths:
+        if not any(path.env == other.env for other in kept):
+            kept.append(path)
+    return kept[:MAX_PATHS]
+
+
+_AUG_KIND = {cst.AddAssign: "sum", cst.MultiplyAssign: "prod"}
+
+
+def _accumulated_term(direct: sympy.Basic, name: str) -> tuple[sympy.Basic | None, str]:
+    """The term ``t`` of an accumulation ``name = name + t`` (kind ``sum``) or ``name = name * t`` (``prod``), from
+    ``direct`` as written; ``(None, "")`` for any other assignment."""
+    symbol = sympy.Symbol(name)
+    if isinstance(direct, sympy.Add) and symbol in direct.args:
+        rest, kind = direct - symbol, "sum"
+    elif isinstance(direct, sympy.Mul) and symbol in direct.args:
+        rest, kind = direct / symbol, "prod"
+    else:
+        return None, ""
+    return (None, "") if rest.has(symbol) else (rest, kind)
+
+
+def _forget(target, path: "_Path") -> None:
+    """Drop every name bound by ``target`` (a tuple, a starred name, a subscript's base) from ``path``."""
     for node in _names_in(target):
-        env.pop(node, None)
+        path.forget(node)
 
 
 def _names_in(target) -> list[str]:

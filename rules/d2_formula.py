@@ -4,55 +4,75 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 
 - Candidates are every assignment and return value of the repository with local definitions substituted and small
   helpers inlined (``extractors.expressions``), translated with the operations table (``rules/operations.yaml``).
-  The *mechanism scope* is the functions whose name, calls or assigned names match the SAU's mechanism keywords.
+  Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
+  dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
+  ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
+  formula naming that quantity matches. The *mechanism scope* is the functions whose name, calls or assigned names
+  match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
   search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
   below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
-  formula. Equivalence is tested by evaluation at fixed pseudo-random points (``rules.equivalence``).
+  formula. Equivalence is tested by evaluation at fixed pseudo-random points, some of both signs
+  (``rules.equivalence``). Candidates assigned to the left-hand name are tried first.
 - **equivalent**: a candidate equals the formula under a renaming that follows the hints, or assigned to the
   equation's left-hand name, or in the mechanism scope with over half the names following the hints: the formula
-  counts 1. Candidates in test files are not implementations (a name there still keeps a SAU from being absent).
-- **drift**: no equivalent candidate, but a candidate in the mechanism scope (or assigned to the left-hand name),
-  whose names all follow the hints, differs from the formula in a way we can name: the sign flipped (counts 0:
-  the claim is contradicted), a term missing or added, a power or a constant factor changed, a function replaced
-  (softmax for sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
-- **absent**: nothing in the code (function, call, assignment, identifier or string it reads) is named after the
-  mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+  counts 1. A *tiny* formula (two operations or fewer) only at the binding the glossary ties to the claim: the
+  left-hand name, or (without one) in the mechanism scope. In the mechanism scope, a *part* of a candidate (a term
+  of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
+  hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
+  reads (by name or through ``**cfg``), that realises the formula (``implementations`` in the operations table:
+  ``clip_grad_norm_``, cosine schedules) counts 1. Candidates in test files are not implementations (a name there
+  still keeps a SAU from being absent).
+- **drift**: no equivalent candidate, but a candidate assigned to the left-hand name, or returned by a function of
+  the mechanism scope (for a tiny formula: one named after the mechanism), whose names all follow the hints and
+  which translates completely (no opaque code in it), differs from the formula in a way we can name: the sign
+  flipped, of the whole or of a part (counts 0: the claim is contradicted), a term or a factor missing or added, a
+  function left out (a forgotten clamp), a power or a constant factor changed, a function replaced (softmax for
+  sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
+- **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
+  named after the mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
   through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
   nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
-drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent. A per-SAU time budget ends the search as ambiguous, so a
-pathological expression cannot hang the run.
+drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
+A per-SAU budget of evaluation work (``OPERATION_BUDGET`` nodes evaluated, counted, never timed) ends the search as
+ambiguous, so that a pathological expression cannot hang the run and the verdict does not depend on the machine.
 """
 
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import sympy
 from sympy.core.function import AppliedUndef
 
-from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_size
+from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, substitute
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
-from extractors.facts import RepositoryIndex
+from extractors.facts import CONFIG, RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
 
-TIME_BUDGET = 3.0  # seconds per SAU; past it the SAU is ambiguous ("time budget exhausted")
+# evaluation work per SAU (nodes evaluated, and the size of every candidate form read: ``rules.equivalence.Budget``);
+# past it the SAU is ambiguous. Counted, not timed, so that verdicts do not depend on the machine's load; three times
+# the most any D2 SAU of the truth set's larger repositories spends (about 100,000 on ngpt), a few seconds of work
+OPERATION_BUDGET = 300_000
+MAX_FORM_NODES = 2000  # a candidate form with more distinct subexpressions is not compared
+MAX_PARTS = 24  # subexpressions of a candidate tried against a formula
+MAX_EDITS = 48  # single edits of a formula tried when naming a difference
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
@@ -79,10 +99,6 @@ _UNREACHED_CREDIT = 0.25
 _COUNTS = {EQUIVALENT: 1.0, DRIFTED: 0.5}
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 @dataclass
 class FormulaResult:
     """The outcome for one claimed formula: ``outcome`` (equivalent / drift / unknown), the candidate behind it,
@@ -95,17 +111,20 @@ class FormulaResult:
     difference: str = ""
     credit: float = 0.0
     near: list[CodeExpression] = field(default_factory=list)
+    part: sympy.Basic | None = None  # the subexpression of the candidate that matched, when not all of it
 
 
-def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verdict:
-    """Decide a code-checkable D2 SAU against ``index`` within ``budget`` seconds. Never raises on odd code; a SAU
-    whose formulas do not translate is unresolved with score ``None``."""
+def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> Verdict:
+    """Decide a code-checkable D2 SAU against ``index`` within ``budget`` units of evaluation work
+    (``rules.equivalence.Budget``). Never raises on odd code; a SAU whose formulas do not translate is unresolved
+    with score ``None``."""
     table = operations.load()
     everywhere = index.analysis(candidates)
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
     keys = _mechanism_keys(sau.checks.get("mechanism", ()))
     scope = [r for r in records if _in_scope(r, keys)]
-    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads)
+    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
+        or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts)
     glossary = sau.checks.get("glossary", {})
     formulas = sau.checks.get("formulas", ())
     lhs_keys = set()
@@ -128,14 +147,16 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
                           + _where(scope), index)
-    deadline = time.monotonic() + budget
+    spent = equivalence.Budget(budget)
     results = []
+    search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
+                     spent, index.analysis(_profile_cache), index.analysis(dead_functions),
+                     index.analysis(library_realisations))
     try:
         for text, lhs, rhs in parsed:
-            results.append(_compare(text, lhs, rhs, glossary, records, scope, deadline,
-                                    index.analysis(_profile_cache), index.analysis(dead_functions)))
-    except _OutOfTime:
-        return _ambiguous(sau, results, scope, f"time budget of {budget:g} s exhausted", index)
+            results.append(_compare(text, lhs, rhs, search))
+    except equivalence.Exhausted:
+        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
@@ -152,14 +173,15 @@ def check(sau: SAU, index: RepositoryIndex, budget: float = TIME_BUDGET) -> Verd
 @dataclass(frozen=True)
 class _Claim:
     """A claimed right-hand side prepared for comparison: its values at the test points, free symbols, function
-    names, the glossary hints of each symbol, and whether it is tiny."""
+    names, the glossary hints of each symbol, whether it is tiny and whether its value depends on signs."""
 
     rhs: sympy.Basic
-    values: tuple[complex, ...]
+    values: tuple[complex | None, ...]
     symbols: tuple[sympy.Symbol, ...]
     functions: frozenset[str]
     hints: dict
     tiny: bool
+    signs: bool = False
 
 
 def _claim(rhs: sympy.Basic, glossary: dict) -> _Claim | None:
@@ -168,14 +190,32 @@ def _claim(rhs: sympy.Basic, glossary: dict) -> _Claim | None:
         return None
     symbols = tuple(sorted(_free(rhs), key=lambda s: s.name))
     return _Claim(rhs, tuple(values), symbols, frozenset(_functions(rhs)),
-                  {s: _hints(s.name, glossary) for s in symbols}, sympy.count_ops(rhs) <= TINY_OPERATIONS)
+                  {s: _hints(s.name, glossary) for s in symbols}, sympy.count_ops(rhs) <= TINY_OPERATIONS,
+                  equivalence.sign_sensitive(rhs))
 
 
-def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache, dead) -> FormulaResult:
+@dataclass
+class _Search:
+    """What the comparison of every formula of one SAU shares: the glossary, the candidates' records, the ids of
+    the records in the mechanism scope and of those named after the mechanism, the work budget, the profile cache
+    and the dead-code predicate."""
+
+    glossary: dict
+    records: list[FunctionRecord]
+    scope: set[int]
+    named: set[int]
+    budget: equivalence.Budget
+    cache: dict
+    dead: Callable[[FunctionRecord], bool]
+    realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
+
+
+def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     result = FormulaResult(text)
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
+    glossary = search.glossary
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
@@ -183,44 +223,188 @@ def _compare(text, lhs, rhs, glossary, records, scope, deadline, cache, dead) ->
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
+    lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
+    kept_names = frozenset(names.normalise(n.rsplit(".", 1)[-1]) for s in base.symbols
+                           for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ()))
+
+    def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
+        return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
+
     weights = _weights(rhs, base.hints)
     table = operations.load()
     specific = table.activations | frozenset(table.operations)
     variants: dict = {}
-    scope_ids = {id(r) for r in scope}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
-    for record in records:
-        in_scope = id(record) in scope_ids
-        for candidate in record.expressions:
-            if time.monotonic() > deadline:
-                raise _OutOfTime
-            last = candidate.target.rsplit(".", 1)[-1]
-            claimed_name = names.normalise(last) in lhs_hints  # assigned to the formula's left-hand name
-            on_target = claimed_name and not names.is_generic(last)
-            relevant = in_scope or on_target
-            for form_number, form in enumerate(candidate.forms()):
-                code, leaves, functions = _profile(candidate, form_number, form, keeps_small, claimed_keys, cache)
-                claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-                claim = _placeholder_variant(claim, functions, table, glossary, variants)
-                # a drift is judged on what a mechanism function computes: its result, or the claimed name
-                if relevant and (claimed_name or candidate.target == "return") and not claim.tiny and leaves:
-                    drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific)
-                symbols = claim.symbols
-                if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
-                    continue
-                for renaming, hinted in _renamings(symbols, leaves, claim.hints):
-                    if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()}):
-                        if _accepted(claim.tiny, hinted == len(symbols), hinted * 2 > len(symbols), relevant,
-                                     on_target):
-                            if not dead(record):
-                                result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                                return result
-                            unreached = unreached or FormulaResult(
-                                text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
-                        _add_near(result, candidate)
-                        break
-    return drift_seen or unreached or result
+    # candidates assigned to the formula's left-hand name first: of two equivalent lines, the one the glossary ties
+    # to the claim is the evidence
+    ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
+                     key=lambda pair: names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints)
+    for record, candidate in ordered:
+        in_scope = id(record) in search.scope
+        last = candidate.target.rsplit(".", 1)[-1]
+        claimed_name = names.normalise(last) in lhs_hints  # assigned to the formula's left-hand name
+        on_target = claimed_name and not names.is_generic(last)
+        relevant = in_scope or on_target
+        # where a drift, or a tiny formula, may be decided: the claimed name, or what a function named after the
+        # mechanism returns (a tiny formula with a left-hand name only at that name)
+        tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
+                                                               and id(record) in search.named)
+        forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
+        for form in forms:
+            code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
+                                                              search.cache, search.budget)
+            claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
+            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
+                    and (tied or not claim.tiny):
+                drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
+                                    search.budget)
+            found = _match(claim, code, leaves, functions, signs, search.budget)
+            if found is None:
+                continue
+            hinted = found
+            if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
+                         on_target, tied, lhs is not None):
+                if not search.dead(record):
+                    result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+                    return result
+                unreached = unreached or FormulaResult(
+                    text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
+            _add_near(result, candidate)
+        # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
+        if relevant and not base.tiny and not search.dead(record) \
+                and (drift_seen is None or drift_seen.candidate is not candidate):
+            part = _part_match(candidate, forms, base, keeps_small, claimed_keys, search)
+            if part is not None:
+                result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
+                return result
+    return _library(text, base, search) or drift_seen or unreached or result
+
+
+def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
+    """The formula realised by a library call or a configuration key (``implementations`` in
+    ``rules/operations.yaml``) that the repository runs or sets, or ``None``. The claim's symbols are renamed to
+    the implementation's form's (every order tried: the forms have few symbols)."""
+    for implementation in operations.implementations():
+        where = search.realised.get(implementation.name)
+        if where is None:
+            continue
+        for form in implementation.forms:
+            symbols = sorted(_free(form), key=lambda s: s.name)
+            if len(symbols) != len(claim.symbols):
+                continue
+            signs = claim.signs or equivalence.sign_sensitive(form)
+            for order in itertools.islice(itertools.permutations(claim.symbols), MAX_RENAMINGS):
+                renaming = {f.name: c.name for f, c in zip(symbols, order)}
+                if equivalence.matches(form, claim.values, renaming, signs, search.budget):
+                    return FormulaResult(text, EQUIVALENT, where, f"realised by the library ({implementation.name})",
+                                         1.0)
+    return None
+
+
+def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
+    """Analysis provider: for each library implementation the repository realises, where: the first call of one of
+    its ``calls`` in a function the call graph does not call dead (tests left out), else the first configuration
+    key among its ``keys`` (or a string value holding one of its ``values``) that code reads by name or through
+    dynamic unpacking (``**cfg``, which hands every key to a library)."""
+    records = [r for r in index.analysis(candidates) if not is_test_path(r.file)]
+    dead = index.analysis(dead_functions)
+    found: dict[str, CodeExpression] = {}
+    for implementation in operations.implementations():
+        for record in records:
+            called = sorted(implementation.calls & record.callees)
+            if called and not dead(record):
+                line = _line_of(index, record, called[0])
+                found[implementation.name] = CodeExpression(
+                    record.file, line, line, called[0], implementation.forms[0], record.qualname,
+                    index.snippet(Location(record.file, line, line, cell=record.cell)), cell=record.cell)
+                break
+        if implementation.name in found:
+            continue
+        for fact in index.facts:
+            if fact.kind != CONFIG or not _selects(implementation, fact) or not _read(index, fact):
+                continue
+            found[implementation.name] = CodeExpression(fact.file, fact.line, fact.end_line, fact.path,
+                                                        implementation.forms[0], "<config>",
+                                                        f"{fact.path}: {fact.value}", cell=fact.cell)
+            break
+    return found
+
+
+def _selects(implementation, fact) -> bool:
+    """A configuration fact that turns ``implementation`` on: one of its keys, or a string value naming it (both
+    compared after name normalisation)."""
+    if names.normalise(fact.name) in {names.normalise(k) for k in implementation.keys}:
+        return True
+    return isinstance(fact.value, str) and \
+        names.normalise(fact.value) in {names.normalise(v) for v in implementation.values}
+
+
+def _read(index: RepositoryIndex, fact) -> bool:
+    """A configuration key some code reads: by its name or a parent key's, or through dynamic unpacking."""
+    return index.dynamic_unpacking or any(index.reads.get(part, 0) > 0 for part in fact.path.split("."))
+
+
+def _line_of(index: RepositoryIndex, record: FunctionRecord, call: str) -> int:
+    """The first line of ``record`` (from its start) that calls ``call``; its first line when none is found."""
+    lines = index.lines.get(record.file if record.cell is None else f"{record.file}#{record.cell}", [])
+    for number in range(record.line, len(lines) + 1):
+        if f"{call}(" in lines[number - 1]:
+            return number
+    return record.line
+
+
+def _match(claim: _Claim, code, leaves, functions, signs: bool, budget, hinted_only: bool = False) -> int | None:
+    """How many of the claim's symbols follow their hints in the first renaming under which ``code`` equals the
+    claim, or ``None`` when none does (``hinted_only``: only renamings that follow every hint are tried)."""
+    symbols = claim.symbols
+    if functions & equivalence.SIGN_SENSITIVE:  # relu(x), clip(x, 0, None) and max(0, x) evaluate alike
+        functions = functions | equivalence.SIGN_SENSITIVE
+    if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
+        return None
+    for renaming, hinted in _renamings(symbols, leaves, claim.hints, hinted_only):
+        if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()},
+                               claim.signs or signs, budget):
+            return hinted
+    return None
+
+
+def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):
+    """The subexpression of a form of ``candidate`` (a term of a weighted sum, the argument of a softmax, a factor)
+    that equals the claim with every name following the glossary hints, or ``None``."""
+    for form in forms:
+        code, _, _, _, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
+        for part in _parts(code):
+            leaves = _leaves(part)
+            if len(leaves) != len(claim.symbols):
+                continue
+            found = _match(claim, part, leaves, frozenset(_functions(part)), equivalence.sign_sensitive(part),
+                           search.budget, hinted_only=True)
+            if found == len(claim.symbols):
+                return part
+    return None
+
+
+def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
+    """The proper subexpressions of ``expression`` worth comparing (not a lone symbol or number), outermost first,
+    at most ``MAX_PARTS``."""
+    found: list[sympy.Basic] = []
+    queue = [(expression, arg) for arg in expression.args]
+    while queue and len(found) < MAX_PARTS:
+        parent, node = queue.pop(0)
+        # x in -x or 2 * x is the whole up to a constant: a sign or a factor of the whole, not a part of it
+        scaled = isinstance(parent, sympy.Mul) and all(a.is_Number for a in parent.args if a is not node)
+        if node.is_Atom or node in found:
+            continue
+        if not scaled:
+            found.append(node)
+        queue.extend((node, arg) for arg in node.args)
+        if isinstance(node, (sympy.Mul, sympy.Add)) and len(node.args) > 2:
+            # a product or sum less one of its factors or terms: v * sigmoid(v) inside u * v * sigmoid(v)
+            queue.extend((node, node / arg if isinstance(node, sympy.Mul) else node - arg) for arg in node.args
+                         if not arg.is_Number)
+    return found
 
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
@@ -281,11 +465,11 @@ def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], gloss
     return variants[key]
 
 
-def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific):
+def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific, budget):
     """The first drift seen, updated: a candidate whose names all follow the glossary hints and that differs from
-    the formula in a way ``classify`` names. A formula symbol the code lacks may only be part of a missing term
-    (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the nearest
-    ones for the LLM fallback."""
+    the formula in a way ``classify`` names. A formula symbol the code lacks may only be part of a missing term or
+    factor (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the
+    nearest ones for the LLM fallback."""
     renaming = _hint_renaming(leaves, claim.hints)
     rhs = claim.rhs
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
@@ -293,11 +477,11 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific)
     _add_near(result, candidate)
     if seen is not None:
         return seen
-    difference = classify(code.xreplace(renaming), rhs, specific)
+    difference = classify(substitute(code, renaming), rhs, specific, budget)
     if difference is None:
         return seen
     unmapped = set(claim.symbols) - set(renaming.values())
-    if unmapped and not (difference.kind == "missing" and difference.term is not None
+    if unmapped and not (difference.kind in ("missing", "missing factor") and difference.term is not None
                          and unmapped <= difference.term.free_symbols):
         return seen
     return FormulaResult(text, DRIFTED, candidate, difference.text, 0.0 if difference.kind == "sign" else 0.5)
@@ -347,37 +531,48 @@ def _profile_cache(index: RepositoryIndex) -> dict:
     return {}
 
 
-def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool) -> bool:
+def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target: bool, tied: bool,
+              has_lhs: bool) -> bool:
     """Whether an equivalent candidate settles the formula. A tiny formula (``a / b``) matches much code by chance:
-    only with every name following the hints, in the mechanism's scope. A larger one: every name following the
+    only with every name following the hints, at the binding the glossary ties to the claim (assigned to the
+    equation's left-hand name; without one, in the mechanism's scope). A larger one: every name following the
     hints, or assigned to the equation's left-hand name, or in scope with most (over half) names following the
     hints."""
     if tiny:
-        return everyone and relevant
+        return everyone and (tied if has_lhs else relevant)
     return everyone or on_target or (relevant and most)
 
 
-def _profile(candidate: CodeExpression, form_number: int, form: sympy.Basic, keeps_small: bool,
-             claimed_keys: frozenset[str], cache: dict):
-    """(a form of the candidate with stability constants read as 0, its leaves, its function names), computed once
-    per candidate form and kind of formula; ``cache`` lives in the index, as long as the candidates do."""
-    key = (id(candidate), form_number, keeps_small, claimed_keys & _STABILITY)
+def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
+             cache: dict, budget: equivalence.Budget):
+    """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
+    code is left in it, whether its value depends on signs), computed once per candidate form and kind of formula;
+    ``cache`` lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
+    key = (id(candidate), form, keeps_small, claimed_keys & _STABILITY)
     cached = cache.get(key)
     if cached is None:
-        code = _without_stability(form, keeps_small, claimed_keys)
-        cached = cache[key] = (code, _leaves(code), _functions(code))
-    return cached
+        nodes = dag_nodes(form, MAX_FORM_NODES)
+        if nodes is None:  # too large to compare: no leaves, never matched
+            cached = cache[key] = (form, [], set(), True, False, MAX_FORM_NODES)
+        else:
+            code = _without_stability(form, keeps_small, claimed_keys)
+            opaque = any(s.name.startswith("<") for s in _free(code))
+            cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code),
+                                   len(nodes))
+    budget.spend(cached[5])  # reading a form is work too, charged alike whether or not the cache held it
+    return cached[:5]
 
 
-def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict):
+def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict, hinted_only: bool = False):
     """Consistent renamings of code leaves to formula symbols, those following the glossary hints first: yields
     ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
-    ``4 * MAX_RENAMINGS`` tried."""
+    ``4 * MAX_RENAMINGS`` tried (``hinted_only``: only the leaves each symbol's hints name)."""
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
     options = []
     for s in symbols:
         preferred = [leaf for leaf, key in keyed if key in hints[s]]
-        others = [leaf for leaf, key in keyed if key not in hints[s]] if len(symbols) <= MAX_SYMBOLS else []
+        others = [leaf for leaf, key in keyed if key not in hints[s]] \
+            if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
     yielded = 0
     for tried, choice in enumerate(itertools.product(*options)):
@@ -399,40 +594,82 @@ class Difference:
     term: sympy.Basic | None = None
 
 
-def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] = frozenset()) -> Difference | None:
+def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] = frozenset(),
+             budget: equivalence.Budget | None = None) -> Difference | None:
     """Name the difference between a code expression and the claimed formula (already renamed to the formula's
-    symbols), or ``None`` when it is not one we can name. A function replaced counts only between two ``specific``
-    functions (``relu`` for ``gelu``; not ``relu`` for the formula's placeholder ``sigma``); a power only between
-    two numbers. Raises nothing."""
-    if equivalence.same(code, -claimed):
+    symbols), or ``None`` when it is not one we can name. First the differences of the whole (sign, constant factor,
+    a term missing or extra, a power, a function replaced, a normaliser), then one edit inside the formula (at most
+    ``MAX_EDITS``): the sign of a part flipped, a factor or a term of a part missing, a function left out (``max(0,
+    x)`` read as ``x``: a forgotten clamp). A function replaced counts only between two ``specific`` functions
+    (``relu`` for ``gelu``; not ``relu`` for the formula's placeholder ``sigma``); a power only between two numbers.
+    Raises ``rules.equivalence.Exhausted`` when ``budget`` runs out, nothing else."""
+    def same(a, b):
+        return equivalence.same(a, b, budget)
+
+    if same(code, claimed) is not False:
+        return None  # equal (or not comparable): no difference to name
+    if same(code, -claimed):
         return Difference("sign", "sign flipped: the code computes the negative of the formula")
-    ratio = equivalence.constant_ratio(code, claimed)
+    ratio = equivalence.constant_ratio(code, claimed, budget)
     if ratio is not None and abs(ratio.imag) < 1e-9 and not equivalence.close(ratio, 1):
         return Difference("factor", f"constant factor {_number(ratio.real)} against the formula")
     if isinstance(claimed, sympy.Add):
         for term in claimed.args:
-            if equivalence.same(code, claimed - term):
+            if same(code, claimed - term):
                 return Difference("missing", f"term {term} of the formula is missing", term)
     if isinstance(code, sympy.Add):
         for term in code.args:
-            if equivalence.same(code - term, claimed):
+            if same(code - term, claimed):
                 return Difference("extra", f"extra term {term} not in the formula")
     for power in claimed.atoms(sympy.Pow):
-        for other in code.atoms(sympy.Pow):
+        for other in (n for n in _nodes(code) if isinstance(n, sympy.Pow)):
             if other.base == power.base and other.exp != power.exp and power.exp.is_Number \
-                    and other.exp.is_Number and equivalence.same(code, claimed.xreplace({power: other})):
+                    and other.exp.is_Number and same(code, claimed.xreplace({power: other})):
                 return Difference("power", f"power of {power.base} is {other.exp}, the formula has {power.exp}")
     for name in _undefined_names(claimed) & specific:
         for other in (_undefined_names(code) & specific) - {name}:
             swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
                                       lambda e: sympy.Function(other)(*e.args))
-            if equivalence.same(code, swapped):
+            if same(code, swapped):
                 return Difference("function", f"uses {other} where the formula has {name}")
     for denominator in _denominators(claimed):
         for other in _denominators(code):
-            if other != denominator and equivalence.same(code, claimed * denominator / other):
+            if other != denominator and same(code, claimed * denominator / other):
                 return Difference("normaliser", f"normalised by {other} where the formula divides by {denominator}")
+    for edited, difference in itertools.islice(_edits(claimed, specific | equivalence.SIGN_SENSITIVE), MAX_EDITS):
+        if same(code, edited):
+            return difference
     return None
+
+
+def _edits(claimed: sympy.Basic, known: frozenset[str]):
+    """Single edits inside the formula, outermost parts first: ``(edited formula, Difference)``. Only a ``known``
+    function may be left out: a placeholder (``attn(h)``, ``f(x)``) stands for code a caller may apply."""
+    seen: set = set()
+    queue = list(claimed.args)
+    while queue:
+        part = queue.pop(0)
+        if part.is_Atom or part in seen:
+            continue
+        seen.add(part)
+        queue.extend(part.args)
+        yield claimed.xreplace({part: -part}), Difference("sign", f"sign of {part} flipped in the code")
+        if isinstance(part, sympy.Mul):
+            for factor in part.args:
+                if not factor.is_Number:
+                    yield claimed.xreplace({part: part / factor}), Difference(
+                        "missing factor", f"factor {factor} of {part} is missing in the code", factor)
+        if isinstance(part, sympy.Add):
+            for term in part.args:
+                yield claimed.xreplace({part: part - term}), Difference(
+                    "missing", f"term {term} of {part} is missing in the code", term)
+        if isinstance(part, (AppliedUndef, sympy.Function)) and part.args:
+            name = part.func.__name__
+            if name in known or not isinstance(part, AppliedUndef):
+                for argument in part.args:
+                    if not argument.is_Number:
+                        yield claimed.xreplace({part: argument}), Difference(
+                            "function missing", f"{part} reads {argument} in the code: the {name} is missing")
 
 
 # -- helpers --------------------------------------------------------------------------------------------------------
@@ -473,16 +710,31 @@ def _contains(keys: list[frozenset[str]], name: str) -> bool:
     return any(key <= tokens for key in keys)
 
 
+def _config_named(keys: list[frozenset[str]], fact) -> bool:
+    """A configuration key (or a parent key, or a string value) named after the mechanism."""
+    parts = fact.path.split(".") + ([fact.value] if isinstance(fact.value, str) else [])
+    return any(_contains(keys, part) for part in parts)
+
+
+def _named(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
+    """A function named after the mechanism (its own name or its class's)."""
+    return record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split("."))
+
+
 def _in_scope(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     """A function named after the mechanism (its own name or its class's), or one that calls or assigns a name
     holding a mechanism keyword."""
-    if record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split(".")):
+    if _named(record, keys):
         return True
     return any(_contains(keys, c) for c in record.callees) or any(_contains(keys, t) for t in record.targets)
 
 
+def _nodes(expression: sympy.Basic) -> list[sympy.Basic]:
+    return dag_nodes(expression, 1 << 30) or []
+
+
 def _free(expression: sympy.Basic) -> set[sympy.Symbol]:
-    return {s for s in expression.free_symbols if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
+    return {s for s in _nodes(expression) if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
 
 
 def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
@@ -496,6 +748,11 @@ def _leaf_key(leaf: sympy.Basic) -> str:
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
     """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``)."""
+    # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
+    clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
+              and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
+              and (small_value(e.args[1]) is not None or _leaf_key(e.args[1]) in _STABILITY)}
+    code = substitute(code, clamps)
     mapping = {}
     for symbol in _free(code):
         small = small_value(symbol)
@@ -503,25 +760,23 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
             mapping[symbol] = small if keeps_small else sympy.Integer(0)
         elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
             mapping[symbol] = sympy.Integer(0)
-    code = code.xreplace(mapping) if mapping else code
-    # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself
-    return code.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "clip" and len(e.args) == 3
-                        and e.args[1] == 0 and e.args[2] == MISSING_OPERAND, lambda e: e.args[0])
+    return substitute(code, mapping)
 
 
 def _functions(expression: sympy.Basic) -> set[str]:
     return {type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
-            for f in expression.atoms(sympy.Function)}
+            for f in _nodes(expression) if isinstance(f, sympy.Function)}
 
 
-def _undefined_names(expression: sympy.Basic) -> set[str]:
-    return {f.func.__name__ for f in expression.atoms(AppliedUndef)} - {"getitem", "matmul"}
+@lru_cache(maxsize=1 << 12)
+def _undefined_names(expression: sympy.Basic) -> frozenset[str]:
+    return frozenset(f.func.__name__ for f in _nodes(expression) if isinstance(f, AppliedUndef)) - {"getitem", "matmul"}
 
 
 def _denominators(expression: sympy.Basic) -> list[sympy.Basic]:
     """The factors an expression divides by (``sqrt(s)`` for ``x / sqrt(s)``)."""
-    return [p.base ** (-p.exp) for p in expression.atoms(sympy.Pow)
-            if p.exp.is_Number and p.exp < 0 and len(p.free_symbols)]
+    return [p.base ** (-p.exp) for p in _nodes(expression)
+            if isinstance(p, sympy.Pow) and p.exp.is_Number and p.exp < 0 and _free(p)]
 
 
 def _number(value: float) -> str:
@@ -530,6 +785,10 @@ def _number(value: float) -> str:
 
 def _describe(result: FormulaResult) -> str:
     candidate = result.candidate  # every outcome but UNKNOWN has one
+    if result.outcome == EQUIVALENT and candidate is not None and result.part is not None:
+        return f"{result.formula}: equivalent to the part {result.part} of {candidate.text} ({candidate.ref})"
+    if result.outcome == EQUIVALENT and candidate is not None and result.difference:
+        return f"{result.formula}: {result.difference}, at {candidate.text} ({candidate.ref})"
     if result.outcome == EQUIVALENT and candidate is not None:
         return f"{result.formula}: equivalent to {candidate.text} ({candidate.ref})"
     if result.outcome == UNREACHED and candidate is not None:

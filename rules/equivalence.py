@@ -1,12 +1,21 @@
 """Equivalence of two sympy expressions by evaluation at fixed pseudo-random points.
 
 Both sides are evaluated by a small interpreter over the sympy tree (never ``lambdify``, which compiles printed
-text with ``eval`` and would run a function name crafted in the repository under test). Free symbols take
-values in [0.6, 1.8] and every uninterpreted function (``softmax``, ``mean``, ``matmul``) a fixed, generic,
-non-symmetric smooth function of its arguments, both seeded from the name with blake2b, so verdicts do not depend
-on the process or the machine. Two expressions that are equal under every interpretation are equal here; two
-that differ almost surely differ at one of the points (the Schwartz-Zippel idea behind randomized identity
-testing, Schwartz 1980). Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
+text with ``eval`` and would run a function name crafted in the repository under test). At the first
+``POSITIVE_POINTS`` points free symbols take values in [0.6, 1.8]; at the others (``points of both signs``) the same
+magnitudes with a sign: all negative at the first of them, a seeded sign at the rest, so that a clamp at zero
+(``max(0, x)``, ``relu``, ``clamp(x, min=0)``) is told apart from ``x``. Those points count only when one side is
+sign-sensitive (``SIGN_SENSITIVE``, ``Abs``): elsewhere they would only test branch cuts of ``log`` and ``sqrt``,
+which the code and the paper never mean. ``max``, ``min``, ``clip`` and ``relu`` are interpreted on real values;
+every other uninterpreted function (``softmax``, ``mean``, ``matmul``) is a fixed, generic, non-symmetric smooth
+function of its arguments, both seeded from the name with blake2b, so verdicts do not depend on the process or the
+machine. Two expressions that are equal under every interpretation are equal here; two that differ almost surely
+differ at one of the points (the Schwartz-Zippel idea behind randomized identity testing, Schwartz 1980).
+Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
+
+The work is counted, not timed: a ``Budget`` passed to the functions below is charged one unit per node evaluated
+and raises ``Exhausted`` past its limit, so that where a search stops depends on the inputs alone, never on the
+machine's load.
 """
 
 from __future__ import annotations
@@ -21,13 +30,37 @@ from functools import lru_cache
 import sympy
 from sympy.core.function import AppliedUndef
 
-POINTS = 4
+POSITIVE_POINTS = 4
+POINTS = 7  # POSITIVE_POINTS, then points of both signs
 RELATIVE_TOLERANCE = 1e-7
 _HUGE = 1e120
+_REAL = 1e-9  # an imaginary part below this is rounding: the value is real
+# functions interpreted on real values, whose result depends on the sign of an argument
+SIGN_SENSITIVE = frozenset({"max", "min", "clip", "relu"})
+_NONE = "None"  # the symbol of an optional operand left out (extractors.formulas.MISSING_OPERAND)
 
 
 class Inconclusive(ArithmeticError):
     """The expression could not be evaluated at a point (a division by zero, an overflow, infinity)."""
+
+
+class Exhausted(Exception):
+    """A ``Budget`` ran out: the search that spent it stops undecided."""
+
+
+class Budget:
+    """A count of evaluation work: ``spend(units)`` charges it and raises ``Exhausted`` once more than ``limit``
+    units have been spent. ``spent`` says how many so far."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.spent = 0
+
+    def spend(self, units: int) -> None:
+        """Charge ``units``; raises ``Exhausted`` past the limit."""
+        self.spent += units
+        if self.spent > self.limit:
+            raise Exhausted(f"operation budget of {self.limit} exhausted")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -36,9 +69,11 @@ def _seed(*parts) -> float:
     return int.from_bytes(digest, "big") / 2 ** 64
 
 
-def evaluate(expression: sympy.Basic, point: int, renaming: dict[str, str] | None = None) -> complex:
+def evaluate(expression: sympy.Basic, point: int, renaming: dict[str, str] | None = None,
+             budget: Budget | None = None) -> complex:
     """The value of ``expression`` at pseudo-random point number ``point``; a symbol named in ``renaming`` takes the
-    value of the symbol it is renamed to. Raises ``Inconclusive``."""
+    value of the symbol it is renamed to. Raises ``Inconclusive``, and ``Exhausted`` when ``budget`` runs out
+    (charged one unit per distinct node)."""
     memo: dict = {}
     renaming = renaming or {}
     stack = [(expression, False)]
@@ -51,13 +86,23 @@ def evaluate(expression: sympy.Basic, point: int, renaming: dict[str, str] | Non
             stack.extend((arg, False) for arg in node.args if arg not in memo)
             continue
         memo[node] = _value(node, [memo[a] for a in node.args], point, renaming)
-    return memo[expression]
+    if budget is not None:
+        budget.spend(len(memo))
+    value = memo[expression]
+    if value is None:
+        raise Inconclusive("an operand left out")
+    return value
 
 
-def _value(node: sympy.Basic, args: list[complex], point: int, renaming: dict[str, str]) -> complex:
+def _value(node: sympy.Basic, args: list, point: int, renaming: dict[str, str]) -> complex | None:
     try:
         if isinstance(node, sympy.Symbol):
-            return complex(0.6 + 1.2 * _seed("symbol", renaming.get(node.name, node.name), point))
+            return _symbol(renaming.get(node.name, node.name), point)
+        name = node.func.__name__ if isinstance(node, AppliedUndef) else ""
+        if name in SIGN_SENSITIVE:
+            return _real_function(name, args)
+        if any(a is None for a in args):
+            raise Inconclusive("an operand left out")
         if node is sympy.pi:
             return complex(math.pi)
         if node is sympy.E:
@@ -90,13 +135,44 @@ def _value(node: sympy.Basic, args: list[complex], point: int, renaming: dict[st
         elif isinstance(node, (sympy.sin, sympy.cos, sympy.tanh)):
             result = {sympy.sin: cmath.sin, sympy.cos: cmath.cos, sympy.tanh: cmath.tanh}[type(node)](args[0])
         else:
-            name = node.func.__name__ if isinstance(node, AppliedUndef) else type(node).__name__
-            result = _generic(name, args)
+            result = _generic(name or type(node).__name__, args)
     except (OverflowError, ZeroDivisionError, ValueError) as error:
         raise Inconclusive(str(error)) from None
     if not (abs(result) < _HUGE) or result != result:
         raise Inconclusive("overflow")
     return result
+
+
+def _symbol(name: str, point: int) -> complex | None:
+    """A symbol's value at ``point``: positive at the first points, then all negative, then of a seeded sign."""
+    if name == _NONE:
+        return None
+    magnitude = 0.6 + 1.2 * _seed("symbol", name, point)
+    if point < POSITIVE_POINTS:
+        return complex(magnitude)
+    if point == POSITIVE_POINTS or _seed("sign", name, point) < 0.5:
+        return complex(-magnitude)
+    return complex(magnitude)
+
+
+def _real_function(name: str, args: list) -> complex:
+    """``max``, ``min``, ``clip(x, low, high)`` (a bound left out is ``None``) and ``relu`` on real values."""
+    present = [a for a in args if a is not None]
+    if any(abs(a.imag) > _REAL for a in present) or not present:
+        raise Inconclusive(f"{name} of a complex value")
+    reals = [a.real for a in present]
+    if name == "relu" and len(args) == 1 and args[0] is not None:
+        return complex(max(0.0, reals[0]))
+    if name in ("max", "min") and len(present) == len(args):
+        return complex(max(reals) if name == "max" else min(reals))
+    if name == "clip" and len(args) == 3 and args[0] is not None:
+        value = args[0].real
+        if args[1] is not None:
+            value = max(value, args[1].real)
+        if args[2] is not None:
+            value = min(value, args[2].real)
+        return complex(value)
+    raise Inconclusive(f"{name} with {len(args)} operands")
 
 
 def _generic(name: str, args: list[complex]) -> complex:
@@ -106,13 +182,41 @@ def _generic(name: str, args: list[complex]) -> complex:
     return cmath.sin(linear) + 0.5 * cmath.cos(square) + 0.25 * len(args)
 
 
-def values(expression: sympy.Basic, renaming: dict[str, str] | None = None) -> list[complex] | None:
+def sign_sensitive(expression: sympy.Basic) -> bool:
+    """True when ``expression`` holds a function whose value depends on the sign of its argument (``SIGN_SENSITIVE``,
+    ``Abs``): only then do the points of both signs count."""
+    return _sign_sensitive(expression)
+
+
+@lru_cache(maxsize=1 << 14)
+def _sign_sensitive(expression: sympy.Basic) -> bool:
+    seen: set = set()
+    stack = [expression]
+    while stack:  # over the shared graph: the printed tree of a chain of definitions is exponential
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if isinstance(node, sympy.Abs) or isinstance(node, AppliedUndef) and node.func.__name__ in SIGN_SENSITIVE:
+            return True
+        stack.extend(node.args)
+    return False
+
+
+def values(expression: sympy.Basic, renaming: dict[str, str] | None = None,
+           budget: Budget | None = None) -> list[complex | None] | None:
     """The values at the fixed points (symbols renamed by ``renaming``, see ``evaluate``), or ``None`` when the
-    expression cannot be evaluated at all of them."""
-    try:
-        return [evaluate(expression, point, renaming) for point in range(POINTS)]
-    except Inconclusive:
-        return None
+    expression cannot be evaluated at one of the positive points; a point of both signs where it cannot be
+    evaluated holds ``None``. Raises ``Exhausted`` when ``budget`` runs out."""
+    found: list[complex | None] = []
+    for point in range(POINTS):
+        try:
+            found.append(evaluate(expression, point, renaming, budget))
+        except Inconclusive:
+            if point < POSITIVE_POINTS:
+                return None
+            found.append(None)
+    return found
 
 
 def close(a: complex, b: complex) -> bool:
@@ -120,36 +224,64 @@ def close(a: complex, b: complex) -> bool:
     return abs(a - b) <= RELATIVE_TOLERANCE * max(1.0, abs(a), abs(b))
 
 
-def agree(left: list[complex] | None, right: list[complex] | None) -> bool:
-    """True when two lists of values (from ``values``) exist and are close at every point."""
-    return left is not None and right is not None and all(close(x, y) for x, y in zip(left, right))
+def _points(both_signs: bool) -> int:
+    return POINTS if both_signs else POSITIVE_POINTS
 
 
-def matches(expression: sympy.Basic, claimed_values: Sequence[complex], renaming: dict[str, str] | None = None) -> bool:
-    """True when ``expression`` (symbols renamed by ``renaming``) takes ``claimed_values`` at every point. Stops at
-    the first point that differs, which is where almost every non-equivalent candidate stops."""
-    try:
-        return all(close(evaluate(expression, point, renaming), claimed)
-                   for point, claimed in enumerate(claimed_values))
-    except Inconclusive:
+def agree(left: list | None, right: list | None, both_signs: bool = False) -> bool:
+    """True when two lists of values (from ``values``) exist and are close at every point that counts (the points
+    of both signs only with ``both_signs``, and only where both sides are defined)."""
+    if left is None or right is None:
         return False
+    for point in range(_points(both_signs)):
+        x, y = left[point], right[point]
+        if x is None or y is None:
+            if point < POSITIVE_POINTS or (x is None) != (y is None):
+                return False
+            continue
+        if not close(x, y):
+            return False
+    return True
 
 
-def same(a: sympy.Basic, b: sympy.Basic) -> bool | None:
-    """``True`` when ``a`` and ``b`` agree at every point, ``False`` when they differ at one, ``None`` when either
-    cannot be evaluated."""
+def matches(expression: sympy.Basic, claimed_values: Sequence[complex | None], renaming: dict[str, str] | None = None,
+            both_signs: bool = False, budget: Budget | None = None) -> bool:
+    """True when ``expression`` (symbols renamed by ``renaming``) takes ``claimed_values`` at every point that counts
+    (``both_signs``: also at the points of both signs where the claim is defined; pass it when either side is
+    ``sign_sensitive``). Stops at the first point that differs, which is where almost every non-equivalent
+    candidate stops. Raises ``Exhausted`` when ``budget`` runs out."""
+    for point in range(_points(both_signs)):
+        claimed = claimed_values[point]
+        if claimed is None:
+            continue
+        try:
+            if not close(evaluate(expression, point, renaming, budget), claimed):
+                return False
+        except Inconclusive:
+            return False
+    return True
+
+
+def same(a: sympy.Basic, b: sympy.Basic, budget: Budget | None = None) -> bool | None:
+    """``True`` when ``a`` and ``b`` agree at every point that counts, ``False`` when they differ at one, ``None``
+    when either cannot be evaluated. Raises ``Exhausted`` when ``budget`` runs out."""
     if a == b:
         return True
-    left, right = values(a), values(b)
+    left, right = values(a, budget=budget), values(b, budget=budget)
     if left is None or right is None:
         return None
-    return all(close(x, y) for x, y in zip(left, right))
+    return agree(left, right, sign_sensitive(a) or sign_sensitive(b))
 
 
-def constant_ratio(a: sympy.Basic, b: sympy.Basic) -> complex | None:
-    """The constant ``k`` with ``a == k * b`` at every point, or ``None`` when the ratio varies or is undefined."""
-    left, right = values(a), values(b)
-    if left is None or right is None or any(abs(y) < 1e-12 for y in right):
+def constant_ratio(a: sympy.Basic, b: sympy.Basic, budget: Budget | None = None) -> complex | None:
+    """The constant ``k`` with ``a == k * b`` at every positive point, or ``None`` when the ratio varies or is
+    undefined. Raises ``Exhausted`` when ``budget`` runs out."""
+    left, right = values(a, budget=budget), values(b, budget=budget)
+    if left is None or right is None:
         return None
-    ratios = [x / y for x, y in zip(left, right)]
+    pairs = [(x, y) for x, y in zip(left[:POSITIVE_POINTS], right[:POSITIVE_POINTS])
+             if x is not None and y is not None and abs(y) >= 1e-12]
+    if len(pairs) < POSITIVE_POINTS:
+        return None
+    ratios = [x / y for x, y in pairs]
     return ratios[0] if all(close(r, ratios[0]) for r in ratios) else None

@@ -6,6 +6,7 @@ The table is data: adding an array operation means adding a line to the YAML fil
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -14,11 +15,54 @@ import yaml
 from extractors.formulas import Operation, Operations, parse_formula
 
 
+@dataclass(frozen=True)
+class Implementation:
+    """A mechanism a library realises (``implementations`` in ``operations.yaml``): its ``name``, the ``calls``
+    (last name components) and configuration ``keys`` that realise it, the words of a configuration string value
+    that select it (``values``), and the formulas it computes (``forms``, sympy, over free symbols)."""
+
+    name: str
+    calls: frozenset[str]
+    keys: frozenset[str]
+    values: frozenset[str]
+    forms: tuple
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    text = resources.files("rules").joinpath("operations.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
 @lru_cache(maxsize=1)
 def load() -> Operations:
     """The packaged table. Raises ``ValueError`` naming the entry when the file is malformed (a packaging bug)."""
-    text = resources.files("rules").joinpath("operations.yaml").read_text(encoding="utf-8")
-    return parse_table(yaml.safe_load(text))
+    return parse_table(_data())
+
+
+@lru_cache(maxsize=1)
+def implementations() -> tuple[Implementation, ...]:
+    """The packaged library implementations. Raises ``ValueError`` naming the entry when one is malformed."""
+    return parse_implementations(_data(), load())
+
+
+def parse_implementations(data: dict, table: Operations | None = None) -> tuple[Implementation, ...]:
+    """``Implementation`` records from the YAML mapping's ``implementations`` section, forms read through ``table``
+    like claimed formulas. Raises ``ValueError`` naming
+    the entry that is malformed (no forms, or a field that is not a list)."""
+    found = []
+    for name, entry in (data.get("implementations") or {}).items():
+        if not isinstance(entry, dict) or not entry.get("forms"):
+            raise ValueError(f"implementations.{name}: expected a mapping with forms")
+        fields = {}
+        for key in ("calls", "keys", "values"):
+            value = entry.get(key) or []
+            if not isinstance(value, list):
+                raise ValueError(f"implementations.{name}.{key}: expected a list")
+            fields[key] = frozenset(str(v) for v in value)
+        found.append(Implementation(name, fields["calls"], fields["keys"], fields["values"],
+                                    tuple(parse_formula(f, table) for f in entry["forms"])))
+    return tuple(found)
 
 
 def parse_table(data: dict) -> Operations:
