@@ -62,13 +62,16 @@ class Warning_:
 
 @dataclass
 class FileFacts:
-    """What one file yields: its facts, identifier reads, and whether dynamic unpacking (``**cfg``) occurs."""
+    """What one file yields: its facts, identifier reads, and whether dynamic unpacking (``**cfg``) occurs;
+    ``unread`` maps a file (or ``file#cell``) that was not read, or only partly, to why (``"read only with
+    tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``)."""
 
     facts: list[Fact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
+    unread: dict[str, str] = field(default_factory=dict)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -77,6 +80,7 @@ class FileFacts:
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
+        self.unread.update(other.unread)
 
 
 def value_key(value: Value) -> float | None:
@@ -95,7 +99,9 @@ class RepositoryIndex:
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
     resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
-    (suppression comments ignored: the repository under test must not silence its own stubs). Analyses derived from
+    (suppression comments ignored: the repository under test must not silence its own stubs); ``unread`` the paths
+    (files, ``file#cell``, folders ending in ``/``) that could hold code or configuration but were not read, or only
+    partly, each with why, in the order met. Analyses derived from
     all of this (the call graph, expression candidates, dead functions, traces) come from ``analysis``.
     """
 
@@ -114,6 +120,7 @@ class RepositoryIndex:
         self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
         self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
+        self.unread: dict[str, str] = {}
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -126,6 +133,7 @@ class RepositoryIndex:
         self.reads.update(found.reads)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
+        self.unread.update(found.unread)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.modules[key] = wrapper.module
             self.positions[key] = wrapper.resolve(PositionProvider)

@@ -232,7 +232,9 @@ def test_check_decisions_lists_every_changed_decision(tmp_path: Path, capsys) ->
     err = capsys.readouterr().err
     assert code == 1
     changed = [line for line in err.splitlines() if line.startswith("changed: ")]
-    assert changed == [f"changed: {first}: score 0.5 -> 1; status judged -> judged; "
+    # the first routed SAU (demo-D1-005, held unresolved by an unread file) has no evidence block: the server's
+    # honest answer scored it 0
+    assert changed == [f"changed: {first}: score 0 -> 1; status judged -> judged; "
                        "decided by gpt-4o-mini -> gpt-4o-mini"]
     assert "verify: 1 decision(s) changed against" in err
     assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "b.json")

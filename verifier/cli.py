@@ -1,14 +1,16 @@
 """The ``verify`` command: check a repository against a paper's SAUs and report per-SAU verdicts.
 
 Exit codes: 0 the run completed (whatever the verdicts), 1 ``--check-decisions`` found changed decisions, 2 a usage
-or input error (missing repository, unknown paper, malformed spec, settings or decisions file, or in ``--llm replay``
-a missing recording: the message names the file or the SAU and, where it has one, the line). A source file that
+or input error (missing repository, a folder with no file the verifier reads, unknown paper, malformed spec,
+settings or decisions file, an ``--output`` that cannot be written, or in ``--llm replay`` a missing or unusable
+recording: the message names the file or the SAU and, where it has one, the line), 130 interrupted (Ctrl-C). A source file that
 cannot be parsed is a warning, not an error; so is an unreachable LLM endpoint (its SAUs stay unresolved).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import resources
 from pathlib import Path
@@ -24,13 +26,14 @@ from llm_fallback.store import DEFAULT_FOLDER
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec
 from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
 from verifier.formats import DEFAULT_FORMAT, FORMATS
-from verifier.run import Report, verify
+from verifier.run import NothingToRead, Report, verify
 from verifier.specs.draft import draft_spec
 from verifier.specs.errors import SpecError
 from verifier.specs.load import load_paper
 from verifier.specs.papers import registry, resolve, spec_path
 from verifier.specs.project import load_project_spec
 from verifier.specs.sabench import load_sabench
+from verifier.terminal import printable
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
@@ -52,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                "(sau-dir, exclude, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
                "llm-retries, llm-concurrency, llm-batch, max-llm-calls, recordings). The LLM endpoint also reads "
                "OPENAI_API_KEY and OPENAI_BASE_URL. Exit codes: 0 ran, 1 --check-decisions found changed "
-               "decisions, 2 usage or input error (including a missing recording in --llm replay).")
+               "decisions, 2 usage or input error (including a folder with no file to read, an --output that "
+               "cannot be written, a missing or unusable recording in --llm replay), 130 interrupted.")
     parser.add_argument("repo", nargs="?", type=Path, help="the repository folder to check")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--paper", metavar="ID",
@@ -140,8 +144,20 @@ def llm_settings(args: argparse.Namespace, settings: Settings) -> LLMSettings:
     return LLMSettings(mode=args.llm or settings.llm_mode or "off", recordings=recordings, **chosen)
 
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a run stopped with Ctrl-C
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run ``verify``; returns the exit code (also used by the console script)."""
+    """Run ``verify``; returns the exit code (also used by the console script). Ctrl-C stops the run with one line
+    and ``EXIT_INTERRUPTED``; the report is then not written (it is written only once the run completes)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        _say("verify: interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     err = Console(stderr=True, highlight=False)
@@ -162,8 +178,12 @@ def main(argv: list[str] | None = None) -> int:
     dimensions = tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS))
     max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
-    report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
-                  show_progress=not args.quiet and err.is_terminal, err=err, judge=judge)
+    try:
+        report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
+                      show_progress=not args.quiet and err.is_terminal, err=err, judge=judge)
+    except NothingToRead as error:
+        _say(f"verify: error: {args.repo}: {error}")
+        return EXIT_INPUT
     if not args.quiet:
         for warning in report.warnings:
             where = f"{warning.file}:{warning.line}" if warning.line else warning.file
@@ -173,6 +193,10 @@ def main(argv: list[str] | None = None) -> int:
         FORMATS[fmt].write(report, args.output)
     except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
         sys.stderr.close()
+    except OSError as error:  # a full disk, /dev/full, a folder made read-only during the run
+        _say(f"verify: error: {args.output or 'standard output'}: cannot write the report: "
+             f"{error.strerror or error}")
+        return EXIT_INPUT
     if args.save_decisions is not None:
         try:
             save_decisions(report, args.save_decisions)
@@ -219,18 +243,32 @@ def _judge_summary(judge, quiet: bool) -> int:
 
 
 def _check_output(output: Path | None) -> None:
-    """Refuse an unusable --output before the run, not after it."""
+    """Refuse an unusable --output before the run, not after it: a folder, a missing folder, a file or folder that
+    cannot be written. A destination that fails only when written to (a full disk, ``/dev/full``) is reported when
+    the report is written."""
     if output is None:
         return
     if output.is_dir():
         raise SpecError("--output names a folder, not a file", output)
     if not output.parent.is_dir():
         raise SpecError("--output: the folder does not exist", output.parent)
+    target = output if output.exists() else output.parent
+    if not os.access(target, os.W_OK) or _read_only_mount(target):
+        raise SpecError("--output: cannot write there (permission denied or read-only)", target)
+
+
+def _read_only_mount(path: Path) -> bool:
+    """Whether ``path`` lies on a file system mounted read-only (``os.access`` says yes to root there)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _say(message: str) -> None:
-    """One unwrapped line on stderr: errors and warnings stay greppable whatever the terminal width."""
-    sys.stderr.write(message + "\n")
+    """One unwrapped line on stderr: errors and warnings stay greppable whatever the terminal width. Control
+    characters from file names or comments are escaped (``verifier.terminal``)."""
+    sys.stderr.write(printable(message) + "\n")
 
 
 def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, PaperSpec]:

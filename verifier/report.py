@@ -23,6 +23,7 @@ from verifier import __version__
 from sau.vocabulary import Dimension, Status, Verdict
 from verifier.run import Report
 from verifier.scoring import dimension_scores, overall_score, settle_rate
+from verifier.terminal import printable
 
 REPORT_SCHEMA = "sauverify-report/1"
 
@@ -98,15 +99,16 @@ _STATUS_STYLE = {"settled": "green", "judged": "cyan", "unresolved": "yellow"}
 def print_table(report: Report, console: Console) -> None:
     """Print the per-SAU table, the dimension scores and the overall score, and the counts behind them."""
     # every string from the spec or the repository is plain Text: "[red]" in a claim id or a path is not markup
-    table = Table(title=Text(f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}"),
+    # and control characters in them are shown escaped (verifier.terminal)
+    table = Table(title=Text(printable(f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}")),
                   title_justify="left")
     for column in ("SAU", "Dim", "Score", "Status", "Drift", "Evidence"):
         table.add_column(column, no_wrap=column in ("SAU", "Dim", "Score"))
     for verdict in report.verdicts:
         shown = "-" if verdict.score is None else f"{verdict.score:.2f}"
-        table.add_row(Text(verdict.sau.id), verdict.sau.dimension, shown,
+        table.add_row(Text(printable(verdict.sau.id)), verdict.sau.dimension, shown,
                       Text(verdict.status, style=_STATUS_STYLE.get(verdict.status, "")),
-                      verdict.drift or "", Text(verdict.evidence[0].span_ref if verdict.evidence else ""))
+                      verdict.drift or "", Text(printable(verdict.evidence[0].span_ref if verdict.evidence else "")))
     console.print(table)
     scores = dimension_scores(list(report.verdicts), report.dimensions)
     for score in scores:

@@ -17,6 +17,7 @@ from extractors.walk import DEFAULT_MAX_BYTES
 from rules import names
 from sau.vocabulary import DIMENSIONS, SAU, Dimension, PaperSpec, Status, Verdict
 from verifier.dimensions import DIMENSION_RULES
+from verifier.unread import hold
 
 if TYPE_CHECKING:  # the openai client is imported only when a judge runs
     from llm_fallback.judge import Judge
@@ -38,6 +39,11 @@ class Report:
     model: str | None = None
 
 
+class NothingToRead(ValueError):
+    """The repository holds no file the verifier can read (empty, or only binaries, links or other kinds): every
+    absence would be settled on nothing. The message says so; the caller names the folder."""
+
+
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
            progress: Callable[[int, int, str], None] | None = None, judge: Judge | None = None) -> Report:
@@ -45,10 +51,15 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
 
     ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
     depend on where it runs). ``judge`` (``llm_fallback.judge.Judge``), when given, decides the verdicts the rules
-    leave unresolved, with the same index. Raises ``NotADirectoryError`` when ``repo`` is not a folder.
+    leave unresolved, with the same index. A settled absence with unread paths in the repository stays unresolved
+    (``verifier.unread``). Raises ``NotADirectoryError`` when ``repo`` is not a folder and ``NothingToRead`` when it
+    holds no file the verifier reads.
     """
     index = build_index(repo, names.normalise, max_bytes, exclude, progress)
-    verdicts = tuple(decide(sau, index) for sau in spec.saus if sau.dimension in dimensions)
+    if not index.files:
+        raise NothingToRead("no file the verifier can read (.py, .ipynb, YAML, JSON or TOML) in this folder"
+                            + (f"; skipped: {', '.join(sorted(index.unread))}" if index.unread else ""))
+    verdicts = tuple(hold(decide(sau, index), index.unread) for sau in spec.saus if sau.dimension in dimensions)
     if judge is not None:
         verdicts = tuple(judge(list(verdicts), index))
     return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,
