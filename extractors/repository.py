@@ -104,11 +104,6 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         # kept with its resolved metadata: the stub detector, the call graph and D2 read the same tree
         found.wrappers[key] = wrapper
         return found
-    except RecursionError:
-        found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement
-        found.warnings.append(Warning_(file, None, where + "expressions nested too deeply to analyse; not parsed"))
-        found.unread[key] = "nested too deeply to analyse"
-        return found
     except (cst.ParserSyntaxError, ValueError) as error:
         line, column = _error_position(error)
         line = line or first_error_line(text.encode("utf-8", "replace"))
@@ -123,6 +118,27 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
                         f"facts taken from {min(covered, total)} of {total} lines with tree-sitter"))
         found.unread[key] = "read only in part, with tree-sitter"
         return found
+    except Exception as error:
+        if not _from_recursion(error):
+            raise
+        found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement
+        found.warnings.append(Warning_(file, None, where + "expressions nested too deeply to analyse; not parsed"))
+        found.unread[key] = "nested too deeply to analyse"
+        return found
+
+
+def _from_recursion(error: BaseException) -> bool:
+    """Whether ``error`` is, or was raised while handling, a ``RecursionError`` (libcst's metadata resolution turns
+    one into a ``KeyError`` for the node it could not reach)."""
+    seen = 0
+    current: BaseException | None = error
+    while current is not None and seen < 20:
+        if isinstance(current, RecursionError):
+            return True
+        current, seen = current.__context__, seen + 1
+    return False
+
+
 def _error_position(error: Exception) -> tuple[int | None, int | None]:
     """The (line, column) of a libcst syntax error: the message's "error at L:C" (libcst's ``raw_line`` can be
     one past it), else ``raw_line``."""

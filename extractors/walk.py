@@ -137,8 +137,8 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
 
 def iter_python_files(paths: Iterable[str | os.PathLike[str]], exclude: Iterable[str] = ()) -> Iterator[str]:
     """The files the ``verify-stubs`` hook checks, as str paths, in a stable order: each path given that is not a
-    folder (whatever its suffix, so a missing file reaches the reader and its error), and the ``*.py`` files below
-    each folder given (sorted; hidden folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``venv`` and
+    folder (whatever its suffix, so a missing file reaches the reader and its error), and the ``*.py`` and
+    ``*.ipynb`` files below each folder given (sorted; hidden folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``venv`` and
     folders holding a ``pyvenv.cfg`` are skipped). ``exclude`` holds fnmatch globs (str) matched against a file's or
     folder's name and against its path as given (``"result"``, ``"tests/*"``); an excluded folder is not entered.
     Links and special files below a folder are passed over, as ``walk`` does. Never raises; unreadable folders are
@@ -162,7 +162,7 @@ def iter_python_files(paths: Iterable[str | os.PathLike[str]], exclude: Iterable
             yield given
             continue
         for full in files_below(given, skip_dir):
-            if full.endswith(".py") and not _excluded(full, patterns, as_given=True) and _regular(full):
+            if full.endswith((".py", ".ipynb")) and not _excluded(full, patterns, as_given=True) and _regular(full):
                 yield full
 
 
