@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -223,7 +224,7 @@ def _judge(settings: LLMSettings):
 
 def _judge_summary(judge, quiet: bool) -> int:
     """Say what the judge did (how many SAUs it decided, how many it left unresolved and why); ``EXIT_INPUT`` when
-    replay found no recording for some SAU, else ``EXIT_OK``."""
+    replay found no recording, or an unusable one, for some SAU (each named, with the file), else ``EXIT_OK``."""
     if judge is None:
         return EXIT_OK
     stats = judge.stats
@@ -235,34 +236,35 @@ def _judge_summary(judge, quiet: bool) -> int:
         why = ", ".join(f"{n} {kind}" for kind, n in sorted(stats.failed.items()))
         _say(f"llm: {routed} SAUs routed to {judge.model}, {stats.judged} judged, {failed} left unresolved"
              + (f" ({why})" if why else "") + f", {stats.calls} exchanges")
-    if stats.missing:
-        for sau in sorted(stats.missing):
-            _say(f"verify: error: replay: no recording for SAU {sau}")
-        return EXIT_INPUT
-    return EXIT_OK
+    for sau, message in sorted(set(stats.unusable)):
+        _say(f"verify: error: replay: unusable recording for SAU {sau}: {message}")
+    for sau in sorted(stats.missing):
+        _say(f"verify: error: replay: no recording for SAU {sau}")
+    return EXIT_INPUT if stats.missing or stats.unusable else EXIT_OK
 
 
 def _check_output(output: Path | None) -> None:
     """Refuse an unusable --output before the run, not after it: a folder, a missing folder, a file or folder that
-    cannot be written. A destination that fails only when written to (a full disk, ``/dev/full``) is reported when
-    the report is written."""
+    cannot be written (probed: an existing file is opened for appending, which changes nothing; in its folder a
+    temporary file is created and removed; ``os.access`` alone says yes to root on read-only places). A destination
+    that fails only when written to (a full disk, ``/dev/full``) is reported when the report is written."""
     if output is None:
         return
     if output.is_dir():
         raise SpecError("--output names a folder, not a file", output)
     if not output.parent.is_dir():
         raise SpecError("--output: the folder does not exist", output.parent)
-    target = output if output.exists() else output.parent
-    if not os.access(target, os.W_OK) or _read_only_mount(target):
-        raise SpecError("--output: cannot write there (permission denied or read-only)", target)
-
-
-def _read_only_mount(path: Path) -> bool:
-    """Whether ``path`` lies on a file system mounted read-only (``os.access`` says yes to root there)."""
     try:
-        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
+        if output.exists():
+            with output.open("a"):
+                pass
+        else:
+            handle, probe = tempfile.mkstemp(dir=output.parent, prefix=".sauverify-probe-")
+            os.close(handle)
+            os.unlink(probe)
+    except OSError as error:
+        where = output if output.exists() else output.parent
+        raise SpecError(f"--output: cannot write there ({error.strerror or error})", where) from None
 
 
 def _say(message: str) -> None:
