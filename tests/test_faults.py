@@ -135,3 +135,34 @@ def test_control_characters_from_the_repository_reach_the_terminal_escaped(tmp_p
     assert "\x1b" not in captured.err and "\x07" not in captured.err
     assert "warning: bad\\x1b]0;pwned\\x07.py:1: syntax error" in captured.err
     assert "repo\\x1b[31m" in captured.out
+
+
+SPEC_HEAD = "schema: sauverify-spec/1\nbenchmark_id: fx-spec\nslug: spec\ntitle: t\nvenue: v\n"
+SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0.1}\n"
+
+
+@pytest.mark.parametrize("text, message, line", [
+    (SPEC_HEAD + "colour: blue\n" + SAU,
+     "unknown top-level key 'colour' (known: schema, benchmark_id, slug, title, venue, saus)", 6),
+    (SPEC_HEAD + "slug: again\n" + SAU, "key 'slug' given twice (first at line 3)", 6),
+    (SPEC_HEAD + SAU + "  atoms: []\n", "key 'atoms' given twice (first at line 9)", 11),
+    (SPEC_HEAD.replace("sauverify-spec/1", "sauverify-spec/2") + SAU,
+     "unknown schema 'sauverify-spec/2': this verifier reads sauverify-spec/1", 1),
+    (SPEC_HEAD + "\0\0\0" + SAU, "binary content, not a YAML spec (a NUL byte)", 6),
+    (SPEC_HEAD + SAU + "\xff\xfe", "binary content, not a YAML spec (bytes that are not UTF-8)", 11),
+])
+def test_bad_spec_is_a_spec_error_naming_file_and_line(tmp_path, capsys, text, message, line):
+    """Issue input 18 and siblings: an unknown top-level key, a duplicated key (top level and inside a SAU), an
+    unknown schema version, binary content (NUL bytes, non-UTF-8 bytes): exit 2, one line, file and line named."""
+    from verifier.specs.errors import SpecError
+    from verifier.specs.project import load_project_spec
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_bytes(text.encode("latin-1") if "\xff" in text else text.encode())
+    with pytest.raises(SpecError) as caught:
+        load_project_spec(spec)
+    assert (caught.value.file, caught.value.line, caught.value.message) == (str(spec), line, message)
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "a.py").write_text("x = 1\n")
+    assert cli.main([str(tmp_path / "repo"), "--spec", str(spec), "-q"]) == 2
+    assert capsys.readouterr().err == f"verify: error: {spec}:{line}: {message}\n"
