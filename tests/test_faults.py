@@ -166,3 +166,12 @@ def test_bad_spec_is_a_spec_error_naming_file_and_line(tmp_path, capsys, text, m
     (tmp_path / "repo" / "a.py").write_text("x = 1\n")
     assert cli.main([str(tmp_path / "repo"), "--spec", str(spec), "-q"]) == 2
     assert capsys.readouterr().err == f"verify: error: {spec}:{line}: {message}\n"
+
+
+def test_internal_error_of_verify_is_not_decisions_changed(tmp_path, capsys, monkeypatch):
+    """Sibling of input 12 for ``verify``: a bug is one line and exit 3, never 1 ("decisions changed")."""
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+    monkeypatch.setattr(cli, "verify", broken)
+    assert cli.main(["-q"]) == 3
+    assert capsys.readouterr().err == "verify: internal error: RuntimeError: boom\n"

@@ -3,7 +3,8 @@
 Exit codes: 0 the run completed (whatever the verdicts), 1 ``--check-decisions`` found changed decisions, 2 a usage
 or input error (missing repository, a folder with no file the verifier reads, unknown paper, malformed spec,
 settings or decisions file, an ``--output`` that cannot be written, or in ``--llm replay`` a missing or unusable
-recording: the message names the file or the SAU and, where it has one, the line), 130 interrupted (Ctrl-C). A source file that
+recording: the message names the file or the SAU and, where it has one, the line), 3 an internal error (a bug),
+130 interrupted (Ctrl-C). A source file that
 cannot be parsed is a warning, not an error; so is an unreachable LLM endpoint (its SAUs stay unresolved).
 """
 
@@ -57,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
                "llm-retries, llm-concurrency, llm-batch, max-llm-calls, recordings). The LLM endpoint also reads "
                "OPENAI_API_KEY and OPENAI_BASE_URL. Exit codes: 0 ran, 1 --check-decisions found changed "
                "decisions, 2 usage or input error (including a folder with no file to read, an --output that "
-               "cannot be written, a missing or unusable recording in --llm replay), 130 interrupted.")
+               "cannot be written, a missing or unusable recording in --llm replay), 3 internal error, 130 "
+               "interrupted.")
     parser.add_argument("repo", nargs="?", type=Path, help="the repository folder to check")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--paper", metavar="ID",
@@ -145,17 +147,22 @@ def llm_settings(args: argparse.Namespace, settings: Settings) -> LLMSettings:
     return LLMSettings(mode=args.llm or settings.llm_mode or "off", recordings=recordings, **chosen)
 
 
+EXIT_INTERNAL = 3  # a bug: never 1, which says "decisions changed"
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a run stopped with Ctrl-C
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``verify``; returns the exit code (also used by the console script). Ctrl-C stops the run with one line
-    and ``EXIT_INTERRUPTED``; the report is then not written (it is written only once the run completes)."""
+    and ``EXIT_INTERRUPTED``; the report is then not written (it is written only once the run completes). An
+    internal error (a bug) is one line and ``EXIT_INTERNAL``."""
     try:
         return _main(argv)
     except KeyboardInterrupt:
         _say("verify: interrupted")
         return EXIT_INTERRUPTED
+    except Exception as error:  # a bug must not read as "decisions changed" (exit 1)
+        _say(f"verify: internal error: {type(error).__name__}: {error}")
+        return EXIT_INTERNAL
 
 
 def _main(argv: list[str] | None) -> int:
