@@ -238,7 +238,7 @@ def test_check_decisions_lists_every_changed_decision(tmp_path: Path, capsys) ->
                        "decided by gpt-4o-mini -> gpt-4o-mini"]
     assert "verify: 1 decision(s) changed against" in err
     assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "b.json")
-    with pytest.raises(AssertionError, match=rf"1 decision\(s\) changed.*\n{first}: score 0.5 -> 1"):
+    with pytest.raises(AssertionError, match=rf"1 decision\(s\) changed.*\n{first}: score 0 -> 1"):
         assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "c.json")
 
 
