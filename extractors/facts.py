@@ -64,7 +64,8 @@ class Warning_:
 class FileFacts:
     """What one file yields: its facts, identifier reads, and whether dynamic unpacking (``**cfg``) occurs;
     ``unread`` maps a file (or ``file#cell``) that was not read, or only partly, to why (``"read only with
-    tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``)."""
+    tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
+    lines not read of such a part, where they are known (a file tree-sitter read in part)."""
 
     facts: list[Fact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
@@ -72,6 +73,7 @@ class FileFacts:
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
     unread: dict[str, str] = field(default_factory=dict)
+    unread_text: dict[str, str] = field(default_factory=dict)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -81,6 +83,7 @@ class FileFacts:
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
         self.unread.update(other.unread)
+        self.unread_text.update(other.unread_text)
 
 
 def value_key(value: Value) -> float | None:
@@ -121,6 +124,7 @@ class RepositoryIndex:
         self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
         self.unread: dict[str, str] = {}
+        self.unread_text: dict[str, str] = {}  # the lines not read of a part read in part, where known
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -134,6 +138,7 @@ class RepositoryIndex:
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
         self.unread.update(found.unread)
+        self.unread_text.update(found.unread_text)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.modules[key] = wrapper.module
             self.positions[key] = wrapper.resolve(PositionProvider)

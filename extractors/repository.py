@@ -107,7 +107,7 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
     except (cst.ParserSyntaxError, ValueError) as error:
         line, column = _error_position(error)
         line = line or first_error_line(text.encode("utf-8", "replace"))
-        found, covered = extract_with_tree_sitter(text, file, cell)
+        found, covered, missed = extract_with_tree_sitter(text, file, cell)
         total = len(source_lines(text))
         at = f" at line {line}" + (f", column {column}" if column else "") if line else ""
         cpython = refusal(text, file, cell is not None)
@@ -117,6 +117,8 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
             file, line, f"{where}syntax error{at}: libcst cannot parse this file, {why}; "
                         f"facts taken from {min(covered, total)} of {total} lines with tree-sitter"))
         found.unread[key] = "read only in part, with tree-sitter"
+        # what was not read, so that an absence the unread lines provably cannot touch may still settle
+        found.unread_text[key] = missed
         return found
     except Exception as error:
         if not _from_recursion(error):

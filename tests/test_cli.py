@@ -35,11 +35,7 @@ def test_demo_json_verdicts_and_byte_identical_reruns():
     assert claims["demo-D1-002"]["drift"] == "numerical"
     assert claims["demo-D1-002"]["evidence"][0] == {"file": "configs/train.yaml", "lines": "8", "kind": "config",
                                                     "snippet": "warmup_steps: 1000   # the paper warms up for 2000 steps"}
-    # the label smoothing is absent from all the code read, but legacy/prepare_data.py was read only in part
-    # (Python 2, tree-sitter): no absence settles on unread code (verifier.unread)
-    assert claims["demo-D1-005"] == {**claims["demo-D1-005"], "score": 0.0, "status": "unresolved", "drift": "missing"}
-    assert ("not settled: it rests on an absence, and 1 path(s) that could hold the evidence were not read: "
-            "legacy/prepare_data.py (read only in part, with tree-sitter)") in claims["demo-D1-005"]["judge_reasoning"]
+    assert claims["demo-D1-005"] == {**claims["demo-D1-005"], "score": 0.0, "status": "settled", "drift": "missing"}
     assert claims["demo-D1-006"]["drift"] == "unused"
     assert claims["demo-D1-009"]["score"] is None
     attention = data["dimensions"]["D2"]["claims"][0]
@@ -49,17 +45,16 @@ def test_demo_json_verdicts_and_byte_identical_reruns():
     assert claims["demo-D1-010"]["drift"] == "stub"
     assert claims["demo-D1-010"]["evidence"][0] == {"file": "tinygpt/train.py", "lines": "17-19", "kind": "stub",
                                                     "snippet": "def evaluate(model, eval_batch_size=256):"}
-    # D3: the dataset and the metric are named only in a docstring (absent, but not settled while a file is read
-    # only in part); D4: the warmup is only a variable and the cosine decay only a TODO comment, so the ordering
-    # stays unresolved
+    # D3: the dataset and the metric are named only in a docstring (settled absent); D4: the warmup is only a
+    # variable and the cosine decay only a TODO comment, so the ordering stays unresolved
     d3 = data["dimensions"]["D3"]["claims"][0]
-    assert (d3["score"], d3["status"], d3["drift"]) == (0.0, "unresolved", "protocol")
+    assert (d3["score"], d3["status"], d3["drift"]) == (0.0, "settled", "protocol")
     assert "only in comments, docstrings or text (tinygpt/train.py:18)" in d3["judge_reasoning"]
     d4 = data["dimensions"]["D4"]["claims"][0]
     assert (d4["score"], d4["status"]) == (0.0, "unresolved")
     assert "'cosine decay' not found in code" in d4["judge_reasoning"]
     assert data["overall_score"] == 0.4236  # mean of D1 0.6944, D2 1, D3 0 and D4 0 (unresolved, estimate 0)
-    assert data["summary"]["settled"] == 7 and data["summary"]["total_claims"] == 13
+    assert data["summary"]["settled"] == 11 and data["summary"]["total_claims"] == 13
     assert (data["summary"]["stubs"], data["summary"]["todos"]) == (1, 1)
     assert data["summary"]["stub_findings"] == {"STB002": 1, "TOD001": 1}
 
@@ -189,8 +184,7 @@ def test_sarif_output_locates_each_shortfall():
     assert (drift["ruleId"], drift["level"]) == ("D1-numerical", "warning")
     region = drift["locations"][0]["physicalLocation"]
     assert (region["artifactLocation"]["uri"], region["region"]["startLine"]) == ("configs/train.yaml", 8)
-    # absent, but unresolved: legacy/prepare_data.py was read only in part (verifier.unread)
-    assert results["demo-D1-005"]["level"] == "note" and "locations" not in results["demo-D1-005"]
+    assert results["demo-D1-005"]["level"] == "error" and "locations" not in results["demo-D1-005"]
     assert "demo-D1-001" not in results  # full marks: nothing to report
     assert {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]} >= {"D1-numerical", "D2-formula"}
     assert run("--format", "sarif", "-q").stdout == result.stdout

@@ -232,13 +232,11 @@ def test_check_decisions_lists_every_changed_decision(tmp_path: Path, capsys) ->
     err = capsys.readouterr().err
     assert code == 1
     changed = [line for line in err.splitlines() if line.startswith("changed: ")]
-    # the first routed SAU (demo-D1-005, held unresolved by an unread file) has no evidence block: the server's
-    # honest answer scored it 0
-    assert changed == [f"changed: {first}: score 0 -> 1; status judged -> judged; "
+    assert changed == [f"changed: {first}: score 0.5 -> 1; status judged -> judged; "
                        "decided by gpt-4o-mini -> gpt-4o-mini"]
     assert "verify: 1 decision(s) changed against" in err
     assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "b.json")
-    with pytest.raises(AssertionError, match=rf"1 decision\(s\) changed.*\n{first}: score 0 -> 1"):
+    with pytest.raises(AssertionError, match=rf"1 decision\(s\) changed.*\n{first}: score 0.5 -> 1"):
         assert_decisions_unchanged(tmp_path / "decisions.json", tmp_path / "c.json")
 
 

@@ -37,9 +37,6 @@ def _write(path: Path, rows: list[dict]) -> Path:
 def runs(tmp_path: Path) -> Path:
     repo = tmp_path / "runs" / CONFIG / "demo" / "repo"
     shutil.copytree(Path(str(resources.files("benchmark_data").joinpath("demo", "repo"))), repo)
-    # the demo's Python 2 file is read only in part, which would hold demo-D1-005's absence unresolved
-    # (verifier.unread); these tests measure a settled absence, so their copy holds only code read whole
-    shutil.rmtree(repo / "legacy")
     return tmp_path / "runs"
 
 

@@ -128,11 +128,33 @@ def test_binary_and_run_outputs_do_not_hold_an_absence(tmp_path, capsys):
 
 
 def test_file_only_tree_sitter_could_read_holds_the_absence(tmp_path, capsys):
+    """The unread line mentions the claimed name: it could bind it, so the absence holds."""
     repo = make_repo(tmp_path)
-    (repo / "old.py").write_text("x = 1\nprint 'python 2'\n")
+    (repo / "old.py").write_text("x = 1\nprint 'the rate', lr\n")
     code, claims, err = verify_json(tmp_path, repo, capsys)
     assert code == 0 and "old.py:2: syntax error at line 2" in err and "so it would not import" in err
     absent_held(claims["U-D1-001"], "old.py (read only in part, with tree-sitter)")
+
+
+@pytest.mark.parametrize("unread_line, held", [
+    ("print 'python 2'", False),  # no word, no number of either SAU: cannot matter
+    ("print 'rate', 0.1", True),  # the claimed number
+    ("print learningRate", True),  # an agreeing name (the alias table maps it to learning_rate)
+    ("print base_lr_scaled", True),  # a longer name holding a claimed one
+    ("print scaled_difference(a, b)", True),  # D2's mechanism name
+])
+def test_partial_read_settles_when_its_unread_lines_cannot_matter(tmp_path, capsys, unread_line, held):
+    """"Unless the skipped part provably cannot matter": the lines tree-sitter could not read are known; an absence
+    settles when none of them mentions a word of the SAU's checks or a number it claims."""
+    repo = make_repo(tmp_path)
+    (repo / "old.py").write_text(f"x = 1\n{unread_line}\n")
+    code, claims, err = verify_json(tmp_path, repo, capsys)
+    assert code == 0 and "old.py:2: syntax error" in err  # the warning names the partial read either way
+    statuses = (claims["U-D1-001"]["status"], claims["U-D2-001"]["status"])
+    if held:
+        assert "unresolved" in statuses
+    else:
+        assert statuses == ("settled", "settled")
 
 
 def test_refused_and_unparsable_files_hold_the_absence(tmp_path, capsys):
@@ -165,7 +187,7 @@ def test_unused_value_is_an_absence_too(tmp_path, capsys):
     code, claims, _ = verify_json(tmp_path, repo, capsys)
     assert (claims["U-D1-001"]["score"], claims["U-D1-001"]["status"], claims["U-D1-001"]["drift"]) == (
         0.25, "settled", "unused")
-    (repo / "old.py").write_text("print 'python 2'\n")
+    (repo / "old.py").write_text("print 'reads', lr\n")
     code, claims, _ = verify_json(tmp_path, repo, capsys)
     assert (claims["U-D1-001"]["score"], claims["U-D1-001"]["status"], claims["U-D1-001"]["drift"]) == (
         0.25, "unresolved", "unused")

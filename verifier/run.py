@@ -59,7 +59,7 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
     if not index.files:
         raise NothingToRead("no file the verifier can read (.py, .ipynb, YAML, JSON or TOML) in this folder"
                             + (f"; skipped: {', '.join(sorted(index.unread))}" if index.unread else ""))
-    verdicts = tuple(hold(decide(sau, index), index.unread) for sau in spec.saus if sau.dimension in dimensions)
+    verdicts = tuple(hold(decide(sau, index), index.unread, index.unread_text) for sau in spec.saus if sau.dimension in dimensions)
     if judge is not None:
         verdicts = tuple(judge(list(verdicts), index))
     return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,

@@ -7,14 +7,24 @@ not parse: ``RepositoryIndex.unread``), such a verdict stays unresolved, with it
 unread paths in its reason. Verdicts resting on what was found (a match, a contradicting value, a formula that
 differs, steps in the wrong order) stand. Applied once, after every dimension's rule (``verifier.run``), so that
 no rule needs to know.
+
+A part read only in part whose unread lines are known (a file tree-sitter read statement by statement) does not
+hold a verdict when those lines provably cannot hold its evidence: every rule finds what it looks for by name or by
+number, so lines that mention no word of the SAU's checks (its names, aliases, keywords, mechanism and glossary
+names, matched after the alias table, or as a part of a longer name), and no number it claims, cannot bind, read,
+load, call or implement it. That proof does not cover "nothing calls it" (unreached or dead code: the caller's name
+is not the SAU's), so such verdicts always hold.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from extractors.facts import value_key
+from rules import names
 from sau.vocabulary import Drift, Finding, Status, Verdict
 
 # Drift kinds that say something is not there (or not used, or only a stub): the rules' absence verdicts.
@@ -23,6 +33,10 @@ ABSENCE_DRIFTS = frozenset({Drift.MISSING, Drift.UNUSED, Drift.STUB, Drift.PROTO
 # mechanism bound nowhere, no code reading it, only a stub, or no entry point reaching it.
 ABSENCE_OUTCOMES = frozenset({"absent", "unused", "stub", "unreached", "dead"})
 _NAMED = 3  # unread paths named in the reason; the warnings name every one
+# Outcomes that say no code calls something: unread lines could be the caller whatever they are named.
+_UNCALLED = frozenset({"unreached", "dead"})
+_WORD = re.compile(r"[^\W\d]\w*")
+_NUMBER = re.compile(r"(?<![\w.])(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
 def rests_on_absence(verdict: Verdict) -> bool:
@@ -47,12 +61,95 @@ def _absent(finding: object) -> bool:
     return False
 
 
-def hold(verdict: Verdict, unread: Mapping[str, str]) -> Verdict:
+def _outcomes(finding: object) -> set[str]:
+    found: set[str] = set()
+    if isinstance(finding, Finding) and dataclasses.is_dataclass(finding):
+        for field in dataclasses.fields(finding):
+            value = getattr(finding, field.name)
+            if field.name == "outcome":
+                found.add(str(value))
+            for item in value if isinstance(value, tuple) else (value,):
+                found |= _outcomes(item)
+    return found
+
+
+def _claimed(value: object, words: set[str], numbers: set[float]) -> None:
+    """Collect the words (str) and numbers (value keys) of a SAU's checks, whatever their structure."""
+    if isinstance(value, str):
+        words.update(_WORD.findall(value))
+        numbers.update(k for k in (value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(value)
+                                   if _is_float(n)) if k is not None)
+    elif isinstance(value, bool):
+        return
+    elif isinstance(value, (int, float)):
+        key = value_key(value)
+        if key is not None:
+            numbers.add(key)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            _claimed(item, words, numbers)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            _claimed(item, words, numbers)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            _claimed(getattr(value, field.name), words, numbers)
+    else:  # a symbolic value (sympy): its text
+        text = str(value)
+        if text:
+            _claimed(text, words, numbers)
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text.replace("_", ""))
+        return True
+    except ValueError:
+        return False
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def cannot_matter(verdict: Verdict, text: str) -> bool:
+    """Whether the unread lines ``text`` (str) provably cannot hold the evidence of ``verdict`` (see the module
+    docstring): no word of its SAU's checks (or of its statement when it has no checks) occurs in them, as a part of
+    a longer word or under an agreeing name, no number it claims occurs, and it does not rest on nothing calling
+    something."""
+    if _outcomes_all(verdict) & _UNCALLED or verdict.drift == Drift.UNUSED and verdict.sau.dimension != "D1":
+        return False
+    words: set[str] = set()
+    numbers: set[float] = set()
+    _claimed(verdict.sau.checks or verdict.sau.statement, words, numbers)
+    squashed = _squash(text)
+    keys = {names.normalise(word) for word in _WORD.findall(text)}
+    for word in words:
+        piece = _squash(word)
+        if piece and (piece in squashed or names.normalise(word) in keys):
+            return False
+    found = {value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(text) if _is_float(n)}
+    return not numbers & found
+
+
+def _outcomes_all(verdict: Verdict) -> set[str]:
+    found: set[str] = set()
+    for finding in verdict.findings:
+        found |= _outcomes(finding)
+    return found
+
+
+def hold(verdict: Verdict, unread: Mapping[str, str], unread_text: Mapping[str, str] | None = None) -> Verdict:
     """``verdict`` unchanged, or, when it rests on an absence and ``unread`` (path -> why it was not read, as in
-    ``RepositoryIndex.unread``) is not empty, the same verdict unresolved with a reason naming the unread paths."""
+    ``RepositoryIndex.unread``) has a path that could hold its evidence, the same verdict unresolved with a reason
+    naming those paths. ``unread_text`` (path -> the lines not read, as in ``RepositoryIndex.unread_text``) lets a
+    path whose unread lines provably cannot matter (``cannot_matter``) pass."""
     if not unread or not rests_on_absence(verdict):
         return verdict
-    paths = list(unread)
+    texts = unread_text or {}
+    paths = [path for path in unread if path not in texts or not cannot_matter(verdict, texts[path])]
+    if not paths:
+        return verdict
     named = ", ".join(f"{path} ({unread[path]})" for path in paths[:_NAMED])
     more = f" and {len(paths) - _NAMED} more (see the warnings)" if len(paths) > _NAMED else ""
     return replace(verdict, status=Status.UNRESOLVED,
