@@ -113,7 +113,11 @@ def test_ctrl_c_is_one_line_and_exit_130_without_partial_output(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "verifier.cli", str(repo), "--paper", "demo-001", "-q",
                                 "--format", "json", "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    time.sleep(8)  # past the imports (an interrupt there is Python's own), well inside the analysis
+    # past the imports (an interrupt there is Python's own): the parsers' native modules are loaded, then a while
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and "tree_sitter_python" not in Path(f"/proc/{process.pid}/maps").read_text():
+        time.sleep(0.05)
+    time.sleep(3)
     assert process.poll() is None
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)
