@@ -44,7 +44,7 @@ def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) ->
     """Extract facts from the parseable statements of ``source``.
 
     Returns the merged ``FileFacts``, the number of source lines covered by statements that yielded facts, and the
-    text that was not read (``source`` without those statements' bytes: the unparseable rest, comments included).
+    text that was not read (``source`` without those statements' and the comments' bytes: the unparseable rest).
     Never raises on bad input.
     """
     data = source.encode("utf-8", "surrogatepass")
@@ -58,6 +58,7 @@ def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) ->
         node = pending.pop()
         pieces += 1
         if node.type in ("comment",) or node.end_byte <= node.start_byte:
+            spans.append((node.start_byte, node.end_byte))  # a comment is text, never evidence: nothing unread
             continue
         text = " " * node.start_point.column + data[node.start_byte:node.end_byte].decode("utf-8", "replace")
         parsed = None

@@ -19,6 +19,7 @@ is not the SAU's), so such verdicts always hold.
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -36,6 +37,10 @@ _NAMED = 3  # unread paths named in the reason; the warnings name every one
 # Outcomes that say no code calls something: unread lines could be the caller whatever they are named.
 _UNCALLED = frozenset({"unreached", "dead"})
 _WORD = re.compile(r"[^\W\d]\w*")
+# Check fields that are prose for the reader, not names the rules look for.
+_PROSE = frozenset({"meaning", "note", "statement", "source", "about", "complete", "strict", "checkable"})
+_KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls"}  # Python's own words name nothing a claim names
+_SHORT = 4  # a claimed word shorter than this must equal a word of the unread text; a longer one may be part of it
 _NUMBER = re.compile(r"(?<![\w.])(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -86,8 +91,9 @@ def _claimed(value: object, words: set[str], numbers: set[float]) -> None:
         if key is not None:
             numbers.add(key)
     elif isinstance(value, Mapping):
-        for item in value.values():
-            _claimed(item, words, numbers)
+        for key, item in value.items():
+            if key not in _PROSE:
+                _claimed(item, words, numbers)
     elif isinstance(value, (list, tuple, set, frozenset)):
         for item in value:
             _claimed(item, words, numbers)
@@ -122,11 +128,15 @@ def cannot_matter(verdict: Verdict, text: str) -> bool:
     words: set[str] = set()
     numbers: set[float] = set()
     _claimed(verdict.sau.checks or verdict.sau.statement, words, numbers)
-    squashed = _squash(text)
-    keys = {names.normalise(word) for word in _WORD.findall(text)}
+    found_words = set(_WORD.findall(text)) - _KEYWORDS
+    squashed = {_squash(word) for word in found_words}
+    keys = {names.normalise(word) for word in found_words}
     for word in words:
         piece = _squash(word)
-        if piece and (piece in squashed or names.normalise(word) in keys):
+        if not piece or word in _KEYWORDS:
+            continue
+        if names.normalise(word) in keys or piece in squashed or (
+                len(piece) >= _SHORT and any(piece in other for other in squashed)):
             return False
     found = {value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(text) if _is_float(n)}
     return not numbers & found
