@@ -169,6 +169,18 @@ def test_refused_and_unparsable_files_hold_the_absence(tmp_path, capsys):
     absent_held(claims["U-D1-001"], "3 path(s)")
     for path in ("broken.ipynb (notebook not read", "conf.yaml (config not read)", "deep.py (brackets nested 300 deep"):
         assert path in reason
+    # D2's rule reads no configuration file: the broken YAML cannot matter to it, the other two can
+    assert "conf.yaml" not in claims["U-D2-001"]["judge_reasoning"] and "2 path(s)" in claims["U-D2-001"][
+        "judge_reasoning"]
+
+
+def test_unread_config_holds_only_the_dimensions_that_read_configs(tmp_path, capsys):
+    repo = make_repo(tmp_path)
+    (repo / "conf.yaml").write_text("a: [1, 2\n")
+    code, claims, err = verify_json(tmp_path, repo, capsys)
+    assert code == 0 and "warning: conf.yaml:2: config not read" in err
+    absent_held(claims["U-D1-001"], "conf.yaml (config not read)")
+    assert (claims["U-D2-001"]["score"], claims["U-D2-001"]["status"]) == (0.0, "settled")
 
 
 def test_unread_paths_do_not_touch_verdicts_resting_on_what_was_found(tmp_path, capsys):

@@ -34,6 +34,11 @@ ABSENCE_DRIFTS = frozenset({Drift.MISSING, Drift.UNUSED, Drift.STUB, Drift.PROTO
 # mechanism bound nowhere, no code reading it, only a stub, or no entry point reaching it.
 ABSENCE_OUTCOMES = frozenset({"absent", "unused", "stub", "unreached", "dead"})
 _NAMED = 3  # unread paths named in the reason; the warnings name every one
+# The dimensions whose rules read configuration files (D1 binds values to keys, D3 finds dataset and metric names
+# in them); D2's candidates and names and D4's call graph come from Python only (a pyproject.toml can declare
+# entry points, so it counts for every dimension).
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+_READS_CONFIGS = frozenset({"D1", "D3"})
 # Outcomes that say no code calls something: unread lines could be the caller whatever they are named.
 _UNCALLED = frozenset({"unreached", "dead"})
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -142,6 +147,14 @@ def cannot_matter(verdict: Verdict, text: str) -> bool:
     return not numbers & found
 
 
+def _may_matter(verdict: Verdict, path: str) -> bool:
+    """Whether the unread ``path`` is of a kind ``verdict``'s rule reads: a configuration file (not a
+    pyproject.toml) only for the dimensions that read configurations."""
+    if path.lower().endswith(_CONFIG_SUFFIXES) and not path.endswith("pyproject.toml"):
+        return str(verdict.sau.dimension) in _READS_CONFIGS
+    return True
+
+
 def _outcomes_all(verdict: Verdict) -> set[str]:
     found: set[str] = set()
     for finding in verdict.findings:
@@ -157,7 +170,8 @@ def hold(verdict: Verdict, unread: Mapping[str, str], unread_text: Mapping[str, 
     if not unread or not rests_on_absence(verdict):
         return verdict
     texts = unread_text or {}
-    paths = [path for path in unread if path not in texts or not cannot_matter(verdict, texts[path])]
+    paths = [path for path in unread if _may_matter(verdict, path)
+             and (path not in texts or not cannot_matter(verdict, texts[path]))]
     if not paths:
         return verdict
     named = ", ".join(f"{path} ({unread[path]})" for path in paths[:_NAMED])
