@@ -179,3 +179,18 @@ def test_internal_error_of_verify_is_not_decisions_changed(tmp_path, capsys, mon
     monkeypatch.setattr(cli, "verify", broken)
     assert cli.main(["-q"]) == 3
     assert capsys.readouterr().err == "verify: internal error: RuntimeError: boom\n"
+
+
+def test_sabench_sau_json_with_a_key_given_twice_is_a_spec_error(tmp_path, capsys):
+    """Sibling of input 18 for SA-Bench's sau.json: json keeps the last of two keys silently (a D1 list given twice
+    would lose claims); a binary file is refused naming the byte."""
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "a.py").write_text("x = 1\n")
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"paper_id": "x",\n "D1": [{"id": "x-D1-001", "claim": "lr 0.1"}],\n "D1": []}\n')
+    assert cli.main([str(tmp_path / "repo"), "--sau", str(dup), "-q"]) == 2
+    assert capsys.readouterr().err == f"verify: error: {dup}:3: key 'D1' given twice in one object\n"
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe\x00\x01")
+    assert cli.main([str(tmp_path / "repo"), "--sau", str(binary), "-q"]) == 2
+    assert capsys.readouterr().err == f"verify: error: {binary}: not valid UTF-8 (byte 0)\n"
