@@ -93,7 +93,9 @@ class Warning_:
 @dataclass
 class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
-    occurs."""
+    occurs; ``unread`` maps a file (or ``file#cell``) that was not read, or only partly, to why (``"read only with
+    tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
+    lines not read of such a part, where they are known (a file tree-sitter read in part)."""
 
     facts: list[Fact] = field(default_factory=list)
     calls: list[CallFact] = field(default_factory=list)
@@ -101,6 +103,8 @@ class FileFacts:
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
+    unread: dict[str, str] = field(default_factory=dict)
+    unread_text: dict[str, str] = field(default_factory=dict)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -110,6 +114,8 @@ class FileFacts:
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
+        self.unread.update(other.unread)
+        self.unread_text.update(other.unread_text)
 
 
 def value_key(value: Value) -> float | None:
@@ -129,7 +135,9 @@ class RepositoryIndex:
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
     resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
-    (suppression comments ignored: the repository under test must not silence its own stubs). Analyses derived from
+    (suppression comments ignored: the repository under test must not silence its own stubs); ``unread`` the paths
+    (files, ``file#cell``, folders ending in ``/``) that could hold code or configuration but were not read, or only
+    partly, each with why, in the order met. Analyses derived from
     all of this (the call graph, expression candidates, dead functions, traces) come from ``analysis``.
     """
 
@@ -151,6 +159,8 @@ class RepositoryIndex:
         self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
         self._at: dict[tuple[str, int], list[Fact]] | None = None  # see facts_at
+        self.unread: dict[str, str] = {}
+        self.unread_text: dict[str, str] = {}  # the lines not read of a part read in part, where known
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -167,6 +177,8 @@ class RepositoryIndex:
             self.calls.append(call)
             for name in dict.fromkeys(call.reads):
                 self.calls_by_reads[name].append(call)
+        self.unread.update(found.unread)
+        self.unread_text.update(found.unread_text)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.modules[key] = wrapper.module
             self.positions[key] = wrapper.resolve(PositionProvider)

@@ -40,22 +40,25 @@ def first_error_line(source: bytes) -> int | None:
     return None
 
 
-def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) -> tuple[FileFacts, int]:
+def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) -> tuple[FileFacts, int, str]:
     """Extract facts from the parseable statements of ``source``.
 
-    Returns the merged ``FileFacts`` and the number of source lines covered by statements that yielded facts
-    extraction (the rest was skipped as unparseable). Never raises on bad input.
+    Returns the merged ``FileFacts``, the number of source lines covered by statements that yielded facts, and the
+    text that was not read (``source`` without those statements' and the comments' bytes: the unparseable rest).
+    Never raises on bad input.
     """
     data = source.encode("utf-8", "surrogatepass")
     tree = tree_sitter_parser().parse(data)
     merged = FileFacts()
-    covered = 0
+    covered: set[int] = set()
+    spans: list[tuple[int, int]] = []
     pending = list(reversed(tree.root_node.children))
     pieces = 0
     while pending and pieces < _MAX_PIECES:
         node = pending.pop()
         pieces += 1
         if node.type in ("comment",) or node.end_byte <= node.start_byte:
+            spans.append((node.start_byte, node.end_byte))  # a comment is text, never evidence: nothing unread
             continue
         text = " " * node.start_point.column + data[node.start_byte:node.end_byte].decode("utf-8", "replace")
         parsed = None
@@ -66,7 +69,8 @@ def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) ->
                 parsed = None
         if parsed is not None:
             merged.merge(parsed)
-            covered += node.end_point.row - node.start_point.row + 1
+            covered.update(range(node.start_point.row, node.end_point.row + 1))
+            spans.append((node.start_byte, node.end_byte))
             continue
         # descend: a compound statement's body, or the statements inside an error node
         children = []
@@ -76,4 +80,7 @@ def extract_with_tree_sitter(source: str, file: str, cell: int | None = None) ->
             elif child.is_named and child.type not in ("identifier", "parameters", "argument_list"):
                 children.append(child)
         pending.extend(reversed(children))
-    return merged, covered
+    unread = bytearray(data)
+    for start, end in spans:
+        unread[start:end] = b" " * (end - start)
+    return merged, len(covered), unread.decode("utf-8", "replace")

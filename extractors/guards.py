@@ -13,14 +13,17 @@ from __future__ import annotations
 import re
 
 MAX_NESTING = 200
-MAX_CHAIN = 500  # x[0][0]..., f()()..., x.T.T..., - - - x, not not ..., lambda: lambda: ...: nesting without brackets
+# x[0][0]..., f()()..., x.T.T..., - - - x, not not ..., lambda: lambda: ...: nesting without brackets. A chain of
+# MAX_CHAIN is still analysed by every part (parsers, metadata, call graph, formulas; pinned by tests/test_hostile.py);
+# libcst's metadata providers exhaust Python's default recursion limit (1000) from about 350 links on.
+MAX_CHAIN = 200
 MAX_OPERATORS_PER_LINE = 1000
 _OPEN, _CLOSE = "([{", ")]}"
 _OPERATORS = frozenset("+*/%@|&^")
 # Chains that nest the syntax tree without nesting brackets: trailers (subscripts, calls, attributes) after a value,
 # and prefixes (unary minus, ~, not, await, lambda) before one. libcst's native parser overflows its stack on them.
-_TRAILERS = re.compile(r"(?:\s*(?:\[[^\[\]\n]{0,40}\]|\([^()\n]{0,40}\)|\.\s*[A-Za-z_]\w*)){%d,}" % MAX_CHAIN)
-_PREFIXES = re.compile(r"(?:(?:-|~|\bnot\b|\bawait\b|\blambda\b[^:\n]{0,40}:)\s*){%d,}" % MAX_CHAIN)
+_TRAILERS = re.compile(r"(?:\s*(?:\[[^\[\]\n]{0,40}\]|\([^()\n]{0,40}\)|\.\s*[A-Za-z_]\w*)){%d,}" % (MAX_CHAIN + 1))
+_PREFIXES = re.compile(r"(?:(?:-|~|\bnot\b|\bawait\b|\blambda\b[^:\n]{0,40}:)\s*){%d,}" % (MAX_CHAIN + 1))
 
 
 def too_complex(source: str) -> str | None:
@@ -41,7 +44,7 @@ def too_complex(source: str) -> str | None:
         return (f"brackets nested {deepest} deep (CPython refuses more than {MAX_NESTING}, so it would not import); "
                 "not parsed")
     for number, line in enumerate(source.splitlines(), 1):
-        if len(line) < MAX_CHAIN:
+        if len(line) <= MAX_CHAIN:
             continue
         if len(line) > MAX_OPERATORS_PER_LINE and sum(c in _OPERATORS for c in line) > MAX_OPERATORS_PER_LINE:
             return f"line {number} chains more than {MAX_OPERATORS_PER_LINE} operators; not parsed"

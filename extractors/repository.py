@@ -6,7 +6,6 @@ becomes a warning naming the file (and the line, where there is one) and the run
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Callable
@@ -18,6 +17,8 @@ from extractors.configs import extract_config
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.guards import too_complex
+from extractors.notebooks import NotebookError, code_cells
+from extractors.python_source import normalised, refusal, source_lines
 from extractors.python_facts import extract_module
 from extractors.stubs.detect import find_stubs
 from extractors.launchers import extract_launcher
@@ -30,17 +31,21 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
     """Index every readable file below ``root``.
 
     ``normalise`` maps a fact name to its lookup key (``rules.names.normalise``); ``progress(done, total, file)``
-    is called after each file. Raises ``NotADirectoryError`` when ``root`` is not a folder.
+    is called after each file. Every path skipped or only partly read is a warning, and those that could hold code
+    or configuration are also in ``index.unread``. Raises ``NotADirectoryError`` when ``root`` is not a folder.
     """
     files, skipped = walk(root, max_bytes, exclude)
     index = RepositoryIndex(str(root), normalise)
     for item in skipped:
         index.warnings.append(Warning_(item.relative, None, f"skipped: {item.reason}"))
+        if item.unread:
+            index.unread[item.relative] = item.reason
     for done, source in enumerate(files, 1):
         try:
             raw = source.path.read_bytes()
         except OSError as error:
             index.warnings.append(Warning_(source.relative, None, f"not read: {error.strerror or error}"))
+            index.unread[source.relative] = f"not read: {error.strerror or error}"
             continue
         try:
             text = raw.decode("utf-8")
@@ -61,45 +66,82 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
 
 def _extract(source: SourceFile, text: str) -> tuple[dict[str, list[str]], FileFacts]:
     if source.kind == PYTHON:
-        return {source.relative: text.splitlines()}, extract_python(text, source.relative)
+        return {source.relative: source_lines(text)}, extract_python(text, source.relative)
     if source.kind == NOTEBOOK:
         return _extract_notebook(text, source.relative)
     if source.kind == SHELL:
         return {source.relative: text.splitlines()}, extract_launcher(text, source.relative)
     assert source.kind == CONFIG
-    return {source.relative: text.splitlines()}, extract_config(text, source.relative)
+    found = extract_config(text, source.relative)
+    if found.warnings:  # a config that did not parse holds keys nothing saw
+        found.unread[source.relative] = "config not read"
+    return {source.relative: source_lines(text)}, found
 
 
 def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
-    """Facts of one Python source: libcst first; where it fails, tree-sitter locates the parseable statements.
+    """Facts of one Python source: libcst first, on the text as CPython reads its indentation
+    (``extractors.python_source``); where libcst still fails, tree-sitter locates the parseable statements.
 
-    The fallback adds a warning naming the file, the line libcst stopped at, and that the file would not import.
+    The fallback adds a warning naming the file and the line libcst stopped at, saying that the file would not
+    import only when ``compile()`` refuses it too, and records the file (``file#cell``) as partly read in
+    ``unread``; so does a file refused as pathological (``extractors.guards``) or nested too deeply.
     """
+    key = file if cell is None else f"{file}#{cell}"
+    where = f"cell {cell}: " if cell is not None else ""
     refused = too_complex(text)
     if refused is not None:
         found = FileFacts()
-        found.warnings.append(Warning_(file, None, (f"cell {cell}: " if cell is not None else "") + refused))
+        found.warnings.append(Warning_(file, None, where + refused))
+        found.unread[key] = refused
         return found
     try:
-        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        try:
+            module = cst.parse_module(text)
+        except (cst.ParserSyntaxError, ValueError):
+            rewritten = normalised(text)  # CPython's reading of tabs and form feeds, which libcst may refuse
+            if rewritten is None or refusal(text, file, cell is not None) is not None:
+                raise
+            module = cst.parse_module(rewritten)
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         found = extract_module(wrapper.module, file, cell=cell, wrapper=wrapper)
         # kept with its resolved metadata: the stub detector, the call graph and D2 read the same tree
-        found.wrappers[file if cell is None else f"{file}#{cell}"] = wrapper
-        return found
-    except RecursionError:
-        found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement
-        found.warnings.append(Warning_(file, None, "expressions nested too deeply to analyse; not parsed"))
+        found.wrappers[key] = wrapper
         return found
     except (cst.ParserSyntaxError, ValueError) as error:
         line, column = _error_position(error)
         line = line or first_error_line(text.encode("utf-8", "replace"))
-        found, covered = extract_with_tree_sitter(text, file, cell)
-        where = f"cell {cell}: " if cell is not None else ""
+        found, covered, missed = extract_with_tree_sitter(text, file, cell)
+        total = len(source_lines(text))
         at = f" at line {line}" + (f", column {column}" if column else "") if line else ""
+        cpython = refusal(text, file, cell is not None)
+        why = ("so it would not import" if cpython is not None
+               else "although CPython compiles it")
         found.warnings.append(Warning_(
-            file, line, f"{where}syntax error{at}: libcst cannot parse this file, so it would not import; "
-                        f"facts taken from {covered} of {len(text.splitlines())} lines with tree-sitter"))
+            file, line, f"{where}syntax error{at}: libcst cannot parse this file, {why}; "
+                        f"facts taken from {min(covered, total)} of {total} lines with tree-sitter"))
+        found.unread[key] = "read only in part, with tree-sitter"
+        # what was not read, so that an absence the unread lines provably cannot touch may still settle
+        found.unread_text[key] = missed
         return found
+    except Exception as error:
+        if not _from_recursion(error):
+            raise
+        found = FileFacts()  # the tree-sitter fallback would hit the same depth statement by statement
+        found.warnings.append(Warning_(file, None, where + "expressions nested too deeply to analyse; not parsed"))
+        found.unread[key] = "nested too deeply to analyse"
+        return found
+
+
+def _from_recursion(error: BaseException) -> bool:
+    """Whether ``error`` is, or was raised while handling, a ``RecursionError`` (libcst's metadata resolution turns
+    one into a ``KeyError`` for the node it could not reach)."""
+    seen = 0
+    current: BaseException | None = error
+    while current is not None and seen < 20:
+        if isinstance(current, RecursionError):
+            return True
+        current, seen = current.__context__, seen + 1
+    return False
 
 
 def _error_position(error: Exception) -> tuple[int | None, int | None]:
@@ -112,27 +154,22 @@ def _error_position(error: Exception) -> tuple[int | None, int | None]:
 
 
 def _extract_notebook(text: str, file: str) -> tuple[dict[str, list[str]], FileFacts]:
-    """Code cells of a notebook, each parsed on its own; lines are numbered within the cell."""
+    """Code cells of a notebook (``extractors.notebooks``), each parsed on its own; lines are numbered within the
+    cell. A notebook that cannot be read, and a cell under an unknown cell magic, are warnings and ``unread``."""
     merged = FileFacts()
     lines: dict[str, list[str]] = {}
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        merged.warnings.append(Warning_(file, getattr(error, "lineno", None),
-                                        f"notebook not read: {getattr(error, 'msg', 'nested too deeply')}"))
+        cells = code_cells(text)
+    except NotebookError as error:
+        merged.warnings.append(Warning_(file, error.line, f"notebook not read: {error}"))
+        merged.unread[file] = f"notebook not read: {error}"
         return lines, merged
-    cells = data.get("cells") if isinstance(data, dict) else None
-    if not isinstance(cells, list):
-        merged.warnings.append(Warning_(file, 1, "notebook not read: no list of cells"))
-        return lines, merged
-    for number, cell in enumerate(cells, 1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
-        # IPython magics and shell escapes are not Python; blank them so line numbers stay put
-        code_lines = ["" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()]
-        lines[f"{file}#{number}"] = code_lines
-        found = extract_python("\n".join(code_lines) + "\n", file, cell=number)
-        merged.merge(found)
+    for cell in cells:
+        key = f"{file}#{cell.number}"
+        lines[key] = list(cell.lines)
+        if cell.note:
+            merged.warnings.append(Warning_(file, None, f"cell {cell.number}: {cell.note}"))
+            merged.unread[key] = cell.note
+        if cell.python:
+            merged.merge(extract_python("\n".join(cell.lines) + "\n", file, cell=cell.number))
     return lines, merged

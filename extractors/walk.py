@@ -57,10 +57,16 @@ class SourceFile:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A file passed over, with the reason (``"binary"``, ``"over the size cap (N bytes)"``)."""
+    """A file or folder passed over, with the reason (``"binary"``, ``"over the size cap (N bytes)"``).
+
+    ``unread`` is true when the path could hold code or configuration the verifier did not read (a link, a file over
+    the size cap, a file or folder that could not be listed or opened): no rule may then settle that something is
+    absent from the repository (``verifier.unread``). It is false for what is not implementation by policy (run
+    outputs, binaries)."""
 
     relative: str
     reason: str
+    unread: bool = True
 
 
 def files_below(top: str | os.PathLike[str], skip_dir: Callable[[str, str], bool],
@@ -85,8 +91,8 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
 
     ``exclude`` holds glob patterns matched against the relative POSIX path (``"tests/*"``; ``*`` also crosses
     ``/``) or equal to one of its components (``"sam2"``). A folder is a virtual environment, and skipped, also when
-    it holds a ``pyvenv.cfg``. Links are never followed; named pipes and unreadable files and folders are reported
-    as skipped. Raises ``NotADirectoryError`` when ``root`` is not a folder.
+    it holds a ``pyvenv.cfg``. Links are never followed but reported as skipped (a linked folder, or a linked file
+    of a kind the verifier reads), as are named pipes and unreadable files and folders. Raises ``NotADirectoryError`` when ``root`` is not a folder.
     """
     if not root.is_dir():
         raise NotADirectoryError(str(root))
@@ -99,11 +105,16 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
 
     def skip_dir(path: str, folder: str) -> bool:
         relative = Path(path).relative_to(root).as_posix()
-        if _excluded(relative, exclude) or Path(path).is_symlink():
+        if _excluded(relative, exclude):
             return True
         if folder in SKIP_DIRS or _is_venv(Path(path)):
             if folder in REPORTED_SKIPS:
-                skipped.append(Skipped(relative + "/", "run outputs or build products, not the implementation"))
+                skipped.append(Skipped(relative + "/", "run outputs or build products, not the implementation",
+                                       unread=False))
+            return True
+        if Path(path).is_symlink():
+            skipped.append(Skipped(relative + "/", f"a link to a folder ({_target(path)}), not followed",
+                                   unread=not _inside(path, root)))
             return True
         return False
 
@@ -117,9 +128,10 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
             continue
         reason = _unfit(path, max_bytes)
         if reason == "":
-            continue  # a link: never followed
+            skipped.append(Skipped(relative, f"a link ({_target(full)}), not followed", unread=not _inside(full, root)))
+            continue
         if reason:
-            skipped.append(Skipped(relative, reason))
+            skipped.append(Skipped(relative, reason, unread=reason != "binary"))
             continue
         files.append(SourceFile(path, relative, kind))
     return files, skipped
@@ -127,8 +139,8 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
 
 def iter_python_files(paths: Iterable[str | os.PathLike[str]], exclude: Iterable[str] = ()) -> Iterator[str]:
     """The files the ``verify-stubs`` hook checks, as str paths, in a stable order: each path given that is not a
-    folder (whatever its suffix, so a missing file reaches the reader and its error), and the ``*.py`` files below
-    each folder given (sorted; hidden folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``venv`` and
+    folder (whatever its suffix, so a missing file reaches the reader and its error), and the ``*.py`` and
+    ``*.ipynb`` files below each folder given (sorted; hidden folders, ``__pycache__``, ``node_modules``, ``site-packages``, ``venv`` and
     folders holding a ``pyvenv.cfg`` are skipped). ``exclude`` holds fnmatch globs (str) matched against a file's or
     folder's name and against its path as given (``"result"``, ``"tests/*"``); an excluded folder is not entered.
     Links and special files below a folder are passed over, as ``walk`` does. Never raises; unreadable folders are
@@ -152,7 +164,7 @@ def iter_python_files(paths: Iterable[str | os.PathLike[str]], exclude: Iterable
             yield given
             continue
         for full in files_below(given, skip_dir):
-            if full.endswith(".py") and not _excluded(full, patterns, as_given=True) and _regular(full):
+            if full.endswith((".py", ".ipynb")) and not _excluded(full, patterns, as_given=True) and _regular(full):
                 yield full
 
 
@@ -173,6 +185,24 @@ def _excluded(path: str, patterns: tuple[str, ...], *, as_given: bool = False) -
         return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in patterns)
     parts = bare.split("/")
     return any(fnmatch.fnmatch(bare, p.removeprefix("./")) or p in parts for p in patterns)
+
+
+def _target(path: str) -> str:
+    """Where the link ``path`` points, as written in the link (``../shared_lib``), for the warning."""
+    try:
+        return "to " + os.readlink(path)
+    except OSError as error:
+        return f"target not read: {error.strerror or error}"
+
+
+def _inside(link: str, root: Path) -> bool:
+    """Whether the link ``link`` resolves to a path inside ``root``: its content is then read where it really is
+    (unless that place is itself skipped, which its own warning says)."""
+    try:
+        Path(link).resolve(strict=True).relative_to(root.resolve())
+        return True
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def _is_venv(folder: Path) -> bool:
@@ -202,7 +232,7 @@ def _regular(path: str) -> bool:
 
 
 def _unfit(path: Path, max_bytes: int) -> str | None:
-    """Why a file is not read: ``""`` for a link (skipped silently), a reason, or ``None`` when it is fit."""
+    """Why a file is not read: ``""`` for a link (never followed), a reason, or ``None`` when it is fit."""
     try:
         info = os.lstat(path)
         reason = _not_regular(info)

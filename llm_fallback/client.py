@@ -24,6 +24,11 @@ class EndpointError(Exception):
     """The endpoint did not give an answer (unreachable, timed out, refused); the message says which."""
 
 
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 class ChatEndpoint:
     """One openai client for the run (thread-safe, shared by the worker threads)."""
 
@@ -34,7 +39,9 @@ class ChatEndpoint:
         self.model = settings.model
 
     def complete(self, messages: list[dict], params: dict) -> str:
-        """The answer text to ``messages``. Raises ``EndpointError`` when no answer came."""
+        """The answer text to ``messages``. Raises ``EndpointError`` when no answer came: unreachable, timed out, an
+        HTTP error, or an HTTP 200 without a chat completion in it (an empty body, an HTML page from a proxy, JSON
+        without ``choices[0].message.content``)."""
         try:
             # the messages are the chat format's plain dicts (llm_fallback.prompt), which the client's types describe
             response = self.client.chat.completions.create(model=self.model, messages=cast(Any, messages), **params)
@@ -46,8 +53,14 @@ class ChatEndpoint:
             raise EndpointError(f"LLM endpoint answered HTTP {error.status_code}") from None
         except openai.OpenAIError as error:
             raise EndpointError(f"LLM endpoint error: {type(error).__name__}: {error}") from None
-        choices = getattr(response, "choices", None) or []
-        content = choices[0].message.content if choices and choices[0].message else None
+        except ValueError as error:  # HTTP 200 whose body is not JSON (empty, a proxy's HTML page, cut off)
+            raise EndpointError(f"LLM endpoint answered with a body that is not JSON ({_first_line(error)})") from None
+        if isinstance(response, str):  # the client hands over a body it could not read as JSON (text/html)
+            raise EndpointError("LLM endpoint answered with a body that is not JSON (an HTML page or plain text)")
+        choices = getattr(response, "choices", None)
+        first = choices[0] if isinstance(choices, list) and choices else None
+        message = getattr(first, "message", None)
+        content = getattr(message, "content", None)
         if not isinstance(content, str):
             raise EndpointError("LLM endpoint answered without message content")
         return content

@@ -44,13 +44,15 @@ class MissingRecording(Exception):
 class JudgeStats:
     """What the judge did in one run: ``routed`` SAUs per dimension, ``judged`` SAUs, ``failed`` SAUs left
     unresolved by reason kind, ``calls`` exchanges used (recorded or live), ``missing`` SAU ids whose recording
-    was missing in replay mode, ``errors`` distinct error messages (endpoint, recordings)."""
+    was missing in replay mode, ``unusable`` (SAU id, message naming the file) whose recording was unusable in replay
+    mode, ``errors`` distinct error messages (endpoint, recordings outside replay)."""
 
     routed: dict[str, int] = field(default_factory=dict)
     judged: int = 0
     failed: Counter = field(default_factory=Counter)
     calls: int = 0
     missing: list[str] = field(default_factory=list)
+    unusable: list[tuple[str, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
 
@@ -150,7 +152,10 @@ class Judge:
             self.stats.errors.append(str(error))
             return UNREACHABLE, str(error)
         except RecordingError as error:
-            self.stats.errors.append(str(error))
+            if settings.mode == "replay":  # replay promises the recorded decisions: an unusable one is an error
+                self.stats.unusable.extend((sau_id, str(error)) for sau_id in request.sau_ids)
+            else:
+                self.stats.errors.append(str(error))
             return MISSING_RECORDING, str(error)
 
     def _invalid(self, request: _Request) -> str:

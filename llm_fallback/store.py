@@ -42,17 +42,23 @@ class Recordings:
 
     def get(self, key: str) -> str | None:
         """The recorded answer text for ``key``, or ``None`` when there is no recording. Raises ``RecordingError``
-        when the file exists but is not a recording of this key."""
+        naming the file when it exists but is unusable: unreadable, empty, truncated or binary, or not a recording
+        of this key (another key, a ``response`` that is not an object, a ``content`` that is not text)."""
         path = self.path(key)
         if not path.is_file():
             return None
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise RecordingError(f"{path}: unreadable recording: {error}") from None
-        content = data.get("response", {}).get("content") if isinstance(data, dict) else None
+        except json.JSONDecodeError as error:
+            what = "empty" if not error.doc.strip() else f"not JSON (line {error.lineno}: {error.msg})"
+            raise RecordingError(f"{path}: unusable recording: {what}") from None
+        except (OSError, UnicodeDecodeError, RecursionError) as error:
+            raise RecordingError(f"{path}: unusable recording: {error or type(error).__name__}") from None
+        response = data.get("response") if isinstance(data, dict) else None
+        content = response.get("content") if isinstance(response, dict) else None
         if not isinstance(data, dict) or data.get("key") != key or not isinstance(content, str):
-            raise RecordingError(f"{path}: not a recording of exchange {key} (key or response.content missing)")
+            raise RecordingError(f"{path}: unusable recording: not a recording of exchange {key} (key or "
+                                 "response.content missing or not text)")
         return content
 
     def put(self, key: str, model: str, messages: list[dict], params: dict, sau_ids: list[str], content: str) -> None:

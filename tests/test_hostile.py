@@ -10,6 +10,7 @@ import pytest
 
 from verifier.specs.claims import compile_d1
 from extractors.formulas import FormulaError, parse_formula
+from extractors.guards import MAX_CHAIN
 from extractors.repository import extract_python
 from extractors.stubs.detect import find_stubs
 from verifier.run import verify
@@ -131,7 +132,7 @@ def test_chains_without_brackets_are_refused_not_crashed(line):
     # each nests the syntax tree thousands deep: libcst's native parser would end the process with a segfault
     found = extract_python(f"y = {line}\n", "chain.py")
     assert [w.message for w in found.warnings] == [
-        "line 1 chains more than 500 subscripts, calls, attributes or prefixes; not parsed"]
+        f"line 1 chains more than {MAX_CHAIN} subscripts, calls, attributes or prefixes; not parsed"]
     with pytest.raises(FormulaError, match="formula nested too deeply"):
         parse_formula(f"L == {line}")
 

@@ -108,6 +108,7 @@ def test_messages_and_columns() -> None:
     assert [f.format() for f in found] == [
         "m.py:2:5: STB001 stub: body of `A.f` is only `pass`",
         "m.py:5:1: STB003 placeholder value marked by comment: # TODO: real value",
+        "m.py:5:10: TOD001 TODO comment: # TODO: real value",  # a tag is always a TOD code, also on a value
         "m.py:6:11: TOD002 placeholder marker 'placeholder' in comment: # see the placeholder",
     ]
     assert (found[0].end_line, found[0].qualname, found[1].qualname) == (3, "A.f", "")
@@ -257,11 +258,11 @@ def test_cli_bad_config_exits_2(tmp_path: Path, table: str) -> None:
 def test_cli_unreadable_file_is_named_and_others_still_checked(tmp_path: Path) -> None:
     (tmp_path / "s.py").write_text(STUB)
     result = run_cli("missing.py", "s.py", cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == 2  # an input error, not "findings" (issue 17, input 12)
     assert "missing.py" in result.stderr and "cannot read" in result.stderr
     assert len(result.stdout.splitlines()) == 2 and "missing.py" not in result.stdout
     result = run_cli("missing.py", cwd=tmp_path)
-    assert (result.returncode, result.stdout) == (1, "")
+    assert (result.returncode, result.stdout) == (2, "")
 
 
 def test_cli_inline_suppression(tmp_path: Path) -> None:

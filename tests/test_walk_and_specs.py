@@ -37,7 +37,8 @@ def test_walk_never_follows_links_or_opens_pipes(tmp_path):
     os.mkfifo(tmp_path / "pipe.py")
     found, skipped = walk(tmp_path)
     assert [f.relative for f in found] == ["real.py"]
-    assert [(s.relative, s.reason) for s in skipped] == [("pipe.py", "not a regular file")]
+    assert [(s.relative, s.reason, s.unread) for s in skipped] == [
+        ("pipe.py", "not a regular file", True), ("zero.py", "a link (to /dev/zero), not followed", True)]
 
 
 def test_walk_excludes_by_glob_or_folder_name(tmp_path):

@@ -1,15 +1,19 @@
 """The ``verify`` command: check a repository against a paper's SAUs and report per-SAU verdicts.
 
 Exit codes: 0 the run completed (whatever the verdicts), 1 ``--check-decisions`` found changed decisions, 2 a usage
-or input error (missing repository, unknown paper, malformed spec, settings or decisions file, or in ``--llm replay``
-a missing recording: the message names the file or the SAU and, where it has one, the line). A source file that
+or input error (missing repository, a folder with no file the verifier reads, unknown paper, malformed spec,
+settings or decisions file, an ``--output`` that cannot be written, or in ``--llm replay`` a missing or unusable
+recording: the message names the file or the SAU and, where it has one, the line), 3 an internal error (a bug),
+130 interrupted (Ctrl-C). A source file that
 cannot be parsed is a warning, not an error; so is an unreachable LLM endpoint (its SAUs stay unresolved).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from importlib import resources
 from pathlib import Path
 
@@ -24,13 +28,14 @@ from llm_fallback.store import DEFAULT_FOLDER
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec
 from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
 from verifier.formats import DEFAULT_FORMAT, FORMATS
-from verifier.run import Report, verify
+from verifier.run import NothingToRead, Report, verify
 from verifier.specs.draft import draft_spec
 from verifier.specs.errors import SpecError
 from verifier.specs.load import load_paper
 from verifier.specs.papers import registry, resolve, spec_path
 from verifier.specs.project import load_project_spec
 from verifier.specs.sabench import load_sabench
+from verifier.terminal import error_line, interrupted, printable
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
@@ -52,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
                "(sau-dir, exclude, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
                "llm-retries, llm-concurrency, llm-batch, max-llm-calls, recordings). The LLM endpoint also reads "
                "OPENAI_API_KEY and OPENAI_BASE_URL. Exit codes: 0 ran, 1 --check-decisions found changed "
-               "decisions, 2 usage or input error (including a missing recording in --llm replay).")
+               "decisions, 2 usage or input error (including a folder with no file to read, an --output that "
+               "cannot be written, a missing or unusable recording in --llm replay), 3 internal error, 130 "
+               "interrupted.")
     parser.add_argument("repo", nargs="?", type=Path, help="the repository folder to check")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--paper", metavar="ID",
@@ -142,8 +149,28 @@ def llm_settings(args: argparse.Namespace, settings: Settings) -> LLMSettings:
     return LLMSettings(mode=args.llm or settings.llm_mode or "off", recordings=recordings, **chosen)
 
 
+EXIT_INTERNAL = 3  # a bug: never 1, which says "decisions changed"
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a run stopped with Ctrl-C
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run ``verify``; returns the exit code (also used by the console script)."""
+    """Run ``verify``; returns the exit code (also used by the console script). Ctrl-C stops the run with one line
+    and ``EXIT_INTERRUPTED``; the report is then not written (it is written only once the run completes). An
+    internal error (a bug) is one line and ``EXIT_INTERNAL``."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        _say("verify: interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as error:  # a bug must not read as "decisions changed" (exit 1)
+        if interrupted(error):
+            _say("verify: interrupted")
+            return EXIT_INTERRUPTED
+        _say(f"verify: internal error: {error_line(error)}")
+        return EXIT_INTERNAL
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     err = Console(stderr=True, highlight=False)
@@ -164,8 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     dimensions = tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS))
     max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
-    report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
-                  show_progress=not args.quiet and err.is_terminal, err=err, judge=judge)
+    try:
+        report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
+                      show_progress=not args.quiet and err.is_terminal, err=err, judge=judge)
+    except NothingToRead as error:
+        _say(f"verify: error: {args.repo}: {error}")
+        return EXIT_INPUT
     if not args.quiet:
         for warning in report.warnings:
             where = f"{warning.file}:{warning.line}" if warning.line else warning.file
@@ -175,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         FORMATS[fmt].write(report, args.output, args.explain)
     except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
         sys.stderr.close()
+    except OSError as error:  # a full disk, /dev/full, a folder made read-only during the run
+        _say(f"verify: error: {args.output or 'standard output'}: cannot write the report: "
+             f"{error.strerror or error}")
+        return EXIT_INPUT
     if args.save_decisions is not None:
         try:
             save_decisions(report, args.save_decisions)
@@ -201,7 +236,7 @@ def _judge(settings: LLMSettings):
 
 def _judge_summary(judge, quiet: bool) -> int:
     """Say what the judge did (how many SAUs it decided, how many it left unresolved and why); ``EXIT_INPUT`` when
-    replay found no recording for some SAU, else ``EXIT_OK``."""
+    replay found no recording, or an unusable one, for some SAU (each named, with the file), else ``EXIT_OK``."""
     if judge is None:
         return EXIT_OK
     stats = judge.stats
@@ -213,26 +248,41 @@ def _judge_summary(judge, quiet: bool) -> int:
         why = ", ".join(f"{n} {kind}" for kind, n in sorted(stats.failed.items()))
         _say(f"llm: {routed} SAUs routed to {judge.model}, {stats.judged} judged, {failed} left unresolved"
              + (f" ({why})" if why else "") + f", {stats.calls} exchanges")
-    if stats.missing:
-        for sau in sorted(stats.missing):
-            _say(f"verify: error: replay: no recording for SAU {sau}")
-        return EXIT_INPUT
-    return EXIT_OK
+    for sau, message in sorted(set(stats.unusable)):
+        _say(f"verify: error: replay: unusable recording for SAU {sau}: {message}")
+    for sau in sorted(stats.missing):
+        _say(f"verify: error: replay: no recording for SAU {sau}")
+    return EXIT_INPUT if stats.missing or stats.unusable else EXIT_OK
 
 
 def _check_output(output: Path | None) -> None:
-    """Refuse an unusable --output before the run, not after it."""
+    """Refuse an unusable --output before the run, not after it: a folder, a missing folder, a file or folder that
+    cannot be written (probed: an existing file is opened for appending, which changes nothing; in its folder a
+    temporary file is created and removed; ``os.access`` alone says yes to root on read-only places). A destination
+    that fails only when written to (a full disk, ``/dev/full``) is reported when the report is written."""
     if output is None:
         return
     if output.is_dir():
         raise SpecError("--output names a folder, not a file", output)
     if not output.parent.is_dir():
         raise SpecError("--output: the folder does not exist", output.parent)
+    try:
+        if output.exists():
+            with output.open("a"):
+                pass
+        else:
+            handle, probe = tempfile.mkstemp(dir=output.parent, prefix=".sauverify-probe-")
+            os.close(handle)
+            os.unlink(probe)
+    except OSError as error:
+        where = output if output.exists() else output.parent
+        raise SpecError(f"--output: cannot write there ({error.strerror or error})", where) from None
 
 
 def _say(message: str) -> None:
-    """One unwrapped line on stderr: errors and warnings stay greppable whatever the terminal width."""
-    sys.stderr.write(message + "\n")
+    """One unwrapped line on stderr: errors and warnings stay greppable whatever the terminal width. Control
+    characters from file names or comments are escaped (``verifier.terminal``)."""
+    sys.stderr.write(printable(message) + "\n")
 
 
 def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, PaperSpec]:

@@ -25,6 +25,7 @@ from verifier import __version__
 from sau.vocabulary import Dimension, Verdict
 from verifier.run import Report
 from verifier.scoring import dimension_scores, overall_score, settle_rate, status_counts
+from verifier.terminal import printable
 
 REPORT_SCHEMA = "sauverify-report/1"
 
@@ -103,7 +104,8 @@ def print_table(report: Report, console: Console, explain: bool = False, plain: 
     if plain is None:
         plain = explain or not console.is_terminal
     rows = [_row(v) for v in report.verdicts]
-    title = f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}"
+    # control characters from the spec or the repository are shown escaped (verifier.terminal)
+    title = printable(f"{report.spec.benchmark_id} ({report.spec.slug}) on {report.repo}")
     if plain:
         _print_plain(console, title, rows, report.verdicts if explain else None)
     else:
@@ -122,7 +124,8 @@ def print_table(report: Report, console: Console, explain: bool = False, plain: 
 def _row(verdict: Verdict) -> tuple[str, str, str, str, str, str]:
     shown = "-" if verdict.score is None else f"{verdict.score:.2f}"
     evidence = verdict.evidence[0].span_ref if verdict.evidence else ""
-    return verdict.sau.id, verdict.sau.dimension, shown, verdict.status, verdict.drift or "", evidence
+    return printable(verdict.sau.id), verdict.sau.dimension, shown, verdict.status, verdict.drift or "", \
+        printable(evidence)
 
 
 def _print_plain(console: Console, title: str, rows: Sequence[tuple[str, ...]],
@@ -140,10 +143,10 @@ def _print_plain(console: Console, title: str, rows: Sequence[tuple[str, ...]],
         console.print(Text(line(row).rstrip()), soft_wrap=True)
         if explained is not None:
             verdict = explained[index]
-            console.print(Text(f"    reason: {' '.join(verdict.reason.split())} ({verdict.decided_by})"),
+            console.print(Text(printable(f"    reason: {' '.join(verdict.reason.split())} ({verdict.decided_by})")),
                           soft_wrap=True)
             if len(verdict.evidence) > 1:
-                console.print(Text("    also: " + ", ".join(e.span_ref for e in verdict.evidence[1:])),
+                console.print(Text(printable("    also: " + ", ".join(e.span_ref for e in verdict.evidence[1:]))),
                               soft_wrap=True)
 
 

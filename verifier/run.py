@@ -19,6 +19,7 @@ from rules import names
 from sau.vocabulary import DIMENSIONS, SAU, Dimension, PaperSpec, Status, Verdict
 from verifier.dimensions import DIMENSION_RULES
 from verifier.locations import anchor, cell_lines, evidence_sources
+from verifier.unread import hold
 
 if TYPE_CHECKING:  # the openai client is imported only when a judge runs
     from llm_fallback.judge import Judge
@@ -52,6 +53,11 @@ class Report:
     cell_lines: dict[str, int] = field(default_factory=dict)
 
 
+class NothingToRead(ValueError):
+    """The repository holds no file the verifier can read (empty, or only binaries, links or other kinds): every
+    absence would be settled on nothing. The message says so; the caller names the folder."""
+
+
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
            progress: Progress | None = None, judge: Judge | None = None) -> Report:
@@ -59,14 +65,18 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
 
     ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
     depend on where it runs). ``judge`` (``llm_fallback.judge.Judge``), when given, decides the verdicts the rules
-    leave unresolved, with the same index. ``progress(phase, done, total, item)``, when given, is told each step:
-    phase ``reading`` per file, ``call graph`` once, then per SAU the phase of its dimension (``D1 numerical``...),
-    and ``judge`` before the judge runs (``total`` ``None`` when unknown). Raises ``NotADirectoryError`` when
-    ``repo`` is not a folder.
+    leave unresolved, with the same index. A settled absence with unread paths in the repository stays unresolved
+    (``verifier.unread``). ``progress(phase, done, total, item)``, when given, is told each step: phase ``reading``
+    per file, ``call graph`` once, then per SAU the phase of its dimension (``D1 numerical``...), and ``judge``
+    before the judge runs (``total`` ``None`` when unknown). Raises ``NotADirectoryError`` when ``repo`` is not a
+    folder and ``NothingToRead`` when it holds no file the verifier reads.
     """
     tell: Progress = progress or (lambda phase, done, total, item: None)
     index = build_index(repo, names.normalise, max_bytes, exclude,
                         lambda done, total, file: tell("reading", done, total, file))
+    if not index.files:
+        raise NothingToRead("no file the verifier can read (.py, .ipynb, YAML, JSON, TOML or .sh) in this folder"
+                            + (f"; skipped: {', '.join(sorted(index.unread))}" if index.unread else ""))
     chosen = [sau for sau in spec.saus if sau.dimension in dimensions]
     if any(sau.dimension != Dimension.D1 for sau in chosen):
         tell("call graph", 0, None, "")
@@ -74,7 +84,7 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
     verdicts_: list[Verdict] = []
     for number, sau in enumerate(chosen, 1):
         tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
-        verdicts_.append(decide(sau, index))
+        verdicts_.append(hold(decide(sau, index), index.unread, index.unread_text))
     verdicts = tuple(verdicts_)
     if judge is not None:
         tell("judge", 0, None, judge.model)

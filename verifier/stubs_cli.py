@@ -7,9 +7,12 @@ Each PATH is a file (checked whatever its suffix; ``.pyi`` files give no finding
 see ``extractors.stubs.iter_python_files``); the default is the current folder. Stdout carries one line
 ``path:line:col: CODE message`` per finding, sorted by path, line and column, and nothing else. Errors go to stderr.
 
-Exit status: 0 when there are no findings, 1 when there are findings or a file could not be read (its error is
-printed, naming it, and the other files are still checked), 2 on usage errors (bad options, unknown codes, a broken
-configuration).
+Exit status: 0 when there are no findings, 1 when there are findings (and nothing else went wrong), 2 on usage and
+input errors (bad options, unknown codes, a broken configuration, a path that does not exist, a file or notebook
+that cannot be read: its error is printed, naming it, and the other files are still checked), 3 on an internal
+error (a bug: one line names it; never 1, so that a hook can tell findings from failures). Notebooks are checked
+cell by cell, findings reported as ``nb.ipynb:cell_N:line:col``. Paths and messages are printed with control
+characters escaped (``verifier.terminal``).
 
 Configuration: the nearest ``pyproject.toml`` that has a ``[tool.sauverify.stubs]`` table, looking upward from the
 current folder, may set ``select``, ``ignore`` and ``exclude``, each a list of strings (a comma-separated string is
@@ -25,11 +28,14 @@ import sys
 from pathlib import Path
 
 from extractors.stubs.detect import find_stubs_in_file
+from extractors.notebooks import NotebookError
 from extractors.stubs.findings import CODES, StubFinding, code_selected
 from extractors.walk import iter_python_files
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
+from verifier.terminal import error_line, interrupted, printable
 
 CONFIG_KEYS = ("select", "ignore", "exclude")
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 def _split(values: list[str] | None) -> list[str] | None:
@@ -75,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="verify-stubs",
         description="Report stubs, placeholder values and TODO comments in Python files, flake8 style.",
         epilog="codes: " + "; ".join(f"{code} {text}" for code, text in CODES.items())
-        + ". Exit status: 0 clean, 1 findings or unreadable files, 2 usage error.")
+        + ". Exit status: 0 clean, 1 findings, 2 usage or input error (unknown code, missing path, unreadable "
+          "file), 3 internal error.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files and folders to check (default: .)")
     parser.add_argument("--select", action="append", metavar="CODES",
                         help="report only these codes or code prefixes, comma-separated (e.g. STB,TOD001)")
@@ -88,8 +95,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``verify-stubs`` on ``argv`` (list of str; ``sys.argv[1:]`` when ``None``) and return the exit status
-    (int: 0 clean, 1 findings or unreadable files, 2 usage error). Prints findings to stdout, errors to stderr.
-    Never raises ``SystemExit``; argparse's own exits (``--help``, usage errors) become the returned status."""
+    (int: 0 clean, 1 findings, 2 usage or input error, 3 internal error, 130 interrupted). Prints findings to stdout,
+    errors to stderr. Never raises ``SystemExit``; argparse's own exits (``--help``, usage errors) become the
+    returned status."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("verify-stubs: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # a bug must not read as "findings" (exit 1) to a pre-commit run
+        if interrupted(error):
+            print("verify-stubs: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        print(f"verify-stubs: internal error: {error_line(error)}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -107,25 +129,25 @@ def main(argv: list[str] | None = None) -> int:
         _check_codes(parser, "--select", select)
         _check_codes(parser, "--ignore", ignore)
     except SystemExit as exit_:
-        return exit_.code if isinstance(exit_.code, int) else 2
+        return exit_.code if isinstance(exit_.code, int) else EXIT_INPUT
 
     findings: list[StubFinding] = []
     unreadable = 0
     for path in iter_python_files(args.paths or ["."], exclude=exclude):
         try:
             found = find_stubs_in_file(path)
-        except OSError as error:
+        except (OSError, NotebookError) as error:
             unreadable += 1
-            reason = error.strerror or str(error)
-            print(f"verify-stubs: error: cannot read {path}: {reason}", file=sys.stderr)
+            reason = getattr(error, "strerror", None) or str(error)
+            print(printable(f"verify-stubs: error: cannot read {path}: {reason}"), file=sys.stderr)
             continue
         findings.extend(f for f in found if code_selected(f.code, select, ignore))
     findings.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.message))
     out = sys.stdout
     for finding in findings:
-        out.write(finding.format() + "\n")
+        out.write(printable(finding.format()) + "\n")
     out.flush()
-    return 1 if findings or unreadable else 0
+    return EXIT_INPUT if unreadable else EXIT_FINDINGS if findings else EXIT_CLEAN
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ STB003  placeholder value marked by a comment
     A ``return`` or an assignment whose line ends with a comment saying the value is a placeholder: TODO, FIXME,
     XXX, placeholder, dummy, stub, not (yet) implemented, unimplemented, to be implemented
     (``return 0.0  # placeholder``, ``x = torch.zeros(3)  # dummy``, ``return None  # TODO``). The comment is the
-    comment on the statement's last line, after the statement. That comment is reported once, as STB003, not again
-    as TOD001/TOD002. Source: ARCHITECTURE.md ("a placeholder value"); SA-Bench's stub category.
+    comment on the statement's last line, after the statement. A TODO/FIXME/XXX tag in that comment is also
+    reported as TOD001 (a tag is always a TOD code, so ``--select TOD`` sees every one); a placeholder marker there
+    is not reported again as TOD002. Source: ARCHITECTURE.md ("a placeholder value"); SA-Bench's stub category.
 STB004  body only reports that it is not implemented
     A function whose body (after an optional docstring) is only ``print``/logging/``warnings.warn`` calls, at least
     one of whose string arguments says not implemented / unimplemented / to be implemented / placeholder / stub /
@@ -38,7 +39,11 @@ TOD002  placeholder marker in a comment
     fact).
 
 Word matching is on word boundaries, where ``_`` is a word character: "stubborn" is not "stub", "dummy_input" is not
-"dummy". Only comments count for TOD001/TOD002: names, strings and docstrings do not.
+"dummy". Only comments count for TOD001/TOD002: names, strings and docstrings do not; nor do URLs and file names
+inside a comment (``https://example.org/todo/list``, ``see docs/TODO.md``, ``stub.py``).
+
+Notebooks (``.ipynb``) are checked cell by cell (``extractors.notebooks``: magics and non-Python cell bodies
+blanked); a finding's path is then ``nb.ipynb:cell_N`` and its line the line within the cell.
 
 Not findings: members decorated ``@abstractmethod`` / ``@abc.abstractmethod`` (and ``abstractproperty``,
 ``abstractclassmethod``, ``abstractstaticmethod``), members of ``typing.Protocol`` classes, ``@overload``

@@ -43,12 +43,25 @@ _FILLED_LATER = re.compile(
 _NOOP = re.compile(r"(?<!\w)(?:no[- ]?op|nothing to do|does nothing|do nothing|intentionally|not needed|not required|"
                    r"nothing to (?:clean|close|release|free|reset))(?!\w)", re.IGNORECASE)
 
+# Tags and markers inside a URL or a file name are part of a name, not a tag (``https://x.org/todo/list``,
+# ``see docs/TODO.md``, ``stub.py``): a URL (a scheme or www.), a path (a token with / or \\, unless every part of
+# it is a tag, as in ``TODO/FIXME``) and a file name with an extension are blanked before tags are searched.
+_NAME_SPANS = re.compile(r"(?:\b[A-Za-z][A-Za-z0-9+.-]*://|\bwww\.)\S+|(?<!\S)\S*[/\\]\S*|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+_ONE_TAG = r"(?:(?i:todos?)|(?i:fixme)|XXX+|HACK)"
+_TAG_PARTS = re.compile(r"[(\[]?%s(?:[/\\]%s)*[)\]:,.;!?]*" % (_ONE_TAG, _ONE_TAG))
+
 # Word lists (what each holds and its source: extractors/words.yaml).
 _ABSTRACT_DECORATORS = word_list("abstract_decorators")
 _EMPTY_OK_DUNDERS = word_list("empty_ok_dunders")
 _NOTIMPLEMENTED_DUNDERS = word_list("notimplemented_dunders")
 
 _MAX_QUOTE = 80
+
+
+def masked(text: str) -> str:
+    """``text`` (a comment) with URLs and file names blanked (same length, so columns stay), for the tag and marker
+    searches."""
+    return _NAME_SPANS.sub(lambda m: m.group(0) if _TAG_PARTS.fullmatch(m.group(0)) else " " * len(m.group(0)), text)
 
 Comment = tuple[int, int, str]  # (line, 0-based column, text with the "#")
 Value = tuple[int, int, int, int]  # a value statement: (line, column, end_line, end_column), columns 0-based
@@ -105,7 +118,7 @@ class FileContext:
         docstring), or ``None``."""
         if _FILLED_LATER.search(text):
             return None
-        for match in _MARKER.finditer(text):
+        for match in _MARKER.finditer(masked(text)):
             word = match.group(0).lower()
             if word.startswith("placeholder") and _TECHNICAL_PLACEHOLDER.search(text):
                 continue
@@ -134,7 +147,7 @@ class FileContext:
                     continue  # before the statement's end, or already marking a later statement on the line
                 qualname = self.scope_of(line)
                 text = comment[2]
-                if (_VALUE_TAG.search(text) or self.marker(text, line, qualname)) and not self.in_fallback(line):
+                if (_VALUE_TAG.search(masked(text)) or self.marker(text, line, qualname)) and not self.in_fallback(line):
                     marking.add((end_line, comment[1]))
                     found.append((value, comment, qualname))
         return found
@@ -144,7 +157,8 @@ class FileContext:
         return frozenset((line, column) for _, (line, column, _), _ in self.marked_values)
 
     def marks_value(self, comment: Comment) -> bool:
-        """Whether ``comment`` is reported as STB003: it is then not reported again as TOD001/TOD002."""
+        """Whether ``comment`` marks a value reported as STB003: its placeholder marker is then not reported again
+        as TOD002 (its TODO tag still is, as TOD001: a tag is always a TOD code)."""
         return comment[:2] in self._marking
 
 
@@ -198,9 +212,10 @@ def stb003_placeholder_values(file: FileContext) -> list[StubFinding]:
 
 # -- comments: TOD001, TOD002 ------------------------------------------------------------------------------------------
 def tod001_tag_comment(comment: Comment, file: FileContext) -> StubFinding | None:
-    """TOD001: a TODO(s)/FIXME tag in any case, or XXX/HACK in capitals, as a whole word."""
+    """TOD001: a TODO(s)/FIXME tag in any case, or XXX/HACK in capitals, as a whole word, outside URLs and file
+    names; also in a comment that marks a placeholder value (STB003)."""
     line, column, text = comment
-    tag = _TAG.search(text)
+    tag = _TAG.search(masked(text))
     if not tag:
         return None
     name = tag.group(0).upper()
@@ -211,9 +226,9 @@ def tod001_tag_comment(comment: Comment, file: FileContext) -> StubFinding | Non
 
 def tod002_placeholder_comment(comment: Comment, file: FileContext) -> StubFinding | None:
     """TOD002: a placeholder marker that counts where it stands (``FileContext.marker``), outside import fallbacks,
-    in a comment without a TOD001 tag (TOD001 wins)."""
+    in a comment without a TOD001 tag (TOD001 wins) that does not mark a value (STB003 reports it)."""
     line, column, text = comment
-    if _TAG.search(text):
+    if _TAG.search(masked(text)) or file.marks_value(comment):
         return None
     found = file.marker(text, line, file.scope_of(line))
     if found is None or file.in_fallback(line):
@@ -274,7 +289,7 @@ def _intended_noop(func: Func, comments: list[Comment]) -> bool:
     """An empty body that its docstring or a comment inside it declares intended ("no-op", "nothing to do")."""
     said = [func.doc] + [text for line, _, text in comments if func.line <= line <= func.end_line]
     return any(_NOOP.search(text) for text in said) and not any(
-        _TAG.search(text) or _MARKER.search(text) or REPORT_MARKER.search(text) for text in said)
+        _TAG.search(masked(text)) or _MARKER.search(masked(text)) or REPORT_MARKER.search(text) for text in said)
 
 
 def _quote(comment: str) -> str:

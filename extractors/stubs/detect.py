@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from libcst.metadata import MetadataWrapper
 
 from extractors.guards import too_complex
+from extractors.notebooks import code_cells
 from extractors.stubs.codes import COMMENT_RULES, FUNCTION_RULES, FileContext, stb003_placeholder_values
 from extractors.stubs.findings import StubFinding
 from extractors.stubs.parse import parse_libcst
@@ -43,7 +44,7 @@ def find_stubs(source: str, path: str, *, honor_suppressions: bool = True,
     findings = [found for func in file.parsed.functions if file.may_be_stub(func)
                 for rule in FUNCTION_RULES if (found := rule(func, file)) is not None]
     findings += stb003_placeholder_values(file)
-    findings += [found for comment in file.parsed.comments if not file.marks_value(comment)
+    findings += [found for comment in file.parsed.comments
                  for rule in COMMENT_RULES if (found := rule(comment, file)) is not None]
     if honor_suppressions:
         suppressed = _suppressions(file.parsed.comments)
@@ -95,6 +96,16 @@ def read_source(path: str | os.PathLike[str]) -> str:
 
 
 def find_stubs_in_file(path: str | os.PathLike[str], *, honor_suppressions: bool = True) -> list[StubFinding]:
-    """``find_stubs`` on the file at ``path`` (str or path-like; ``str(path)`` goes into the findings). Returns a
-    list of ``StubFinding``. Raises ``OSError`` when the file cannot be read."""
+    """``find_stubs`` on the file at ``path`` (str or path-like; ``str(path)`` goes into the findings). A notebook
+    (``.ipynb``) is checked cell by cell (``extractors.notebooks``: magics and other-language cells blanked), each
+    finding's path then ``nb.ipynb:cell_N`` and its line the line within the cell. Returns a list of
+    ``StubFinding``. Raises ``OSError`` when the file cannot be read and ``NotebookError`` when a notebook cannot
+    be read as one."""
+    if str(path).lower().endswith(".ipynb"):
+        findings: list[StubFinding] = []
+        for cell in code_cells(read_source(path)):
+            if cell.python:
+                findings += find_stubs("\n".join(cell.lines) + "\n", f"{path}:cell_{cell.number}",
+                                       honor_suppressions=honor_suppressions)
+        return findings
     return find_stubs(read_source(path), str(path), honor_suppressions=honor_suppressions)

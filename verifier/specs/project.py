@@ -59,6 +59,8 @@ from verifier.specs.checks import Entry
 from verifier.specs.errors import SpecError
 
 SPEC_SCHEMA = "sauverify-spec/1"
+# The top-level keys of a spec; any other is a typo or a newer format, and an error.
+TOP_KEYS = ("schema", "benchmark_id", "slug", "title", "venue", "saus")
 # Keys every SAU entry may have, whatever its dimension; each dimension adds its check keys.
 _COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "__line__"}
 
@@ -77,17 +79,27 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _map
 
 
 def load_project_spec(path: Path) -> PaperSpec:
-    """Load and validate a project spec file (format in the module docstring). Raises ``SpecError``."""
+    """Load and validate a project spec file (format in the module docstring). Raises ``SpecError`` naming the file
+    and line: unreadable or binary content, invalid YAML, a key given twice in one mapping, an unknown top-level
+    key, an unknown ``schema`` version (none given reads as ``sauverify-spec/1``), and every error of the SAU entries."""
+    text = _text(Path(path))
     try:
-        data = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - safe subclass
-    except OSError as error:
-        raise SpecError(f"cannot read: {error.strerror or error}", path) from None
+        tree = yaml.compose(text, Loader=yaml.SafeLoader)
+        if tree is not None:
+            _no_duplicate_keys(tree, Path(path))
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - safe subclass
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         raise SpecError(f"not valid YAML: {getattr(error, 'problem', error)}", path,
                         mark.line + 1 if mark else None) from None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not isinstance(tree, yaml.MappingNode):
         raise SpecError("a spec is a mapping with benchmark_id, slug, title and saus", path, 1)
+    lines = {str(k.value): k.start_mark.line + 1 for k, _ in tree.value if isinstance(k, yaml.ScalarNode)}
+    for key in sorted(set(lines) - set(TOP_KEYS)):
+        raise SpecError(f"unknown top-level key {key!r} (known: {', '.join(TOP_KEYS)})", path, lines[key])
+    if data.get("schema", SPEC_SCHEMA) != SPEC_SCHEMA:  # absent: the one version there is
+        raise SpecError(f"unknown schema {data['schema']!r}: this verifier reads {SPEC_SCHEMA}", path,
+                        lines["schema"])
     for key in ("benchmark_id", "slug", "saus"):
         if key not in data:
             raise SpecError(f"missing key {key!r}", path, data.get("__line__"))
@@ -103,6 +115,42 @@ def load_project_spec(path: Path) -> PaperSpec:
         saus.append(sau)
     return PaperSpec(str(data["benchmark_id"]), str(data["slug"]), str(data.get("title", "")),
                      str(data.get("venue", "")), tuple(saus), str(path))
+
+
+def _text(path: Path) -> str:
+    """The spec's text. Raises ``SpecError`` when it cannot be read or is not text (a NUL byte, or bytes that are
+    not UTF-8), naming the line of the first such byte."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise SpecError(f"cannot read: {error.strerror or error}", path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SpecError("binary content, not a YAML spec (bytes that are not UTF-8)", path,
+                        raw.count(b"\n", 0, error.start) + 1) from None
+    if "\0" in text:
+        raise SpecError("binary content, not a YAML spec (a NUL byte)", path, text.count("\n", 0, text.index("\0")) + 1)
+    return text
+
+
+def _no_duplicate_keys(tree: yaml.Node, path: Path) -> None:
+    """Refuse a key given twice in one mapping (YAML's loader would silently keep the last), naming its second
+    line. Raises ``SpecError``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    if key.value in seen:
+                        raise SpecError(f"key {key.value!r} given twice (first at line {seen[key.value]})", path,
+                                        key.start_mark.line + 1)
+                    seen[key.value] = key.start_mark.line + 1
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
 
 
 def _sau(data: object, path: Path) -> SAU:

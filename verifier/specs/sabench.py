@@ -13,9 +13,24 @@ from verifier.specs.errors import SpecError
 from verifier.specs.papers import entry_for_slug
 
 
+class _DuplicateKey(ValueError):
+    """A key given twice in one JSON object (its ``str`` is the key)."""
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict:
+    """``json``'s object hook refusing a key given twice."""
+    found: dict = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def read_sabench(path: Path) -> tuple[str, dict]:
     """Read an SA-Bench ``sau.json``: its text and its data, checked to be an object with a string ``paper_id`` and
-    at least one of D1..D4. Raises ``SpecError`` naming the file (and the line, for a JSON syntax error)."""
+    at least one of D1..D4. Raises ``SpecError`` naming the file (and the line, for a JSON syntax error or a key
+    given twice in one object)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -23,11 +38,16 @@ def read_sabench(path: Path) -> tuple[str, dict]:
     except UnicodeDecodeError as error:
         raise SpecError(f"not valid UTF-8 (byte {error.start})", path) from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique)
     except json.JSONDecodeError as error:
         raise SpecError(f"not valid JSON: {error.msg}", path, error.lineno) from None
     except RecursionError:
         raise SpecError("not an SA-Bench sau.json: nested too deeply", path) from None
+    except _DuplicateKey as error:  # json keeps the last silently; a claim list given twice loses claims
+        key = str(error)
+        lines = [n for n, line in enumerate(text.splitlines(), 1) if f'"{key}"' in line]
+        raise SpecError(f"key {key!r} given twice in one object", path, lines[1] if len(lines) > 1 else None) \
+            from None
     if not isinstance(data, dict) or not isinstance(data.get("paper_id"), str):
         raise SpecError("not an SA-Bench sau.json: expected an object with a string paper_id and D1..D4 lists",
                         path, 1)

@@ -1,0 +1,181 @@
+"""No absence settled on unread code (ARCHITECTURE.md, "Promises").
+
+A settled "absent", "missing", "unused", "stub" (nothing else implements it) or "dead" (nothing runs it) is a claim
+about the whole repository. When a path that could hold the evidence was skipped or read only in part (a link, a
+notebook in a layout nobody reads, a file over the size cap, a file only tree-sitter could parse, a config that did
+not parse: ``RepositoryIndex.unread``), such a verdict stays unresolved, with its score as the estimate and the
+unread paths in its reason. Verdicts resting on what was found (a match, a contradicting value, a formula that
+differs, steps in the wrong order) stand. Applied once, after every dimension's rule (``verifier.run``), so that
+no rule needs to know.
+
+A part read only in part whose unread lines are known (a file tree-sitter read statement by statement) does not
+hold a verdict when those lines provably cannot hold its evidence: every rule finds what it looks for by name or by
+number, so lines that mention no word of the SAU's checks (its names, aliases, keywords, mechanism and glossary
+names, matched after the alias table, or as a part of a longer name), and no number it claims, cannot bind, read,
+load, call or implement it. That proof does not cover "nothing calls it" (unreached or dead code: the caller's name
+is not the SAU's), so such verdicts always hold.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import keyword
+import re
+from collections.abc import Mapping
+from dataclasses import replace
+
+from extractors.facts import value_key
+from rules import names
+from sau.vocabulary import Drift, Finding, Status, Verdict
+
+# Drift kinds that say something is not there (or not used, or only a stub): the rules' absence verdicts.
+ABSENCE_DRIFTS = frozenset({Drift.MISSING, Drift.UNUSED, Drift.STUB, Drift.PROTOCOL})
+# Element outcomes (the rules' ``Outcome`` values: rules/d1..d4) that rest on not finding something: the name or
+# mechanism bound nowhere, no code reading it, only a stub, or no entry point reaching it.
+ABSENCE_OUTCOMES = frozenset({"absent", "unused", "stub", "unreached", "dead"})
+_NAMED = 3  # unread paths named in the reason; the warnings name every one
+# The dimensions whose rules read configuration files (D1 binds values to keys, D3 finds dataset and metric names
+# in them); D2's candidates and names and D4's call graph come from Python only (a pyproject.toml can declare
+# entry points, so it counts for every dimension).
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
+_READS_CONFIGS = frozenset({"D1", "D3"})
+# Outcomes that say no code calls something: unread lines could be the caller whatever they are named.
+_UNCALLED = frozenset({"unreached", "dead"})
+_WORD = re.compile(r"[^\W\d]\w*")
+# Check fields that are prose for the reader, not names the rules look for.
+_PROSE = frozenset({"meaning", "note", "statement", "source", "about", "complete", "strict", "checkable"})
+_KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls"}  # Python's own words name nothing a claim names
+_SHORT = 4  # a claimed word shorter than this must equal a word of the unread text; a longer one may be part of it
+_NUMBER = re.compile(r"(?<![\w.])(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def rests_on_absence(verdict: Verdict) -> bool:
+    """Whether the settled ``verdict`` (a ``sau.vocabulary.Verdict``) depends on something not being found: its
+    drift is an absence kind, or one of its findings (nested ones included) has an absence outcome."""
+    if verdict.status != Status.SETTLED:
+        return False
+    return verdict.drift in ABSENCE_DRIFTS or any(_absent(finding) for finding in verdict.findings)
+
+
+def _absent(finding: object) -> bool:
+    if not isinstance(finding, Finding) or not dataclasses.is_dataclass(finding):
+        return False
+    for field in dataclasses.fields(finding):
+        value = getattr(finding, field.name)
+        if field.name == "outcome" and str(value) in ABSENCE_OUTCOMES:
+            return True
+        if isinstance(value, tuple) and any(_absent(item) for item in value):
+            return True
+        if isinstance(value, Finding) and _absent(value):
+            return True
+    return False
+
+
+def _outcomes(finding: object) -> set[str]:
+    found: set[str] = set()
+    if isinstance(finding, Finding) and dataclasses.is_dataclass(finding):
+        for field in dataclasses.fields(finding):
+            value = getattr(finding, field.name)
+            if field.name == "outcome":
+                found.add(str(value))
+            for item in value if isinstance(value, tuple) else (value,):
+                found |= _outcomes(item)
+    return found
+
+
+def _claimed(value: object, words: set[str], numbers: set[float]) -> None:
+    """Collect the words (str) and numbers (value keys) of a SAU's checks, whatever their structure."""
+    if isinstance(value, str):
+        words.update(_WORD.findall(value))
+        numbers.update(k for k in (value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(value)
+                                   if _is_float(n)) if k is not None)
+    elif isinstance(value, bool):
+        return
+    elif isinstance(value, (int, float)):
+        key = value_key(value)
+        if key is not None:
+            numbers.add(key)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if key not in _PROSE:
+                _claimed(item, words, numbers)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            _claimed(item, words, numbers)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            _claimed(getattr(value, field.name), words, numbers)
+    else:  # a symbolic value (sympy): its text
+        text = str(value)
+        if text:
+            _claimed(text, words, numbers)
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text.replace("_", ""))
+        return True
+    except ValueError:
+        return False
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def cannot_matter(verdict: Verdict, text: str) -> bool:
+    """Whether the unread lines ``text`` (str) provably cannot hold the evidence of ``verdict`` (see the module
+    docstring): no word of its SAU's checks (or of its statement when it has no checks) occurs in them, as a part of
+    a longer word or under an agreeing name, no number it claims occurs, and it does not rest on nothing calling
+    something."""
+    if _outcomes_all(verdict) & _UNCALLED or verdict.drift == Drift.UNUSED and verdict.sau.dimension != "D1":
+        return False
+    words: set[str] = set()
+    numbers: set[float] = set()
+    _claimed(verdict.sau.checks or verdict.sau.statement, words, numbers)
+    found_words = set(_WORD.findall(text)) - _KEYWORDS
+    squashed = {_squash(word) for word in found_words}
+    keys = {names.normalise(word) for word in found_words}
+    for word in words:
+        piece = _squash(word)
+        if not piece or word in _KEYWORDS:
+            continue
+        if names.normalise(word) in keys or piece in squashed or (
+                len(piece) >= _SHORT and any(piece in other for other in squashed)):
+            return False
+    found = {value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(text) if _is_float(n)}
+    return not numbers & found
+
+
+def _may_matter(verdict: Verdict, path: str) -> bool:
+    """Whether the unread ``path`` is of a kind ``verdict``'s rule reads: a configuration file (not a
+    pyproject.toml) only for the dimensions that read configurations."""
+    if path.lower().endswith(_CONFIG_SUFFIXES) and not path.endswith("pyproject.toml"):
+        return str(verdict.sau.dimension) in _READS_CONFIGS
+    return True
+
+
+def _outcomes_all(verdict: Verdict) -> set[str]:
+    found: set[str] = set()
+    for finding in verdict.findings:
+        found |= _outcomes(finding)
+    return found
+
+
+def hold(verdict: Verdict, unread: Mapping[str, str], unread_text: Mapping[str, str] | None = None) -> Verdict:
+    """``verdict`` unchanged, or, when it rests on an absence and ``unread`` (path -> why it was not read, as in
+    ``RepositoryIndex.unread``) has a path that could hold its evidence, the same verdict unresolved with a reason
+    naming those paths. ``unread_text`` (path -> the lines not read, as in ``RepositoryIndex.unread_text``) lets a
+    path whose unread lines provably cannot matter (``cannot_matter``) pass."""
+    if not unread or not rests_on_absence(verdict):
+        return verdict
+    texts = unread_text or {}
+    paths = [path for path in unread if _may_matter(verdict, path)
+             and (path not in texts or not cannot_matter(verdict, texts[path]))]
+    if not paths:
+        return verdict
+    named = ", ".join(f"{path} ({unread[path]})" for path in paths[:_NAMED])
+    more = f" and {len(paths) - _NAMED} more (see the warnings)" if len(paths) > _NAMED else ""
+    return replace(verdict, status=Status.UNRESOLVED,
+                   reason=f"{verdict.reason}; not settled: it rests on an absence, and {len(paths)} path(s) that "
+                          f"could hold the evidence were not read: {named}{more}")
