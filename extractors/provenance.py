@@ -23,8 +23,8 @@ from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_nam
 from extractors.facts import CallFact, Fact, RepositoryIndex
 from extractors.walk import is_test_path
 
-__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "call_liveness", "is_dead", "overridden_by",
-           "resolve_source"]
+__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_scope", "call_liveness", "is_dead",
+           "overridden_by", "resolve_source"]
 
 # Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
 # an argparse default, over a config-file key, over a default written in code. Lower ranks first.
@@ -40,25 +40,34 @@ def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
     ``MAYBE`` or ``DEAD`` of ``extractors.callgraph``) of the code that holds a fact; ``MAYBE`` when the fact
     cannot be placed (config keys, argparse defaults, code the call graph does not know)."""
     graph = index.analysis(build_call_graph)
-    calls: dict[tuple, list[CallFact]] = {}
-    for call in index.calls:
-        calls.setdefault((call.where, call.line), []).append(call)
-
-    def scope_of(fact: Fact) -> str | None:
-        if fact.kind in _UNPLACED:
-            return None
-        if fact.kind == K.KEYWORD:  # the context of a keyword is its callee; its scope is the call's
-            sites = [c for c in calls.get((fact.where, fact.line), ()) if c.callee == fact.context]
-            if not sites:
-                sites = [c for c in calls.get((fact.where, fact.line), ())]
-            return sites[0].context if sites else None
-        return fact.context
 
     def liveness(fact: Fact) -> str:
-        scope = scope_of(fact)
+        scope = binding_scope(index, fact)
         return MAYBE if scope is None else _scope_liveness(graph, fact.file, fact.cell, scope)
 
     return liveness
+
+
+def binding_scope(index: RepositoryIndex, fact: Fact) -> str | None:
+    """The dotted class/function path holding ``fact`` inside its module (``""`` at module level), or ``None`` when
+    it cannot be placed (config keys, argparse defaults, literals). A keyword's context is its callee, so its
+    scope is that of the innermost call of that callee whose lines hold it."""
+    if fact.kind in _UNPLACED:
+        return None
+    if fact.kind != K.KEYWORD:
+        return fact.context
+    around = [c for c in index.analysis(_calls_by_source).get(fact.where, ())
+              if c.line <= fact.line <= c.end_line and not c.referenced]
+    named = [c for c in around if c.callee == fact.context] or around
+    return max(named, key=lambda c: c.line).context if named else None
+
+
+def _calls_by_source(index: RepositoryIndex) -> dict[str, list[CallFact]]:
+    """Analysis provider: the calls of each source key (``file`` or ``file#cell``)."""
+    found: dict[str, list[CallFact]] = {}
+    for call in index.calls:
+        found.setdefault(call.where, []).append(call)
+    return found
 
 
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:

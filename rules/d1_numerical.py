@@ -47,7 +47,8 @@ import sympy
 from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
-from extractors.provenance import DEAD, binding_liveness, call_liveness, overridden_by, resolve_source
+from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, overridden_by,
+                                   resolve_source)
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -446,7 +447,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     if override is not None:
         return f"is overridden where {override.context} is called ({override.ref})"
     if liveness == DEAD:
-        return f"sits in code no entry point reaches ({fact.context or module_name(fact.file)})"
+        scope = (binding_scope(index, fact) if index is not None else None) or fact.context
+        return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
     return f"no code reads {fact.name!r}"
 
 

@@ -157,3 +157,17 @@ def test_library_import_is_not_read_as_the_root_package(tmp_path) -> None:
     })
     built = build_call_graph(build_index(tmp_path, names.normalise))
     assert built.liveness("utils.helper") == DEAD
+
+
+def test_bare_import_of_a_module_in_a_folder_put_on_sys_path(tmp_path) -> None:
+    # scripts/run.py puts src/ on sys.path and imports its module by bare name; "json" stays the standard module
+    _write(tmp_path, {
+        "src/sokoban.py": "class Env:\n    def __init__(self):\n        self.size = 8\n",
+        "src/json.py": "def dumps(x):\n    return x\n",
+        "scripts/run.py": "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'src'))\n"
+                          "from sokoban import Env\nimport json\n\nif __name__ == '__main__':\n    Env()\n"
+                          "    json.dumps({})\n",
+    })
+    built = build_call_graph(build_index(tmp_path, names.normalise))
+    assert built.liveness("src.sokoban.Env.__init__") == LIVE
+    assert built.liveness("src.json.dumps") != LIVE

@@ -6,6 +6,8 @@ parents, on ``sys.path``; a name several files could provide is left unresolved.
 
 from __future__ import annotations
 
+import sys
+
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -49,7 +51,8 @@ class Resolver:
     def find_module(self, dotted: str, importer: str) -> str | None:
         """The repository module ``dotted`` names when imported from ``importer``: exactly (the root on
         ``sys.path``), or below the importer's folder or one of its parents (a script's folder on ``sys.path``),
-        or, for a dotted name of two or more parts, the one module whose name ends with it; else ``None``."""
+        or the one module whose name ends with it (a folder put on ``sys.path`` by the script; for a bare name, only
+        when it is no standard-library module); else ``None``."""
         cache_key = (dotted, importer)
         if cache_key not in self._found:
             found = dotted if dotted in self.scans else None
@@ -59,7 +62,9 @@ class Resolver:
                     break
                 candidate = ".".join([*folder[:depth], dotted])
                 found = candidate if candidate in self.scans else None
-            if found is None and "." in dotted:
+            if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
+                # a script that puts a folder on sys.path (sys.path.insert(0, ".../src")) imports its modules by
+                # bare name; the one repository module of that name is what it gets (never a standard module)
                 ending = [m for m in self.scans if m.endswith("." + dotted)]
                 found = ending[0] if len(ending) == 1 else None
             head, _, rest = dotted.partition(".")
