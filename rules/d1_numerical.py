@@ -173,9 +173,9 @@ class Candidates:
         all_names = (atom.name, *atom.aliases)
         keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
         weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
-        agreeing, narrower = (_resolved(group, index) for group in _candidates(keys, index))
-        weak = _resolved(_candidates(weak_keys, index)[0], index)
         qualifiers = word_list("qualifier_words", "rules")
+        agreeing, narrower = (_resolved(group, index, keys, qualifiers) for group in _candidates(keys, index))
+        weak = _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers)
         qualified = [f for f in narrower if _extra_tokens(keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
         outside: tuple[Fact, ...] = ()
@@ -189,12 +189,15 @@ class Candidates:
         return cls(keys, agreeing, narrower, qualified, weak, outside)
 
 
-def _resolved(facts: list[Fact], index: RepositoryIndex) -> list[Fact]:
+def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
+              qualifiers: frozenset[str]) -> list[Fact]:
     """The facts, each pass-through (``max_seq_len=args.seq_len``) given the value its source binds when value
-    provenance finds one (``extractors.provenance.resolve_source``; the chain is kept in ``Fact.via``)."""
+    provenance finds one (``extractors.provenance.resolve_source``; the chain is kept in ``Fact.via``). Not when the
+    source's name is the claim's with a qualifier (``batch_size=self.eval_batch_size`` for a training batch)."""
     out = []
     for fact in facts:
-        chain = resolve_source(index, fact) if fact.value is None and fact.source else ()
+        qualified = bool(_extra_tokens(keys, names.normalise(fact.source)) & qualifiers) if fact.source else False
+        chain = resolve_source(index, fact) if fact.value is None and fact.source and not qualified else ()
         out.append(replace(fact, value=chain[-1].value, via=chain) if chain else fact)
     return out
 
@@ -235,7 +238,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     found = candidates or Candidates.of(atom, index)
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
     liveness = index.analysis(binding_liveness)
-    own_bound = any(f.value is not None for f in agreeing)
+    own_bound = bool(agreeing)  # even a pass-through binding of the own name outranks a qualified one
     pool = agreeing + narrower + ([] if own_bound else found.qualified)
     matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
     if isinstance(value, str):
