@@ -13,8 +13,9 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
   choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
   factors multiply out (``rules.quantities``).
-- **drift**: the claimed value is only a trace (above) while a live, read binding under an agreeing name holds
-  another value (the running code overrides it); or no match, and a fact under an agreeing (non-generic) name holds
+- **drift**: the claimed value is only an orphan trace (a key or field nothing reads, or a default that is
+  overridden) while a live, read binding under an agreeing name holds another value (the running code overrides
+  it); or no match, and a fact under an agreeing (non-generic) name holds
   a comparable value equal to none of the claimed values, or, for a library choice, live code calls only another
   member of its family: a settled numerical drift. Not when the name is also computed at run time somewhere
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
@@ -262,7 +263,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                        and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None),
                       key=_evidence_order)
         why = _trace_reason(real[0], liveness(real[0]), index, atom)
-        if used and atom.named and not computed:
+        # an orphan (a key or field nothing reads, a default the launcher or every caller replaces) lost to what
+        # runs: a drift; a binding read by its own unrun code path (a downstream stage no entry point calls) is
+        # that path's value, another quantity than the running one: a trace
+        orphan = all(not _is_read(f, index) or _override(f, atom, index) is not None for f in real)
+        if used and atom.named and not computed and orphan:
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
                                 f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
                                 f"value at {real[0].ref} {why}")
