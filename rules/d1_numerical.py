@@ -293,8 +293,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, DRIFT, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}")
     if unsure and not different:
-        why = ("a value passed on under another name" if unsure[0].via
-               else f"a setting of {unsure[0].context}, which may be another component")
+        why = _why_unsure(unsure[0], index)
         return ValueOutcome(value, AMBIGUOUS, tuple(unsure),
                             f"code binds {show_value(unsure[0].value)} at {_at(unsure[0])}, {why}")
     if weak_matches:
@@ -365,15 +364,40 @@ def _forms(atom: Atom, value: Value) -> list[Value]:
 
 def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     """Whether a binding that differs from the claim can settle a drift. Not a loop variable (a sweep), not a value
-    reached through a renaming pass-through (``StepLR(step_size=cfg.accum_grad_steps)``), and not a keyword of a
-    library call that is no known consumer of settings (``BLIP(image_size=224)``, a pretrained part's input size):
-    their parameter may mean another quantity than the claim's. Such bindings still confirm a claimed value."""
+    reached through a renaming pass-through (``StepLR(step_size=cfg.accum_grad_steps)``), not a keyword of a
+    library call that is no known consumer of settings (``BLIP(image_size=224)``, a pretrained part's input size),
+    and not a keyword that other live calls of the same callee leave at its default: their parameter may mean
+    another quantity than the claim's, or take several values. Such bindings still confirm a claimed value."""
     if fact.kind == K.LOOP or fact.via:
         return False
     if fact.kind != K.KEYWORD:
         return True
     short = fact.context.rsplit(".", 1)[-1]
-    return short in index.analysis(_repository_names) or quantities.is_consumer(fact.context)
+    if not (short in index.analysis(_repository_names) or quantities.is_consumer(fact.context)):
+        return False
+    # a layer built several times, here with the keyword and elsewhere without it (the default), has no one value
+    # (a downsampling Conv3d(stride=(1, 2, 2)) beside plain Conv3d blocks)
+    calls = [c for c in index.calls if c.callee == fact.context and not c.referenced and not is_test_path(c.file)
+             and call_liveness(index, c) != DEAD]
+    return all(fact.name in _passed_keywords(c, index) for c in calls)
+
+
+def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
+    """Why a differing binding cannot settle a drift (``_may_contradict``), as the reason says it."""
+    if fact.via:
+        return "a value passed on under another name"
+    if fact.kind == K.LOOP:
+        return "one value of a loop"
+    short = fact.context.rsplit(".", 1)[-1]
+    if short in index.analysis(_repository_names) or quantities.is_consumer(fact.context):
+        return f"while other {fact.context} calls leave {fact.name} at its default"
+    return f"a setting of {fact.context}, which may be another component"
+
+
+def _passed_keywords(call: CallFact, index: RepositoryIndex) -> set[str]:
+    """The keyword arguments a call passes (its keyword facts within its lines, at most 200)."""
+    return {f.name for line in range(call.line, min(call.end_line, call.line + 200) + 1)
+            for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
 
 
 def _repository_names(index: RepositoryIndex) -> frozenset[str]:
@@ -511,8 +535,7 @@ def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: fro
             continue
         if places and not places & {call.short, *call.context.split("."), *module_name(call.file).split(".")}:
             continue
-        passed = {f.name for line in range(call.line, min(call.end_line, call.line + 200) + 1)
-                  for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
+        passed = _passed_keywords(call, index)
         for parameter, default in defaults.items():
             if names.normalise(parameter) not in keys or parameter in passed or call_liveness(index, call) == DEAD:
                 continue
@@ -576,9 +599,14 @@ def _incomparable(atom: Atom, value: Value, found: Value) -> bool:
 
 
 def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms: bool = False) -> list[Fact]:
-    """Every fact anywhere (tests included) holding the claimed number, for the ambiguous/absent decision;
-    ``percent_forms`` also looks for the number times and divided by 100."""
+    """Every fact anywhere (tests included) holding the claimed number, or the claimed tuple of numbers, for the
+    ambiguous/absent decision; ``percent_forms`` also looks for the number times and divided by 100."""
     sites: list[Fact] = []
+    if isinstance(value, tuple) and atom.kind != AtomKind.RANGE:
+        keys = [k for k in (value_key(v) for v in value) if k]
+        held = index.by_value.get(keys[0], ()) if keys else ()
+        return list(dict.fromkeys(f for f in held if compare.equal(value, f.value) is True and not (
+            f.kind == K.KEYWORD and names.ignored_callee(f.context))))
     targets = cast(tuple, value) if atom.kind == AtomKind.RANGE else tuple(_forms(atom, value))
     if percent_forms and atom.kind != AtomKind.RANGE and is_number(value):
         targets += (value * 100, value / 100)  # 15.2% may be written 15.2 or 0.152
