@@ -240,7 +240,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
     liveness = index.analysis(binding_liveness)
     own_bound = bool(agreeing)  # even a pass-through binding of the own name outranks a qualified one
-    pool = agreeing + narrower + ([] if own_bound else found.qualified)
+    # a range's bounds are often bound as name_min / name_max: for a range claim qualified names are its bounds
+    pool = agreeing + narrower + ([] if own_bound and atom.kind != AtomKind.RANGE else found.qualified)
     matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
     if isinstance(value, str):
         matches += _choice_calls(atom, value, index)
