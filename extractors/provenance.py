@@ -126,21 +126,27 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
 
 def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
-    counts"): for an argparse default, an option a shell launcher passes; for a dataclass or pydantic field, the
+    counts"): for an argparse default, an option a shell launcher passes; for a ``.get(key, default)`` default, the
+    key in a config file; for a dataclass or pydantic field, the
     keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
     keyword every live call of its function passes. A default some live call leaves alone is still used there, so
     it is not overridden. The caller compares values."""
     if fact.kind == K.ARGPARSE:
         return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
                      if f.kind == K.LAUNCHER and f.name == fact.name), None)
+    if fact.kind == K.GET_DEFAULT:  # cfg.get("betas", [0.9, 0.995]) reads the config's betas where it has one
+        return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
+                     if f.kind == K.CONFIG and f.name == fact.name and not is_test_path(f.file)), None)
     if fact.kind not in (K.FIELD, K.DEFAULT) or not fact.context:
         return None
-    owner = fact.context.rsplit(".", 1)[-1]
+    parts = fact.context.split(".")
+    # a constructor's defaults are passed where its class is called: MRQ(gamma=0.9) for MRQ.__init__(gamma=0.99)
+    owner = parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
     calls = [c for c in index.calls if c.short == owner and call_liveness(index, c) != DEAD
              and not is_test_path(c.file)]
     passing = sorted((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
                       and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
                      key=lambda f: (f.file, f.line))
-    sites = {(c.where, c.line) for c in calls}
-    passed = {(f.where, f.line) for f in passing}
-    return passing[0] if sites and sites <= passed else None
+    # every live call passes it: a keyword fact inside each call's lines (the keyword's own line, not the call's)
+    every = calls and all(any(f.where == c.where and c.line <= f.line <= c.end_line for f in passing) for c in calls)
+    return passing[0] if every else None

@@ -97,8 +97,9 @@ class _FactVisitor(cst.CSTVisitor):
         if not name or (isinstance(value, tuple) and not value):
             return
         line, end = self._lines(at)
-        computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES)
-        source = _target_name(value_node)[0] or "" if value is None and not computed else ""
+        read_key = _read_key(value_node)  # cfg.get("lr", 1e-3) passes the config's lr through, like cfg["lr"]
+        computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES) and read_key is None
+        source = (read_key or _target_name(value_node)[0] or "") if value is None and not computed else ""
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source))
@@ -374,6 +375,20 @@ def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:
                 base = dotted_name(target.value) or ""
                 return key, f"{base}.{key}" if base else key
     return None, ""
+
+
+def _read_key(node: cst.BaseExpression) -> str | None:
+    """The key a lookup with a default reads: ``cfg.get("lr", 1e-3)`` and ``getattr(cfg, "lr", 1e-3)`` read
+    ``lr``; ``None`` for any other expression."""
+    if not isinstance(node, cst.Call):
+        return None
+    callee = dotted_name(node.func) or ""
+    position = 0 if callee.endswith(".get") else 1 if callee == "getattr" else None
+    if position is None or len(node.args) <= position or node.args[position].keyword is not None:
+        return None
+    key = node.args[position].value
+    return key.evaluated_value if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str) \
+        else None
 
 
 def _argument_reads(call: cst.Call) -> tuple[str, ...]:

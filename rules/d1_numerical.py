@@ -477,6 +477,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     override = _override(fact, atom, index) if index is not None and atom is not None else None
     if override is not None and override.kind == K.LAUNCHER:
         return f"is overridden by the launcher ({override.ref})"
+    if override is not None and override.kind == K.CONFIG:
+        return f"is overridden by the config file ({override.ref})"
     if override is not None:
         return f"is overridden where {override.context} is called ({override.ref})"
     if liveness == DEAD:
