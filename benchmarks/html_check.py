@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1280,900", help="window size of the screenshot, WIDTH,HEIGHT")
     args = parser.parse_args(argv)
     report = verify(args.repo, load_paper(args.paper), str(args.repo), exclude=("result/*",))
+    args.out.mkdir(parents=True, exist_ok=True)
     page = args.out / "report.html"
     page.write_text(to_html(report), encoding="utf-8")
     url = page.resolve().as_uri()
