@@ -42,7 +42,7 @@ from benchmarks.drift import KINDS  # noqa: E402
 from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS, HELD_OUT_CONFIGS  # noqa: E402
 from benchmarks.summary import DecisionsError, drift_figures, load_decisions, summarise  # noqa: E402
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec  # noqa: E402
-from verifier.run import Report, verify  # noqa: E402
+from verifier.run import NothingToRead, Report, verify  # noqa: E402
 from verifier.scoring import dimension_scores, overall_score  # noqa: E402
 from verifier.specs.errors import SpecError  # noqa: E402
 from verifier.specs.load import load_paper  # noqa: E402
@@ -84,7 +84,7 @@ def run_one(job: dict) -> dict:
         started = time.perf_counter()
         report = verify(repo, spec, str(repo), tuple(job["dimensions"]), exclude=EXCLUDE)
         row["seconds"] = time.perf_counter() - started
-    except (SpecError, OSError) as error:
+    except (SpecError, OSError, NothingToRead) as error:  # an empty repository is an input error
         row["error"] = str(error)
         return row
     row["benchmark_id"] = spec.benchmark_id

@@ -35,7 +35,7 @@ from rich.table import Table  # noqa: E402
 from benchmarks import truth  # noqa: E402
 from benchmarks.run_benchmark import EXCLUDE, load_spec  # noqa: E402
 from benchmarks.summary import DecisionsError, load_decisions  # noqa: E402
-from verifier.run import verify  # noqa: E402
+from verifier.run import NothingToRead, verify  # noqa: E402
 from verifier.specs.errors import SpecError  # noqa: E402
 
 SCHEMA = "sauverify-truth/1"
@@ -58,7 +58,7 @@ def run_repository(job: dict) -> dict:
     try:
         spec = load_spec(job["paper"], "curated", None)
         before = _verdicts(repo, spec, str(repo))
-    except (SpecError, OSError) as error:
+    except (SpecError, OSError, NothingToRead) as error:
         row["errors"].append(str(error))
         return row
     row["verdicts"] = {sau: list(pair) for sau, pair in before.items()}
