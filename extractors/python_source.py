@@ -65,12 +65,19 @@ def refusal(text: str, file: str, cell: bool = False) -> str | None:
     """Why CPython would refuse to compile ``text`` (``"line 3: inconsistent use of tabs ..."``), or ``None`` when
     it compiles. Nothing is run: ``compile()`` only builds the code object. ``cell`` allows top-level ``await`` as
     IPython does. Syntax warnings are silenced (they are the repository's, not ours)."""
+    error = compile_error(text, file, cell)
+    if isinstance(error, SyntaxError):
+        return (f"line {error.lineno}: " if error.lineno else "") + str(error.msg)
+    return None if error is None else str(error) or type(error).__name__
+
+
+def compile_error(text: str, file: str, cell: bool = False) -> Exception | None:
+    """The error CPython's ``compile()`` raises on ``text`` (a ``SyntaxError`` with ``lineno`` and ``offset``, or a
+    ``ValueError``/``RecursionError``/``MemoryError``), or ``None`` when it compiles (``refusal`` for the rules)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             compile(text, file, "exec", flags=_ALLOW_TOP_LEVEL_AWAIT if cell else 0, dont_inherit=True)
-    except SyntaxError as error:
-        return (f"line {error.lineno}: " if error.lineno else "") + str(error.msg)
-    except (ValueError, RecursionError, MemoryError) as error:
-        return str(error) or type(error).__name__
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+        return error
     return None

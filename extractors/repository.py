@@ -18,7 +18,7 @@ from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.guards import too_complex
 from extractors.notebooks import NotebookError, code_cells
-from extractors.python_source import normalised, refusal, source_lines
+from extractors.python_source import compile_error, normalised, refusal, source_lines
 from extractors.python_facts import extract_module
 from extractors.stubs.detect import find_stubs
 from extractors.launchers import extract_launcher
@@ -108,12 +108,16 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         found.wrappers[key] = wrapper
         return found
     except (cst.ParserSyntaxError, ValueError) as error:
-        line, column = _error_position(error)
+        cpython_error = compile_error(text, file, cell is not None)
+        cpython = refusal(text, file, cell is not None)
+        if isinstance(cpython_error, SyntaxError) and cpython_error.lineno:
+            line, column = cpython_error.lineno, cpython_error.offset  # where Python itself would stop
+        else:
+            line, column = _error_position(error)
         line = line or first_error_line(text.encode("utf-8", "replace"))
         found, covered, missed = extract_with_tree_sitter(text, file, cell)
         total = len(source_lines(text))
         at = f" at line {line}" + (f", column {column}" if column else "") if line else ""
-        cpython = refusal(text, file, cell is not None)
         why = ("so it would not import" if cpython is not None
                else "although CPython compiles it")
         found.warnings.append(Warning_(

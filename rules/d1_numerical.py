@@ -300,6 +300,12 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {weak_matches[0].ref}")
+    if different:
+        why = (f"computed at run time at {computed[0].ref}" if computed
+               else f"the value is bound to the related name {kin[0].name!r} at {kin[0].ref}" if kin
+               else "the name is only a count noun of the claim")
+        return ValueOutcome(value, AMBIGUOUS, tuple(different),
+                            f"code binds {show_value(different[0].value)} at {_at(different[0])}, but {why}")
     elsewhere = sorted(sites, key=_evidence_order)
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
@@ -307,12 +313,6 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         label = f"{shown.name!r}" if shown.name else "an unnamed literal"
         return ValueOutcome(value, AMBIGUOUS, tuple(elsewhere),
                             f"value seen only under other names ({label} at {shown.ref})")
-    if different:
-        why = (f"computed at run time at {computed[0].ref}" if computed
-               else f"the value is bound to the related name {kin[0].name!r} at {kin[0].ref}" if kin
-               else "the name is only a count noun of the claim")
-        return ValueOutcome(value, AMBIGUOUS, tuple(different),
-                            f"code binds {show_value(different[0].value)} at {different[0].ref}, but {why}")
     weak_different = sorted((f for f in weak if _differs(atom, f.value)), key=_evidence_order)
     if weak_different:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_different),
@@ -617,9 +617,21 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
         key = value_key(target)
         if key is None:
             continue
+        # the index keys magnitudes: a named binding must hold the number with its sign (seeds=10 is no -10), while
+        # a literal is recorded without its unary minus and matches either way
         sites.extend(f for f in index.by_value.get(key, ()) if not (
-            f.kind == K.KEYWORD and names.ignored_callee(f.context)))
+            f.kind == K.KEYWORD and names.ignored_callee(f.context)) and (
+            f.kind == K.LITERAL or any(compare.numbers_equal(n, target) for n in _numbers_in(f.value))))
     return list(dict.fromkeys(sites))
+
+
+def _numbers_in(value: Value):
+    """The numbers a value holds, nested tuples included."""
+    if is_number(value):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _numbers_in(item)
 
 
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:

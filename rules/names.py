@@ -141,8 +141,9 @@ def is_generic(name: str) -> bool:
     return len(raw) == 1 and (raw <= table().generic or _is_greek_word(next(iter(raw))))
 
 
+# Unicode spells the letter LAMDA; code and papers write lambda
 _GREEK_WORDS = frozenset(unicodedata.name(chr(c)).split()[-1].lower() for c in range(0x3b1, 0x3ca)
-                         if unicodedata.name(chr(c), ""))
+                         if unicodedata.name(chr(c), "")) | {"lambda"}
 
 
 def _is_greek_word(token: str) -> bool:
@@ -169,7 +170,8 @@ def _known_keys() -> frozenset[str]:
 
 def kin(claim_keys: frozenset[str], fact_key: str) -> bool:
     """True when the names share a non-generic token (``guidance_weight`` and ``guidance_lambda``): related enough
-    that a value under one may be the other's, too loosely to decide."""
+    that a value under one may be the other's, too loosely to decide. A shared Greek letter alone relates nothing
+    (``lambda_reward`` and ``lambda_dynamics`` weigh different losses)."""
     generic = table().generic | {COUNT}
-    fact_tokens = frozenset(fact_key.split("_")) - generic
+    fact_tokens = frozenset(t for t in fact_key.split("_") if not _is_greek_word(t)) - generic
     return any(fact_tokens & frozenset(key.split("_")) for key in claim_keys)

@@ -216,3 +216,13 @@ def test_every_format_of_the_table_is_offered_accepted_and_written(tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert "[tool.sauverify] format must be one of table, json, sabench, sarif, html" in result.stderr
     assert run("--format", "pdf").returncode == 2
+
+
+def test_an_unknown_dimension_lists_the_dimensions_plainly(capsys) -> None:
+    from verifier import cli
+
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["--dim", "D9"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "argument --dim: invalid choice: 'D9' (choose from 'D1', 'D2', 'D3', 'D4')")

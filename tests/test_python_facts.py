@@ -38,3 +38,12 @@ def test_calls_record_what_their_arguments_read_and_references_are_choices() -> 
 def test_imported_names_are_not_references() -> None:
     found = extract_source(SOURCE, "train.py")
     assert not any(c.line == 3 for c in found.calls)
+
+
+def test_a_syntax_error_is_placed_where_cpython_stops() -> None:
+    from extractors.repository import extract_python
+
+    found = extract_python("def f(:\n    dropout = 0.1\n", "broken.py")
+    assert [(w.file, w.line) for w in found.warnings] == [("broken.py", 1)]
+    assert found.warnings[0].message.startswith("syntax error at line 1, column 7: libcst cannot parse this file, "
+                                                "so it would not import")

@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sau-dir", metavar="DIR", type=Path,
                         help="folder laid out like SA-Bench's papers/ (<slug>/sau.json): used with --paper for "
                              "papers whose spec is not in benchmark_data yet")
-    parser.add_argument("--dim", action="append", choices=DIMENSIONS, metavar="D",
+    parser.add_argument("--dim", action="append", choices=[str(d) for d in DIMENSIONS], metavar="D",
                         help="only SAUs of this dimension (D1..D4); repeatable")
     parser.add_argument("--format", choices=list(FORMATS),
                         help="output format: " + ", ".join(f.help for f in FORMATS.values()))
