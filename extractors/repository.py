@@ -110,10 +110,9 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
     except (cst.ParserSyntaxError, ValueError) as error:
         cpython_error = compile_error(text, file, cell is not None)
         cpython = refusal(text, file, cell is not None)
+        line, column = _error_position(error)
         if isinstance(cpython_error, SyntaxError) and cpython_error.lineno:
             line, column = cpython_error.lineno, cpython_error.offset  # where Python itself would stop
-        else:
-            line, column = _error_position(error)
         line = line or first_error_line(text.encode("utf-8", "replace"))
         found, covered, missed = extract_with_tree_sitter(text, file, cell)
         total = len(source_lines(text))

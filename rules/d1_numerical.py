@@ -26,7 +26,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). ARCHITECTURE.md caps
   a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
-  even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic value is never absent: it can be written too many ways.
+  even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic
+  value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
@@ -78,7 +79,8 @@ _SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBI
 # The SAU's drift label: the first kind of shortfall present, most telling first.
 _DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (STUB, Drift.STUB), (ABSENT, Drift.MISSING), (UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
-_KIND_ORDER = {K.LAUNCHER: 0, K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5, K.DEFAULT: 6,
+_KIND_ORDER = {K.LAUNCHER: 0, K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5,
+               K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
 _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
@@ -621,7 +623,7 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
         # a literal is recorded without its unary minus and matches either way
         sites.extend(f for f in index.by_value.get(key, ()) if not (
             f.kind == K.KEYWORD and names.ignored_callee(f.context)) and (
-            f.kind == K.LITERAL or any(compare.numbers_equal(n, target) for n in _numbers_in(f.value))))
+            f.kind == K.LITERAL or any(compare.numbers_equal(n, cast(float, target)) for n in _numbers_in(f.value))))
     return list(dict.fromkeys(sites))
 
 
