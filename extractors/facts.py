@@ -6,7 +6,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from libcst.metadata import PositionProvider
 
@@ -186,7 +186,7 @@ class RepositoryIndex:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:
                 self.by_name[self._normalise(fact.name)].append(fact)
-            for number in _numbers(fact.value):
+            for number in numbers_in(fact.value):
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
@@ -230,12 +230,13 @@ class RepositoryIndex:
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _numbers(value: Value):
+def numbers_in(value: Value) -> Iterator[int | float]:
+    """The numbers a value holds, nested tuples included (``(0.9, (1, "x"))`` -> 0.9, 1)."""
     if is_number(value):
         yield value
     elif isinstance(value, tuple):
         for item in value:
-            yield from _numbers(item)
+            yield from numbers_in(item)
 
 
 # Stub codes whose finding spans code that only pretends to implement something (a function body, or a value

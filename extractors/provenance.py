@@ -23,8 +23,8 @@ from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_nam
 from extractors.facts import CallFact, Fact, RepositoryIndex
 from extractors.walk import is_test_path
 
-__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_scope", "call_liveness", "is_dead",
-           "overridden_by", "resolve_source"]
+__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_scope", "call_liveness",
+           "calls_by_short", "overridden_by", "passed_keywords", "resolve_source"]
 
 # Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
 # an argparse default, over a config-file key, over a default written in code. Lower ranks first.
@@ -70,6 +70,25 @@ def _calls_by_source(index: RepositoryIndex) -> dict[str, list[CallFact]]:
     return found
 
 
+def calls_by_short(index: RepositoryIndex) -> dict[str, list[CallFact]]:
+    """Analysis provider: the calls (and dotted references) of the repository by the callee's last component
+    (``AdamW`` for ``torch.optim.AdamW(...)``), in index order."""
+    found: dict[str, list[CallFact]] = {}
+    for call in index.calls:
+        found.setdefault(call.short, []).append(call)
+    return found
+
+
+_KEYWORD_LINES = 200  # lines of one call searched for its keywords: a bound on generated giant calls
+
+
+def passed_keywords(index: RepositoryIndex, call: CallFact) -> set[str]:
+    """The names of the keyword arguments ``call`` passes: its keyword facts within its lines (at most
+    ``_KEYWORD_LINES``), a keyword's own line rather than the call's first."""
+    return {f.name for line in range(call.line, min(call.end_line, call.line + _KEYWORD_LINES) + 1)
+            for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
+
+
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
     """The liveness of the code that makes ``call`` (as ``binding_liveness``)."""
     return _scope_liveness(index.analysis(build_call_graph), call.file, call.cell, call.context)
@@ -87,11 +106,6 @@ def _scope_liveness(graph, file: str, cell: int | None, scope: str) -> str:
         if node in graph.graph:
             return graph.liveness(node)
     return MAYBE
-
-
-def is_dead(index: RepositoryIndex, fact: Fact) -> bool:
-    """True when the code holding ``fact`` is dead in the call graph (``binding_liveness``)."""
-    return index.analysis(binding_liveness)(fact) == DEAD
 
 
 def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
@@ -142,11 +156,10 @@ def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     parts = fact.context.split(".")
     # a constructor's defaults are passed where its class is called: MRQ(gamma=0.9) for MRQ.__init__(gamma=0.99)
     owner = parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
-    calls = [c for c in index.calls if c.short == owner and call_liveness(index, c) != DEAD
-             and not is_test_path(c.file)]
-    passing = sorted((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
-                      and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
-                     key=lambda f: (f.file, f.line))
-    # every live call passes it: a keyword fact inside each call's lines (the keyword's own line, not the call's)
-    every = calls and all(any(f.where == c.where and c.line <= f.line <= c.end_line for f in passing) for c in calls)
-    return passing[0] if every else None
+    calls = [c for c in index.analysis(calls_by_short).get(owner, ())
+             if call_liveness(index, c) != DEAD and not is_test_path(c.file)]
+    if not calls or not all(fact.name in passed_keywords(index, c) for c in calls):
+        return None  # some live call leaves the default in use
+    return min((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
+                and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
+               key=lambda f: (f.file, f.line))

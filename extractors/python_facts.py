@@ -108,11 +108,7 @@ class _FactVisitor(cst.CSTVisitor):
 
     def _consume(self, node: cst.BaseExpression) -> None:
         """Mark the number nodes of a recorded value so they are not recorded again as literals."""
-        stack: list[cst.CSTNode] = [node]
-        while stack:
-            current = stack.pop()
-            self.consumed.add(id(current))
-            stack.extend(current.children)
+        _mark_subtree(node, self.consumed)
 
     # -- scopes --------------------------------------------------------------------------------------------
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -183,11 +179,7 @@ class _FactVisitor(cst.CSTVisitor):
         self._not_values(node)
 
     def _not_values(self, node: cst.CSTNode) -> None:
-        stack: list[cst.CSTNode] = [node]
-        while stack:
-            current = stack.pop()
-            self.not_references.add(id(current))
-            stack.extend(current.children)
+        _mark_subtree(node, self.not_references)
 
     # -- loops ---------------------------------------------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
@@ -375,6 +367,15 @@ def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:
                 base = dotted_name(target.value) or ""
                 return key, f"{base}.{key}" if base else key
     return None, ""
+
+
+def _mark_subtree(node: cst.CSTNode, marks: set[int]) -> None:
+    """Add the ids of ``node`` and every node below it to ``marks``."""
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        marks.add(id(current))
+        stack.extend(current.children)
 
 
 def _read_key(node: cst.BaseExpression) -> str | None:

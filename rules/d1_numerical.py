@@ -48,9 +48,9 @@ import sympy
 
 from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
-from extractors.facts import CallFact, Fact, RepositoryIndex, stub_around, value_key
-from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, overridden_by,
-                                   resolve_source)
+from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
+from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_short,
+                                   overridden_by, passed_keywords, resolve_source)
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -281,10 +281,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     default = _library_default(atom, value, index, keys)
     if default is not None:
         return default
-    unsure = sorted((f for f in agreeing if not _may_contradict(f, index) and _differs(atom, f.value)),
-                    key=_evidence_order)
-    different = sorted((f for f in agreeing if _may_contradict(f, index) and _differs(atom, f.value)),
-                       key=_evidence_order)
+    differing = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
+    contradicts = [_may_contradict(f, index) for f in differing]
+    unsure = [f for f, can in zip(differing, contradicts) if not can]
+    different = [f for f, can in zip(differing, contradicts) if can]
     if isinstance(value, str) and not different:
         different = _rival_calls(atom, value, index)
     sites = [f for f in _value_sites(atom, value, index) if f not in found.outside]
@@ -375,14 +375,21 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
         return False
     if fact.kind != K.KEYWORD:
         return True
-    short = fact.context.rsplit(".", 1)[-1]
-    if not (short in index.analysis(_repository_names) or quantities.is_consumer(fact.context)):
+    if not _to_consumer(fact, index):
         return False
     # a layer built several times, here with the keyword and elsewhere without it (the default), has no one value
     # (a downsampling Conv3d(stride=(1, 2, 2)) beside plain Conv3d blocks)
-    calls = [c for c in index.calls if c.callee == fact.context and not c.referenced and not is_test_path(c.file)
+    calls = [c for c in index.analysis(calls_by_short).get(fact.context.rsplit(".", 1)[-1], ())
+             if c.callee == fact.context and not c.referenced and not is_test_path(c.file)
              and call_liveness(index, c) != DEAD]
-    return all(fact.name in _passed_keywords(c, index) for c in calls)
+    return all(fact.name in passed_keywords(index, c) for c in calls)
+
+
+def _to_consumer(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a keyword fact is passed to a consumer of settings: one of the repository's own classes or functions,
+    or a library call listed in ``rules/quantities.yaml`` (``consumers``)."""
+    short = fact.context.rsplit(".", 1)[-1]
+    return short in index.analysis(_repository_names) or quantities.is_consumer(fact.context)
 
 
 def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
@@ -391,16 +398,10 @@ def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
         return "a value passed on under another name"
     if fact.kind == K.LOOP:
         return "one value of a loop"
-    short = fact.context.rsplit(".", 1)[-1]
-    if short in index.analysis(_repository_names) or quantities.is_consumer(fact.context):
+    if _to_consumer(fact, index):
         return f"while other {fact.context} calls leave {fact.name} at its default"
     return f"a setting of {fact.context}, which may be another component"
 
-
-def _passed_keywords(call: CallFact, index: RepositoryIndex) -> set[str]:
-    """The keyword arguments a call passes (its keyword facts within its lines, at most 200)."""
-    return {f.name for line in range(call.line, min(call.end_line, call.line + 200) + 1)
-            for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
 
 
 def _repository_names(index: RepositoryIndex) -> frozenset[str]:
@@ -540,7 +541,7 @@ def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: fro
             continue
         if places and not places & {call.short, *call.context.split("."), *module_name(call.file).split(".")}:
             continue
-        passed = _passed_keywords(call, index)
+        passed = passed_keywords(index, call)
         for parameter, default in defaults.items():
             if names.normalise(parameter) not in keys or parameter in passed or call_liveness(index, call) == DEAD:
                 continue
@@ -623,17 +624,8 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
         # a literal is recorded without its unary minus and matches either way
         sites.extend(f for f in index.by_value.get(key, ()) if not (
             f.kind == K.KEYWORD and names.ignored_callee(f.context)) and (
-            f.kind == K.LITERAL or any(compare.numbers_equal(n, cast(float, target)) for n in _numbers_in(f.value))))
+            f.kind == K.LITERAL or any(compare.numbers_equal(n, cast(float, target)) for n in numbers_in(f.value))))
     return list(dict.fromkeys(sites))
-
-
-def _numbers_in(value: Value):
-    """The numbers a value holds, nested tuples included."""
-    if is_number(value):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _numbers_in(item)
 
 
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
