@@ -80,6 +80,23 @@ def round_to_scale(fraction: float) -> float:
     return math.floor(fraction * 4 + 0.5) / 4
 
 
+def determined_score(bounds: "list[tuple[float, float]] | tuple[tuple[float, float], ...]") -> float | None:
+    """The score of a compound claim when it no longer depends on its undecided elements, else ``None``.
+
+    ``bounds`` holds one ``(low, high)`` pair of fractions in [0, 1] per element of the claim: equal for a decided
+    element, ``(0.0, 1.0)`` for one nobody could decide (an ambiguous value, an element no check covers). A
+    compound claim scores the mean of its elements rounded to ``SCALE`` (the labelling guide,
+    ../shared/LABELLING.md); when the lowest and the highest possible means round to the same level, that level
+    is the score whatever the undecided elements turn out to be. Raises ``ValueError`` for an empty list or a
+    bound outside [0, 1] (``round_to_scale``).
+    """
+    if not bounds:
+        raise ValueError("a claim has at least one element")
+    low = round_to_scale(sum(b[0] for b in bounds) / len(bounds))
+    high = round_to_scale(sum(b[1] for b in bounds) / len(bounds))
+    return low if low == high else None
+
+
 def show_value(value: Value | None) -> str:
     """A value as people write it: ``0.0001``, ``(0.9, 0.95)``, ``1/sqrt(d_model)``, ``?`` for an unfoldable one."""
     if value is None:
@@ -176,9 +193,11 @@ class SAU:
 
     ``checks`` holds the dimension's structured checks, as its spec schema reads them (``verifier.dimensions``; for
     D1 a tuple of ``Atom``s under ``"atoms"``). ``complete`` says whether the checks cover every element of the
-    statement: a rule settles only complete SAUs (a claim compiled from prose is complete when every number in it
-    became part of an atom). ``checkable`` is false for claims code cannot show (hardware, a theorem, a reported
-    result), with the reason in ``note``.
+    statement (a claim compiled from prose is complete when every number in it became part of an atom).
+    ``uncovered`` names the statement's elements no check covers, one short phrase each, when the spec counts
+    them: a rule may then settle an incomplete SAU whose score those elements cannot change
+    (``determined_score``); an incomplete SAU without that list never settles. ``checkable`` is false for claims
+    code cannot show (hardware, a theorem, a reported result), with the reason in ``note``.
     """
 
     id: str
@@ -189,6 +208,7 @@ class SAU:
     complete: bool = True
     checkable: bool = True
     note: str = ""
+    uncovered: tuple[str, ...] = ()
 
     @property
     def atoms(self) -> tuple[Atom, ...]:

@@ -19,6 +19,10 @@ Project spec (``benchmark_data/<benchmark_id>.yaml``)::
           - {name: dropout, range: [0.0, 0.3]}
           - {name: attn_scale, value: 1/sqrt(d_head), about: 0.05}   # "about": a relative tolerance
         complete: true                          # the checks cover the whole statement (default true)
+      - id: demo-D1-002
+        dimension: D1
+        atoms: [{name: warmup_steps, value: 2000}]
+        uncovered: [linear warmup shape]        # elements no check covers, one phrase each (implies complete: false)
       - id: demo-D2-001
         dimension: D2
         formulas: ["x / norm(x)"]               # Python syntax; equations as "lhs == rhs"
@@ -62,7 +66,7 @@ SPEC_SCHEMA = "sauverify-spec/1"
 # The top-level keys of a spec; any other is a typo or a newer format, and an error.
 TOP_KEYS = ("schema", "benchmark_id", "slug", "title", "venue", "saus")
 # Keys every SAU entry may have, whatever its dimension; each dimension adds its check keys.
-_COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "__line__"}
+_COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "uncovered", "__line__"}
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -177,5 +181,21 @@ def _sau(data: object, path: Path) -> SAU:
         raise SpecError(f"{sau_id}: give its checks ({', '.join(sorted(check_keys))}) or mark it "
                         "checkable: false with a note", path, line)
     checks = DIMENSION_RULES[dimension].parse_checks(data, Entry(path, sau_id, line, checkable))
+    uncovered = _uncovered(data, sau_id, path, line)
+    complete = data.get("complete", not uncovered)
+    if not isinstance(complete, bool):
+        raise SpecError(f"{sau_id}: complete must be true or false", path, line)
+    if complete and uncovered:
+        raise SpecError(f"{sau_id}: a SAU with uncovered elements is not complete (drop complete: true)", path, line)
     return SAU(sau_id, dimension, str(data.get("source", "")), str(data.get("statement", "")), checks,
-               complete=bool(data.get("complete", True)), checkable=checkable, note=str(data.get("note", "")))
+               complete=complete, checkable=checkable, note=str(data.get("note", "")), uncovered=uncovered)
+
+
+def _uncovered(data: dict, sau_id: str, path: Path, line: int | None) -> tuple[str, ...]:
+    """The entry's ``uncovered`` list: the statement's elements no check covers, each a non-empty phrase. Raises
+    ``SpecError`` for anything else."""
+    items = data.get("uncovered", [])
+    if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
+        raise SpecError(f"{sau_id}: uncovered must be a list of short phrases, one per element no check covers",
+                        path, line)
+    return tuple(i.strip() for i in items)
