@@ -55,8 +55,8 @@ from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, names, quantities
-from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, round_to_scale,
-                            show_value)
+from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, compound_score,
+                            determined_score, show_value)
 
 RULE = "rule:d1-numerical"
 
@@ -131,8 +131,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         candidates = Candidates.of(atom, index)
         atom_results.append((atom, [decide_value(atom, value, index, candidates) for value in _required(atom)]))
     atom_scores = [sum(_SCORES[o.outcome] for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
-    score = round_to_scale(sum(atom_scores) / len(atom_scores))
+    score = compound_score(atom_scores)
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
+    determined = _determined(sau, [outcomes for _, outcomes in atom_results])
     outcomes = [o.outcome for _, results in atom_results for o in results]
     drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
     evidence = _evidence(atom_results, index)
@@ -144,10 +145,37 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     notes = [_atom_note(atom, results) for atom, results in atom_results]
     matched = sum(1 for s in atom_scores if s == 1.0)
     reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
-    if decided and not sau.complete:
+    undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered)
+    if determined is not None and undecided:
+        score = determined
+        reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
+                   f"({_undecided_names(sau, atom_results)}) turn out to be")
+    elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
-    status = Status.SETTLED if decided and sau.complete else Status.UNRESOLVED
+    status = Status.SETTLED if determined is not None else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, evidence, findings)
+
+
+def _determined(sau: SAU, outcomes: list[list[ValueOutcome]]) -> float | None:
+    """The SAU's score when no undecided element can change it (``sau.vocabulary.determined_score``), else
+    ``None``. Each atom is one element, bounded by its values (an ambiguous value anywhere in 0..1); each of the
+    spec's ``uncovered`` elements is one more in 0..1. An incomplete SAU that does not count its uncovered elements
+    is never determined."""
+    if not sau.complete and not sau.uncovered:
+        return None
+    bounds = []
+    for values in outcomes:
+        low = sum(0.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
+        high = sum(1.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
+        bounds.append((low, high))
+    bounds += [(0.0, 1.0)] * len(sau.uncovered)
+    return determined_score(bounds)
+
+
+def _undecided_names(sau: SAU, atom_results) -> str:
+    """The undecided elements as the reason names them: ambiguous atoms by name, then the uncovered phrases."""
+    names_ = [atom.name for atom, outcomes in atom_results if any(o.outcome == AMBIGUOUS for o in outcomes)]
+    return ", ".join([*names_, *sau.uncovered])
 
 
 def _required(atom: Atom) -> tuple[Value, ...]:
@@ -161,8 +189,12 @@ def _required(atom: Atom) -> tuple[Value, ...]:
 class Candidates:
     """The facts an atom's names reach: ``agreeing`` and ``narrower`` through its non-generic names (``keys``),
     ``qualified`` the narrower names that add a qualifier word (``min_lr`` for ``lr``: another quantity unless the
-    claim's own name is not bound at all), ``weak`` through its generic ones (``K``, ``alpha``). With
-    ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones."""
+    claim's own name is not bound at all), ``weak`` through its generic ones (``K``, ``alpha``), ``broader`` the
+    claim's names without a one-letter subscript (``alpha_init`` for ``alpha_A_init``: they confirm a value when the
+    claim's own name is bound nowhere, and never show a drift, since the subscript may tell another part). With
+    ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones. A generic name
+    that holds two of the atom's distinct claimed values (``S`` bound to 9 and to 81 for ``n_states=3/9/81``),
+    neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one."""
 
     keys: frozenset[str]
     agreeing: list[Fact]
@@ -170,6 +202,7 @@ class Candidates:
     qualified: list[Fact]
     weak: list[Fact]
     outside: tuple[Fact, ...] = ()  # with used_in: facts under the atom's names placed elsewhere (another component)
+    broader: tuple[Fact, ...] = ()
 
     @classmethod
     def of(cls, atom: Atom, index: RepositoryIndex) -> "Candidates":
@@ -179,6 +212,11 @@ class Candidates:
         qualifiers = word_list("qualifier_words", "rules")
         agreeing, narrower = (_resolved(group, index, keys, qualifiers) for group in _candidates(keys, index))
         weak = _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers)
+        corroborated = _corroborated(atom, weak)
+        agreeing += [f for f in weak if id(f) in corroborated]
+        weak = [f for f in weak if id(f) not in corroborated]
+        broader = tuple(_resolved([f for key, facts in sorted(index.by_name.items()) if names.broader(keys, key)
+                                   for f in facts if _implements(f)], index, keys, qualifiers))
         qualified = [f for f in narrower if _extra_tokens(keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
         outside: tuple[Fact, ...] = ()
@@ -189,7 +227,25 @@ class Candidates:
                                              for group in (agreeing, narrower, qualified))
             agreeing += [f for f in weak if placed(f)]
             keys, weak = keys | weak_keys, []
-        return cls(keys, agreeing, narrower, qualified, weak, outside)
+            broader = tuple(f for f in broader if placed(f))
+        return cls(keys, agreeing, narrower, qualified, weak, outside, broader)
+
+
+def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
+    """The ids of the generic-name facts whose name holds two distinct claimed values of ``atom`` other than 0 and 1
+    (``Candidates``): one such coincidence may be chance, two under one name are the quantity."""
+    distinctive = [v for v in _required(atom) if is_number(v) and v not in (0, 1)]
+    if len(set(distinctive)) < 2:
+        return set()
+    by_name: dict[str, list[Fact]] = {}
+    for fact in weak:
+        by_name.setdefault(names.normalise(fact.name), []).append(fact)
+    out: set[int] = set()
+    for facts in by_name.values():
+        held = {v for v in distinctive for f in facts if _holds_fact(atom, v, f)}
+        if len(held) >= 2:
+            out.update(id(f) for f in facts)
+    return out
 
 
 def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
@@ -244,6 +300,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     own_bound = bool(agreeing)  # even a pass-through binding of the own name outranks a qualified one
     # a range's bounds are often bound as name_min / name_max: for a range claim qualified names are its bounds
     pool = agreeing + narrower + ([] if own_bound and atom.kind != AtomKind.RANGE else found.qualified)
+    if not own_bound:
+        pool += found.broader
     matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
     if isinstance(value, str):
         matches += _choice_calls(atom, value, index)
@@ -308,6 +366,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                else "the name is only a count noun of the claim")
         return ValueOutcome(value, AMBIGUOUS, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}, but {why}")
+    wider = [] if own_bound else sorted((f for f in found.broader if _differs(atom, f.value)), key=_evidence_order)
+    if wider:
+        return ValueOutcome(value, AMBIGUOUS, tuple(wider),
+                            f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
+                            f"{_at(wider[0])}, which may serve another part")
     elsewhere = sorted(sites, key=_evidence_order)
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]

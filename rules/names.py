@@ -158,6 +158,17 @@ def ignored_callee(callee: str) -> bool:
     return callee in ignored or parts[0] in ignored or parts[-1] in ignored
 
 
+def broader(claim_keys: frozenset[str], fact_key: str) -> bool:
+    """True when the fact name is one claim key without its one-letter subscripts (``alpha_init`` for
+    ``alpha_A_init``: one setting shared by the parts the paper tells apart), and is not generic itself."""
+    fact_tokens = frozenset(fact_key.split("_"))
+    for key in claim_keys:
+        extra = frozenset(key.split("_")) - fact_tokens
+        if fact_tokens < frozenset(key.split("_")) and all(len(t) == 1 for t in extra):
+            return not is_generic(fact_key)
+    return False
+
+
 def known_name(phrase: str) -> bool:
     """True when ``phrase`` names a hyperparameter of the alias table (``"learning rate"``, ``"batch size"``)."""
     return normalise(phrase) in _known_keys()

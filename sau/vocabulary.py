@@ -92,9 +92,20 @@ def determined_score(bounds: "list[tuple[float, float]] | tuple[tuple[float, flo
     """
     if not bounds:
         raise ValueError("a claim has at least one element")
-    low = round_to_scale(sum(b[0] for b in bounds) / len(bounds))
-    high = round_to_scale(sum(b[1] for b in bounds) / len(bounds))
+    low = compound_score([b[0] for b in bounds])
+    high = compound_score([b[1] for b in bounds])
     return low if low == high else None
+
+
+def compound_score(elements: "list[float] | tuple[float, ...]") -> float:
+    """The score of a claim made of several elements, each scored in [0, 1]: their mean rounded to ``SCALE``,
+    except that 1 ("implemented as claimed") needs every element to hold, so a mean that rounds up to 1 with an
+    element short of it is 0.75 ("one minor element missing or off"); both from the labelling guide's scale
+    (../shared/LABELLING.md). Raises ``ValueError`` for no elements or one outside [0, 1]."""
+    if not elements:
+        raise ValueError("a claim has at least one element")
+    score = round_to_scale(sum(elements) / len(elements))
+    return 0.75 if score == 1.0 and min(elements) < 1.0 else score
 
 
 def show_value(value: Value | None) -> str:

@@ -154,6 +154,12 @@ SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0
      "unknown schema 'sauverify-spec/2': this verifier reads sauverify-spec/1", 1),
     (SPEC_HEAD + "\0\0\0" + SAU, "binary content, not a YAML spec (a NUL byte)", 6),
     (SPEC_HEAD + SAU + "\xff\xfe", "binary content, not a YAML spec (bytes that are not UTF-8)", 11),
+    (SPEC_HEAD + SAU + "  uncovered: warmup shape\n",
+     "S-D1-001: uncovered must be a list of short phrases, one per element no check covers", 7),
+    (SPEC_HEAD + SAU + "  uncovered: ['']\n",
+     "S-D1-001: uncovered must be a list of short phrases, one per element no check covers", 7),
+    (SPEC_HEAD + SAU + "  uncovered: [warmup shape]\n  complete: true\n",
+     "S-D1-001: a SAU with uncovered elements is not complete (drop complete: true)", 7),
 ])
 def test_bad_spec_is_a_spec_error_naming_file_and_line(tmp_path, capsys, text, message, line):
     """Issue input 18 and siblings: an unknown top-level key, a duplicated key (top level and inside a SAU), an

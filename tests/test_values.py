@@ -1,5 +1,6 @@
 """Constant folding: numbers, symbolic values and the guards that keep hostile input cheap and inert."""
 
+import pytest
 import time
 
 import sympy
@@ -43,3 +44,34 @@ def test_text_is_never_evaluated(tmp_path):
     assert parse_value(payload) is None
     assert parse_value(f"eval(\"{payload}\")") is None
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("elements, score", [
+    ([1.0] * 8, 1.0),
+    ([1.0] * 7 + [0.0], 0.75),  # 0.875 rounds to 1, but one element is off: "one minor element off"
+    ([1.0] * 7 + [0.25], 0.75),
+    ([1.0, 0.0], 0.5),
+    ([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], 0.25),  # 0.125 rounds half up
+    ([0.0, 0.0], 0.0),
+])
+def test_compound_score_needs_every_element_for_one(elements, score):
+    from sau.vocabulary import compound_score
+    assert compound_score(elements) == score
+
+
+@pytest.mark.parametrize("bounds, score", [
+    ([(1.0, 1.0)] * 6 + [(0.0, 0.0), (0.0, 1.0)], 0.75),  # 6/8 = 0.75 up to 7/8, capped at 0.75
+    ([(1.0, 1.0)] * 2 + [(0.0, 1.0)] * 3, None),  # 0.4 (0.5) up to 1
+    ([(0.0, 0.0)] * 7 + [(0.0, 1.0)], None),  # 0 up to 0.125, which rounds half up to 0.25
+    ([(0.0, 0.0)] * 9 + [(0.0, 1.0)], 0.0),  # 0 up to 0.1
+    ([(0.5, 0.5)], 0.5),
+])
+def test_determined_score_only_when_the_undecided_cannot_change_it(bounds, score):
+    from sau.vocabulary import determined_score
+    assert determined_score(bounds) == score
+
+
+def test_determined_score_refuses_no_elements():
+    from sau.vocabulary import determined_score
+    with pytest.raises(ValueError, match="at least one element"):
+        determined_score([])
