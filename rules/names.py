@@ -113,6 +113,14 @@ def _key(tokens: tuple[str, ...]) -> str:
 
 
 @lru_cache(maxsize=65536)
+def token_key(name: str) -> str:
+    """``name``'s sorted normalised tokens joined by ``_``, before its alias group is applied (``n_blocks`` ->
+    ``N_block``, where ``normalise`` gives the group's ``N_layer``): a name narrower than this one shares its
+    tokens, not its group's."""
+    return _key(_tokens(name, table()))
+
+
+@lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
     """The lookup key of ``name``: its sorted normalised tokens joined by ``_``, mapped to its alias group's key."""
     data = table()
