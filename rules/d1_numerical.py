@@ -9,7 +9,9 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a trace"), or every such fact sits in
   code no entry point reaches (``extractors.provenance``), or is an argparse default the launcher overrides, it counts
   as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
-  seen. Names with a qualifier word (``min_lr`` for ``lr``) match only when the claim's own name is bound nowhere.
+  seen. Names with a qualifier word (``min_lr`` for ``lr``), and the claim's name without a one-letter subscript
+  (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter never show
+  a drift. A generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
   Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
   choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
   factors multiply out (``rules.quantities``).
@@ -32,10 +34,13 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
-that a value seen there keeps an atom from being called absent. The SAU's score is the mean over its atoms (an atom's
-score is the mean over its values: 1 matched, 0.25 unused or stub, 0 otherwise) rounded to the scale. The verdict is settled
-when every value is decided and the SAU's checks cover its whole statement; otherwise it is unresolved with that
-score as the best estimate.
+that a value seen there keeps an atom from being called absent. The SAU's score is over its atoms as a compound
+claim's elements (an atom's score is the mean over its values: 1 matched, 0.25 unused or stub, 0 otherwise), rounded
+to the scale, and 1 only when every atom scores 1 (``sau.vocabulary.compound_score``). The verdict is settled when no
+undecided element can change that score: each ambiguous value may be anything from 0 to 1, and so may each element
+the spec lists as ``uncovered``; an incomplete SAU that does not count its uncovered elements never settles
+(``sau.vocabulary.determined_score``). Otherwise it is unresolved with the score as the best estimate (ambiguous
+values counted 0, uncovered elements left out).
 """
 
 from __future__ import annotations
