@@ -95,8 +95,9 @@ class EvidenceCollector:
     Not thread-safe: build every prompt before handing them to worker threads.
     """
 
-    def __init__(self, index: RepositoryIndex) -> None:
+    def __init__(self, index: RepositoryIndex, budget: int = MAX_CHARS) -> None:
         self.index = index
+        self.budget = budget
         self._spans: dict[str, list[_Span]] = {}
         self._functions: dict[str, list[tuple[str, _Span]]] | None = None
 
@@ -129,7 +130,7 @@ class EvidenceCollector:
                                     for b in chosen):  # another window of a long function already shown
                 continue
             length = len(block.text(self.index))
-            if size + length > MAX_CHARS:
+            if size + length > self.budget:
                 continue
             chosen.append(block)
             size += length

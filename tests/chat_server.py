@@ -52,6 +52,13 @@ def split_prompt(messages: list[dict]) -> tuple[str, dict | None]:
     return "\n".join(instructions), data
 
 
+def shown_blocks(messages: list[dict]) -> dict[str, list[dict]]:
+    """SAU id -> the code blocks the data section shows for it (each ``{file, start_line, end_line, ...}``), in the
+    order given."""
+    _, data = split_prompt(messages)
+    return {sau["id"]: list(sau.get("code", [])) for sau in (data or {}).get("saus", [])}
+
+
 def honest_answer(messages: list[dict], action: str = "good") -> str:
     """The judge's answer text for ``messages`` under ``action`` (see the module docstring)."""
     if action == "malformed":
