@@ -84,7 +84,7 @@ def test_instructions_inside_the_repository_do_not_reach_the_judge(tmp_path: Pat
         verdicts, _ = judged(server.url, tmp_path, dimensions=("D2",))
         body = server.requests[0][1]
         instructions, data = split_prompt(body["messages"])
-        code = data["saus"][0]["code"][0]["code"]
+        code = data["code"][0]["code"]
         assert INJECTION in code and "# </data>" in code  # the comment was quoted, closing tag included
         assert INJECTION not in instructions.lower()
         # the same server obeys the text once it is placed among the instructions
