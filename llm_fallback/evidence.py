@@ -37,6 +37,7 @@ MAX_BLOCK_LINES = 60
 # small windows around many places show more deciding lines per character than whole functions around a few.
 TRACE_LINES = 8
 NAME_LINES = 12
+TRACE_SHARE = 1.0  # of the budget the traced places may take before the name matches are shown
 MAX_BLOCKS = 16
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
@@ -49,7 +50,7 @@ class Block:
     """A contiguous piece of one source: ``source`` is the file (``file#cell`` for a notebook cell) as in
     ``RepositoryIndex.lines``; ``start``..``end`` 1-based inclusive; ``kind`` ``function``, ``statement``, ``config``
     or ``window``; ``name`` the function's name when it is one; ``truncated`` when the structure was longer than the
-    lines kept; ``why`` why it was chosen (one line per reason, the rules' trace first)."""
+    lines kept; ``why`` why it was chosen (the first reason that named a place in it)."""
 
     source: str
     start: int
@@ -57,7 +58,7 @@ class Block:
     kind: str
     name: str = ""
     truncated: bool = False
-    why: tuple[str, ...] = ()
+    why: str = ""
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -65,16 +66,17 @@ class Block:
         return self.source, self.start, self.end
 
     def text(self, index: RepositoryIndex) -> str:
-        """The block's lines, each prefixed by its line number (``  12 | x = 1``)."""
-        lines = index.lines.get(self.source, [])
+        """The block's lines without their common indentation (a method's eight spaces cost tokens on every line),
+        each prefixed by its line number (``  12 | x = 1``)."""
+        lines = index.lines.get(self.source, [])[self.start - 1:self.end]
+        indent = min((len(t) - len(t.lstrip()) for t in lines if t.strip()), default=0)
         width = len(str(self.end))
-        return "\n".join(f"{n:>{width}} | {lines[n - 1]}" for n in range(self.start, self.end + 1))
+        return "\n".join(f"{n:>{width}} | {t[indent:]}" for n, t in enumerate(lines, self.start))
 
     def to_data(self, index: RepositoryIndex) -> dict:
-        """The block's code as the prompt's data: ``{file, start_line, end_line, kind, name, truncated, code}``
-        (the reasons go with each SAU that refers to it)."""
-        return {"file": self.source, "start_line": self.start, "end_line": self.end, "kind": self.kind,
-                "name": self.name, "truncated": self.truncated, "code": self.text(index)}
+        """The block's code as the prompt's data: ``{file, start_line, end_line, code}`` (the reasons go with each
+        SAU that refers to it)."""
+        return {"file": self.source, "start_line": self.start, "end_line": self.end, "code": self.text(index)}
 
 
 @dataclass(frozen=True)
@@ -146,15 +148,27 @@ class EvidenceCollector:
         return found
 
     def blocks(self, verdict: Verdict) -> list[Block]:
-        """The blocks for one verdict, in the order of ``anchors``: never overlapping (a place already shown adds
-        its reason to the block showing it), at most ``MAX_BLOCKS`` blocks and ``budget`` characters of code."""
+        """The blocks for one verdict: never overlapping (a place already shown keeps the reason that came first), at
+        most ``MAX_BLOCKS`` blocks and ``budget`` characters of code. The traced places and the
+        rules' evidence come first, in their order, up to ``TRACE_SHARE`` of the budget; then the name matches;
+        then the traced places that did not fit, while budget remains."""
+        anchors = self.anchors(verdict)
+        traced = len(verdict.trace) + len(verdict.evidence)
         chosen: list[Block] = []
-        size = 0
-        for source, line, end, keep, why in self.anchors(verdict):
+        deferred = self._fill(chosen, anchors[:traced], int(self.budget * TRACE_SHARE))
+        self._fill(chosen, anchors[traced:], self.budget)
+        self._fill(chosen, deferred, self.budget)
+        return chosen
+
+    def _fill(self, chosen: list[Block], anchors: list, budget: int) -> list:
+        """Add to ``chosen`` the block of each anchor that fits in ``budget`` characters in all; returns the anchors
+        left out for want of room."""
+        size = sum(len(b.text(self.index)) for b in chosen)
+        left = []
+        for anchor in anchors:
+            source, line, end, keep, why = anchor
             held = next((i for i, b in enumerate(chosen) if b.source == source and b.start <= line <= b.end), None)
-            if held is not None:
-                if why not in chosen[held].why and len(chosen[held].why) < 3:
-                    chosen[held] = replace(chosen[held], why=(*chosen[held].why, why))
+            if held is not None:  # shown already, for a reason that came first
                 continue
             if len(chosen) >= MAX_BLOCKS:
                 continue
@@ -163,11 +177,12 @@ class EvidenceCollector:
                 continue
             block = _outside(block, line, [b for b in chosen if b.source == source])
             length = len(block.text(self.index))
-            if size + length > self.budget:
+            if size + length > budget:
+                left.append(anchor)
                 continue
-            chosen.append(replace(block, why=(why,)))
+            chosen.append(replace(block, why=why))
             size += length
-        return chosen
+        return left
 
     def _mentions(self, terms: list[str]) -> list[tuple[str, int, str]]:
         """Lines of non-test sources that mention a term as a word (a dataset name in a loader call, a metric

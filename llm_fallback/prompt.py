@@ -143,6 +143,9 @@ def _strip_fence(content: str) -> str:
 
 
 def _sau_data(unit: Unit, blocks: dict[tuple, str]) -> dict:
+    """One SAU's part of the data: its claim and checks (empty fields left out), the rules' estimate and reason
+    (their findings say the same per element, and their places are the code blocks), and its code blocks by id
+    with why each was chosen."""
     verdict = unit.verdict
     sau = verdict.sau
     return {
@@ -150,13 +153,22 @@ def _sau_data(unit: Unit, blocks: dict[tuple, str]) -> dict:
         "dimension": f"{sau.dimension} {Dimension(sau.dimension).label}",
         "source": sau.source,
         "statement": sau.statement,
-        "checks": plain(sau.checks),
+        "checks": _pruned(plain(sau.checks)),
         "checks_cover_whole_statement": sau.complete,
         "rules": {"estimate": verdict.score, "decided_by": verdict.decided_by, "drift": verdict.drift,
-                  "reason": verdict.reason, "findings": plain([f.to_json() for f in verdict.findings]),
-                  "evidence": [e.span_ref for e in verdict.evidence]},
-        "code": [{"block": blocks[block.key], "why": list(block.why)} for block in unit.blocks],
+                  "reason": verdict.reason},
+        "code": [{"block": blocks[block.key], "why": block.why} for block in unit.blocks],
     }
+
+
+def _pruned(value: object) -> object:
+    """``value`` without empty strings, lists and mappings inside it (an atom's unset ``text``, ``used_in``)."""
+    if isinstance(value, dict):
+        kept = {k: _pruned(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if v not in ("", [], {}, None)}
+    if isinstance(value, list):
+        return [_pruned(v) for v in value]
+    return value
 
 
 def plain(value: object) -> object:

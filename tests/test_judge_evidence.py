@@ -124,12 +124,12 @@ def test_the_prompt_shows_traced_lines_first_and_says_why(tmp_path: Path) -> Non
     reasons = data["saus"][0]["code"]
     first = blocks[0]
     assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 7)  # build_optimizer, whole
-    assert reasons[0]["why"][0] == "consumer: consumes the binding of lr; lr=0.0003 matched"
+    assert reasons[0]["why"] == "consumer: consumes the binding of lr; lr=0.0003 matched"
     binding = blocks[1]
     assert binding["start_line"] <= 21 <= binding["end_line"] and binding["end_line"] - binding["start_line"] < 8
-    assert reasons[1]["why"][0] == "binding: binds lr; lr=0.0003 matched"
+    assert reasons[1]["why"] == "binding: binds lr; lr=0.0003 matched"
     # a name match comes only after the traced places
-    assert all(r["why"][0].startswith("name match") for r in reasons[2:])
+    assert all(r["why"].startswith("name match") for r in reasons[2:])
     _, d4_blocks = requests["T-D4-001"]
     shown = {n for b in d4_blocks for n in range(b["start_line"], b["end_line"] + 1)}
     assert {24, 26, 31} <= shown
