@@ -37,7 +37,6 @@ MAX_BLOCK_LINES = 60
 # small windows around many places show more deciding lines per character than whole functions around a few.
 TRACE_LINES = 8
 NAME_LINES = 12
-TRACE_SHARE = 1.0  # of the budget the traced places may take before the name matches are shown
 MAX_BLOCKS = 16
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
@@ -148,16 +147,10 @@ class EvidenceCollector:
         return found
 
     def blocks(self, verdict: Verdict) -> list[Block]:
-        """The blocks for one verdict: never overlapping (a place already shown keeps the reason that came first), at
-        most ``MAX_BLOCKS`` blocks and ``budget`` characters of code. The traced places and the
-        rules' evidence come first, in their order, up to ``TRACE_SHARE`` of the budget; then the name matches;
-        then the traced places that did not fit, while budget remains."""
-        anchors = self.anchors(verdict)
-        traced = len(verdict.trace) + len(verdict.evidence)
+        """The blocks for one verdict, in the order of ``anchors``: never overlapping (a place already shown keeps
+        the reason that came first), at most ``MAX_BLOCKS`` blocks and ``budget`` characters of code."""
         chosen: list[Block] = []
-        deferred = self._fill(chosen, anchors[:traced], int(self.budget * TRACE_SHARE))
-        self._fill(chosen, anchors[traced:], self.budget)
-        self._fill(chosen, deferred, self.budget)
+        self._fill(chosen, self.anchors(verdict), self.budget)
         return chosen
 
     def _fill(self, chosen: list[Block], anchors: list, budget: int) -> list:

@@ -63,13 +63,13 @@ def values(atom_results, first: tuple) -> tuple[Trace, ...]:
     ordered = sorted(((atom, o) for atom, outcomes in atom_results for o in outcomes),
                      key=lambda pair: first.index(pair[1].outcome) if pair[1].outcome in first else len(first))
     for atom, outcome in ordered:
-        claim = f"{atom.describe()} {outcome.outcome}"
+        claim = f"{atom.name} {outcome.outcome}"
         for call in outcome.consumers:
-            found.append(_at(call, "consumer", f"consumes the binding of {atom.name}; {claim}"))
+            found.append(_at(call, "consumer", f"consumes the binding; {claim}"))
         for fact in outcome.facts[:_PER_VALUE]:
             found.append(_at(fact, "binding", f"binds {fact.name}; {claim}"))
             for link in fact.via:
-                found.append(_at(link, "provenance", f"where the value of {fact.name} comes from"))
+                found.append(_at(link, "provenance", f"the value of {fact.name} comes from here"))
         stub = outcome.stub
         if stub is not None:
             found.append(Trace(stub.path, stub.line, stub.end_line, "stub", f"a stub behind {atom.name}"))
@@ -84,10 +84,10 @@ def formulas(results, scope, index: RepositoryIndex) -> tuple[Trace, ...]:
     for result in results:
         shown = [result.candidate] if result.candidate is not None else list(result.near)
         for rank, candidate in enumerate(shown):
-            why = (f"the expression behind {result.formula!r} ({result.outcome})" if result.candidate is not None
-                   else f"nearest candidate {rank + 1} for {result.formula!r}")
+            why = (f"{result.outcome} for formula {result.formula[:40]!r}" if result.candidate is not None
+                   else f"nearest {rank + 1} to formula {result.formula[:40]!r}")
             found.append(_at(candidate, "candidate", why))
-            found += _helpers(graph, candidate, f"called by the function of a candidate for {result.formula!r}")
+            found += _helpers(graph, candidate, "called where the candidate is")
     for record in scope:
         found.append(Trace(record.file, record.line, record.line, "mechanism",
                            f"{record.qualname} is named after the mechanism", cell=record.cell))
@@ -115,9 +115,9 @@ def elements(results, index: RepositoryIndex) -> tuple[Trace, ...]:
     for result in results:
         what = f"{result.category[:-1] if result.category != 'scope' else 'scope'} {result.name!r}"
         for ref in result.refs[:_REFS]:
-            found.append(_at(ref, "call site", f"{what} {result.outcome}: {result.note}"))
+            found.append(_at(ref, "call site", f"{what} {result.outcome}"))
             if isinstance(ref, Mention) and graph is not None:
-                found += [_at(site, "caller", f"calls {ref.scope}, where {what} is named")
+                found += [_at(site, "caller", f"calls {ref.scope.rsplit('.', 1)[-1]}, which names {result.name!r}")
                           for site in _callers(graph, ref.scope)]
     return _unique(found)
 

@@ -102,7 +102,7 @@ def test_traces_name_the_consumer_binding_and_step_sites(tmp_path: Path) -> None
     assert d1.status == "unresolved"
     # the call consuming the value first, then the binding it came from
     assert [(t.ref, t.role) for t in d1.trace] == [("train.py:7", "consumer"), ("train.py:21", "binding")]
-    assert d1.trace[1].why == "binds lr; lr=0.0003 matched"
+    assert d1.trace[1].why == "binds lr; lr matched"
     d4 = verdicts["T-D4-001"]
     steps = [(t.ref, t.why) for t in d4.trace if t.role == "step"]
     assert steps == [("train.py:24", "step 'prepare data' (strong match) from train"),
@@ -124,10 +124,10 @@ def test_the_prompt_shows_traced_lines_first_and_says_why(tmp_path: Path) -> Non
     reasons = data["saus"][0]["code"]
     first = blocks[0]
     assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 7)  # build_optimizer, whole
-    assert reasons[0]["why"] == "consumer: consumes the binding of lr; lr=0.0003 matched"
+    assert reasons[0]["why"] == "consumer: consumes the binding; lr matched"
     binding = blocks[1]
     assert binding["start_line"] <= 21 <= binding["end_line"] and binding["end_line"] - binding["start_line"] < 8
-    assert reasons[1]["why"] == "binding: binds lr; lr=0.0003 matched"
+    assert reasons[1]["why"] == "binding: binds lr; lr matched"
     # a name match comes only after the traced places
     assert all(r["why"].startswith("name match") for r in reasons[2:])
     _, d4_blocks = requests["T-D4-001"]
