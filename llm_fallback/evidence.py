@@ -1,28 +1,43 @@
-"""Evidence for the judge: whole function bodies or config blocks around the places the rules looked at.
+"""Evidence for the judge: the code around the places the rules traced, under a budget of characters per SAU.
+
+What a block shows comes first from the verdict's ``trace`` (``rules.traces``: for D1 the consumer and each binding
+of a value's provenance chain, for D2 the candidate expressions with the helpers their functions call and the
+functions named after the mechanism, for D3 the loader, metric or baseline call sites and their callers, for D4 the
+steps' sites in the chosen trace and the calls leading there), in the rules' order, most decisive first; then the
+verdict's evidence; then, only while budget remains, places matching the SAU's names (facts and functions named
+by its checks, lines mentioning them). Each block says why it was chosen.
 
 Each block is cut from ``RepositoryIndex.lines`` and located with the libcst trees already in
-``RepositoryIndex.modules`` (never re-parsed). A line inside a function gives the innermost enclosing function; a
+``RepositoryIndex.modules`` (never re-parsed). A traced line gives its innermost enclosing function when that is at
+most ``TRACE_LINES`` long, else ``TRACE_LINES`` lines around it within the function; a traced span (a helper
+function) gives its first ``TRACE_LINES`` lines; a name match gives up to ``NAME_LINES`` lines the same way. A
 line outside any function gives the enclosing module- or class-level statement; a line of a config file (or of a
-file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window around it. Blocks are
-bounded (``MAX_BLOCK_LINES`` lines, ``MAX_BLOCKS`` blocks, ``MAX_CHARS`` characters per SAU) so a prompt stays small.
+file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window around it. Blocks never
+overlap: a block reaching into one already chosen is cut back to the lines not yet shown. The budget
+(``LLMSettings.evidence_chars``) counts the characters of the blocks' code; a block that does not fit is left out
+and smaller ones after it may still fit.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.facts import NAMED_KINDS, RepositoryIndex
 from extractors.walk import is_test_path
+from llm_fallback.settings import DEFAULT_EVIDENCE_CHARS
 from rules import names
 from sau.vocabulary import Verdict, split_where
 
 MAX_BLOCK_LINES = 60
-MAX_BLOCKS = 6
-MAX_CHARS = 12_000
+# Lines kept around a traced line and around a name match: measured on the truth set (benchmarks/judge_evidence.py),
+# small windows around many places show more deciding lines per character than whole functions around a few.
+TRACE_LINES = 8
+NAME_LINES = 12
+MAX_BLOCKS = 16
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
 # Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
@@ -33,8 +48,8 @@ _STATEMENTS = (cst.SimpleStatementLine, cst.If, cst.With, cst.For, cst.While, cs
 class Block:
     """A contiguous piece of one source: ``source`` is the file (``file#cell`` for a notebook cell) as in
     ``RepositoryIndex.lines``; ``start``..``end`` 1-based inclusive; ``kind`` ``function``, ``statement``, ``config``
-    or ``window``; ``name`` the function's name when it is one; ``truncated`` when the structure was longer than
-    ``MAX_BLOCK_LINES`` and only the lines around the anchor are kept."""
+    or ``window``; ``name`` the function's name when it is one; ``truncated`` when the structure was longer than the
+    lines kept; ``why`` why it was chosen (the first reason that named a place in it)."""
 
     source: str
     start: int
@@ -42,17 +57,25 @@ class Block:
     kind: str
     name: str = ""
     truncated: bool = False
+    why: str = ""
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        """(source, start, end): the same code, whichever SAU it was chosen for."""
+        return self.source, self.start, self.end
 
     def text(self, index: RepositoryIndex) -> str:
-        """The block's lines, each prefixed by its line number (``  12 | x = 1``)."""
-        lines = index.lines.get(self.source, [])
+        """The block's lines without their common indentation (a method's eight spaces cost tokens on every line),
+        each prefixed by its line number (``  12 | x = 1``)."""
+        lines = index.lines.get(self.source, [])[self.start - 1:self.end]
+        indent = min((len(t) - len(t.lstrip()) for t in lines if t.strip()), default=0)
         width = len(str(self.end))
-        return "\n".join(f"{n:>{width}} | {lines[n - 1]}" for n in range(self.start, self.end + 1))
+        return "\n".join(f"{n:>{width}} | {t[indent:]}" for n, t in enumerate(lines, self.start))
 
     def to_data(self, index: RepositoryIndex) -> dict:
-        """The block as the prompt's data: ``{file, start_line, end_line, kind, name, truncated, code}``."""
-        return {"file": self.source, "start_line": self.start, "end_line": self.end, "kind": self.kind,
-                "name": self.name, "truncated": self.truncated, "code": self.text(index)}
+        """The block's code as the prompt's data: ``{file, start_line, end_line, code}`` (the reasons go with each
+        SAU that refers to it)."""
+        return {"file": self.source, "start_line": self.start, "end_line": self.end, "code": self.text(index)}
 
 
 @dataclass(frozen=True)
@@ -91,51 +114,70 @@ class _Spans(cst.CSTVisitor):
 
 class EvidenceCollector:
     """Builds the evidence blocks of unresolved verdicts from one repository index; caches each source's spans.
+    ``budget`` is the characters of code per SAU (``LLMSettings.evidence_chars``).
 
     Not thread-safe: build every prompt before handing them to worker threads.
     """
 
-    def __init__(self, index: RepositoryIndex) -> None:
+    def __init__(self, index: RepositoryIndex, budget: int = DEFAULT_EVIDENCE_CHARS) -> None:
         self.index = index
+        self.budget = budget
         self._spans: dict[str, list[_Span]] = {}
         self._functions: dict[str, list[tuple[str, _Span]]] | None = None
 
-    def blocks(self, verdict: Verdict) -> list[Block]:
-        """The blocks for one verdict, in order: around its evidence first, then around facts and functions named
-        by the SAU's checks (names, aliases, glossary code names, dataset/step keywords; not generic names such as
-        ``alpha``), then around lines that mention those terms. Blocks never overlap. At most ``MAX_BLOCKS`` blocks and ``MAX_CHARS`` characters of code."""
-        anchors: list[tuple[str, int]] = []
-        for item in verdict.evidence:
-            anchors.append((item.where, item.line))
+    def anchors(self, verdict: Verdict) -> list[tuple[str, int, int, int, str]]:
+        """The places to show for one verdict, most decisive first, as (source, line, end line, lines kept, why):
+        the rules' trace, then the verdict's evidence, then the SAU's name matches (module docstring)."""
+        found = [(t.where, t.line, t.end_line, TRACE_LINES, f"{t.role}: {t.why}") for t in verdict.trace]
+        found += [(e.where, e.line, e.end_line, TRACE_LINES, f"the rules' evidence ({e.kind})")
+                  for e in verdict.evidence]
         terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
-                    anchors.append((fact.where, fact.line))
+                    found.append((fact.where, fact.line, fact.line, NAME_LINES,
+                                  f"name match: binds {fact.name!r}, named by the claim's checks"))
         functions = self._function_table()
         for term in terms:
             for source, span in functions.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
-                anchors.append((source, span.start))
-        anchors.extend(self._mentions(terms))
+                found.append((source, span.start, span.start, NAME_LINES,
+                              f"name match: function {span.name!r}, named by the claim's checks"))
+        found += [(source, line, line, NAME_LINES, f"name match: mentions {term!r}")
+                  for source, line, term in self._mentions(terms)]
+        return found
+
+    def blocks(self, verdict: Verdict) -> list[Block]:
+        """The blocks for one verdict, in the order of ``anchors``: never overlapping (a place already shown keeps
+        the reason that came first), at most ``MAX_BLOCKS`` blocks and ``budget`` characters of code."""
         chosen: list[Block] = []
-        size = 0
-        for source, line in anchors:
-            if len(chosen) >= MAX_BLOCKS:
-                break
-            if any(b.source == source and b.start <= line <= b.end for b in chosen):
-                continue
-            block = self.block_at(source, line)
-            if block is None or any(b.source == source and b.start <= block.end and block.start <= b.end
-                                    for b in chosen):  # another window of a long function already shown
-                continue
-            length = len(block.text(self.index))
-            if size + length > MAX_CHARS:
-                continue
-            chosen.append(block)
-            size += length
+        self._fill(chosen, self.anchors(verdict), self.budget)
         return chosen
 
-    def _mentions(self, terms: list[str]) -> list[tuple[str, int]]:
+    def _fill(self, chosen: list[Block], anchors: list, budget: int) -> list:
+        """Add to ``chosen`` the block of each anchor that fits in ``budget`` characters in all; returns the anchors
+        left out for want of room."""
+        size = sum(len(b.text(self.index)) for b in chosen)
+        left = []
+        for anchor in anchors:
+            source, line, end, keep, why = anchor
+            held = next((i for i, b in enumerate(chosen) if b.source == source and b.start <= line <= b.end), None)
+            if held is not None:  # shown already, for a reason that came first
+                continue
+            if len(chosen) >= MAX_BLOCKS:
+                continue
+            block = self.block_at(source, line, keep, end)
+            if block is None:
+                continue
+            block = _outside(block, line, [b for b in chosen if b.source == source])
+            length = len(block.text(self.index))
+            if size + length > budget:
+                left.append(anchor)
+                continue
+            chosen.append(replace(block, why=why))
+            size += length
+        return left
+
+    def _mentions(self, terms: list[str]) -> list[tuple[str, int, str]]:
         """Lines of non-test sources that mention a term as a word (a dataset name in a loader call, a metric
         name in a config value), at most ``_FACTS_PER_TERM`` per term, in source order."""
         if not terms:
@@ -151,11 +193,12 @@ class EvidenceCollector:
                     term = match.group(1).lower()
                     if seen.get(term, 0) < _FACTS_PER_TERM:
                         seen[term] = seen.get(term, 0) + 1
-                        found.append((source, number))
+                        found.append((source, number, term))
         return found
 
-    def block_at(self, source: str, line: int) -> Block | None:
-        """The block around ``line`` of ``source`` (``file`` or ``file#cell``), or ``None`` when the source or the
+    def block_at(self, source: str, line: int, keep: int = MAX_BLOCK_LINES, end: int | None = None) -> Block | None:
+        """The block around ``line`` of ``source`` (``file`` or ``file#cell``), at most ``keep`` lines; for a span
+        ``line``..``end`` of several lines (a function) its first ``keep`` lines. ``None`` when the source or the
         line is unknown."""
         lines = self.index.lines.get(source)
         if not lines or not 1 <= line <= len(lines):
@@ -164,10 +207,13 @@ class EvidenceCollector:
             around = [s for s in self._spans_of(source) if s.start <= line <= s.end]
             functions = [s for s in around if s.kind == "function"]
             pick = min(functions or around, key=lambda s: s.end - s.start, default=None)
+            if end is not None and end > line:  # a traced span: its own lines, from its start
+                pick = next((s for s in around if s.start == line), pick)
             if pick is not None:
-                return _clip(source, line, pick.start, pick.end, pick.kind, pick.name)
-        start, end, kind = _config_block(lines, line, source)
-        return _clip(source, line, start, end, kind, "")
+                anchor = pick.start if end is not None and end > line else line
+                return _clip(source, anchor, pick.start, pick.end, pick.kind, pick.name, keep)
+        first, last, kind = _config_block(lines, line, source)
+        return _clip(source, line, first, last, kind, "", keep)
 
     def _spans_of(self, source: str) -> list[_Span]:
         if source not in self._spans:
@@ -215,12 +261,25 @@ def check_terms(checks: dict) -> list[str]:
     return found
 
 
-def _clip(source: str, line: int, start: int, end: int, kind: str, name: str) -> Block:
-    if end - start + 1 <= MAX_BLOCK_LINES:
+def _clip(source: str, line: int, start: int, end: int, kind: str, name: str, keep: int = MAX_BLOCK_LINES) -> Block:
+    """``start``..``end`` when it has at most ``keep`` lines, else ``keep`` lines holding ``line``, a third of them
+    before it (the code leading to a traced line matters less than what follows it)."""
+    if end - start + 1 <= keep:
         return Block(source, start, end, kind, name)
-    low = max(start, min(line - MAX_BLOCK_LINES // 2, end - MAX_BLOCK_LINES + 1))  # a full window, anchor inside
-    high = min(end, low + MAX_BLOCK_LINES - 1)
+    low = max(start, min(line - keep // 3, end - keep + 1))  # a full window, anchor inside
+    high = min(end, low + keep - 1)
     return Block(source, low, high, kind, name, truncated=True)
+
+
+def _outside(block: Block, line: int, shown: list[Block]) -> Block:
+    """``block`` cut back so that it shares no line with ``shown`` (blocks of its source), keeping ``line``."""
+    start, end = block.start, block.end
+    for other in shown:
+        if other.end < line:
+            start = max(start, other.end + 1)
+        elif other.start > line:
+            end = min(end, other.start - 1)
+    return block if (start, end) == (block.start, block.end) else replace(block, start=start, end=end, truncated=True)
 
 
 def _config_block(lines: list[str], line: int, source: str) -> tuple[int, int, str]:

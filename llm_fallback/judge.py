@@ -89,7 +89,7 @@ class Judge:
 
     def __call__(self, verdicts: list[Verdict], index: RepositoryIndex) -> list[Verdict]:
         self.stats.routed = routed_counts(verdicts)
-        collector = EvidenceCollector(index)
+        collector = EvidenceCollector(index, self.settings.evidence_chars)
         units = [Unit(v, tuple(collector.blocks(v))) for v in verdicts if needs_judge(v)]
         size = max(1, self.settings.batch)
         requests = [_Request(group, prompt.messages(group, index))

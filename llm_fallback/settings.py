@@ -12,6 +12,7 @@ DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RETRIES = 3
 DEFAULT_CONCURRENCY = 4
+DEFAULT_EVIDENCE_CHARS = 6_000  # characters of code per SAU; README, "The LLM judge", gives the measurement
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class LLMSettings:
     ``OPENAI_BASE_URL`` or OpenAI's); ``timeout`` seconds per request; ``retries`` the client's retries per request;
     ``concurrency`` requests in flight (threads); ``batch`` SAUs per request; ``max_calls`` the budget of exchanges
     per run (replayed ones count too, so a replay decides exactly what the recorded run decided; ``None`` no limit);
-    ``recordings`` the folder of recorded exchanges."""
+    ``recordings`` the folder of recorded exchanges; ``evidence_chars`` the budget of code characters per SAU."""
 
     mode: str = "off"
     model: str = DEFAULT_MODEL
@@ -31,3 +32,4 @@ class LLMSettings:
     batch: int = 1
     max_calls: int | None = None
     recordings: Path = DEFAULT_FOLDER
+    evidence_chars: int = DEFAULT_EVIDENCE_CHARS

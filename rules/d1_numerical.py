@@ -59,7 +59,7 @@ from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_l
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import compare, names, quantities
+from rules import compare, names, quantities, traces
 from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, compound_score,
                             determined_score, show_value)
 
@@ -160,7 +160,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
     status = Status.SETTLED if determined is not None else Status.UNRESOLVED
-    return Verdict(sau, score, status, reason, RULE, drift, evidence, findings)
+    return Verdict(sau, score, status, reason, RULE, drift, evidence, findings,
+                   trace=traces.values(atom_results, _EVIDENCE_FIRST))
 
 
 def _determined(sau: SAU, outcomes: list[list[ValueOutcome]]) -> float | None:

@@ -61,7 +61,7 @@ from extractors.facts import CONFIG, RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import equivalence, names, operations
+from rules import equivalence, names, operations, traces
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
@@ -165,7 +165,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         status = Status.SETTLED if sau.complete else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
-        return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results))
+        return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
+                       trace=traces.formulas(results, scope, index))
     return _ambiguous(sau, results, scope, reason, index)
 
 
@@ -854,4 +855,5 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
                          for c in shown)
-    return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results))
+    trace = traces.formulas(results, scope, index) if index is not None else ()
+    return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results), trace=trace)

@@ -67,7 +67,7 @@ from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import names, roles
+from rules import names, roles, traces
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
@@ -207,7 +207,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
                      for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
-    return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), findings)
+    return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), findings,
+                   trace=traces.elements(results, index))
 
 
 def decide_element(category: str, element: dict, graph: CallGraph, index: RepositoryIndex) -> ElementResult:

@@ -61,6 +61,7 @@ from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTI
 from extractors.facts import RepositoryIndex
 from extractors.words import word_list
 from rules import roles
+from rules.traces import steps as traced_steps
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
 RULE = "rule:d4-ordering"
@@ -369,7 +370,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     findings = tuple(StepFinding(r.name, r.outcome, r.strength, r.event.site.ref if r.event else (r.where or None),
                                  bool(r.event and r.event.in_loop)) for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
-    return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings)
+    return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings,
+                   trace=traced_steps(results, entry))
 
 
 def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list[StepResult]]:

@@ -256,6 +256,17 @@ class Evidence(Location):
         return data
 
 
+@dataclass(frozen=True)
+class Trace(Location):
+    """A place a rule looked at while deciding a SAU, kept for the LLM judge whether or not the rule settled:
+    ``role`` what the place is to the rule (``consumer``, ``binding``, ``provenance``, ``mechanism``, ``candidate``,
+    ``helper``, ``call site``, ``caller``, ``step``, ``path``, ``elsewhere``), ``why`` one line saying why it was
+    looked at. A verdict lists its traces most decisive first."""
+
+    role: str
+    why: str
+
+
 class Finding:
     """The base of a rule's record of one element of a SAU (an atom's values, a formula, a protocol element, a step):
     each rule declares a frozen dataclass deriving from it. ``to_json`` gives the report's ``findings`` entry: each
@@ -277,7 +288,8 @@ class Verdict:
 
     ``score`` is on ``SCALE``, or ``None`` when nothing can be scored (a claim not checkable in code, a rule failure:
     no made-up scores); ``status`` who decided; ``drift`` what went wrong, or ``None``; ``decided_by`` the rule or
-    model name; ``findings`` per-element details for reviewers and the LLM fallback (for D1, one per atom).
+    model name; ``findings`` per-element details for reviewers and the LLM fallback (for D1, one per atom);
+    ``trace`` the places the rule traced, most decisive first, from which the LLM judge's evidence is chosen.
     """
 
     sau: SAU
@@ -288,3 +300,4 @@ class Verdict:
     drift: Drift | None = None
     evidence: tuple[Evidence, ...] = ()
     findings: tuple[Finding, ...] = ()
+    trace: tuple[Trace, ...] = ()

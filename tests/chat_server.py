@@ -2,7 +2,8 @@
 
 It plays a judge that reads the prompt the way ``llm_fallback.prompt`` lays it out: the data section runs from the
 line ``<data>`` to the line ``</data>`` of the user message. Its honest answer scores each SAU 0.5 when the data
-shows code for it (citing the first block's first line) and 0 otherwise. It is also gullible on purpose: when the
+shows code for it (citing the first of its blocks' first line; blocks are listed once under ``code`` and each SAU
+names its own by id) and 0 otherwise. It is also gullible on purpose: when the
 words "give full marks" appear anywhere *outside* the data section (the instruction part), it obeys and scores 1.
 A prompt that leaks repository text into the instructions is therefore caught by the score.
 
@@ -52,6 +53,14 @@ def split_prompt(messages: list[dict]) -> tuple[str, dict | None]:
     return "\n".join(instructions), data
 
 
+def shown_blocks(messages: list[dict]) -> dict[str, list[dict]]:
+    """SAU id -> the code blocks the data section shows for it (each ``{file, start_line, end_line, ...}``), in the
+    order given."""
+    _, data = split_prompt(messages)
+    code = {block["id"]: block for block in (data or {}).get("code", [])}
+    return {sau["id"]: [code[ref["block"]] for ref in sau.get("code", [])] for sau in (data or {}).get("saus", [])}
+
+
 def honest_answer(messages: list[dict], action: str = "good") -> str:
     """The judge's answer text for ``messages`` under ``action`` (see the module docstring)."""
     if action == "malformed":
@@ -59,8 +68,9 @@ def honest_answer(messages: list[dict], action: str = "good") -> str:
     instructions, data = split_prompt(messages)
     obey = INJECTION in instructions.lower()
     entries = []
+    shown = shown_blocks(messages)
     for sau in (data or {}).get("saus", []):
-        blocks = sau.get("code", [])
+        blocks = shown[sau["id"]]
         refs = [{"file": blocks[0]["file"], "line": blocks[0]["start_line"]}] if blocks else []
         score = 1 if obey or action == "full" else (0.5 if blocks else 0)
         if action == "off_scale":

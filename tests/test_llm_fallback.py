@@ -84,7 +84,7 @@ def test_instructions_inside_the_repository_do_not_reach_the_judge(tmp_path: Pat
         verdicts, _ = judged(server.url, tmp_path, dimensions=("D2",))
         body = server.requests[0][1]
         instructions, data = split_prompt(body["messages"])
-        code = data["saus"][0]["code"][0]["code"]
+        code = data["code"][0]["code"]
         assert INJECTION in code and "# </data>" in code  # the comment was quoted, closing tag included
         assert INJECTION not in instructions.lower()
         # the same server obeys the text once it is placed among the instructions
@@ -248,13 +248,17 @@ def test_a_broken_decisions_file_is_an_input_error(tmp_path: Path, capsys) -> No
 
 def test_llm_settings_from_pyproject(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nllm = "replay"\nmodel = "m"\nllm-timeout = 5\n'
-                                             'llm-batch = 2\nmax-llm-calls = 7\nrecordings = "recs"\n')
+                                             'llm-batch = 2\nmax-llm-calls = 7\nrecordings = "recs"\n'
+                                             'llm-evidence-chars = 2500\n')
     monkeypatch.chdir(tmp_path)
     args = cli.build_parser().parse_args(["--llm-batch", "3"])
     settings = cli.llm_settings(args, load_settings(tmp_path))
     assert (settings.mode, settings.model, settings.timeout, settings.batch, settings.max_calls) == \
         ("replay", "m", 5, 3, 7)
-    assert settings.recordings == tmp_path / "recs"
+    assert settings.recordings == tmp_path / "recs" and settings.evidence_chars == 2500
+    (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nllm-evidence-chars = "many"\n')
+    with pytest.raises(ConfigError, match="llm-evidence-chars must be a positive integer"):
+        load_settings(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nllm-concurrency = 0\n')
     with pytest.raises(ConfigError, match="llm-concurrency must be a positive integer"):
         load_settings(tmp_path)

@@ -55,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "arguments, runs on the embedded demo repository and spec.",
         epilog="Settings can also come from [tool.sauverify] in the nearest pyproject.toml "
                "(sau-dir, exclude, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
-               "llm-retries, llm-concurrency, llm-batch, max-llm-calls, recordings). The LLM endpoint also reads "
+               "llm-retries, llm-concurrency, llm-batch, max-llm-calls, llm-evidence-chars, recordings). The LLM "
+               "endpoint also reads "
                "OPENAI_API_KEY and OPENAI_BASE_URL. Exit codes: 0 ran, 1 --check-decisions found changed "
                "decisions, 2 usage or input error (including a folder with no file to read, an --output that "
                "cannot be written, a missing or unusable recording in --llm replay), 3 internal error, 130 "

@@ -5,7 +5,8 @@ relative to the pyproject file), ``exclude`` (list of glob patterns on repositor
 ``max-file-bytes`` (size cap per file), ``format`` (a name of ``verifier.formats.FORMATS``), ``dimensions`` (list
 such as ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
 ``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
-request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyproject file).
+request), ``max-llm-calls``, ``llm-evidence-chars`` (characters of code per SAU in the judge's prompt) and ``recordings``
+(folder, relative to the pyproject file).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
-         "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings"}
+         "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
+         "recordings"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
 _LLM_KEYS = {
     "model": ("model", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
@@ -30,6 +32,8 @@ _LLM_KEYS = {
     "llm-concurrency": ("concurrency", lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
                         "a positive integer"),
     "llm-batch": ("batch", lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0, "a positive integer"),
+    "llm-evidence-chars": ("evidence_chars", lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
+                           "a positive integer (characters of code per SAU)"),
     "max-llm-calls": ("max_calls", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
                       "a non-negative integer"),
 }

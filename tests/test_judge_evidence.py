@@ -1,0 +1,174 @@
+"""The judge's evidence comes from what the rules traced (``Verdict.trace``, ``rules.traces``), under a budget of
+code characters per SAU, with blocks shared by a batch sent once; and the benchmark's recall measure
+(``benchmarks/judge_evidence.py``). Prompts are recorded by a real chat-completions server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from chat_server import ChatServer, shown_blocks, split_prompt  # noqa: E402
+from benchmarks.judge_evidence import parse_ref, recall  # noqa: E402
+from extractors.repository import build_index  # noqa: E402
+from llm_fallback.evidence import EvidenceCollector  # noqa: E402
+from llm_fallback.judge import Judge  # noqa: E402
+from llm_fallback.settings import LLMSettings  # noqa: E402
+from rules import names  # noqa: E402
+from verifier.run import verify  # noqa: E402
+from verifier.specs.project import load_project_spec  # noqa: E402
+
+TRAIN = '''import argparse
+
+import torch
+
+
+def build_optimizer(params, lr):
+    return torch.optim.Adam(params, lr=lr)
+
+
+def prepare():
+    return list(range(10))
+
+
+def fit(model, data):
+    for batch in data:
+        model(batch)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lr", type=float, default=3e-4)
+    args = parser.parse_args()
+    model = torch.nn.Linear(4, 4)
+    data = prepare()
+    optimizer = build_optimizer(model.parameters(), args.lr)
+    fit(model, data)
+    return optimizer
+
+
+if __name__ == "__main__":
+    main()
+'''
+# complete: false leaves each SAU unresolved (the statement says more than its checks), so each goes to the judge
+SPEC = '''schema: sauverify-spec/1
+benchmark_id: fx-trace
+slug: trace_fixture
+title: traces for the judge
+venue: fixture
+saus:
+- id: T-D1-001
+  dimension: D1
+  source: fixture
+  statement: Adam with learning rate 3e-4 and a warmup.
+  complete: false
+  atoms:
+  - {name: lr, aliases: [learning_rate], value: 3e-4}
+- id: T-D1-002
+  dimension: D1
+  source: fixture
+  statement: The optimizer's learning rate is 3e-4, decayed later.
+  complete: false
+  atoms:
+  - {name: learning_rate, aliases: [lr], value: 3e-4}
+- id: T-D4-001
+  dimension: D4
+  source: fixture
+  statement: Data is prepared, then the model is fit, then evaluated.
+  complete: false
+  steps:
+  - {name: prepare data, functions: [prepare]}
+  - {name: fit, functions: [fit]}
+'''
+
+
+def fixture(tmp_path: Path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "train.py").write_text(TRAIN)
+    (tmp_path / "spec.yaml").write_text(SPEC)
+    return repo, load_project_spec(tmp_path / "spec.yaml")
+
+
+def verdicts_of(repo: Path, spec) -> dict:
+    return {v.sau.id: v for v in verify(repo, spec, "repo").verdicts}
+
+
+def test_traces_name_the_consumer_binding_and_step_sites(tmp_path: Path) -> None:
+    repo, spec = fixture(tmp_path)
+    verdicts = verdicts_of(repo, spec)
+    d1 = verdicts["T-D1-001"]
+    assert d1.status == "unresolved"
+    # the call consuming the value first, then the binding it came from
+    assert [(t.ref, t.role) for t in d1.trace] == [("train.py:7", "consumer"), ("train.py:21", "binding")]
+    assert d1.trace[1].why == "binds lr; lr matched"
+    d4 = verdicts["T-D4-001"]
+    steps = [(t.ref, t.why) for t in d4.trace if t.role == "step"]
+    assert steps == [("train.py:24", "step 'prepare data' (strong match) from train"),
+                     ("train.py:26", "step 'fit' (strong match) from train")]
+    # the calls leading from the entry point to the steps: main() under the __main__ block
+    assert "train.py:31" in [t.ref for t in d4.trace if t.role == "path"]
+
+
+def test_the_prompt_shows_traced_lines_first_and_says_why(tmp_path: Path) -> None:
+    repo, spec = fixture(tmp_path)
+    with ChatServer() as server:
+        judge = Judge(LLMSettings(mode="record", model="m", base_url=server.url, retries=0, concurrency=1,
+                                  recordings=tmp_path / "rec"))
+        verify(repo, spec, "repo", judge=judge)
+    requests = {sau: (body, blocks) for _, body in server.requests
+                for sau, blocks in shown_blocks(body["messages"]).items()}
+    body, blocks = requests["T-D1-001"]
+    _, data = split_prompt(body["messages"])
+    reasons = data["saus"][0]["code"]
+    first = blocks[0]
+    assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 7)  # build_optimizer, whole
+    assert reasons[0]["why"] == "consumer: consumes the binding; lr matched"
+    binding = blocks[1]
+    assert binding["start_line"] <= 21 <= binding["end_line"] and binding["end_line"] - binding["start_line"] < 8
+    assert reasons[1]["why"] == "binding: binds lr; lr matched"
+    # a name match comes only after the traced places
+    assert all(r["why"].startswith("name match") for r in reasons[2:])
+    _, d4_blocks = requests["T-D4-001"]
+    shown = {n for b in d4_blocks for n in range(b["start_line"], b["end_line"] + 1)}
+    assert {24, 26, 31} <= shown
+
+
+def test_the_budget_keeps_the_most_decisive_blocks(tmp_path: Path) -> None:
+    repo, spec = fixture(tmp_path)
+    d1 = verdicts_of(repo, spec)["T-D1-001"]
+    index = build_index(repo, names.normalise)
+    roomy = EvidenceCollector(index, 100_000).blocks(d1)
+    tight = EvidenceCollector(index, 250).blocks(d1)
+    assert sum(len(b.text(index)) for b in tight) <= 250
+    assert tight and tight[0] == roomy[0] and len(tight) < len(roomy)
+    # no two blocks share a line
+    lines = [(b.source, n) for b in roomy for n in range(b.start, b.end + 1)]
+    assert len(lines) == len(set(lines))
+
+
+def test_blocks_shared_by_a_batch_are_sent_once(tmp_path: Path) -> None:
+    repo, spec = fixture(tmp_path)
+    with ChatServer() as server:
+        judge = Judge(LLMSettings(mode="record", model="m", base_url=server.url, retries=0, concurrency=1, batch=2,
+                                  recordings=tmp_path / "rec"))
+        verdicts = {v.sau.id: v for v in verify(repo, spec, "repo", ("D1",), judge=judge).verdicts}
+    assert len(server.requests) == 1
+    _, data = split_prompt(server.requests[0][1]["messages"])
+    ids = [block["id"] for block in data["code"]]
+    keys = [(b["file"], b["start_line"], b["end_line"]) for b in data["code"]]
+    assert len(set(keys)) == len(keys) == len(ids)
+    first, second = ([ref["block"] for ref in sau["code"]] for sau in data["saus"])
+    assert set(first) & set(second)  # the lr binding and its consumer are evidence for both SAUs
+    assert len(ids) < len(first) + len(second)
+    assert {v.status for v in verdicts.values()} == {"judged"}
+
+
+def test_recall_counts_a_deciding_line_and_every_deciding_line() -> None:
+    assert parse_ref("src/a.py:3-5") == ("src/a.py", 3, 5) and parse_ref("a.py:7") == ("a.py", 7, 7)
+    assert parse_ref("README") is None
+    assert recall(("a.py:3-5", "b.py:1"), {"a.py": {4}}) == (True, False)
+    assert recall(("a.py:3-5", "b.py:1"), {"a.py": {3, 4, 5}, "b.py": {1}}) == (True, True)
+    assert recall(("a.py:3-5",), {"b.py": {3}}) == (False, False)
+    assert recall((), {"a.py": {1}}) == (False, False)
