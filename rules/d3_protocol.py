@@ -68,6 +68,7 @@ from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles
+from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, value_source
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
@@ -224,6 +225,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     generic_live: list[Mention] = []
     matched: set[str] = set()
     constants = index.analysis(literal_constants)
+    data = index.analysis(flow)
     short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
     for text, mentions in graph.mentions_by_text().items():
         hit_specific = any(term_matches(t, text) for t in specific)
@@ -244,7 +246,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             elif mention.kind == "display":
                 found["display"].append(mention)
             elif state == LIVE:
-                found[role(category, mention, constants, tuple(terms))].append(mention)
+                found[role(category, mention, constants, tuple(terms), data)].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
@@ -295,8 +297,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if found[TRACE]:
         first = sorted(found[TRACE], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
-                             f"only named by a constant, a table of written-out values or a plot at {first.ref}, "
-                             f"never {_ROLE_WORDS[category]}", (first,))
+                             f"only named by a constant, a table of written-out values, a plot, a value of another "
+                             f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
+                             (first,))
     if found["display"]:
         first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
@@ -317,14 +320,20 @@ _CONFIG_CALLS = roles.words("config_calls")
 _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
 
 
-def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = ()) -> str:
+def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
+         data: Flow | None = None) -> str:
     """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
     dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
     table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
     code whose role cannot be told from the syntax: a variable passed on, a string compared or listed).
     ``constants`` are the identifiers bound only to literals (``literal_constants``); ``terms`` the element's name
-    and aliases (a metric's name bound to a call computing another metric is not that metric)."""
+    and aliases (a metric's name bound to a call computing another metric is not that metric); ``data`` the
+    repository's ``rules.d3_flow.Flow`` (without it, computed values and listed settings are not followed)."""
     context, kind = mention.context, mention.kind
+    if data is not None and mention.within and kind in ("string", "name") and context in _LISTED:
+        run, _ = loop_runs(mention, data)
+        if run != Run.UNDECIDED:  # a listed setting a live loop runs, or skips while running the list
+            return ROLE if run == Run.RUN else TRACE
     callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")
     callee_words = set(words(callee.rsplit(".", 1)[-1])) if callee else set()
     if callee and callee.rsplit(".", 1)[-1].lower() in _PLOT_CALLS:
@@ -334,7 +343,7 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
         if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS:
             return UNKNOWN
         if category == "metrics" and _other_metric(ctor, terms):
-            return UNKNOWN  # mcc = accuracy_score(...): the name says one metric, the call computes another
+            return TRACE  # mcc = accuracy_score(...): the name says one metric, the call computes another
         last = ctor.rsplit(".", 1)[-1]
         if category == "baselines" and not (last[:1].isupper() or set(words(last)) & _LOADER_WORDS):
             return UNKNOWN  # base_model_outputs = self.model(...): a result named after it, not the model built
@@ -343,11 +352,14 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
         return ROLE
     if kind == "binding":
         if context == "bind:computed":
-            return ROLE if category == "metrics" else UNKNOWN
+            return _computed(mention, data, terms) if category == "metrics" else UNKNOWN
+        if context == "bind:literal" and category == "metrics" and data is not None \
+                and (mention.scope, mention.text) in data.filled:
+            return UNKNOWN  # losses = [] then losses.append(...): a collection the code fills in
         return TRACE if context == "bind:literal" and (category == "metrics" or mention.text in constants) \
             else UNKNOWN
     if context == "key:computed":
-        return ROLE if category == "metrics" else UNKNOWN
+        return _computed(mention, data, terms) if category == "metrics" else UNKNOWN
     if context in ("key:literal", "literal"):
         return TRACE if category == "metrics" else UNKNOWN
     if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
@@ -360,7 +372,22 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             return ROLE
     if kind == "name" and mention.text.rsplit(".", 1)[-1] in constants:
         return TRACE
+    if kind == "name" and category == "metrics" and data is not None and \
+            name_source(mention, data, lambda callee: _other_metric(callee, terms)) != Source.COMPUTED:
+        return TRACE  # float(mcc) where mcc = accuracy_score(...): the name holds a constant or another metric
     return UNKNOWN
+
+
+_LISTED = ("literal", "", "key:literal", "key:computed")  # contexts of an element of a table bound to a name
+
+
+def _computed(mention: Mention, data: Flow | None, terms: tuple[str, ...]) -> str:
+    """The role of a metric's name or key bound to a computed value: a trace when the value holds a constant or
+    another metric (``rules.d3_flow.value_source``), computed otherwise."""
+    if data is None:
+        return ROLE
+    source = value_source(mention, data, lambda callee: _other_metric(callee, terms))
+    return ROLE if source == Source.COMPUTED else TRACE
 
 
 def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
