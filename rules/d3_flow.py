@@ -14,6 +14,10 @@ that the syntax of one mention cannot answer.
   that is not a print, log or plot; a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the
   positions inside it. A setting of such a list that no loop reaches, while a slicing loop runs the list, is
   skipped; one whose list live code does not iterate in this way is undecided here.
+- **Whether a string dispatch can be taken** (``supplied``): code under ``if kind == "deterministic":`` runs only
+  when that string reaches ``kind``; it can when the string is written anywhere else that is not dead code, a
+  comparison, a message or a listed setting the loops skip (a list, a call's argument, an ``argparse`` default or
+  choice), or is a string value of a configuration file or a launcher's argument.
 
 Both read only mentions (``extractors.callgraph.Mention``: ``reads``, ``within``, ``iter:`` contexts) and
 liveness; depth-bounded, they never raise on odd input.
@@ -26,7 +30,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import CallGraph, Mention
+from extractors import facts as K
+from extractors.callgraph.model import DEAD, CallGraph, Mention
 from extractors.facts import RepositoryIndex
 from extractors.words import word_list
 from rules import roles
@@ -61,7 +66,8 @@ class Flow:
     after binding (``x[k] = v``, ``x += v``, ``x.append(...)``); ``loops`` iterated name -> its live ``iter:``
     mentions; ``readers`` name -> live binding mentions whose value reads it; ``holders`` name -> mentions of that
     name inside a display bound to another name; ``used`` (scope, name) pairs handed to a call that is neither a
-    print, a log nor a plot."""
+    print, a log nor a plot; ``written`` string -> its mentions outside dead code that are neither comparisons nor
+    messages; ``configured`` the string values of configuration files and launchers' arguments."""
 
     graph: CallGraph
     bindings: dict[tuple[str, str], list[Mention]]
@@ -70,6 +76,8 @@ class Flow:
     readers: dict[str, list[Mention]]
     holders: dict[str, list[Mention]]
     used: frozenset[tuple[str, str]]
+    written: dict[str, list[Mention]]
+    configured: frozenset[str]
 
 
 def flow(index: RepositoryIndex) -> Flow:
@@ -81,10 +89,14 @@ def flow(index: RepositoryIndex) -> Flow:
     readers: dict[str, list[Mention]] = {}
     holders: dict[str, list[Mention]] = {}
     used: set[tuple[str, str]] = set()
+    written: dict[str, list[Mention]] = {}
     for scope, mentions in graph.mentions.items():
         live = graph.live(scope)
+        dead = scope in graph.graph and graph.liveness(scope) == DEAD
         for mention in mentions:
             text, context = mention.text, mention.context
+            if mention.kind == "string" and context != "compare" and not dead:
+                written.setdefault(text, []).append(mention)
             if mention.kind == "binding":
                 if context == "bind:item":
                     filled.add((scope, text))
@@ -111,7 +123,22 @@ def flow(index: RepositoryIndex) -> Flow:
                 callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
                 if callee and callee not in _SHOWN:
                     used.add((scope, text))
-    return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used))
+    configured = frozenset(f.value for f in index.facts if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
+    return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured)
+
+
+def supplied(mention: Mention, data: Flow) -> bool:
+    """Whether some string ``mention``'s enclosing ``if`` tests select it by can reach the compared value (module
+    docstring); true when it has no such guards."""
+    if not mention.guards:
+        return True
+    for string in mention.guards:
+        if string in data.configured:
+            return True
+        for source in data.written.get(string, ()):
+            if not source.within or loop_runs(source, data)[0] != Run.SKIPPED:
+                return True
+    return False
 
 
 def value_source(mention: Mention, data: Flow, other_metric: Callable[[str], bool], depth: int = 0) -> Source:

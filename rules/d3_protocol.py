@@ -68,7 +68,7 @@ from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles
-from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, value_source
+from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, supplied, value_source
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
@@ -322,6 +322,17 @@ _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not i
 
 def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
          data: Flow | None = None) -> str:
+    """What a live, non-display mention of an element of ``category`` shows (``_role``), except that a use under
+    ``if`` tests selecting it by strings no code, configuration or launcher supplies is undecided: it runs only if
+    someone passes such a string (``rules.d3_flow.supplied``)."""
+    found = _role(category, mention, constants, terms, data)
+    if found == ROLE and data is not None and not supplied(mention, data):
+        return UNKNOWN
+    return found
+
+
+def _role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
+          data: Flow | None = None) -> str:
     """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
     dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
     table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in

@@ -174,3 +174,19 @@ def test_steps_ask_for_roles() -> None:
     assert step_roles({"name": "noisy target action", "keywords": ["noise_clip"], "functions": ["clip"]}) == set()
     assert step_roles({"name": "AdamW update", "keywords": ["optimizer.step"], "functions": []}) == {"optimizer_step"}
     assert roles.order_breakers() == (("backward", "optimizer_step", "zero_grad"),)
+
+
+def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None:
+    """``Mention.guards``: the strings of ``==``/``in`` tests (through ``and``/``or`` when both sides compare) of
+    the enclosing ``if`` bodies in the mention's scope; comparisons' own strings have the ``compare`` context."""
+    (tmp_path / "run.py").write_text(
+        "def main(kind, flag):\n"
+        "    if kind in ('a', 'b'):\n        one(kind)\n"
+        "    elif kind == 'c' or kind == 'd':\n        two(kind)\n"
+        "    if kind == 'e' and flag:\n        three(kind)\n"
+        "    if kind != 'f':\n        four(kind)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    by = {(m.text, m.kind): m for ms in graph.mentions.values() for m in ms}
+    assert [by[(call, "name")].guards for call in ("one", "two", "three", "four")] == [
+        ("a", "b"), ("c", "d"), (), ()]
+    assert {by[(s, "string")].context for s in "abcdef"} == {"compare"}

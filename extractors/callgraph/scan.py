@@ -86,6 +86,9 @@ class Scanner(cst.CSTVisitor):
         self.key_reads: dict[int, tuple[str, ...]] = {}  # id of a computed key -> its value's ``reads``
         self.within_labels: dict[int, str] = {}  # id of a display's top-level element -> ``<name>:<position>``
         self.within: list[str] = []
+        self.compared: set[int] = set()  # ids of strings a comparison tests against (``x == "a"``)
+        self.guard_of: dict[int, tuple[str, ...]] = {}  # id of an if's body -> the strings its test compares with
+        self.guards: list[tuple[int, tuple[str, ...]]] = []  # (scope depth, strings) of the enclosing if bodies
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         arm = self.arms.get(id(node))
@@ -95,6 +98,8 @@ class Scanner(cst.CSTVisitor):
             self.in_literal += 1
         if id(node) in self.within_labels:
             self.within.append(self.within_labels[id(node)])
+        if id(node) in self.guard_of:
+            self.guards.append((len(self.scopes), self.guard_of[id(node)]))
         return super().on_visit(node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
@@ -105,6 +110,8 @@ class Scanner(cst.CSTVisitor):
             self.in_literal -= 1
         if id(original_node) in self.within_labels:
             self.within.pop()
+        if id(original_node) in self.guard_of:
+            self.guards.pop()
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.positions[node].start.line
@@ -125,8 +132,10 @@ class Scanner(cst.CSTVisitor):
         if reads is None:
             reads = self.key_reads.get(id(node), ())
         within = self.within[-1] if self.within else ""
+        depth = len(self.scopes)
+        guards = tuple(dict.fromkeys(g for level, strings in self.guards if level == depth for g in strings))
         self.s.mentions.append(Mention.at(self.key, self._line(node), self.scopes[-1], text, kind, context, reads,
-                                          within))
+                                          within, guards))
 
     def _context(self, node: cst.CSTNode) -> str:
         """The ``Mention.context`` of a name or string being visited (not of a binding: ``_bind``)."""
@@ -136,6 +145,8 @@ class Scanner(cst.CSTVisitor):
             return "call"
         if id(node) in self.keyed:
             return self.keyed[id(node)]
+        if id(node) in self.compared:
+            return "compare"
         if self.calls:
             keyword = self.keywords[-1] if self.keywords else None
             named = f"={keyword[1]}" if keyword is not None and keyword[0] == len(self.calls) else ""
@@ -235,10 +246,20 @@ class Scanner(cst.CSTVisitor):
             self.s.main_line, self.s.main_end = self._line(node), self._end(node.body)
             return
         self.arms[id(node.body)] = (id(node), 0)
+        compared = compared_strings(node.test)
+        if compared:
+            self.guard_of[id(node.body)] = compared
         if isinstance(node.orelse, cst.Else):
             self.arms[id(node.orelse.body)] = (id(node), 1)
         elif isinstance(node.orelse, cst.If):
             self.arms[id(node.orelse)] = (id(node), 1)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        operands = [node.left, *(c.comparator for c in node.comparisons)]
+        if any(isinstance(c.operator, _TESTS) for c in node.comparisons):
+            for operand in operands:
+                for string in _strings_of(operand):
+                    self.compared.add(id(string))
 
     def visit_Try(self, node: cst.Try) -> None:
         self.arms[id(node.body)] = (id(node), 0)
@@ -471,6 +492,39 @@ def _is_main_guard(test: cst.BaseExpression) -> bool:
     return names == ["__name__"] and strings == ["__main__"]
 
 
+
+
+_TESTS = (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)
+
+
+def _strings_of(operand: cst.BaseExpression) -> list[cst.SimpleString]:
+    """The string literals an operand of a comparison is or lists (``"a"``, ``("a", "b")``)."""
+    if isinstance(operand, cst.SimpleString):
+        return [operand]
+    if isinstance(operand, (cst.Tuple, cst.List, cst.Set)):
+        return [e.value for e in operand.elements if isinstance(e.value, cst.SimpleString)]
+    return []
+
+
+def compared_strings(test: cst.BaseExpression) -> tuple[str, ...]:
+    """The strings an ``if`` test selects its body by (``Mention.guards``): those compared with ``==`` or ``in``,
+    through ``and``/``or``; empty when the test is anything else (``!=``, a call, a flag)."""
+    if isinstance(test, cst.BooleanOperation):
+        left, right = compared_strings(test.left), compared_strings(test.right)
+        return (*left, *right) if left and right else ()
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
+            or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.In)):
+        return ()
+    out = []
+    for operand in (test.left, test.comparisons[0].comparator):
+        for string in _strings_of(operand):
+            try:
+                value = string.evaluated_value
+            except Exception:  # a malformed escape
+                continue
+            if isinstance(value, str):
+                out.append(value)
+    return tuple(out)
 
 
 _ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
