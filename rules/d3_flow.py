@@ -14,6 +14,10 @@ that the syntax of one mention cannot answer.
   that is not a print, log or plot; a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the
   positions inside it. A setting of such a list that no loop reaches, while a slicing loop runs the list, is
   skipped; one whose list live code does not iterate in this way is undecided here.
+- **Whether a claimed list of values runs** (``values_run``): a configuration list or a Python list bound to a
+  name holding exactly the claimed values (``k_values_to_test: [0.0, 0.3, 0.6, 0.9]`` for "k_3 values
+  0/0.3/0.6/0.9") runs when live code reads it into a local (``ks = cfg.get("...k_values_to_test")``, on the
+  line naming the key) or by its own name, and a live loop over that local or name hands its items to a call.
 - **Whether a string dispatch can be taken** (``supplied``): code under ``if kind == "deterministic":`` runs only
   when that string reaches ``kind``; it can when the string is written anywhere else that is not dead code, a
   comparison, a message or a listed setting the loops skip (a list, a call's argument, an ``argparse`` default or
@@ -32,7 +36,7 @@ from enum import StrEnum
 from extractors.callgraph.build import build_call_graph
 from extractors import facts as K
 from extractors.callgraph.model import DEAD, CallGraph, Mention
-from extractors.facts import RepositoryIndex
+from extractors.facts import Fact, RepositoryIndex
 from extractors.words import word_list
 from rules import roles
 
@@ -67,7 +71,9 @@ class Flow:
     mentions; ``readers`` name -> live binding mentions whose value reads it; ``holders`` name -> mentions of that
     name inside a display bound to another name; ``used`` (scope, name) pairs handed to a call that is neither a
     print, a log nor a plot; ``written`` string -> its mentions outside dead code that are neither comparisons nor
-    messages; ``configured`` the string values of configuration files and launchers' arguments."""
+    messages; ``configured`` the string values of configuration files and launchers' arguments; ``bound_at``
+    (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name ->
+    its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``)."""
 
     graph: CallGraph
     bindings: dict[tuple[str, str], list[Mention]]
@@ -78,6 +84,8 @@ class Flow:
     used: frozenset[tuple[str, str]]
     written: dict[str, list[Mention]]
     configured: frozenset[str]
+    bound_at: dict[tuple[str, int], list[Mention]]
+    named: dict[str, list[Mention]]
 
 
 def flow(index: RepositoryIndex) -> Flow:
@@ -90,6 +98,8 @@ def flow(index: RepositoryIndex) -> Flow:
     holders: dict[str, list[Mention]] = {}
     used: set[tuple[str, str]] = set()
     written: dict[str, list[Mention]] = {}
+    bound_at: dict[tuple[str, int], list[Mention]] = {}
+    named: dict[str, list[Mention]] = {}
     for scope, mentions in graph.mentions.items():
         live = graph.live(scope)
         dead = scope in graph.graph and graph.liveness(scope) == DEAD
@@ -97,7 +107,11 @@ def flow(index: RepositoryIndex) -> Flow:
             text, context = mention.text, mention.context
             if mention.kind == "string" and context != "compare" and not dead:
                 written.setdefault(text, []).append(mention)
+            if live and mention.kind in ("string", "name"):
+                named.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
             if mention.kind == "binding":
+                if live:
+                    bound_at.setdefault((mention.where, mention.line), []).append(mention)
                 if context == "bind:item":
                     filled.add((scope, text))
                 else:
@@ -124,7 +138,26 @@ def flow(index: RepositoryIndex) -> Flow:
                 if callee and callee not in _SHOWN:
                     used.add((scope, text))
     configured = frozenset(f.value for f in index.facts if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
-    return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured)
+    return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured,
+                bound_at, named)
+
+
+def values_run(fact: Fact, data: Flow) -> Mention | None:
+    """The live loop running the list of values ``fact`` binds (a configuration key or a Python name), or
+    ``None`` (module docstring)."""
+    if fact.kind != K.CONFIG:
+        outcome, loop = _runs(fact.name, "", data, 0)
+        return loop if outcome == Run.RUN else None
+    for read in data.named.get(fact.name, ()):
+        if read.text not in (fact.name, fact.path) and not read.text.endswith("." + fact.name):
+            continue
+        for binding in data.bound_at.get((read.where, read.line), ()):
+            if binding.scope != read.scope:
+                continue
+            for loop in data.loops.get(binding.text, ()):
+                if loop.scope == binding.scope and _loop_covers(loop, None, data) == Run.RUN:
+                    return loop
+    return None
 
 
 def supplied(mention: Mention, data: Flow) -> bool:

@@ -68,7 +68,7 @@ from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles
-from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, supplied, value_source
+from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, supplied, value_source, values_run
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
@@ -252,6 +252,11 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if found[ROLE]:
         best = sorted(found[ROLE], key=_mention_order)
         return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
+    listed = _values_run(name, index, data)
+    if listed is not None:
+        values, loop = listed
+        return ElementResult(category, name, PRESENT, f"its values at {values.ref}, run by the loop at {loop.ref}",
+                             (values, loop))
     if category == "datasets":
         manifest = _in_manifest(specific, index)
         if manifest is not None:
@@ -424,6 +429,28 @@ def literal_constants(index: RepositoryIndex) -> frozenset[str]:
                     set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS:
                 other.add(last)
     return frozenset(literal - other)
+
+
+_VALUE_LIST = re.compile(r"-?\d+(?:\.\d+)?(?:\s*[/,]\s*-?\d+(?:\.\d+)?)+")
+
+
+def _values_run(name: str, index: RepositoryIndex, data: Flow) -> tuple[Fact, Mention] | None:
+    """For an element naming a list of values (``k_3 values 0/0.3/0.6/0.9``, ``ranks 8/16/24``), the first list
+    binding exactly those values that a live loop runs (``rules.d3_flow.values_run``) and that loop, or ``None``."""
+    match = _VALUE_LIST.search(name)
+    if match is None:
+        return None
+    claimed = sorted({float(v) for v in re.split(r"\s*[/,]\s*", match.group())})
+    for fact in index.facts:
+        value = fact.value
+        if fact.kind not in (K.CONFIG, K.ASSIGNMENT) or not isinstance(value, tuple) or is_test_path(fact.file) \
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            continue
+        if sorted({float(v) for v in value}) == claimed:
+            loop = values_run(fact, data)
+            if loop is not None:
+                return fact, loop
+    return None
 
 
 def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
