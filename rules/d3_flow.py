@@ -137,7 +137,8 @@ def flow(index: RepositoryIndex) -> Flow:
                 callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
                 if callee and callee not in _SHOWN:
                     used.add((scope, text))
-    configured = frozenset(f.value for f in index.facts if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
+    configured = frozenset(f.value for f in index.facts
+                           if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
     return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured,
                 bound_at, named)
 

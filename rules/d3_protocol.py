@@ -21,32 +21,43 @@ A matching mention in live code (reached from an entry point) is judged by its r
 
 - **role**, the element is used: a call of it (``CIFAR10(...)``, ``compute_fid(...)``) or the definition of a
   function or class that runs; a name bound to a call's result (``tldr = load_dataset(...)``; not a dataclass
-  ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric: ``mcc =
+  ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric (a trace): ``mcc =
   accuracy_score(...)``; for a baseline, only a constructor or loader call: ``base_model_outputs =
-  self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``: ``load_dataset("tldr")``,
-  ``os.path.join(root, "webvid")``), a string handed to a metric library call for a metric (``metric_call_words``),
-  an ``add_argument`` default; for a metric also a name or dict/subscript key bound to a computed value
-  (``ppl = math.exp(loss)``, ``results["ppl"] = ...``);
+  self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``:
+  ``load_dataset("tldr")``, ``os.path.join(root, "webvid")``), a string handed to a metric library call for a
+  metric (``metric_call_words``), an ``add_argument`` default; for a metric also a name or dict/subscript key
+  bound to a computed value (``ppl = math.exp(loss)``, ``results["ppl"] = ...``); a string or name listed in a
+  table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
+  ``rules/d3_flow.py``);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
-  table bound to written-out values, and an identifier bound only to literals and handed to no loader
-  (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
-- **unknown** otherwise (a variable passed on, a string compared or listed): the role cannot be told.
+  table bound to written-out values or to a value holding a constant nothing fills in or another metric
+  (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
+  ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
+  identifier bound only to literals and handed to no loader (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
+- **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
+  selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
+  launcher writes that string: someone may pass it): the role cannot be told.
 
 Per element, in this order:
 
-- **present** (1): a role in live code; for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and
-  the like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
+- **present** (1): a role in live code; for an element naming a list of values (``k_3 values 0/0.3/0.6/0.9``),
+  a configuration or Python list holding exactly them that a live loop runs; for a dataset, also a row of a
+  manifest a launcher passes (``.jsonl`` and the like, first lines read as facts: ``rules/d3_manifests.py``),
+  evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
   name (when it does: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
-  sharing a distinctive word with the element's name or aliases (the spec's aliases may have missed it).
+  sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
+  (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
+  (a library's: ``optimizer.zero_grad``) left out.
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it), or only traces,
   display strings, comments, docstrings or other text, or nowhere.
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
-element named in code counts as half, one only hinted at by a generic term or a related name as nothing), rounded to the scale, except that a claim listing baselines none of which is built or run
+element named in code counts as half, one only hinted at by a generic term or a related name as nothing),
+rounded to the scale, except that a claim listing baselines none of which is built or run
 is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
 dead code is a trace (0.25). Settled when every element is present or absent and the SAU's checks cover its
 statement, otherwise unresolved with that score as the best estimate and one finding per element. Drift
@@ -294,7 +305,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, ABSENT,
                              f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(found[DEAD], key=_mention_order)))
-    related = _related(terms, graph, matched)
+    related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
@@ -466,21 +477,45 @@ def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Men
 _ROW_PARTS = re.compile(r"[\s\"',:;{}\[\]/\\=]+")
 
 
-def _related(terms: list[str], graph: CallGraph, matched: set[str]) -> Mention | None:
+def _related(terms: list[str], graph: CallGraph, matched: set[str],
+             attributes: frozenset[tuple[str, int, str]]) -> Mention | None:
     """A live identifier, other than the ``matched`` texts already judged, sharing a distinctive word (four
-    letters or more, not generic; or a size such as ``7b``: ``lr_7b`` for "Gemma-7B") with the element's name or aliases, or ``None``: then the
-    element may be there under a name the spec did not list."""
+    letters or more, not generic; or a size such as ``7b``: ``lr_7b`` for "Gemma-7B") with the element's name or
+    aliases, or ``None``: then the element may be there under a name the spec did not list. An attribute read is
+    passed over: its name is often a library's (``optimizer.zero_grad`` is no "zero-shot" evaluation,
+    ``model.parameters`` no count of activated parameters), and the repository's own attributes are judged by
+    their bindings and definitions."""
     distinctive = {w for t in terms for w in _plain_words(t)
                    if (len(w) >= 4 and not is_generic(w) and w not in _BUILTINS) or _SIZE.fullmatch(w)}
     if not distinctive:
         return None
     for text, mentions in graph.mentions_by_text().items():
-        if text not in matched and distinctive & _plain_words(text):
+        if text not in matched and "." not in text and _shares_word(distinctive, _plain_words(text)):
             live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
-                    and graph.live(m.scope) and not is_test_path(m.file)]
+                    and graph.live(m.scope) and not is_test_path(m.file)
+                    and (m.kind != "name" or (m.where, m.line, text) not in attributes)]
             if live:
                 return min(live, key=_mention_order)
     return None
+
+
+def attribute_parts(index: RepositoryIndex) -> frozenset[tuple[str, int, str]]:
+    """Analysis provider: (source key, line, name) of every attribute name read as part of a dotted name there
+    (``zero_grad`` of ``optimizer.zero_grad``)."""
+    graph = index.analysis(build_call_graph)
+    return frozenset((m.where, m.line, m.text.rsplit(".", 1)[-1]) for ms in graph.mentions.values() for m in ms
+                     if m.kind == "name" and "." in m.text)
+
+
+_STEM_MIN = 7  # a shorter code word inside a claim's word is too often an accident ("train" in "training")
+
+
+def _shares_word(distinctive: set[str], other: set[str]) -> bool:
+    """Whether a word of ``other`` (code) is one of ``distinctive`` (the claim's) or, seven letters or more and no
+    ordinary word, begins one of them: the claim's word with an ending the code left off (``compile_error_reward``
+    for "compiler reward")."""
+    return bool(distinctive & other) or any(
+        len(v) >= _STEM_MIN and v not in _COMMON and w.startswith(v) for w in distinctive for v in other)
 
 
 def _plain_words(text: str) -> set[str]:
