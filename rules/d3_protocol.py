@@ -21,32 +21,43 @@ A matching mention in live code (reached from an entry point) is judged by its r
 
 - **role**, the element is used: a call of it (``CIFAR10(...)``, ``compute_fid(...)``) or the definition of a
   function or class that runs; a name bound to a call's result (``tldr = load_dataset(...)``; not a dataclass
-  ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric: ``mcc =
+  ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric (a trace): ``mcc =
   accuracy_score(...)``; for a baseline, only a constructor or loader call: ``base_model_outputs =
-  self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``: ``load_dataset("tldr")``,
-  ``os.path.join(root, "webvid")``), a string handed to a metric library call for a metric (``metric_call_words``),
-  an ``add_argument`` default; for a metric also a name or dict/subscript key bound to a computed value
-  (``ppl = math.exp(loss)``, ``results["ppl"] = ...``);
+  self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``:
+  ``load_dataset("tldr")``, ``os.path.join(root, "webvid")``), a string handed to a metric library call for a
+  metric (``metric_call_words``), an ``add_argument`` default; for a metric also a name or dict/subscript key
+  bound to a computed value (``ppl = math.exp(loss)``, ``results["ppl"] = ...``); a string or name listed in a
+  table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
+  ``rules/d3_flow.py``);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
-  table bound to written-out values, and an identifier bound only to literals and handed to no loader
-  (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
-- **unknown** otherwise (a variable passed on, a string compared or listed): the role cannot be told.
+  table bound to written-out values or to a value holding a constant nothing fills in or another metric
+  (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
+  ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
+  identifier bound only to literals and handed to no loader (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
+- **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
+  selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
+  launcher writes that string: someone may pass it): the role cannot be told.
 
 Per element, in this order:
 
-- **present** (1): a role in live code; for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and
-  the like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
+- **present** (1): a role in live code; for an element naming a list of values (``k_3 values 0/0.3/0.6/0.9``),
+  a configuration or Python list holding exactly them that a live loop runs; for a dataset, also a row of a
+  manifest a launcher passes (``.jsonl`` and the like, first lines read as facts: ``rules/d3_manifests.py``),
+  evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
   name (when it does: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
-  sharing a distinctive word with the element's name or aliases (the spec's aliases may have missed it).
+  sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
+  (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
+  (a library's: ``optimizer.zero_grad``) left out.
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it), or only traces,
   display strings, comments, docstrings or other text, or nowhere.
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
-element named in code counts as half, one only hinted at by a generic term or a related name as nothing), rounded to the scale, except that a claim listing baselines none of which is built or run
+element named in code counts as half, one only hinted at by a generic term or a related name as nothing),
+rounded to the scale, except that a claim listing baselines none of which is built or run
 is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
 dead code is a trace (0.25). Settled when every element is present or absent and the SAU's checks cover its
 statement, otherwise unresolved with that score as the best estimate and one finding per element. Drift
@@ -68,6 +79,7 @@ from extractors.facts import Fact, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
+from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, supplied, value_source, values_run
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
 
@@ -225,6 +237,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     generic_live: list[Mention] = []
     matched: set[str] = set()
     constants = index.analysis(literal_constants)
+    data = index.analysis(flow)
     short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
     for text, mentions in graph.mentions_by_text().items():
         hit_specific = any(term_matches(t, text) for t in specific)
@@ -245,12 +258,17 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             elif mention.kind == "display":
                 found["display"].append(mention)
             elif state == LIVE:
-                found[role(category, mention, constants, tuple(terms))].append(mention)
+                found[role(category, mention, constants, tuple(terms), data)].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
         best = sorted(found[ROLE], key=_mention_order)
         return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
+    listed = _values_run(name, index, data)
+    if listed is not None:
+        values, loop = listed
+        return ElementResult(category, name, PRESENT, f"its values at {values.ref}, run by the loop at {loop.ref}",
+                             (values, loop))
     if category == "datasets":
         manifest = _in_manifest(specific, index)
         if manifest is not None:
@@ -288,7 +306,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, ABSENT,
                              f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(found[DEAD], key=_mention_order)))
-    related = _related(terms, graph, matched)
+    related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
@@ -296,8 +314,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if found[TRACE]:
         first = sorted(found[TRACE], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
-                             f"only named by a constant, a table of written-out values or a plot at {first.ref}, "
-                             f"never {_ROLE_WORDS[category]}", (first,))
+                             f"only named by a constant, a table of written-out values, a plot, a value of another "
+                             f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
+                             (first,))
     if found["display"]:
         first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
@@ -318,14 +337,31 @@ _CONFIG_CALLS = roles.words("config_calls")
 _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
 
 
-def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = ()) -> str:
+def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
+         data: Flow | None = None) -> str:
+    """What a live, non-display mention of an element of ``category`` shows (``_role``), except that a use under
+    ``if`` tests selecting it by strings no code, configuration or launcher supplies is undecided: it runs only if
+    someone passes such a string (``rules.d3_flow.supplied``)."""
+    found = _role(category, mention, constants, terms, data)
+    if found == ROLE and data is not None and not supplied(mention, data):
+        return UNKNOWN
+    return found
+
+
+def _role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
+          data: Flow | None = None) -> str:
     """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
     dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
     table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
     code whose role cannot be told from the syntax: a variable passed on, a string compared or listed).
     ``constants`` are the identifiers bound only to literals (``literal_constants``); ``terms`` the element's name
-    and aliases (a metric's name bound to a call computing another metric is not that metric)."""
+    and aliases (a metric's name bound to a call computing another metric is not that metric); ``data`` the
+    repository's ``rules.d3_flow.Flow`` (without it, computed values and listed settings are not followed)."""
     context, kind = mention.context, mention.kind
+    if data is not None and mention.within and kind in ("string", "name") and context in _LISTED:
+        run, _ = loop_runs(mention, data)
+        if run != Run.UNDECIDED:  # a listed setting a live loop runs, or skips while running the list
+            return ROLE if run == Run.RUN else TRACE
     callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")
     callee_words = set(words(callee.rsplit(".", 1)[-1])) if callee else set()
     if callee and callee.rsplit(".", 1)[-1].lower() in _PLOT_CALLS:
@@ -335,7 +371,7 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
         if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS:
             return UNKNOWN
         if category == "metrics" and _other_metric(ctor, terms):
-            return UNKNOWN  # mcc = accuracy_score(...): the name says one metric, the call computes another
+            return TRACE  # mcc = accuracy_score(...): the name says one metric, the call computes another
         last = ctor.rsplit(".", 1)[-1]
         if category == "baselines" and not (last[:1].isupper() or set(words(last)) & _LOADER_WORDS):
             return UNKNOWN  # base_model_outputs = self.model(...): a result named after it, not the model built
@@ -344,11 +380,14 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
         return ROLE
     if kind == "binding":
         if context == "bind:computed":
-            return ROLE if category == "metrics" else UNKNOWN
+            return _computed(mention, data, terms) if category == "metrics" else UNKNOWN
+        if context == "bind:literal" and category == "metrics" and data is not None \
+                and (mention.scope, mention.text) in data.filled:
+            return UNKNOWN  # losses = [] then losses.append(...): a collection the code fills in
         return TRACE if context == "bind:literal" and (category == "metrics" or mention.text in constants) \
             else UNKNOWN
     if context == "key:computed":
-        return ROLE if category == "metrics" else UNKNOWN
+        return _computed(mention, data, terms) if category == "metrics" else UNKNOWN
     if context in ("key:literal", "literal"):
         return TRACE if category == "metrics" else UNKNOWN
     if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
@@ -361,7 +400,22 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             return ROLE
     if kind == "name" and mention.text.rsplit(".", 1)[-1] in constants:
         return TRACE
+    if kind == "name" and category == "metrics" and data is not None and \
+            name_source(mention, data, lambda callee: _other_metric(callee, terms)) != Source.COMPUTED:
+        return TRACE  # float(mcc) where mcc = accuracy_score(...): the name holds a constant or another metric
     return UNKNOWN
+
+
+_LISTED = ("literal", "", "key:literal", "key:computed")  # contexts of an element of a table bound to a name
+
+
+def _computed(mention: Mention, data: Flow | None, terms: tuple[str, ...]) -> str:
+    """The role of a metric's name or key bound to a computed value: a trace when the value holds a constant or
+    another metric (``rules.d3_flow.value_source``), computed otherwise."""
+    if data is None:
+        return ROLE
+    source = value_source(mention, data, lambda callee: _other_metric(callee, terms))
+    return ROLE if source == Source.COMPUTED else TRACE
 
 
 def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
@@ -389,6 +443,28 @@ def literal_constants(index: RepositoryIndex) -> frozenset[str]:
     return frozenset(literal - other)
 
 
+_VALUE_LIST = re.compile(r"-?\d+(?:\.\d+)?(?:\s*[/,]\s*-?\d+(?:\.\d+)?)+")
+
+
+def _values_run(name: str, index: RepositoryIndex, data: Flow) -> tuple[Fact, Mention] | None:
+    """For an element naming a list of values (``k_3 values 0/0.3/0.6/0.9``, ``ranks 8/16/24``), the first list
+    binding exactly those values that a live loop runs (``rules.d3_flow.values_run``) and that loop, or ``None``."""
+    match = _VALUE_LIST.search(name)
+    if match is None:
+        return None
+    claimed = sorted({float(v) for v in re.split(r"\s*[/,]\s*", match.group())})
+    for fact in index.facts:
+        value = fact.value
+        if fact.kind not in (K.CONFIG, K.ASSIGNMENT) or not isinstance(value, tuple) or is_test_path(fact.file) \
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            continue
+        if sorted({float(v) for v in value}) == claimed:
+            loop = values_run(fact, data)
+            if loop is not None:
+                return fact, loop
+    return None
+
+
 def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
     """The first manifest row holding a term as a path part or word (``webvid/000001.mp4``) and the launcher line
     passing that manifest, or ``None``."""
@@ -402,21 +478,45 @@ def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Men
 _ROW_PARTS = re.compile(r"[\s\"',:;{}\[\]/\\=]+")
 
 
-def _related(terms: list[str], graph: CallGraph, matched: set[str]) -> Mention | None:
+def _related(terms: list[str], graph: CallGraph, matched: set[str],
+             attributes: frozenset[tuple[str, int, str]]) -> Mention | None:
     """A live identifier, other than the ``matched`` texts already judged, sharing a distinctive word (four
-    letters or more, not generic; or a size such as ``7b``: ``lr_7b`` for "Gemma-7B") with the element's name or aliases, or ``None``: then the
-    element may be there under a name the spec did not list."""
+    letters or more, not generic; or a size such as ``7b``: ``lr_7b`` for "Gemma-7B") with the element's name or
+    aliases, or ``None``: then the element may be there under a name the spec did not list. An attribute read is
+    passed over: its name is often a library's (``optimizer.zero_grad`` is no "zero-shot" evaluation,
+    ``model.parameters`` no count of activated parameters), and the repository's own attributes are judged by
+    their bindings and definitions."""
     distinctive = {w for t in terms for w in _plain_words(t)
                    if (len(w) >= 4 and not is_generic(w) and w not in _BUILTINS) or _SIZE.fullmatch(w)}
     if not distinctive:
         return None
     for text, mentions in graph.mentions_by_text().items():
-        if text not in matched and distinctive & _plain_words(text):
+        if text not in matched and "." not in text and _shares_word(distinctive, _plain_words(text)):
             live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
-                    and graph.live(m.scope) and not is_test_path(m.file)]
+                    and graph.live(m.scope) and not is_test_path(m.file)
+                    and (m.kind != "name" or (m.where, m.line, text) not in attributes)]
             if live:
                 return min(live, key=_mention_order)
     return None
+
+
+def attribute_parts(index: RepositoryIndex) -> frozenset[tuple[str, int, str]]:
+    """Analysis provider: (source key, line, name) of every attribute name read as part of a dotted name there
+    (``zero_grad`` of ``optimizer.zero_grad``)."""
+    graph = index.analysis(build_call_graph)
+    return frozenset((m.where, m.line, m.text.rsplit(".", 1)[-1]) for ms in graph.mentions.values() for m in ms
+                     if m.kind == "name" and "." in m.text)
+
+
+_STEM_MIN = 7  # a shorter code word inside a claim's word is too often an accident ("train" in "training")
+
+
+def _shares_word(distinctive: set[str], other: set[str]) -> bool:
+    """Whether a word of ``other`` (code) is one of ``distinctive`` (the claim's) or, seven letters or more and no
+    ordinary word, begins one of them: the claim's word with an ending the code left off (``compile_error_reward``
+    for "compiler reward")."""
+    return bool(distinctive & other) or any(
+        len(v) >= _STEM_MIN and v not in _COMMON and w.startswith(v) for w in distinctive for v in other)
 
 
 def _plain_words(text: str) -> set[str]:

@@ -9,6 +9,7 @@ from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import UNRESOLVED, CallSite
 from extractors.repository import build_index
 from rules import names, roles
+from rules.d3_flow import Run, Source, flow, loop_runs, value_source
 from rules.d3_manifests import FIRST_LINES, launched_manifests
 from rules.d3_protocol import ROLE, TRACE, UNKNOWN, literal_constants, role
 from rules.d4_ordering import site_role, step_roles
@@ -75,6 +76,79 @@ def test_roles_of_mentions(tmp_path: Path) -> None:
     assert role("metrics", by[("ppl", 15, "string")], constants) == TRACE  # data handed to a plot
 
 
+FLOW_SOURCE = '''VARIANTS = ["a", "b", "c"]
+TABLE = {"gym": VARIANTS}
+
+
+def main(kind):
+    res = {}
+    mcc = accuracy_score(kind, kind)
+    res["mcc"] = float(mcc)
+    total = 0
+    total += mcc
+    for i, v in enumerate(VARIANTS[1:2]):
+        run(v)
+    for w in VARIANTS[:n]:
+        run(w)
+    envs = TABLE[kind]
+    for e in envs:
+        print(e)
+    return res
+
+
+if __name__ == "__main__":
+    main("gym")
+'''
+
+
+def test_mention_reads_loops_and_tables(tmp_path: Path) -> None:
+    """What the scanner records for D3's value flow: a value's inputs, the loops' iterables with their slices and
+    targets, the table a listed element belongs to, and names filled in after binding."""
+    (tmp_path / "run.py").write_text(FLOW_SOURCE)
+    index = build_index(tmp_path, names.normalise)
+    graph = index.analysis(build_call_graph)
+    by = {(m.text, m.line, m.kind): m for ms in graph.mentions.values() for m in ms}
+    assert by[("mcc", 8, "string")].reads == ("float()", "mcc")
+    assert by[("mcc", 7, "binding")].reads == ("accuracy_score()", "kind")
+    assert by[("VARIANTS", 11, "name")].context == "iter:1:2:i,v"
+    assert by[("VARIANTS", 13, "name")].context == "iter::?:w"
+    assert by[("envs", 16, "name")].context == "iter:::e"
+    assert (by[("b", 1, "string")].within, by[("gym", 2, "string")].within) == ("VARIANTS:1", "TABLE:")
+    assert by[("VARIANTS", 2, "name")].within == "TABLE:="
+    data = flow(index)
+    assert ("run.main", "res") in data.filled and ("run.main", "total") in data.filled
+    runs = {text: loop_runs(by[(text, 1, "string")], data)[0] for text in "abc"}
+    assert runs == {"a": Run.UNDECIDED, "b": Run.RUN, "c": Run.UNDECIDED}  # the [:n] loop may run a and c
+    # a table's list whose items a loop only prints: nothing is shown to run
+    (tmp_path / "run.py").write_text("X = ['p']\nT = {'k': X}\n\n\ndef main(k):\n    for e in T[k]:\n"
+                                     "        print(e)\n    envs = T[k]\n    for e in envs:\n        print(e)\n\n\n"
+                                     "if __name__ == '__main__':\n    main('k')\n")
+    index = build_index(tmp_path, names.normalise)
+    p = next(m for ms in index.analysis(build_call_graph).mentions.values() for m in ms if m.text == "p")
+    assert loop_runs(p, flow(index))[0] == Run.UNDECIDED
+
+
+def test_computed_values_hold_their_inputs(tmp_path: Path) -> None:
+    """A metric key holds what its value holds: another metric's result, a constant nothing fills in, or a
+    computed value (``rules.d3_flow.value_source``)."""
+    (tmp_path / "run.py").write_text(
+        "def main(x):\n"
+        "    mcc = accuracy_score(x, x)\n"
+        "    sink = []\n"
+        "    avg = sum(sink) / len(sink) if sink else 0.0\n"
+        "    kept = []\n"
+        "    kept.append(share(x))\n"
+        "    return {'matthews': float(mcc), 'sink': avg, 'kept': kept, 'fresh': share(x)}\n\n\n"
+        "if __name__ == '__main__':\n    main(1)\n")
+    index = build_index(tmp_path, names.normalise)
+    graph = index.analysis(build_call_graph)
+    keys = {m.text: m for ms in graph.mentions.values() for m in ms if m.context == "key:computed"}
+    data = flow(index)
+    other = lambda callee: callee == "accuracy_score"  # noqa: E731
+    assert {k: value_source(m, data, other) for k, m in keys.items()} == {
+        "matthews": Source.OTHER, "sink": Source.CONSTANT, "kept": Source.COMPUTED, "fresh": Source.COMPUTED}
+
+
 def test_manifest_rows_are_bounded(tmp_path: Path) -> None:
     rows = [f'{{"video": "clips/{n}.mp4"}}' for n in range(FIRST_LINES)] + ['{"video": "webvid/late.mp4"}']
     (tmp_path / "annotations.jsonl").write_text("\n".join(rows) + "\n")
@@ -100,3 +174,19 @@ def test_steps_ask_for_roles() -> None:
     assert step_roles({"name": "noisy target action", "keywords": ["noise_clip"], "functions": ["clip"]}) == set()
     assert step_roles({"name": "AdamW update", "keywords": ["optimizer.step"], "functions": []}) == {"optimizer_step"}
     assert roles.order_breakers() == (("backward", "optimizer_step", "zero_grad"),)
+
+
+def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None:
+    """``Mention.guards``: the strings of ``==``/``in`` tests (through ``and``/``or`` when both sides compare) of
+    the enclosing ``if`` bodies in the mention's scope; comparisons' own strings have the ``compare`` context."""
+    (tmp_path / "run.py").write_text(
+        "def main(kind, flag):\n"
+        "    if kind in ('a', 'b'):\n        one(kind)\n"
+        "    elif kind == 'c' or kind == 'd':\n        two(kind)\n"
+        "    if kind == 'e' and flag:\n        three(kind)\n"
+        "    if kind != 'f':\n        four(kind)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    by = {(m.text, m.kind): m for ms in graph.mentions.values() for m in ms}
+    assert [by[(call, "name")].guards for call in ("one", "two", "three", "four")] == [
+        ("a", "b"), ("c", "d"), (), ()]
+    assert {by[(s, "string")].context for s in "abcdef"} == {"compare"}

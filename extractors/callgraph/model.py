@@ -90,18 +90,35 @@ class Mention(Location):
     ``key:literal`` / ``key:computed`` (a string used as a dict key or subscript index whose value is a literal
     or is computed), ``bind:call:<callee>`` / ``bind:literal`` / ``bind:computed`` (a name bound to a call's
     result, to a literal, to anything else), ``literal`` (inside the literal value of an assignment, outside any
-    call: a constant table), or empty."""
+    call: a constant table), ``iter:<lo>:<hi>:<targets>`` (the collection a ``for`` loop or comprehension
+    iterates, directly or through ``enumerate``/``sorted``/``list``/``tqdm``..., with the literal bounds of a slice
+    taken of it, empty when there is none, ``?`` when a bound is not a literal; ``targets`` the loop's names,
+    comma-separated), ``bind:item`` (a name whose item or attribute is assigned, ``x[k] = v``, or augmented,
+    ``x += v``), ``compare`` (a string a comparison tests against: ``x == "a"``), or empty.
+
+    ``reads`` (bindings and computed keys) the value's inputs: the dotted names it reads and, with ``()`` after
+    them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``). ``within`` (a name or string
+    inside a list, tuple, set or dict display bound to a name) ``<name>:<position>``, the position of the
+    display's top-level element holding it (empty for a set's element or a dict's key, ``=`` for a dict's value):
+    ``REWARD_VARIANTS:2``. ``guards`` the strings the ``if`` statements enclosing the mention in its scope select
+    their bodies by (``if kind == "deterministic":`` gives ``("deterministic",)``): the mention runs only when one
+    of them reaches the compared value."""
 
     scope: str
     text: str
     kind: str
     context: str = field(default="", kw_only=True)
+    reads: tuple[str, ...] = field(default=(), kw_only=True)
+    within: str = field(default="", kw_only=True)
+    guards: tuple[str, ...] = field(default=(), kw_only=True)
 
     @classmethod
-    def at(cls, key: str, line: int, scope: str, text: str, kind: str, context: str = "") -> Mention:
+    def at(cls, key: str, line: int, scope: str, text: str, kind: str, context: str = "",
+           reads: tuple[str, ...] = (), within: str = "", guards: tuple[str, ...] = ()) -> Mention:
         """A mention on ``line`` of the source ``key`` (``file`` or ``file#cell``), playing ``context``."""
         file, cell = split_where(key)
-        return cls(file, line, line, scope, text, kind, cell=cell, context=context)
+        return cls(file, line, line, scope, text, kind, cell=cell, context=context, reads=reads, within=within,
+                   guards=guards)
 
 
 @dataclass(frozen=True)

@@ -82,6 +82,13 @@ class Scanner(cst.CSTVisitor):
         self.keyed: dict[int, str] = {}
         self.literal_values: set[int] = set()
         self.in_literal = 0
+        self.iterables: dict[int, str] = {}  # id of the name a loop iterates -> its ``iter:`` context
+        self.key_reads: dict[int, tuple[str, ...]] = {}  # id of a computed key -> its value's ``reads``
+        self.within_labels: dict[int, str] = {}  # id of a display's top-level element -> ``<name>:<position>``
+        self.within: list[str] = []
+        self.compared: set[int] = set()  # ids of strings a comparison tests against (``x == "a"``)
+        self.guard_of: dict[int, tuple[str, ...]] = {}  # id of an if's body -> the strings its test compares with
+        self.guards: list[tuple[int, tuple[str, ...]]] = []  # (scope depth, strings) of the enclosing if bodies
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         arm = self.arms.get(id(node))
@@ -89,6 +96,10 @@ class Scanner(cst.CSTVisitor):
             self.branches[-1].append(arm)
         if id(node) in self.literal_values:
             self.in_literal += 1
+        if id(node) in self.within_labels:
+            self.within.append(self.within_labels[id(node)])
+        if id(node) in self.guard_of:
+            self.guards.append((len(self.scopes), self.guard_of[id(node)]))
         return super().on_visit(node)
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
@@ -97,6 +108,10 @@ class Scanner(cst.CSTVisitor):
             self.branches[-1].pop()
         if id(original_node) in self.literal_values:
             self.in_literal -= 1
+        if id(original_node) in self.within_labels:
+            self.within.pop()
+        if id(original_node) in self.guard_of:
+            self.guards.pop()
 
     def _line(self, node: cst.CSTNode) -> int:
         return self.positions[node].start.line
@@ -108,19 +123,30 @@ class Scanner(cst.CSTVisitor):
         self.s.raw.append((self.scopes[-1], how, text, self._line(node), self.loops[-1] > 0, self.key,
                            tuple(self.branches[-1])))
 
-    def _mention(self, text: str, kind: str, node: cst.CSTNode, context: str | None = None) -> None:
+    def _mention(self, text: str, kind: str, node: cst.CSTNode, context: str | None = None,
+                 reads: tuple[str, ...] | None = None) -> None:
         if kind == "string" and self.display:
             kind = "display"
         if context is None:
             context = self._context(node)
-        self.s.mentions.append(Mention.at(self.key, self._line(node), self.scopes[-1], text, kind, context))
+        if reads is None:
+            reads = self.key_reads.get(id(node), ())
+        within = self.within[-1] if self.within else ""
+        depth = len(self.scopes)
+        guards = tuple(dict.fromkeys(g for level, strings in self.guards if level == depth for g in strings))
+        self.s.mentions.append(Mention.at(self.key, self._line(node), self.scopes[-1], text, kind, context, reads,
+                                          within, guards))
 
     def _context(self, node: cst.CSTNode) -> str:
         """The ``Mention.context`` of a name or string being visited (not of a binding: ``_bind``)."""
+        if id(node) in self.iterables:
+            return self.iterables[id(node)]
         if id(node) in self.call_funcs:
             return "call"
         if id(node) in self.keyed:
             return self.keyed[id(node)]
+        if id(node) in self.compared:
+            return "compare"
         if self.calls:
             keyword = self.keywords[-1] if self.keywords else None
             named = f"={keyword[1]}" if keyword is not None and keyword[0] == len(self.calls) else ""
@@ -220,10 +246,20 @@ class Scanner(cst.CSTVisitor):
             self.s.main_line, self.s.main_end = self._line(node), self._end(node.body)
             return
         self.arms[id(node.body)] = (id(node), 0)
+        compared = compared_strings(node.test)
+        if compared:
+            self.guard_of[id(node.body)] = compared
         if isinstance(node.orelse, cst.Else):
             self.arms[id(node.orelse.body)] = (id(node), 1)
         elif isinstance(node.orelse, cst.If):
             self.arms[id(node.orelse)] = (id(node), 1)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        operands = [node.left, *(c.comparator for c in node.comparisons)]
+        if any(isinstance(c.operator, _TESTS) for c in node.comparisons):
+            for operand in operands:
+                for string in _strings_of(operand):
+                    self.compared.add(id(string))
 
     def visit_Try(self, node: cst.Try) -> None:
         self.arms[id(node.body)] = (id(node), 0)
@@ -249,6 +285,28 @@ class Scanner(cst.CSTVisitor):
         self.loops[-1] -= 1
 
     visit_For = visit_While = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter_loop
+
+    def visit_For_iter(self, node: cst.For) -> None:
+        self._note_iterable(node.iter, node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._note_iterable(node.iter, node.target)
+
+    def _note_iterable(self, iterable: cst.BaseExpression, target: cst.BaseExpression) -> None:
+        """Give the name a loop iterates its ``iter:`` context (``Mention.context``)."""
+        if isinstance(iterable, cst.Call) and (dotted_name(iterable.func) or "").rsplit(".", 1)[-1] in _ITER_WRAPPERS \
+                and iterable.args and iterable.args[0].keyword is None:
+            iterable = iterable.args[0].value  # enumerate(TASKS), tqdm(TASKS): still the tasks
+        bounds = "::"
+        if isinstance(iterable, cst.Subscript) and len(iterable.slice) == 1 \
+                and isinstance(iterable.slice[0].slice, cst.Slice):
+            part = iterable.slice[0].slice
+            bounds = f"{_bound(part.lower)}:{_bound(part.upper)}:" if part.step is None else "?:?:"
+            iterable = iterable.value
+        if isinstance(iterable, (cst.Name, cst.Attribute)):
+            targets = [e.value for e in target.elements] if isinstance(target, cst.Tuple) else [target]
+            names = [dotted_name(t) or "" for t in targets]
+            self.iterables[id(iterable)] = f"iter:{bounds}{','.join(names)}"
     leave_For = leave_While = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_loop
 
     # -- statements that are only strings are docstrings or commented-out text -------------------------------
@@ -286,12 +344,38 @@ class Scanner(cst.CSTVisitor):
         self._note_literal(value)
         for target in node.targets:
             self._bind(target.target, ctor, node, value)
+        self._note_within(node.targets[-1].target, value)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        text = dotted_name(node.target) or (dotted_name(node.target.value) if isinstance(node.target, cst.Subscript)
+                                            else None)
+        if text is not None:
+            self._mention(text.split(".")[-1], "binding", node, "bind:item", value_reads(node.value))
+
+    def _note_within(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        """Label the top-level elements of a display bound to a name (``Mention.within``)."""
+        name = dotted_name(target)
+        if name is None:
+            return
+        name = name.split(".")[-1]
+        if isinstance(value, (cst.List, cst.Tuple)):
+            for position, element in enumerate(value.elements):
+                self.within_labels[id(element)] = f"{name}:{position}"
+        elif isinstance(value, cst.Set):
+            for member in value.elements:
+                self.within_labels[id(member)] = f"{name}:"
+        elif isinstance(value, cst.Dict):
+            for entry in value.elements:
+                if isinstance(entry, cst.DictElement):
+                    self.within_labels[id(entry.key)] = f"{name}:"
+                    self.within_labels[id(entry.value)] = f"{name}:="
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         value = node.value
         ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
         if value is not None:
             self._note_literal(value)
+            self._note_within(node.target, value)
         self._bind(node.target, ctor, node, value)
 
     def _note_literal(self, value: cst.BaseExpression) -> None:
@@ -301,6 +385,7 @@ class Scanner(cst.CSTVisitor):
     def visit_DictElement(self, node: cst.DictElement) -> None:
         if isinstance(node.key, (cst.SimpleString, cst.ConcatenatedString)):
             self.keyed[id(node.key)] = "key:literal" if is_literal(node.value) else "key:computed"
+            self.key_reads[id(node.key)] = value_reads(node.value)
 
     def _bind(self, target: cst.BaseExpression, ctor: str | None, node: cst.CSTNode,
               value: cst.BaseExpression | None = None) -> None:
@@ -309,13 +394,18 @@ class Scanner(cst.CSTVisitor):
                 index = element.slice
                 if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
                     self.keyed[id(index.value)] = "key:literal" if is_literal(value) else "key:computed"
+                    self.key_reads[id(index.value)] = value_reads(value)
+            base = dotted_name(target.value)
+            if base is not None:  # results[k] = v: results holds more than its literal start
+                self._mention(base.split(".")[-1], "binding", node, "bind:item", value_reads(value))
         text = dotted_name(target)
         if text is None:
             return
         context = ("" if value is None else f"bind:call:{ctor}" if ctor is not None
                    else "bind:call:" if isinstance(value, cst.Call) else "bind:literal" if is_literal(value)
                    else "bind:computed")
-        self._mention(text.split(".")[-1], "binding", node, context)
+        reads = () if value is None or context == "bind:literal" else value_reads(value)
+        self._mention(text.split(".")[-1], "binding", node, context, reads)
         parts = text.split(".")
         if len(parts) == 1:
             key = (self.scopes[-1], parts[0])
@@ -402,6 +492,83 @@ def _is_main_guard(test: cst.BaseExpression) -> bool:
     return names == ["__name__"] and strings == ["__main__"]
 
 
+
+
+_TESTS = (cst.Equal, cst.NotEqual, cst.In, cst.NotIn)
+
+
+def _strings_of(operand: cst.BaseExpression) -> list[cst.SimpleString]:
+    """The string literals an operand of a comparison is or lists (``"a"``, ``("a", "b")``)."""
+    if isinstance(operand, cst.SimpleString):
+        return [operand]
+    if isinstance(operand, (cst.Tuple, cst.List, cst.Set)):
+        return [e.value for e in operand.elements if isinstance(e.value, cst.SimpleString)]
+    return []
+
+
+def compared_strings(test: cst.BaseExpression) -> tuple[str, ...]:
+    """The strings an ``if`` test selects its body by (``Mention.guards``): those compared with ``==`` or ``in``,
+    through ``and``/``or``; empty when the test is anything else (``!=``, a call, a flag)."""
+    if isinstance(test, cst.BooleanOperation):
+        left, right = compared_strings(test.left), compared_strings(test.right)
+        return (*left, *right) if left and right else ()
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
+            or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.In)):
+        return ()
+    out = []
+    for operand in (test.left, test.comparisons[0].comparator):
+        for string in _strings_of(operand):
+            try:
+                value = string.evaluated_value
+            except Exception:  # a malformed escape
+                continue
+            if isinstance(value, str):
+                out.append(value)
+    return tuple(out)
+
+
+_ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
+_MAX_READS = 24  # a value's inputs kept per binding; longer expressions are cut (the rest is seldom a name)
+
+
+def _bound(node: cst.BaseExpression | None) -> str:
+    """A slice bound as written: empty for none, the integer for a literal, ``?`` otherwise."""
+    if node is None:
+        return ""
+    if isinstance(node, cst.Integer):
+        return node.value
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) \
+            and isinstance(node.expression, cst.Integer):
+        return f"-{node.expression.value}"
+    return "?"
+
+
+def value_reads(value: cst.BaseExpression) -> tuple[str, ...]:
+    """The inputs of an expression (``Mention.reads``): the dotted names it reads and the calls it makes, with
+    ``()`` after their names, in the order written, each once, at most ``_MAX_READS``."""
+    out: list[str] = []
+    stack: list[cst.CSTNode] = [value]
+    while stack and len(out) < _MAX_READS:
+        node = stack.pop()
+        if isinstance(node, cst.Call):
+            func = dotted_name(node.func)
+            out.append(f"{func}()" if func is not None else "()")
+            children = [a.value for a in node.args]
+            if func is None:
+                children.append(node.func)
+            elif isinstance(node.func, cst.Attribute):  # losses.mean(): reads losses too
+                children.append(node.func.value)
+            stack.extend(reversed(children))
+            continue
+        name = dotted_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if name is not None:
+            if name not in ("True", "False", "None"):
+                out.append(name)
+            continue
+        if isinstance(node, (cst.Lambda, cst.SimpleString, cst.FormattedString)):
+            continue
+        stack.extend(reversed(list(node.children)))
+    return tuple(dict.fromkeys(out))
 
 
 _LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Imaginary)

@@ -1,0 +1,265 @@
+"""Where a value the D3 rule reads comes from, within the code that holds it: the two questions of the protocol rule
+that the syntax of one mention cannot answer.
+
+- **What a computed value holds** (``value_source``): a metric key or name bound to an expression
+  (``results["sink"] = sink_ratios``, ``"mcc": float(mcc)``) is computed when its inputs are; it holds a constant
+  when every input is a name bound in the same scope only to literals and never filled in afterwards (no
+  ``x[k] = v``, ``x += v`` or ``x.append(...)``), passed through calls that compute nothing new (``float``,
+  ``sum``, ``len``: ``rules/roles.yaml``, ``pass_through_calls``); and it holds *another* metric when an input is a
+  name bound to a call computing another metric (``mcc = accuracy_score(...)``).
+- **Which listed settings a loop runs** (``loop_runs``): a string inside a list, tuple, set or dict bound to a name
+  (``REWARD_VARIANTS = ["no_variance", ...]``: ``Mention.within``) is run when live code iterates that name
+  (``for reward_type in REWARD_VARIANTS``, also through ``enumerate``/``tqdm`` and the like, through a local bound
+  from it, ``envs = BENCHMARK_ENVS[benchmark]``, or through a dict holding it) and hands the loop's item to a call
+  that is not a print, log or plot; a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the
+  positions inside it. A setting of such a list that no loop reaches, while a slicing loop runs the list, is
+  skipped; one whose list live code does not iterate in this way is undecided here.
+- **Whether a claimed list of values runs** (``values_run``): a configuration list or a Python list bound to a
+  name holding exactly the claimed values (``k_values_to_test: [0.0, 0.3, 0.6, 0.9]`` for "k_3 values
+  0/0.3/0.6/0.9") runs when live code reads it into a local (``ks = cfg.get("...k_values_to_test")``, on the
+  line naming the key) or by its own name, and a live loop over that local or name hands its items to a call.
+- **Whether a string dispatch can be taken** (``supplied``): code under ``if kind == "deterministic":`` runs only
+  when that string reaches ``kind``; it can when the string is written anywhere else that is not dead code, a
+  comparison, a message or a listed setting the loops skip (a list, a call's argument, an ``argparse`` default or
+  choice), or is a string value of a configuration file or a launcher's argument.
+
+Both read only mentions (``extractors.callgraph.Mention``: ``reads``, ``within``, ``iter:`` contexts) and
+liveness; depth-bounded, they never raise on odd input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from extractors.callgraph.build import build_call_graph
+from extractors import facts as K
+from extractors.callgraph.model import DEAD, CallGraph, Mention
+from extractors.facts import Fact, RepositoryIndex
+from extractors.words import word_list
+from rules import roles
+
+
+class Source(StrEnum):
+    """What a computed value holds (module docstring)."""
+
+    COMPUTED = "computed"
+    CONSTANT = "constant"
+    OTHER = "other"  # another metric's result
+
+
+class Run(StrEnum):
+    """What live loops do with a listed setting (module docstring)."""
+
+    RUN = "run"
+    SKIPPED = "skipped"
+    UNDECIDED = "undecided"
+
+
+_PASS_THROUGH = roles.words("pass_through_calls")
+_MUTATORS = roles.words("mutating_methods")
+_SHOWN = frozenset(w.lower() for w in word_list("display_calls")) | roles.words("plot_calls")
+_DEPTH = 3  # hops through local bindings or enclosing tables: deeper chains are left undecided
+
+
+@dataclass(frozen=True)
+class Flow:
+    """The mentions the two questions need, indexed once per repository (``flow`` builds it): ``bindings``
+    (scope, name) -> binding mentions of that name in that scope; ``filled`` the (scope, name) pairs filled in
+    after binding (``x[k] = v``, ``x += v``, ``x.append(...)``); ``loops`` iterated name -> its live ``iter:``
+    mentions; ``readers`` name -> live binding mentions whose value reads it; ``holders`` name -> mentions of that
+    name inside a display bound to another name; ``used`` (scope, name) pairs handed to a call that is neither a
+    print, a log nor a plot; ``written`` string -> its mentions outside dead code that are neither comparisons nor
+    messages; ``configured`` the string values of configuration files and launchers' arguments; ``bound_at``
+    (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name ->
+    its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``)."""
+
+    graph: CallGraph
+    bindings: dict[tuple[str, str], list[Mention]]
+    filled: frozenset[tuple[str, str]]
+    loops: dict[str, list[Mention]]
+    readers: dict[str, list[Mention]]
+    holders: dict[str, list[Mention]]
+    used: frozenset[tuple[str, str]]
+    written: dict[str, list[Mention]]
+    configured: frozenset[str]
+    bound_at: dict[tuple[str, int], list[Mention]]
+    named: dict[str, list[Mention]]
+
+
+def flow(index: RepositoryIndex) -> Flow:
+    """Analysis provider: the ``Flow`` of the repository's call graph."""
+    graph = index.analysis(build_call_graph)
+    bindings: dict[tuple[str, str], list[Mention]] = {}
+    filled: set[tuple[str, str]] = set()
+    loops: dict[str, list[Mention]] = {}
+    readers: dict[str, list[Mention]] = {}
+    holders: dict[str, list[Mention]] = {}
+    used: set[tuple[str, str]] = set()
+    written: dict[str, list[Mention]] = {}
+    bound_at: dict[tuple[str, int], list[Mention]] = {}
+    named: dict[str, list[Mention]] = {}
+    for scope, mentions in graph.mentions.items():
+        live = graph.live(scope)
+        dead = scope in graph.graph and graph.liveness(scope) == DEAD
+        for mention in mentions:
+            text, context = mention.text, mention.context
+            if mention.kind == "string" and context != "compare" and not dead:
+                written.setdefault(text, []).append(mention)
+            if live and mention.kind in ("string", "name"):
+                named.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
+            if mention.kind == "binding":
+                if live:
+                    bound_at.setdefault((mention.where, mention.line), []).append(mention)
+                if context == "bind:item":
+                    filled.add((scope, text))
+                else:
+                    bindings.setdefault((scope, text), []).append(mention)
+                if live:
+                    for read in mention.reads:
+                        if not read.endswith("()"):
+                            readers.setdefault(read.rsplit(".", 1)[-1], []).append(mention)
+                continue
+            if mention.kind != "name":
+                continue
+            if context == "call" and "." in text:
+                receiver, _, method = text.rpartition(".")
+                if method in _MUTATORS:
+                    filled.add((scope, receiver.rsplit(".", 1)[-1]))
+            if mention.within:
+                holders.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
+            if not live:
+                continue
+            if context.startswith("iter:"):
+                loops.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
+            elif context.startswith("arg:"):
+                callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
+                if callee and callee not in _SHOWN:
+                    used.add((scope, text))
+    configured = frozenset(f.value for f in index.facts
+                           if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
+    return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured,
+                bound_at, named)
+
+
+def values_run(fact: Fact, data: Flow) -> Mention | None:
+    """The live loop running the list of values ``fact`` binds (a configuration key or a Python name), or
+    ``None`` (module docstring)."""
+    if fact.kind != K.CONFIG:
+        outcome, loop = _runs(fact.name, "", data, 0)
+        return loop if outcome == Run.RUN else None
+    for read in data.named.get(fact.name, ()):
+        if read.text not in (fact.name, fact.path) and not read.text.endswith("." + fact.name):
+            continue
+        for binding in data.bound_at.get((read.where, read.line), ()):
+            if binding.scope != read.scope:
+                continue
+            for loop in data.loops.get(binding.text, ()):
+                if loop.scope == binding.scope and _loop_covers(loop, None, data) == Run.RUN:
+                    return loop
+    return None
+
+
+def supplied(mention: Mention, data: Flow) -> bool:
+    """Whether some string ``mention``'s enclosing ``if`` tests select it by can reach the compared value (module
+    docstring); true when it has no such guards."""
+    if not mention.guards:
+        return True
+    for string in mention.guards:
+        if string in data.configured:
+            return True
+        for source in data.written.get(string, ()):
+            if not source.within or loop_runs(source, data)[0] != Run.SKIPPED:
+                return True
+    return False
+
+
+def value_source(mention: Mention, data: Flow, other_metric: Callable[[str], bool], depth: int = 0) -> Source:
+    """What the value bound or keyed by ``mention`` holds, from its ``reads`` (module docstring);
+    ``other_metric(callee)`` tells a call computing another metric. ``COMPUTED`` whenever it cannot be told."""
+    kinds: set[Source] = set()
+    for read in mention.reads:
+        if read.endswith("()"):
+            callee = read[:-2]
+            if other_metric(callee):
+                kinds.add(Source.OTHER)
+            elif callee.rsplit(".", 1)[-1] not in _PASS_THROUGH:
+                return Source.COMPUTED
+            continue
+        kinds.add(_name_source(mention.scope, read, data, other_metric, depth))
+        if Source.COMPUTED in kinds:
+            return Source.COMPUTED
+    if Source.OTHER in kinds:
+        return Source.OTHER
+    return Source.CONSTANT if kinds == {Source.CONSTANT} else Source.COMPUTED
+
+
+def name_source(mention: Mention, data: Flow, other_metric: Callable[[str], bool]) -> Source:
+    """What the name read by ``mention`` holds where it is read, from its bindings in the same scope
+    (``value_source``); ``COMPUTED`` when it cannot be told."""
+    return _name_source(mention.scope, mention.text, data, other_metric, 0)
+
+
+def _name_source(scope: str, name: str, data: Flow, other_metric: Callable[[str], bool], depth: int) -> Source:
+    if "." in name or depth >= _DEPTH or (scope, name) in data.filled:
+        return Source.COMPUTED  # an attribute, a long chain, or a name filled in after binding
+    bound = data.bindings.get((scope, name), [])
+    if not bound:
+        return Source.COMPUTED  # a parameter, a loop variable, a global: not told here
+    kinds = set()
+    for binding in bound:
+        context = binding.context
+        if context == "bind:literal":
+            kinds.add(Source.CONSTANT)
+        elif context.startswith("bind:call:") and other_metric(context[len("bind:call:"):]):
+            kinds.add(Source.OTHER)
+        else:
+            kinds.add(value_source(binding, data, other_metric, depth + 1))
+    if Source.COMPUTED in kinds:
+        return Source.COMPUTED
+    return Source.OTHER if Source.OTHER in kinds else Source.CONSTANT
+
+
+def loop_runs(mention: Mention, data: Flow) -> tuple[Run, Mention | None]:
+    """Whether live loops run the listed setting ``mention`` (a string or name inside a display bound to a name:
+    ``Mention.within``), and the loop's mention deciding it (module docstring)."""
+    name, _, position = mention.within.partition(":")
+    return _runs(name, position, data, 0) if name else (Run.UNDECIDED, None)
+
+
+def _runs(name: str, position: str, data: Flow, depth: int) -> tuple[Run, Mention | None]:
+    """``position`` as in ``Mention.within``: a list's index, empty for a set's element or a dict's key, ``=`` for
+    a dict's value (iterating a dict gives its keys; its values are iterated through a local bound from it)."""
+    outcomes: list[tuple[Run, Mention | None]] = []
+    if position != "=":
+        for loop in data.loops.get(name, ()):
+            outcomes.append((_loop_covers(loop, int(position) if position.isdigit() else None, data), loop))
+    if depth < _DEPTH:
+        for binding in data.readers.get(name, ()):  # envs = BENCHMARK_ENVS[benchmark]; for env in envs: ...
+            for loop in data.loops.get(binding.text, ()):
+                if loop.scope == binding.scope:
+                    outcomes.append((_loop_covers(loop, None, data), loop))
+        for holder in data.holders.get(name, ()):  # a list held by a table: run when the table's entries are
+            outer, _, place = holder.within.partition(":")
+            if outer and outer != name:
+                outcomes.append(_runs(outer, place, data, depth + 1))
+    for wanted in (Run.RUN, Run.UNDECIDED, Run.SKIPPED):
+        for outcome, deciding in outcomes:
+            if outcome == wanted:
+                return outcome, deciding
+    return Run.UNDECIDED, None
+
+
+def _loop_covers(loop: Mention, position: int | None, data: Flow) -> Run:
+    """Whether the loop of ``loop`` (an ``iter:`` mention) runs the element at ``position`` of the list it iterates
+    (``None``: not a list's element, or not known) and hands its item to a call."""
+    lower, upper, targets = loop.context[len("iter:"):].split(":", 2)
+    if not any((loop.scope, target) in data.used for target in targets.split(",") if target):
+        return Run.UNDECIDED  # the item is only printed, compared or kept: not shown to run anything
+    if not lower and not upper:
+        return Run.RUN
+    if position is None or "?" in (lower, upper) or lower.startswith("-") or upper.startswith("-"):
+        return Run.UNDECIDED  # a bound counted from the end: the list's length is not known here
+    start = int(lower) if lower else 0
+    return Run.RUN if start <= position and (not upper or position < int(upper)) else Run.SKIPPED
