@@ -106,3 +106,23 @@ def test_another_engine_can_take_the_jobs_and_rows_keep_the_jobs_order(tmp_path:
     local = batch.run_batch(jobs, batch.Options(), workers=2)
     assert [(r.status, r.scores, r.error) for r in rows] == [(r.status, r.scores, r.error) for r in local]
     assert batch.exit_status(rows) == 2
+
+
+def test_a_dask_cluster_of_one_machine_gives_the_local_pool_s_bytes(tmp_path: Path, capsys) -> None:
+    """``--scheduler`` hands the repositories to a real Dask cluster (here one machine, one worker process); the
+    reports and the summary are the local pool's, byte for byte. An unreachable scheduler is an input error."""
+    distributed = pytest.importorskip("distributed")
+    runs = _runs(tmp_path)
+    assert main(["--batch", str(runs), "-o", str(tmp_path / "local"), "-q", "--jobs", "2"]) == 2
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert main(["--batch", str(runs), "-o", str(tmp_path / "dask"), "-q",
+                     "--scheduler", cluster.scheduler_address]) == 2
+    for name in ("summary.json", "alpha/demo.json", "beta/demo.json"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+    capsys.readouterr()
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):  # nobody listens on port 9
+        assert main(["--batch", str(runs), "-q", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "--scheduler tcp://127.0.0.1:9" in capsys.readouterr().err

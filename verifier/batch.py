@@ -231,6 +231,29 @@ def run_batch(jobs: Sequence[Job], options: Options, workers: int = 1, tell: Tel
     return [rows[job.name] for job in jobs]
 
 
+def dask_submit(address: str) -> Callable[[Sequence[Job], Options], Iterator[Row]]:
+    """A ``submit`` for ``run_batch`` that hands the jobs to the Dask scheduler at ``address``
+    (``tcp://host:8786``) instead of the local pool: one task per job, rows yielded as they finish. Every worker
+    needs this version of sauverify installed and the repositories (and the reports folder) at the same paths, on a
+    shared file system. A task that fails on a worker (a lost worker, a missing path there) costs its job only: its
+    row says so, with status 3. Needs the optional ``distributed`` package (``pip install 'sauverify[distributed]'``);
+    raises ``ImportError`` when it is missing, and ``OSError`` when the scheduler cannot be reached."""
+    from distributed import Client, as_completed  # the optional extra, imported only when asked for
+
+    def submit(jobs: Sequence[Job], options: Options) -> Iterator[Row]:
+        with Client(address) as client:
+            futures = {client.submit(run_job, job, options, pure=False, key=f"sauverify-{number}"): job
+                       for number, job in enumerate(jobs)}
+            for future in as_completed(list(futures)):
+                job = futures[future]
+                try:
+                    yield future.result()
+                except Exception as error:  # a worker lost, or the job's paths missing on the worker
+                    yield Row(job.name, str(job.repo), job.paper, EXIT_INTERNAL,
+                              f"worker failed: {type(error).__name__}: {error}")
+    return submit
+
+
 def exit_status(rows: Sequence[Row]) -> int:
     """The batch's exit code: 3 when some job met an internal error, else 2 when some job's input was bad, else 0
     (``verify``'s codes, the worst job deciding)."""

@@ -95,6 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a file of 'REPOSITORY PAPER' lines (relative paths from the file's folder; # comments)")
     many.add_argument("--jobs", "-j", type=_positive, metavar="N",
                       help="processes (default: the number of cores)")
+    many.add_argument("--scheduler", metavar="ADDRESS",
+                      help="hand the repositories to the Dask scheduler at ADDRESS (tcp://host:8786) instead of the "
+                           "local pool; needs the 'distributed' extra, sauverify on every worker and the paths on a "
+                           "shared file system")
     parser.add_argument("--explain", "--verbose", "-v", action="store_true", dest="explain",
                         help="table: print each verdict's reason (and further evidence) under its row")
     llm = parser.add_argument_group(
@@ -282,20 +286,33 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
                             tuple(settings.exclude) + tuple(args.exclude), args.sau_dir or settings.sau_dir,
                             args.format or "json", args.output, args.explain)
     workers = args.jobs or batch.default_workers()
+    submit = None
+    if args.scheduler is not None:
+        try:
+            submit = batch.dask_submit(args.scheduler)
+        except ImportError:
+            _say("verify: error: --scheduler needs the 'distributed' package: pip install 'sauverify[distributed]'")
+            return EXIT_INPUT
     started = time.perf_counter()
-    if args.quiet or not err.is_terminal:
-        def tell(done: int, total: int, row: batch.Row) -> None:
-            if not args.quiet and (done % 10 == 0 or done == total):  # a log file gets a line every ten
-                _say(f"{done}/{total} repositories")
-        rows = batch.run_batch(jobs, options, workers, tell)
-    else:
-        with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TextColumn("{task.description}"), console=err, transient=True) as progress:
-            task = progress.add_task("", total=len(jobs))
+    try:
+        if args.quiet or not err.is_terminal:
+            def tell(done: int, total: int, row: batch.Row) -> None:
+                if not args.quiet and (done % 10 == 0 or done == total):  # a log file gets a line every ten
+                    _say(f"{done}/{total} repositories")
+            rows = batch.run_batch(jobs, options, workers, tell, submit)
+        else:
+            with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TextColumn("{task.description}"), console=err, transient=True) as progress:
+                task = progress.add_task("", total=len(jobs))
 
-            def advance(done: int, total: int, row: batch.Row) -> None:
-                progress.update(task, completed=done, description=printable(row.name)[-50:])
-            rows = batch.run_batch(jobs, options, workers, advance)
+                def advance(done: int, total: int, row: batch.Row) -> None:
+                    progress.update(task, completed=done, description=printable(row.name)[-50:])
+                rows = batch.run_batch(jobs, options, workers, advance, submit)
+    except OSError as error:  # a scheduler that cannot be reached (the local pool turns failures into rows)
+        if submit is None:
+            raise
+        _say(f"verify: error: --scheduler {args.scheduler}: {error}")
+        return EXIT_INPUT
     if args.output is not None:
         try:
             args.output.mkdir(parents=True, exist_ok=True)
@@ -305,8 +322,8 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
             return EXIT_INPUT
     batch.print_summary(rows, Console(highlight=False, width=None if sys.stdout.isatty() else 200))
     if not args.quiet:
-        _say(f"verify: {len(rows)} repositories in {time.perf_counter() - started:.1f} s with {workers} "
-             f"process{'es' if workers > 1 else ''}")
+        engine = f"the scheduler at {args.scheduler}" if submit else f"{workers} process{'es' if workers > 1 else ''}"
+        _say(f"verify: {len(rows)} repositories in {time.perf_counter() - started:.1f} s with {printable(engine)}")
     return batch.exit_status(rows)
 
 
