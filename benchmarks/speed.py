@@ -168,8 +168,8 @@ def batch(runs: Path, configs: list[str], limit: int | None, jobs: int, work: Pa
         result = measure([*script("verify"), "--pairs", str(listing), "--jobs", str(jobs), "-o",
                           str(work / f"batch-{name}"), "-q"], env)
         figures[name] = asdict(result)
-        say(f"  {name}: {len(pairs)} repositories in {result.wall:.1f} s wall ({result.cpu:.1f} s cpu in the "
-            f"parent; exit {result.status})")
+        say(f"  {name}: {len(pairs)} repositories in {result.wall:.1f} s wall ({result.cpu:.1f} s cpu, workers "
+            f"included; exit {result.status})")
     cold, warm = (work / f"batch-{name}" / "summary.json" for name in ("cold", "warm"))
     same = cold.is_file() and warm.is_file() and cold.read_bytes() == warm.read_bytes()
     say(f"  summaries byte-identical between the passes: {'yes' if same else 'no'}")

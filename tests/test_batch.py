@@ -18,7 +18,8 @@ def _runs(tmp_path: Path) -> Path:
     for config in ("alpha", "beta"):
         shutil.copytree(demo_repository(), runs / config / "demo" / "repo")
     train = runs / "beta" / "demo" / "repo" / "configs" / "train.yaml"
-    train.write_text(train.read_text(encoding="utf-8").replace("warmup_steps: 1000", "warmup_steps: 2000"), encoding="utf-8")
+    text = train.read_text(encoding="utf-8")
+    train.write_text(text.replace("warmup_steps: 1000", "warmup_steps: 2000"), encoding="utf-8")
     (runs / "beta" / "ngpt" / "repo").mkdir(parents=True)  # nothing to read: that repository's input error
     shutil.copytree(demo_repository(), runs / "beta" / "no-such-paper" / "repo")
     (runs / "beta" / "notes").mkdir()  # no repo folder: not a job

@@ -83,8 +83,9 @@ them, libcst at its last statement), is libcst asked. On every other file the tw
 libcst cannot parse the file either (Python 2 syntax, a stray markdown fence on line 1, a truncated file), the
 rules run on tree-sitter's tree with its error nodes, so findings are still reported.
 
-Modules: ``findings`` (``StubFinding``, ``CODES``, ``code_selected``), ``parse`` (what the parsers see), ``parse_cst`` and
-``parse_ts`` (the libcst and tree-sitter collectors), ``codes`` (one rule per code), ``detect`` (``find_stubs`` and the file helpers).
+Modules: ``findings`` (``StubFinding``, ``CODES``, ``code_selected``), ``parse`` (what the parsers see),
+``parse_cst`` and ``parse_ts`` (the libcst and tree-sitter collectors), ``codes`` (one rule per code), ``detect``
+(``find_stubs``, which parser reads a file, and the file helpers).
 Word lists live in ``extractors/words.yaml``; the files the ``verify-stubs`` hook checks come from
 ``extractors.walk.iter_python_files``.
 """
