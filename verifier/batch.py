@@ -300,13 +300,17 @@ def print_summary(rows: Sequence[Row], console: Console) -> None:
     from verifier.terminal import printable
     dimensions = sorted({d for row in rows for d in row.scores})
     table = Table(title=f"{len(rows)} repositories", title_justify="left")
-    for column in ("repository", "paper", "SAUs", "settled", "unresolved", *dimensions, "overall", "error"):
-        table.add_column(column, justify="left" if column in ("repository", "paper", "error") else "right",
-                         overflow="fold")
+    errors = any(row.error for row in rows)
+    table.add_column("repository", no_wrap=True)
+    table.add_column("paper", no_wrap=True)
+    for column in ("SAUs", "settled", "unresolved", *dimensions, "overall"):
+        table.add_column(column, justify="right", no_wrap=True)
+    if errors:  # only then: an empty column would take the width the names need
+        table.add_column("error", overflow="fold")
     for row in rows:
         table.add_row(printable(row.name), printable(row.paper), str(row.saus), str(row.settled),
                       str(row.unresolved), *(_score(row.scores.get(d)) for d in dimensions), _score(row.overall),
-                      printable(row.error or ""))
+                      *([printable(row.error or "")] if errors else []))
     console.print(table)
     totals = summary(rows, Options())["totals"]
     console.print(f"{totals['ran']} of {totals['repositories']} repositories ran ({totals['input_errors']} input "
