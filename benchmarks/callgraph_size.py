@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS  # noqa: E402
+from verifier.batch import BatchError, find_runs  # noqa: E402
 from extractors.callgraph import build_call_graph  # noqa: E402
 from extractors.repository import build_index  # noqa: E402
 from rules import names  # noqa: E402
@@ -39,7 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("runs", type=Path)
     parser.add_argument("--configs", nargs="+", default=list(DEVELOPMENT_CONFIGS))
     args = parser.parse_args(argv)
-    repos = sorted(p for c in args.configs for p in (args.runs / c).glob("*/repo") if p.is_dir())
+    try:
+        repos = [job.repo for job in find_runs(args.runs, args.configs) if "/" in job.name]
+    except BatchError:
+        repos = []
     if not repos:
         print(f"no <config>/<paper>/repo folders under {args.runs}", file=sys.stderr)
         return 2

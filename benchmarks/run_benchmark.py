@@ -42,6 +42,7 @@ from benchmarks.drift import KINDS  # noqa: E402
 from benchmarks.sabench_layout import DEVELOPMENT_CONFIGS, HELD_OUT_CONFIGS  # noqa: E402
 from benchmarks.summary import DecisionsError, drift_figures, load_decisions, summarise  # noqa: E402
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec  # noqa: E402
+from verifier.batch import BatchError, find_runs  # noqa: E402
 from verifier.run import NothingToRead, Report, verify  # noqa: E402
 from verifier.scoring import dimension_scores, overall_score  # noqa: E402
 from verifier.specs.errors import SpecError  # noqa: E402
@@ -213,11 +214,14 @@ def main(argv: list[str] | None = None) -> int:
     except DecisionsError as error:
         print(f"run_benchmark: {error}", file=sys.stderr)
         return 2
-    jobs = [{"runs": str(args.runs), "config": config, "paper": repo.parent.name, "specs": args.specs,
+    try:
+        found = find_runs(args.runs, args.configs)
+    except BatchError:
+        found = []
+    jobs = [{"runs": str(args.runs), "config": job.repo.parent.parent.name, "paper": job.paper, "specs": args.specs,
              "sau_dir": args.sau_dir, "dimensions": args.dims, "kinds": args.kinds if args.mutants else [],
              "mutants": args.mutants, "seed": args.seed}
-            for config in args.configs for repo in sorted((args.runs / config).glob("*/repo"))
-            if repo.is_dir() and (not args.paper or repo.parent.name in args.paper)]
+            for job in found if "/" in job.name and (not args.paper or job.paper in args.paper)]
     if not jobs:
         print(f"run_benchmark: no <config>/<paper>/repo folders under {args.runs} for {', '.join(args.configs)}",
               file=sys.stderr)

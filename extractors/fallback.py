@@ -10,22 +10,14 @@ statements of its body, recursively.
 from __future__ import annotations
 
 import textwrap
-from functools import lru_cache
 
 import libcst as cst
-import tree_sitter
-import tree_sitter_python
 
 from extractors.facts import FileFacts
 from extractors.python_facts import extract_source
+from extractors.ts_parser import tree_sitter_parser
 
 _MAX_PIECES = 5000  # bounds the work on a pathological file
-
-
-@lru_cache(maxsize=1)
-def tree_sitter_parser() -> tree_sitter.Parser:
-    """The shared tree-sitter parser for Python (built once)."""
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
 
 
 def first_error_line(source: bytes) -> int | None:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Union, cast
+from typing import TYPE_CHECKING, Any, Union, cast
 
-import sympy
+if TYPE_CHECKING:  # sympy costs a third of a second to import: only the layers that compute with it load it
+    import sympy
 
 # A value a fact binds to a name or a claim states for it: a number, a symbolic expression (sympy, exact numbers),
 # a tuple of values (a list literal, ``betas=(0.9, 0.95)``), a string or a boolean. ``extractors.values`` folds them.
-Value = Union[int, float, str, bool, tuple, sympy.Expr]
+Value = Union[int, float, str, bool, tuple, "sympy.Expr"]
 
 
 class Dimension(StrEnum):

@@ -14,28 +14,26 @@ import argparse
 import os
 import sys
 import tempfile
+import time
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+# Only what building the parser needs is imported here, so that ``verify --help`` starts at once; the analysis
+# (libcst, sympy, networkx through the rules), rich and the spec loaders are imported where a command uses them.
 from extractors.walk import DEFAULT_MAX_BYTES
-from verifier import __version__
 from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
-from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
 from llm_fallback.store import DEFAULT_FOLDER
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec
 from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
 from verifier.formats import DEFAULT_FORMAT, FORMATS
-from verifier.run import NothingToRead, Report, verify
-from verifier.specs.draft import draft_spec
 from verifier.specs.errors import SpecError
-from verifier.specs.load import load_paper
-from verifier.specs.papers import registry, resolve, spec_path
-from verifier.specs.project import load_project_spec
-from verifier.specs.sabench import load_sabench
 from verifier.terminal import error_line, interrupted, printable
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from verifier.run import Report
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
@@ -86,6 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print a first draft of a paper spec in the project's format, compiled from the "
                              "SA-Bench claims of --paper (with --sau-dir) or --sau, and exit")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines")
+    many = parser.add_argument_group(
+        "many repositories", "verify many repositories in one command, in a pool of processes: one report per "
+                             "repository (in --format, default json) and summary.json in the --output folder, and "
+                             "a summary table on standard output; the exit code is the worst repository's")
+    inputs = many.add_mutually_exclusive_group()
+    inputs.add_argument("--batch", metavar="FOLDER", type=Path,
+                        help="a folder laid out like SA-Bench's runs: <config>/<paper slug>/repo (or "
+                             "<paper slug>/repo); the slug names the paper")
+    inputs.add_argument("--pairs", metavar="FILE", type=Path,
+                        help="a file of 'REPOSITORY PAPER' lines (relative paths from the file's folder; # comments)")
+    many.add_argument("--jobs", "-j", type=_positive, metavar="N",
+                      help="processes (default: the number of cores)")
+    many.add_argument("--scheduler", metavar="ADDRESS",
+                      help="hand the repositories to the Dask scheduler at ADDRESS (tcp://host:8786) instead of the "
+                           "local pool; needs the 'distributed' extra, sauverify on every worker and the paths on a "
+                           "shared file system")
     parser.add_argument("--explain", "--verbose", "-v", action="store_true", dest="explain",
                         help="table: print each verdict's reason (and further evidence) under its row")
     llm = parser.add_argument_group(
@@ -115,8 +129,18 @@ def build_parser() -> argparse.ArgumentParser:
     llm.add_argument("--check-decisions", type=Path, metavar="FILE",
                      help="compare this run's decisions with FILE (from --save-decisions); exit 1 listing every "
                           "changed decision")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: argparse's own action formats the version when the parser is built, which would look the
+    version up (``importlib.metadata``, slow to import) on every run; this one looks it up only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from verifier import __version__
+        parser.exit(message=f"{parser.prog} {__version__}\n")
 
 
 def _number(convert, low: float, inclusive: bool, what: str):
@@ -174,11 +198,17 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from rich.console import Console
+
+    from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
+    from verifier.run import NothingToRead
     err = Console(stderr=True, highlight=False)
     if args.list_papers:
         return _list_papers()
     if args.draft_spec:
         return _draft(args)
+    if args.batch is not None or args.pairs is not None:
+        return _batch(args, err)
     try:
         settings = load_settings(Path.cwd())
         repo, spec = _inputs(args, settings.sau_dir)
@@ -225,6 +255,77 @@ def _main(argv: list[str] | None) -> int:
             _say(f"verify: {len(changes)} decision(s) changed against {args.check_decisions}")
             status = EXIT_CHANGED
     return status
+
+
+def _batch(args: argparse.Namespace, err: Console) -> int:
+    """``--batch`` / ``--pairs``: every repository in a process pool (``verifier.batch``), its report in the
+    ``--output`` folder, the summary there and as a table on stdout. Returns the worst repository's exit code, or
+    2 for a usage or input error of the batch itself (a single-repository option given too, no repository)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from verifier import batch
+    import verifier.run  # noqa: F401  (imported before the pool forks, so that no worker imports the analysis)
+
+    given = [name for name, value in (("REPO", args.repo), ("--paper", args.paper), ("--sau", args.sau),
+                                      ("--spec", args.spec), ("--save-decisions", args.save_decisions),
+                                      ("--check-decisions", args.check_decisions)) if value is not None]
+    if given or (args.llm not in (None, "off")):
+        _say(f"verify: error: --batch and --pairs take no {', '.join(given) or '--llm'} (one repository's options; "
+             "the LLM judge is not offered for batches yet)")
+        return EXIT_INPUT
+    try:
+        settings = load_settings(Path.cwd())
+        jobs = batch.find_runs(args.batch) if args.batch is not None else batch.read_pairs(args.pairs)
+        if args.output is not None and args.output.exists() and not args.output.is_dir():
+            raise SpecError("--output names a file; with --batch or --pairs it is the reports folder", args.output)
+    except (ConfigError, SpecError, batch.BatchError) as error:
+        _say(f"verify: error: {error}")
+        return EXIT_INPUT
+    options = batch.Options(tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS)),
+                            args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES,
+                            tuple(settings.exclude) + tuple(args.exclude), args.sau_dir or settings.sau_dir,
+                            args.format or "json", args.output, args.explain)
+    workers = args.jobs or batch.default_workers()
+    submit = None
+    if args.scheduler is not None:
+        try:
+            submit = batch.dask_submit(args.scheduler)
+        except ImportError:
+            _say("verify: error: --scheduler needs the 'distributed' package: pip install 'sauverify[distributed]'")
+            return EXIT_INPUT
+    started = time.perf_counter()
+    try:
+        if args.quiet or not err.is_terminal:
+            def tell(done: int, total: int, row: batch.Row) -> None:
+                if not args.quiet and (done % 10 == 0 or done == total):  # a log file gets a line every ten
+                    _say(f"{done}/{total} repositories")
+            rows = batch.run_batch(jobs, options, workers, tell, submit)
+        else:
+            with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          TextColumn("{task.description}"), console=err, transient=True) as progress:
+                task = progress.add_task("", total=len(jobs))
+
+                def advance(done: int, total: int, row: batch.Row) -> None:
+                    progress.update(task, completed=done, description=printable(row.name)[-50:])
+                rows = batch.run_batch(jobs, options, workers, advance, submit)
+    except OSError as error:  # a scheduler that cannot be reached (the local pool turns failures into rows)
+        if submit is None:
+            raise
+        _say(f"verify: error: --scheduler {args.scheduler}: {error}")
+        return EXIT_INPUT
+    if args.output is not None:
+        try:
+            args.output.mkdir(parents=True, exist_ok=True)
+            (args.output / "summary.json").write_text(batch.summary_json(rows, options), encoding="utf-8")
+        except OSError as error:
+            _say(f"verify: error: {args.output}: cannot write the summary: {error.strerror or error}")
+            return EXIT_INPUT
+    batch.print_summary(rows, Console(highlight=False, width=None if sys.stdout.isatty() else 200))
+    if not args.quiet:
+        engine = f"the scheduler at {args.scheduler}" if submit else f"{workers} process{'es' if workers > 1 else ''}"
+        _say(f"verify: {len(rows)} repositories in {time.perf_counter() - started:.1f} s with {printable(engine)}")
+    return batch.exit_status(rows)
 
 
 def _judge(settings: LLMSettings):
@@ -287,6 +388,9 @@ def _say(message: str) -> None:
 
 
 def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, PaperSpec]:
+    from verifier.specs.load import load_paper
+    from verifier.specs.project import load_project_spec
+    from verifier.specs.sabench import load_sabench
     if args.repo is None and args.paper is None and args.sau is None and args.spec is None:
         if not args.quiet:
             _say("verify: no repository given; running on the embedded demo (see verify --help)")
@@ -306,6 +410,9 @@ def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[
 
 def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension, ...], max_bytes: int,
          exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None) -> Report:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from verifier.run import verify
     if not show_progress:
         return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge)
     # the phase (reading, call graph, D1 numerical ... D4 ordering, judge), its bar, and the file or SAU at hand
@@ -320,6 +427,8 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension,
 
 
 def _draft(args: argparse.Namespace) -> int:
+    from verifier.specs.draft import draft_spec
+    from verifier.specs.papers import resolve
     try:
         settings = load_settings(Path.cwd())
         sau_dir: Path | None = args.sau_dir or settings.sau_dir
@@ -342,6 +451,9 @@ def _draft(args: argparse.Namespace) -> int:
 
 
 def _list_papers() -> int:
+    from rich.console import Console
+
+    from verifier.specs.papers import registry, spec_path
     console = Console(highlight=False)
     for entry in registry():
         marker = "spec" if spec_path(entry).is_file() else "    "

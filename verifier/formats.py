@@ -7,18 +7,14 @@ To add a format, write its renderer (a function of a ``verifier.run.Report``) an
 
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from rich.console import Console
-
-from verifier.html_report import to_html
-from verifier.report import print_table, to_json
-from verifier.run import Report
-from verifier.sabench_format import to_sabench
-from verifier.sarif import to_sarif
+if TYPE_CHECKING:  # the renderers (and through them the rules and parsers) load only when a report is written
+    from verifier.run import Report
 
 
 @dataclass(frozen=True)
@@ -31,6 +27,15 @@ class OutputFormat:
     name: str
     help: str
     write: Callable[[Report, Path | None, bool], None]
+
+
+def _renderer(module: str, name: str) -> Callable[[Report], str]:
+    """The function ``name`` of ``module``, imported when first called: ``verify --help`` and the settings read
+    this table, and must not pay for importing every renderer and what they import (the whole analysis)."""
+    def render(report: Report) -> str:
+        function: Callable[[Report], str] = getattr(importlib.import_module(module), name)
+        return function(report)
+    return render
 
 
 def _text(render: Callable[[Report], str]) -> Callable[[Report, Path | None, bool], None]:
@@ -46,6 +51,9 @@ def _text(render: Callable[[Report], str]) -> Callable[[Report, Path | None, boo
 
 def _write_table(report: Report, output: Path | None, explain: bool = False) -> None:
     """A terminal gets a boxed table; a pipe or a file the plain layout (``print_table``)."""
+    from rich.console import Console
+
+    from verifier.report import print_table
     if output is None:
         print_table(report, Console(highlight=False), explain)
         return
@@ -56,11 +64,13 @@ def _write_table(report: Report, output: Path | None, explain: bool = False) -> 
 FORMATS: dict[str, OutputFormat] = {f.name: f for f in (
     OutputFormat("table", "table (default; plain text with whole cells when not written to a terminal)",
                  _write_table),
-    OutputFormat("json", "json (every verdict with its evidence and findings)", _text(to_json)),
-    OutputFormat("sabench", "sabench (SA-Bench's result-file layout)", _text(to_sabench)),
+    OutputFormat("json", "json (every verdict with its evidence and findings)",
+                 _text(_renderer("verifier.report", "to_json"))),
+    OutputFormat("sabench", "sabench (SA-Bench's result-file layout)",
+                 _text(_renderer("verifier.sabench_format", "to_sabench"))),
     OutputFormat("sarif", "sarif (SARIF 2.1.0 for code scanning: one result per SAU not settled at full marks)",
-                 _text(to_sarif)),
+                 _text(_renderer("verifier.sarif", "to_sarif"))),
     OutputFormat("html", "html (one self-contained page: scores, filterable SAUs, evidence beside the code)",
-                 _text(to_html)),
+                 _text(_renderer("verifier.html_report", "to_html"))),
 )}
 DEFAULT_FORMAT = "table"

@@ -75,12 +75,17 @@ Also not findings, each a false-positive pattern measured on the SA-Bench develo
 Inline suppression: a comment ``# sauverify: ignore`` (every code) or ``# sauverify: ignore[TOD001,STB]`` (codes or
 code prefixes) suppresses the findings whose lines (``line`` .. ``end_line``) include the comment's line.
 
-Parsing: libcst (with ``PositionProvider``). Where libcst cannot parse the file (Python 2 syntax, a stray markdown
-fence on line 1, a truncated file), tree-sitter-python parses it with error nodes and the same rules run on its
-tree, so findings are still reported.
+Parsing: inside the verifier, the file's libcst tree (with ``PositionProvider``), which the index has already built.
+On its own (``verify-stubs``), tree-sitter-python first, which is quicker to import and to run; only when its tree
+holds an error node, or a function, class, ``try`` or ``if`` that ends with comments (tree-sitter ends it at
+them, libcst at its last statement), is libcst asked. On every other file the two collectors fill the same
+``Parsed`` (checked over the 3,259 Python files of SA-Bench's runs), so the order changes no finding. Where
+libcst cannot parse the file either (Python 2 syntax, a stray markdown fence on line 1, a truncated file), the
+rules run on tree-sitter's tree with its error nodes, so findings are still reported.
 
-Modules: ``findings`` (``StubFinding``, ``CODES``, ``code_selected``), ``parse`` and ``parse_ts`` (what the libcst
-and tree-sitter parsers see), ``codes`` (one rule per code), ``detect`` (``find_stubs`` and the file helpers).
+Modules: ``findings`` (``StubFinding``, ``CODES``, ``code_selected``), ``parse`` (what the parsers see),
+``parse_cst`` and ``parse_ts`` (the libcst and tree-sitter collectors), ``codes`` (one rule per code), ``detect``
+(``find_stubs``, which parser reads a file, and the file helpers).
 Word lists live in ``extractors/words.yaml``; the files the ``verify-stubs`` hook checks come from
 ``extractors.walk.iter_python_files``.
 """

@@ -1,13 +1,13 @@
-"""The tree-sitter-python collector: the same ``Parsed`` as ``parse.parse_libcst`` for files libcst cannot parse
+"""The tree-sitter-python collector: the same ``Parsed`` as ``parse_cst.parse_libcst`` for files libcst cannot parse
 (Python 2 syntax, a stray markdown fence on line 1, a truncated file), from a tree with error nodes."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node, Point
+from tree_sitter import Node, Point, Tree
 
-from extractors.fallback import tree_sitter_parser
+from extractors.ts_parser import tree_sitter_parser
 from extractors.stubs.parse import (DOC, ELLIPSIS, FALLBACK_ERRORS, NOT_IMPLEMENTED, OTHER, PASS, RAISE_NIE, REPORT,
                                     REPORT_MARKER, REPORT_NI, RETURN, RETURN_NI, Func, Parsed, is_report_call, last,
                                     qualname_of)
@@ -27,15 +27,31 @@ def _ts_descendants(node: Node) -> Iterator[Node]:
 
 
 class _TsCollector:
-    """Fills a ``Parsed`` from a tree-sitter tree of ``data`` (the source as UTF-8 bytes)."""
+    """Fills a ``Parsed`` from a tree-sitter tree of ``data`` (the source as UTF-8 bytes), and notes in
+    ``comment_ends`` whether some function, class, ``try`` or ``if`` it recorded ends with comments (``end_row``)."""
 
     def __init__(self, data: bytes) -> None:
         self.data = data
+        self.comment_ends = False
         self.line_starts = [0]
         for index, byte in enumerate(data):
             if byte == 10:
                 self.line_starts.append(index + 1)
         self.parsed = Parsed()
+
+    def end_row(self, node: Node) -> int:
+        """The 0-based last row of ``node``, comments included. tree-sitter puts comments after a block's last
+        statement inside the block, where libcst leaves them out of the statement's range: when such comments move
+        the end (down the right edge of the tree: a comment closing a nested block ends its parents too), the two
+        collectors disagree, and ``comment_ends`` says so."""
+        end = node
+        while True:
+            last = next((child for child in reversed(end.children) if child.type != "comment"), None)
+            if last is None:
+                break
+            end = last
+        self.comment_ends = self.comment_ends or end.end_point[0] != node.end_point[0]
+        return node.end_point[0]
 
     def text(self, node: Node) -> str:
         """The source text of ``node``."""
@@ -126,13 +142,13 @@ class _TsCollector:
                           for c in clause.named_children if c.type != "block" for n in _ts_descendants(c)
                           if n.type == "identifier"}
                 if caught & FALLBACK_ERRORS:
-                    self.parsed.fallbacks.append((node.start_point[0] + 1, node.end_point[0] + 1))
+                    self.parsed.fallbacks.append((node.start_point[0] + 1, self.end_row(node) + 1))
             elif kind == "if_statement":
                 condition = node.child_by_field_name("condition")
                 if condition is not None and condition.type == "comparison_operator":
                     words = self.text(condition)
                     if "__name__" in words and "__main__" in words:
-                        self.parsed.demos.append((node.start_point[0] + 1, node.end_point[0] + 1))
+                        self.parsed.demos.append((node.start_point[0] + 1, self.end_row(node) + 1))
             if kind == "decorated_definition":
                 names = tuple(self.dotted(c.named_children[0]) for c in node.children
                               if c.type == "decorator" and c.named_children)
@@ -148,7 +164,7 @@ class _TsCollector:
                 name = self.text(name_node) if name_node is not None else ""
                 qualname = qualname_of(stack, name)
                 line = (name_node.start_point[0] if name_node is not None else node.start_point[0]) + 1
-                end_line = node.end_point[0] + 1
+                end_line = self.end_row(node) + 1
                 if name:
                     self.parsed.scopes.append((line, end_line, qualname))
                 if kind == "function_definition":
@@ -193,12 +209,20 @@ class _TsCollector:
         self.parsed.values.append((start[0] + 1, self.column(start), end[0] + 1, self.column(end)))
 
 
-def parse_tree_sitter(source: str) -> Parsed:
-    """What tree-sitter-python sees in ``source`` (str; lone surrogates are kept). Never raises on malformed
-    source: error nodes are walked like any other."""
+def tree_sitter_tree(source: str) -> tuple[bytes, Tree]:
+    """``source`` (str; lone surrogates are kept) as the UTF-8 bytes tree-sitter reads, and its tree. Never raises
+    on malformed source (the tree then holds error nodes)."""
     data = source.encode("utf-8", "surrogatepass")
+    return data, tree_sitter_parser().parse(data)
+
+
+def parse_tree_sitter(source: str, data: bytes | None = None, tree: Tree | None = None) -> tuple[Parsed, bool]:
+    """What tree-sitter-python sees in ``source`` (str; lone surrogates are kept). ``data`` and ``tree`` are
+    ``tree_sitter_tree(source)`` when the caller has it already, else ``None``. Returns the ``Parsed`` and whether
+    some function, class, ``try`` or ``if`` in it ends with comments (where libcst would end it earlier). Never
+    raises on malformed source: error nodes are walked like any other."""
+    if data is None or tree is None:
+        data, tree = tree_sitter_tree(source)
     collector = _TsCollector(data)
-    collector.walk(tree_sitter_parser().parse(data).root_node)
-    return collector.parsed
-
-
+    collector.walk(tree.root_node)
+    return collector.parsed, collector.comment_ends
