@@ -273,6 +273,10 @@ class _Builder:
 
     def _small(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
         _collect_callees(small, record, skip_bodies=False)
+        value = getattr(small, "value", None)
+        if isinstance(value, cst.Lambda) and isinstance(small, (cst.Assign, cst.AnnAssign, cst.Return)):
+            self._lambda(small, value, line_node, record, state, paths)
+            return
         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             direct = state.plain.translate(small.value)
@@ -315,6 +319,32 @@ class _Builder:
                                                       state.positions))
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self._append(small, line_node, record, state, paths)
+
+    def _lambda(self, small, value: cst.Lambda, line_node, record: FunctionRecord, state: "_State",
+                paths: list["_Path"]) -> None:
+        """``act = lambda x: 0.5 + 0.5 * torch.sigmoid(x)`` (or ``return lambda x: ...``): the body is a candidate of
+        the assigned name (or of the return), its parameters free symbols; the name itself is no value later
+        statements may substitute."""
+        parameters = {p.name.value for p in value.params.params}
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+            [small.target] if isinstance(small, cst.AnnAssign) else []
+        names = [dotted_name(t) for t in targets]
+        values = []
+        for path in paths:
+            state.translator.env = {k: v for k, v in path.env.items() if k not in parameters}
+            values.append(state.translator.translate(value.body))
+        direct = state.plain.translate(value.body)
+        for name in names or [_RETURN]:
+            if name is None:
+                continue
+            if name != _RETURN:
+                record.targets.add(name.rsplit(".", 1)[-1])
+            sources = tuple(Binding(direct, (), v) for v in values)
+            record.expressions.append(self._candidate(name, values, direct, sources, small, line_node, record,
+                                                      state.positions))
+        for target in targets:
+            for path in paths:
+                _forget(target, path)
 
     def _append(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
         """``losses.append(term)``: the list reads as its term from here on (``torch.stack(losses).mean()`` is the
@@ -395,7 +425,8 @@ class _Builder:
         positions: dict = {}  # a helper read only to be inlined needs no line numbers
         self._body(statements, record, found[0], found[1], positions, {})
         self.in_progress.discard(found)
-        returns = [c.expression for c in record.expressions if c.target == _RETURN]
+        # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined
+        returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
         parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
         result = (parameters, returns[0]) if len(returns) == 1 and \
             dag_size(returns[0], MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES else None
@@ -440,7 +471,7 @@ def _blocks(statement) -> list:
     return blocks
 
 
-MAX_PATHS = 4  # paths through ``if`` statements followed per function; past it the first ones are kept
+MAX_PATHS = 4  # paths through ``if`` statements followed per function (``_distinct`` says which are kept)
 
 
 class _State:
@@ -516,12 +547,13 @@ class _Path:
 
 
 def _distinct(paths: list[_Path]) -> list[_Path]:
-    """The paths with distinct bindings, in order, at most ``MAX_PATHS``."""
+    """The paths with distinct bindings, in order, at most ``MAX_PATHS``: past it the first ones and the last one,
+    which takes no optional branch (no mask, no cache, no ablation flag), the form a paper's formula describes."""
     kept: list[_Path] = []
     for path in paths:
         if not any(path.env == other.env for other in kept):
             kept.append(path)
-    return kept[:MAX_PATHS]
+    return kept if len(kept) <= MAX_PATHS else kept[:MAX_PATHS - 1] + kept[-1:]
 
 
 _AUG_KIND = {cst.AddAssign: "sum", cst.MultiplyAssign: "prod"}

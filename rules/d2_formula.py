@@ -251,6 +251,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
+        if kept_names:
+            forms = forms + _called_leaves(forms, kept_names, base.functions)
+        if "mean" not in base.functions:
+            forms = forms + _per_sample(forms)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
@@ -280,6 +284,44 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return result
     return _library(text, base, search) or drift_seen or unreached or result
+
+
+_MEAN = sympy.Function("mean")
+
+
+def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) -> tuple:
+    """The forms with every call of a submodule the glossary names as a quantity (``self.Q1(zsa)`` where the
+    glossary's ``Q1`` names ``Q1``) read as that quantity's leaf, those that differ: the paper writes the network's
+    output as a symbol. A function the claim itself applies stays a call."""
+    found = []
+    for form in forms:
+        calls = {n: sympy.Symbol(n.func.__name__) for n in _nodes(form) if isinstance(n, AppliedUndef)
+                 and n.func.__name__ not in claimed and names.normalise(n.func.__name__) in kept}
+        if calls:
+            leafy = substitute(form, calls)
+            if leafy not in forms and leafy not in found:
+                found.append(leafy)
+    return tuple(found)
+
+
+def _per_sample(forms: tuple) -> tuple:
+    """The forms with every ``mean`` read as its argument, those that differ: a formula written per sample
+    (``-0.5 * (Q1 + Q2) + lam * z**2``) is what code averaging over the batch computes (``-0.5 * (Q1 + Q2).mean() +
+    lam * (z ** 2).mean()``); the mean is linear, so it moves across sums and constant factors. Only for a claim
+    that has no mean of its own."""
+    found = []
+    for form in forms:
+        means = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func == _MEAN
+                 and len(n.args) == 1}
+        if means:
+            stripped = form
+            for _ in range(4):  # nested means (mean(mean(x))) come off one level per pass
+                stripped = substitute(stripped, {n: n.args[0] for n in _nodes(stripped)
+                                                 if isinstance(n, AppliedUndef) and n.func == _MEAN
+                                                 and len(n.args) == 1})
+            if stripped not in forms and stripped not in found:
+                found.append(stripped)
+    return tuple(found)
 
 
 def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
