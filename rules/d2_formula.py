@@ -678,10 +678,28 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         for other in _denominators(code):
             if other != denominator and same(code, claimed * denominator / other):
                 return Difference("normaliser", f"normalised by {other} where the formula divides by {denominator}")
+    if isinstance(claimed, sympy.Add):
+        for edited, difference in _group_signs(claimed, claimed):
+            if same(code, edited):
+                return difference
     for edited, difference in itertools.islice(_edits(claimed, specific | equivalence.SIGN_SENSITIVE), MAX_EDITS):
         if same(code, edited):
             return difference
     return None
+
+
+def _group_signs(claimed: sympy.Basic, part: sympy.Add):
+    """Edits of ``claimed`` flipping the sign of the terms of ``part`` that share a coefficient: sympy distributes
+    ``-0.5 * (Q1 + Q2)`` into ``-Q1/2 - Q2/2``, and those terms are the product the formula wrote, whose sign the code
+    may flip as a whole."""
+    groups: dict = {}
+    for term in part.args:
+        groups.setdefault(term.as_coeff_Mul()[0], []).append(term)
+    for terms in groups.values():
+        if 1 < len(terms) < len(part.args):
+            group = sympy.Add(*terms)
+            yield claimed.xreplace({part: part - 2 * group}), Difference(
+                "sign", f"sign of {sympy.factor_terms(group)} flipped in the code")
 
 
 def _edits(claimed: sympy.Basic, known: frozenset[str]):
@@ -705,6 +723,7 @@ def _edits(claimed: sympy.Basic, known: frozenset[str]):
             for term in part.args:
                 yield claimed.xreplace({part: part - term}), Difference(
                     "missing", f"term {term} of {part} is missing in the code", term)
+            yield from _group_signs(claimed, part)
         if isinstance(part, (AppliedUndef, sympy.Function)) and part.args:
             name = part.func.__name__
             if name in known or not isinstance(part, AppliedUndef):
