@@ -63,8 +63,9 @@ class CodeExpression(Location):
     along the first path through the function; ``function`` the qualified name of the enclosing function
     (``<module>`` for top-level code); ``text`` the statement's source on one line; ``direct`` the form as written,
     when it differs; ``alternatives`` the substituted forms along the other paths through earlier ``if``
-    statements, and the per-step term of a loop accumulation (``total = total + term``); ``sources`` the bindings
-    behind the forms, from which ``kept_forms`` rebuilds them with chosen locals kept as leaves."""
+    statements, the per-step term of a loop accumulation (``total = total + term``) and its sum or product over the
+    loop; ``sources`` the bindings behind the forms, from which ``kept_forms`` rebuilds them with chosen locals kept
+    as leaves."""
 
     target: str
     expression: sympy.Basic
@@ -293,7 +294,10 @@ class _Builder:
                     if step is not None else []
                 self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
-            name = dotted_name(small.target)
+            target = small.target
+            if isinstance(target, cst.Subscript) and dotted_name(target.value) is not None:
+                target = target.value  # probs[i] *= p: an element of probs accumulates, read as probs itself
+            name = dotted_name(target)
             if name is None:
                 return
             combined = cst.BinaryOperation(cst.Name("__left__"), _AUG[type(small.operator)], small.value) \
@@ -304,7 +308,7 @@ class _Builder:
                 return
             values = [state.translate(combined, path, {"__left__": path.env.get(name, sympy.Symbol(name))})
                       for path in paths]
-            direct = state.plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
+            direct = state.plain.translate(cst.BinaryOperation(target, combined.operator, small.value))
             step = steps = None
             kind = _AUG_KIND.get(type(small.operator), "")
             if kind and any(p.in_loop for p in paths):
@@ -368,8 +372,10 @@ class _Builder:
         sources = [Binding(direct, path.uses(direct), value) for path, value in zip(paths, values)]
         if step is not None:
             sources += [Binding(step, path.uses(step), value) for path, value in zip(paths, steps)]
-        record.expressions.append(self._candidate(name, values + list(steps), direct, tuple(sources), small,
-                                                  line_node, record, state.positions))
+        # over the loop the accumulator gathers the sum (or product) of its term, whatever it started from
+        gathered = [sympy.Function(kind)(s) for s in steps] if step is not None and kind else []
+        record.expressions.append(self._candidate(name, values + list(steps) + gathered, direct, tuple(sources),
+                                                  small, line_node, record, state.positions))
         for number, path in enumerate(paths):
             if step is not None and path.in_loop:
                 path.accumulate(name, Binding(step, path.uses(step), steps[number]), kind)

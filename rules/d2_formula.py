@@ -253,6 +253,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
         if kept_names:
             forms = forms + _called_leaves(forms, kept_names, base.functions)
+        if "getitem" not in base.functions:
+            forms = forms + _indexed_leaves(forms)
         if "mean" not in base.functions:
             forms = forms + _per_sample(forms)
         for form in forms:
@@ -287,6 +289,31 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 
 
 _MEAN = sympy.Function("mean")
+
+
+def _indexed_leaves(forms: tuple) -> tuple:
+    """The forms with every element read (``ratings[i]``, ``values[0, t + 1]``: a name indexed by names and
+    numbers) as a leaf of its own, those that differ: the paper writes an element as a symbol (``Q_i``, ``V_next``),
+    and the leaf's key is the indexed name (``_leaf_key``)."""
+    found = []
+    for form in forms:
+        reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]")
+                 for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+                 and isinstance(n.args[0], sympy.Symbol) and not n.args[0].name.startswith("<") and len(n.args) > 1
+                 and all(_simple_index(i) for i in n.args[1:])}
+        if reads:
+            leafy = substitute(form, reads)
+            if leafy not in forms and leafy not in found:
+                found.append(leafy)
+    return tuple(found)
+
+
+def _simple_index(index: sympy.Basic) -> bool:
+    """A name, a number, or a name plus a number (``t + 1``): an index that picks one element."""
+    if isinstance(index, (sympy.Symbol, sympy.Integer)):
+        return index.name not in (":", "None") if isinstance(index, sympy.Symbol) else True
+    return isinstance(index, sympy.Add) and len(index.args) == 2 and \
+        all(isinstance(a, (sympy.Symbol, sympy.Integer)) for a in index.args)
 
 
 def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) -> tuple:
@@ -804,7 +831,9 @@ def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
 
 
 def _leaf_key(leaf: sympy.Basic) -> str:
-    return names.normalise(leaf.name.rsplit(".", 1)[-1].strip("<>"))
+    """The name a leaf's hints are compared with: its last component, an element read keyed by its array
+    (``self.values[0, t]`` -> ``values``)."""
+    return names.normalise(leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>"))
 
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
