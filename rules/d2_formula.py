@@ -251,19 +251,15 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
-        if kept_names:
-            forms = forms + _called_leaves(forms, kept_names, base.functions)
-        if "getitem" not in base.functions:
-            forms = forms + _indexed_leaves(forms)
-        if "mean" not in base.functions:
-            forms = forms + _per_sample(forms)
+        forms, branches = _readings(forms, base.functions, kept_names)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
-                    and (tied or not claim.tiny):
+                    and (tied or not claim.tiny) and form not in branches:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget)
             found = _match(claim, code, leaves, functions, signs, search.budget)
@@ -289,6 +285,45 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 
 
 _MEAN = sympy.Function("mean")
+
+
+def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
+    """``forms`` and the ways a formula may read them: glossary-named submodule calls as leaves
+    (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
+    (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
+    have that operation itself. Returns (every form, the set of those that took a branch)."""
+    if kept:
+        forms = forms + _called_leaves(forms, kept, claimed)
+    taken = _branches(forms) if "where" not in claimed else ()
+    if "getitem" not in claimed:
+        forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
+    if "mean" not in claimed:
+        forms, taken = forms + _per_sample(forms), taken + _per_sample(taken)
+    taken = tuple(f for f in dict.fromkeys(taken) if f not in forms)
+    return forms + taken, frozenset(taken)
+
+
+def _branches(forms: tuple) -> tuple:
+    """The forms with every conditional expression (``a if c else b``, read ``where(c, a, b)``) replaced by its
+    first branch, then by its second, those that differ: the paths through an expression, as ``if`` statements give
+    paths through a function (``values[t + 1] if t + 1 < T else 0.0`` is the next value, or 0 at the end)."""
+    found = []
+    for form in forms:
+        conditionals = [n for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "where"
+                        and len(n.args) == 3]
+        for branch in (1, 2):
+            if not conditionals:
+                break
+            taken = form
+            for _ in range(4):  # nested conditionals come off one level per pass
+                chosen = {n: n.args[branch] for n in _nodes(taken) if isinstance(n, AppliedUndef)
+                          and n.func.__name__ == "where" and len(n.args) == 3}
+                if not chosen:
+                    break
+                taken = substitute(taken, chosen)
+            if taken not in forms and taken not in found:
+                found.append(taken)
+    return tuple(found)
 
 
 def _indexed_leaves(forms: tuple) -> tuple:
@@ -643,14 +678,16 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
         others = [leaf for leaf, key in keyed if key not in hints[s]] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
-    yielded = 0
+    found = []
     for tried, choice in enumerate(itertools.product(*options)):
-        if tried >= 4 * MAX_RENAMINGS or yielded >= MAX_RENAMINGS:
-            return
+        if tried >= 4 * MAX_RENAMINGS or len(found) >= MAX_RENAMINGS:
+            break
         chosen = [leaf for leaf, _ in choice]
         if len(set(chosen)) == len(chosen):
-            yielded += 1
-            yield {leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)
+            found.append(({leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)))
+    # most hints first: of two renamings a symmetric formula makes equal (gamma * V_next), the one the glossary
+    # names counts (a stable sort keeps the product's order among equals)
+    yield from sorted(found, key=lambda pair: -pair[1])
 
 
 @dataclass(frozen=True)

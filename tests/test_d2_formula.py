@@ -232,3 +232,18 @@ def test_an_expression_equal_to_the_formula_has_no_difference() -> None:
     # the same DPO margin, grouped differently: no "normaliser" may be named between equal expressions
     written = "-mean(log(sigmoid(b * (pw - rw) - b * (pl - rl))))"
     assert d2_formula.classify(formula(written), formula("-mean(log(sigmoid(b * ((pw - rw) - (pl - rl)))))")) is None
+
+
+def test_branches_of_a_conditional_expression_are_read_but_may_not_decide_a_drift() -> None:
+    # values[t + 1] if t + 1 < T else 0.0: the second branch is the boundary, where a term reads 0 by design
+    written = code("r + gamma * (v_next if t + 1 < T else 0.0) - v")
+    forms, branches = d2_formula._readings((written,), frozenset(), frozenset())
+    assert code("r + gamma * v_next - v") in branches and code("r - v") in branches
+    assert written in forms and written not in branches
+
+
+def test_reading_forms_per_sample_and_submodule_leaves() -> None:
+    # -0.5 * (self.Q1(z) + self.Q2(z)).mean(): the batch mean off, the glossary's Q1 and Q2 as leaves
+    written = code("-0.5 * (self.Q1(z) + self.Q2(z)).mean()")
+    forms, _ = d2_formula._readings((written,), frozenset(), frozenset({"q1", "q2"}))
+    assert code("-0.5 * (Q1 + Q2)") in forms
