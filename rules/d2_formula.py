@@ -216,6 +216,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
     glossary = search.glossary
+    rhs = _as_means(rhs)
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
@@ -285,6 +286,24 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 
 
 _MEAN = sympy.Function("mean")
+_SUM = sympy.Function("sum")
+
+
+def _as_means(expression: sympy.Basic) -> sympy.Basic:
+    """``expression`` with every sum divided by a name (``sum(x) / T``, ``(1 / n) * sum(L)``) read as a mean: papers
+    write the average over a batch or a sequence that way, code as ``.mean()`` or a library's mean reduction. Applied
+    to claims and code alike, so a sum divided by a name in both still compares, whatever the names."""
+    rewrite = {}
+    for node in _nodes(expression):
+        if not isinstance(node, sympy.Mul):
+            continue
+        sums = [a for a in node.args if isinstance(a, AppliedUndef) and a.func == _SUM and len(a.args) == 1]
+        counts = [a for a in node.args if isinstance(a, sympy.Pow) and a.exp == -1 and isinstance(a.base, sympy.Symbol)
+                  and not a.base.name.startswith("<")]
+        if len(sums) == 1 and len(counts) == 1:
+            rest = [a for a in node.args if a is not sums[0] and a is not counts[0]]
+            rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0]), *rest)
+    return substitute(expression, rewrite) if rewrite else expression
 
 
 def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
@@ -659,7 +678,7 @@ def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, cl
         if nodes is None:  # too large to compare: no leaves, never matched
             cached = cache[key] = (form, [], set(), True, False, MAX_FORM_NODES)
         else:
-            code = _without_stability(form, keeps_small, claimed_keys)
+            code = _as_means(_without_stability(form, keeps_small, claimed_keys))
             opaque = any(s.name.startswith("<") for s in _free(code))
             cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code),
                                    len(nodes))

@@ -247,3 +247,12 @@ def test_reading_forms_per_sample_and_submodule_leaves() -> None:
     written = code("-0.5 * (self.Q1(z) + self.Q2(z)).mean()")
     forms, _ = d2_formula._readings((written,), frozenset(), frozenset({"q1", "q2"}))
     assert code("-0.5 * (Q1 + Q2)") in forms
+
+
+@pytest.mark.parametrize("written, read", [
+    ("-sum(log(p)) / T", "-mean(log(p))"),
+    ("(1 / n) * sum(L(u, F(a, w)))", "mean(L(u, F(a, w)))"),
+    ("sum(x) / (n + 1)", "sum(x) / (n + 1)"),  # a divisor that is not a name is no count
+])
+def test_a_sum_divided_by_a_name_reads_as_a_mean(written: str, read: str) -> None:
+    assert d2_formula._as_means(formula(written)) == formula(read)
