@@ -155,6 +155,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
+        _chain(parsed, results, search)
     except equivalence.Exhausted:
         return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index)
     reason = "; ".join(_describe(r) for r in results)
@@ -403,6 +404,31 @@ def _per_sample(forms: tuple) -> tuple:
             if stripped not in forms and stripped not in found:
                 found.append(stripped)
     return tuple(found)
+
+
+def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
+    """Formulas of one SAU that build on each other (``h_lerp == h + a * (h_A - h)``, ``h_new == h_lerp /
+    norm(h_lerp)``), as code computes them in one expression: a formula left unknown is compared again with the
+    other formulas' left-hand names it reads replaced by their right-hand sides (one level). When that finds an
+    equivalent, each formula put in is realised inside the same code and counts as the same outcome, unless already
+    decided. Updates ``results`` in place."""
+    defined = {lhs: (number, rhs) for number, (_, lhs, rhs) in enumerate(parsed) if lhs is not None and rhs is not None}
+    for number, (text, lhs, rhs) in enumerate(parsed):
+        if results[number].outcome != UNKNOWN or rhs is None:
+            continue
+        used = {s: defined[s] for s in sorted(_free(rhs), key=lambda s: s.name) if s in defined and s != lhs}
+        if not used:
+            continue
+        chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search)
+        if chained.outcome not in (EQUIVALENT, UNREACHED):
+            continue  # a larger formula differs from small code (a helper's x / norm(x)) by a term: no drift
+        shown = ", ".join(s.name for s in used)
+        chained.difference = f"{chained.difference or 'equivalent'} with {shown} put in"
+        results[number] = chained
+        for symbol, (other, _) in used.items():
+            if results[other].outcome == UNKNOWN:
+                results[other] = FormulaResult(parsed[other][0], chained.outcome, chained.candidate,
+                                               f"realised inside {text}", chained.credit)
 
 
 def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
