@@ -76,6 +76,7 @@ MAX_EDITS = 48  # single edits of a formula tried when naming a difference
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
+_SHIFTS = word_list("shift_words", "rules")
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
 # functions the translation itself introduces: never what a placeholder of the claim stands for
@@ -361,6 +362,19 @@ def _indexed_leaves(forms: tuple) -> tuple:
             if leafy not in forms and leafy not in found:
                 found.append(leafy)
     return tuple(found)
+
+
+def _shifted(leaf: sympy.Basic) -> bool:
+    """An element read at an index a number away from a name (``values[0, t + 1]``, ``_indexed_leaves``)."""
+    name = leaf.name
+    if "[" not in name:
+        return False
+    return any("+" in index or "-" in index for index in name[name.index("[") + 1:-1].split(","))
+
+
+def _names_shift(symbol: sympy.Symbol) -> bool:
+    """A formula symbol named as an element one step away (``V_next``, ``s_prev``: ``shift_words``)."""
+    return any(token in _SHIFTS for token in symbol.name.lower().split("_"))
 
 
 def _simple_index(index: sympy.Basic) -> bool:
@@ -719,8 +733,10 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
     options = []
     for s in symbols:
-        preferred = [leaf for leaf, key in keyed if key in hints[s]]
-        others = [leaf for leaf, key in keyed if key not in hints[s]] \
+        # an element read one step away (dones[t + 1]) only for a symbol named as shifted (V_next)
+        allowed = [(leaf, key) for leaf, key in keyed if not _shifted(leaf) or _names_shift(s)]
+        preferred = [leaf for leaf, key in allowed if key in hints[s]]
+        others = [leaf for leaf, key in allowed if key not in hints[s]] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
     found = []
