@@ -294,10 +294,10 @@ class _Builder:
                     if step is not None else []
                 self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
-            target = small.target
-            if isinstance(target, cst.Subscript) and dotted_name(target.value) is not None:
-                target = target.value  # probs[i] *= p: an element of probs accumulates, read as probs itself
-            name = dotted_name(target)
+            updated: cst.BaseExpression = small.target
+            if isinstance(updated, cst.Subscript) and dotted_name(updated.value) is not None:
+                updated = updated.value  # probs[i] *= p: an element of probs accumulates, read as probs itself
+            name = dotted_name(updated)
             if name is None:
                 return
             combined = cst.BinaryOperation(cst.Name("__left__"), _AUG[type(small.operator)], small.value) \
@@ -308,7 +308,7 @@ class _Builder:
                 return
             values = [state.translate(combined, path, {"__left__": path.env.get(name, sympy.Symbol(name))})
                       for path in paths]
-            direct = state.plain.translate(cst.BinaryOperation(target, combined.operator, small.value))
+            direct = state.plain.translate(cst.BinaryOperation(updated, combined.operator, small.value))
             step = steps = None
             kind = _AUG_KIND.get(type(small.operator), "")
             if kind and any(p.in_loop for p in paths):

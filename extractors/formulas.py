@@ -373,7 +373,7 @@ def _literal_dims(node: cst.Call, skip: int) -> tuple[int, ...] | None:
     for arg in node.args[skip:]:
         value = arg.value
         negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
-        inner = value.expression if negative else value
+        inner = value.expression if isinstance(value, cst.UnaryOperation) and negative else value
         if arg.keyword is not None or arg.star or not isinstance(inner, cst.Integer):
             return None
         found.append(-int(inner.value) if negative else int(inner.value))

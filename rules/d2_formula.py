@@ -739,7 +739,7 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
         others = [leaf for leaf, key in allowed if key not in hints[s]] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
-    found = []
+    found: list[tuple[dict, int]] = []
     for tried, choice in enumerate(itertools.product(*options)):
         if tried >= 4 * MAX_RENAMINGS or len(found) >= MAX_RENAMINGS:
             break
