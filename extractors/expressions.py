@@ -4,8 +4,10 @@ Within a function body (and a module's top-level code) statements are read in so
 definition is substituted into the expressions after it (def-use along the statement order, branches read in
 sequence), so that a formula split over several local variables reads as one expression. A call of a small helper
 of the repository (a function of the same module, a method of the same class, or a function whose name is
-unique in the repository) is inlined when the helper returns one expression: ``justnorm(h)`` reads as
-``h / sqrt(sum(h**2))``. Nothing is executed; see ``extractors.formulas`` for the translation.
+unique in the repository) is inlined when the helper returns one expression (or several that read alike):
+``justnorm(h)`` reads as ``h / sqrt(sum(h**2))``. A lambda's body is a candidate of the name it is assigned to (or
+of the return). An element update in a loop (``probs[i] *= p``) accumulates into its array. Nothing is executed;
+see ``extractors.formulas`` for the translation.
 """
 
 from __future__ import annotations

@@ -7,7 +7,13 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
-  formula naming that quantity matches. The *mechanism scope* is the functions whose name, calls or assigned names
+  formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
+  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), each branch of a conditional
+  expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
+  one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
+  argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
+  and the code alike (``_as_means``). Formulas of one SAU that build on each other are compared chained when one
+  alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
