@@ -19,7 +19,7 @@ import libcst as cst
 import sympy
 
 from extractors.facts import RepositoryIndex
-from extractors.formulas import Operations, Translator, source_text
+from extractors.formulas import Operations, Translator, apply_operation, source_text
 from extractors.values import dotted_name
 from sau.vocabulary import Location, split_where
 
@@ -190,6 +190,8 @@ class _Builder:
         self.by_name: dict[str, list[tuple[str, str]]] = {}
         self.returns: dict[tuple[str, str], tuple[list[str], sympy.Basic] | None] = {}
         self.in_progress: set[tuple[str, str]] = set()
+        # (source key, class qualname, attribute) -> the library module class __init__ assigns to it
+        self.submodules: dict[tuple[str, str, str], str | None] = {}
 
     def build(self) -> list[FunctionRecord]:
         definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
@@ -197,6 +199,9 @@ class _Builder:
             for qualname, node in found:
                 self.functions[(key, qualname)] = node
                 self.by_name.setdefault(node.name.value, []).append((key, qualname))
+        for (key, qualname), node in sorted(self.functions.items()):
+            if node.name.value == "__init__" and "." in qualname:
+                self._submodules(key, qualname.rsplit(".", 1)[0], node)
         records = []
         for key, module in sorted(self.index.modules.items()):
             positions = self.index.positions[key]
@@ -392,7 +397,34 @@ class _Builder:
                               None if direct == expression else direct, alternatives, sources, cell=record.cell)
 
     # -- helpers ------------------------------------------------------------------------------------------------
+    def _submodules(self, key: str, owner: str, init: cst.FunctionDef) -> None:
+        """Record the library modules ``init`` assigns to attributes of ``self`` (``self.act = nn.GELU()``) whose
+        class the operations table knows; an attribute assigned two different ones (a flag choosing ReLU or
+        Identity) is left out."""
+        seen: dict[str, set] = {}
+        for assign in _assignments(init):
+            if not isinstance(assign.value, cst.Call):
+                continue
+            called = dotted_name(assign.value.func)
+            cls = called.rsplit(".", 1)[-1] if called else None
+            for target in assign.targets:
+                name = dotted_name(target.target)
+                if name and name.startswith("self.") and name.count(".") == 1:
+                    seen.setdefault(name[5:], set()).add(cls)
+        for attribute, classes in seen.items():
+            if len(classes) == 1:
+                cls = next(iter(classes))
+                if cls is not None and cls in self.operations.module_classes:
+                    self.submodules[(key, owner, attribute)] = self.operations.module_classes[cls]
+
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+                and len(operands) == 1 and "." in qualname:
+            entry = (key, qualname.rsplit(".", 1)[0], func.attr.value)
+            if entry in self.submodules:  # self.act(x) with self.act = nn.GELU(): gelu(x)
+                operation = self.submodules[entry]
+                return operands[0] if operation is None else apply_operation(self.operations, operation, operands[0])
         found = self._resolve(node.func, key, qualname)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
@@ -444,6 +476,24 @@ class _Builder:
 
 _AUG = {cst.AddAssign: cst.Add(), cst.SubtractAssign: cst.Subtract(), cst.MultiplyAssign: cst.Multiply(),
         cst.DivideAssign: cst.Divide(), cst.PowerAssign: cst.Power(), cst.MatrixMultiplyAssign: cst.MatrixMultiply()}
+
+
+class _Assignments(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.Assign] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.found.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested function's assignments are not the method's
+
+
+def _assignments(function: cst.FunctionDef) -> list[cst.Assign]:
+    """Every assignment statement in the body of ``function`` (in branches too), nested functions left out."""
+    visitor = _Assignments()
+    function.body.visit(visitor)
+    return visitor.found
 
 
 def _definitions(statements, prefix: str):

@@ -95,8 +95,9 @@ class Operations:
     """The table ``rules/operations.yaml`` describes, read by ``rules.operations.load``: operations by name,
     einsum subscripts (spaces removed) to forms, attribute reads to forms, module names whose attributes are
     functions (``torch.exp``) rather than methods of a value (``x.exp``), activation functions that are a specific
-    choice (``relu``), function names that are placeholders (``activation``), and the name words of submodules
-    that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``)."""
+    choice (``relu``), function names that are placeholders (``activation``), the name words of submodules
+    that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``), and the
+    library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -105,6 +106,7 @@ class Operations:
     activations: frozenset[str] = frozenset()
     placeholders: frozenset[str] = frozenset()
     identity_modules: frozenset[str] = frozenset()
+    module_classes: dict[str, str | None] = field(default_factory=dict)
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -378,6 +380,18 @@ def _literal_dims(node: cst.Call, skip: int) -> tuple[int, ...] | None:
             return None
         found.append(-int(inner.value) if negative else int(inner.value))
     return tuple(found)
+
+
+def apply_operation(operations: Operations, name: str, operand: sympy.Basic) -> sympy.Basic:
+    """The operation ``name`` of the table applied to one operand (its form, the operand itself for an identity, or
+    an uninterpreted function ``name`` when the table has no form): what a library module such as ``nn.GELU()``
+    computes when called."""
+    operation = operations.operations.get(name)
+    if operation is not None and operation.identity:
+        return operand
+    if operation is not None and operation.form is not None:
+        return _apply(operation.form, [operand])
+    return sympy.Function(name)(operand)
 
 
 def matmul(left: sympy.Basic, right: sympy.Basic) -> sympy.Basic:

@@ -67,7 +67,7 @@ def parse_implementations(data: dict, table: Operations | None = None) -> tuple[
 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
-    ``activations``, ``placeholders``, ``identity_modules``).
+    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -89,4 +89,13 @@ def parse_table(data: dict) -> Operations:
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
                       frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
-                      frozenset(data.get("identity_modules") or ()))
+                      frozenset(data.get("identity_modules") or ()), _module_classes(data))
+
+
+def _module_classes(data: dict) -> dict[str, str | None]:
+    """The ``module_classes`` mapping (class name -> operation name, ``None`` for the identity). Raises
+    ``ValueError`` when it is not a mapping of names."""
+    found = data.get("module_classes") or {}
+    if not isinstance(found, dict) or not all(v is None or isinstance(v, str) for v in found.values()):
+        raise ValueError("module_classes: expected a mapping of class names to operation names (or null)")
+    return {str(k): v for k, v in found.items()}
