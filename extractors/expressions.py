@@ -190,8 +190,9 @@ class _Builder:
         self.by_name: dict[str, list[tuple[str, str]]] = {}
         self.returns: dict[tuple[str, str], tuple[list[str], sympy.Basic] | None] = {}
         self.in_progress: set[tuple[str, str]] = set()
-        # (source key, class qualname, attribute) -> the library module class __init__ assigns to it
-        self.submodules: dict[tuple[str, str, str], str | None] = {}
+        # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
+        # operation's name, None for the identity, or ("call", name) for a layer read as an uninterpreted function
+        self.submodules: dict[tuple[str, str, str], tuple] = {}
 
     def build(self) -> list[FunctionRecord]:
         definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
@@ -401,21 +402,35 @@ class _Builder:
         """Record the library modules ``init`` assigns to attributes of ``self`` (``self.act = nn.GELU()``) whose
         class the operations table knows; an attribute assigned two different ones (a flag choosing ReLU or
         Identity) is left out."""
-        seen: dict[str, set] = {}
+        seen: dict[str, list] = {}
         for assign in _assignments(init):
-            if not isinstance(assign.value, cst.Call):
-                continue
-            called = dotted_name(assign.value.func)
-            cls = called.rsplit(".", 1)[-1] if called else None
             for target in assign.targets:
                 name = dotted_name(target.target)
                 if name and name.startswith("self.") and name.count(".") == 1:
-                    seen.setdefault(name[5:], set()).add(cls)
-        for attribute, classes in seen.items():
-            if len(classes) == 1:
-                cls = next(iter(classes))
-                if cls is not None and cls in self.operations.module_classes:
-                    self.submodules[(key, owner, attribute)] = self.operations.module_classes[cls]
+                    seen.setdefault(name[5:], []).append(self._module_steps(assign.value, name[5:]))
+        for attribute, found in seen.items():
+            if len(found) == 1 and found[0] is not None:
+                self.submodules[(key, owner, attribute)] = found[0]
+
+    def _module_steps(self, value, attribute: str) -> tuple | None:
+        """The steps of a library module built by ``value``: one operation for a module class the table knows
+        (``nn.GELU()``), the steps of an ``nn.Sequential`` of such modules and layers (a layer, such as
+        ``nn.Linear``, reads as the uninterpreted function ``<attribute>_<position>``), else ``None``."""
+        if not isinstance(value, cst.Call):
+            return None
+        called = dotted_name(value.func)
+        cls = called.rsplit(".", 1)[-1] if called else None
+        if cls in self.operations.module_classes:
+            return (self.operations.module_classes[cls],)
+        if cls != "Sequential" or not value.args or any(a.keyword is not None or a.star for a in value.args):
+            return None
+        steps: list = []
+        for position, arg in enumerate(value.args):
+            inner = self._module_steps(arg.value, attribute)
+            if inner is None and not isinstance(arg.value, cst.Call):
+                return None
+            steps.extend(inner if inner is not None else [("call", f"{attribute}_{position}")])
+        return tuple(steps)
 
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:
         func = node.func
@@ -423,8 +438,13 @@ class _Builder:
                 and len(operands) == 1 and "." in qualname:
             entry = (key, qualname.rsplit(".", 1)[0], func.attr.value)
             if entry in self.submodules:  # self.act(x) with self.act = nn.GELU(): gelu(x)
-                operation = self.submodules[entry]
-                return operands[0] if operation is None else apply_operation(self.operations, operation, operands[0])
+                value = operands[0]
+                for step in self.submodules[entry]:
+                    if isinstance(step, tuple):
+                        value = sympy.Function(step[1])(value)
+                    elif step is not None:
+                        value = apply_operation(self.operations, step, value)
+                return value
         found = self._resolve(node.func, key, qualname)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
