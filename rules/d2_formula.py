@@ -334,22 +334,32 @@ def _branches(forms: tuple) -> tuple:
     """The forms with every conditional expression (``a if c else b``, read ``where(c, a, b)``) replaced by its
     first branch, then by its second, those that differ: the paths through an expression, as ``if`` statements give
     paths through a function (``values[t + 1] if t + 1 < T else 0.0`` is the next value, or 0 at the end)."""
-    found = []
+    found: list = []
     for form in forms:
-        conditionals = [n for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "where"
-                        and len(n.args) == 3]
-        for branch in (1, 2):
-            if not conditionals:
-                break
-            taken = form
-            for _ in range(4):  # nested conditionals come off one level per pass
-                chosen = {n: n.args[branch] for n in _nodes(taken) if isinstance(n, AppliedUndef)
-                          and n.func.__name__ == "where" and len(n.args) == 3}
-                if not chosen:
-                    break
-                taken = substitute(taken, chosen)
+        for taken in _branches_of(form):
             if taken not in forms and taken not in found:
                 found.append(taken)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _branches_of(form: sympy.Basic) -> tuple:
+    """``form`` with every conditional expression replaced by its first branch, then by its second (the candidates
+    are read once per formula: computed once per form)."""
+    found = []
+    conditionals = [n for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "where"
+                    and len(n.args) == 3]
+    for branch in (1, 2):
+        if not conditionals:
+            break
+        taken = form
+        for _ in range(4):  # nested conditionals come off one level per pass
+            chosen = {n: n.args[branch] for n in _nodes(taken) if isinstance(n, AppliedUndef)
+                      and n.func.__name__ == "where" and len(n.args) == 3}
+            if not chosen:
+                break
+            taken = substitute(taken, chosen)
+        found.append(taken)
     return tuple(found)
 
 
@@ -357,17 +367,22 @@ def _indexed_leaves(forms: tuple) -> tuple:
     """The forms with every element read (``ratings[i]``, ``values[0, t + 1]``: a name indexed by names and
     numbers) as a leaf of its own, those that differ: the paper writes an element as a symbol (``Q_i``, ``V_next``),
     and the leaf's key is the indexed name (``_leaf_key``)."""
-    found = []
+    found: list = []
     for form in forms:
-        reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]")
-                 for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
-                 and isinstance(n.args[0], sympy.Symbol) and not n.args[0].name.startswith("<") and len(n.args) > 1
-                 and all(_simple_index(i) for i in n.args[1:])}
-        if reads:
-            leafy = substitute(form, reads)
-            if leafy not in forms and leafy not in found:
-                found.append(leafy)
+        leafy = _indexed_of(form)
+        if leafy is not None and leafy not in forms and leafy not in found:
+            found.append(leafy)
     return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _indexed_of(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` with its element reads as leaves, or ``None`` when it has none (computed once per form)."""
+    reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]")
+             for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+             and isinstance(n.args[0], sympy.Symbol) and not n.args[0].name.startswith("<") and len(n.args) > 1
+             and all(_simple_index(i) for i in n.args[1:])}
+    return substitute(form, reads) if reads else None
 
 
 def _shifted(leaf: sympy.Basic) -> bool:
@@ -395,15 +410,20 @@ def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) 
     """The forms with every call of a submodule the glossary names as a quantity (``self.Q1(zsa)`` where the
     glossary's ``Q1`` names ``Q1``) read as that quantity's leaf, those that differ: the paper writes the network's
     output as a symbol. A function the claim itself applies stays a call."""
-    found = []
+    found: list = []
     for form in forms:
-        calls = {n: sympy.Symbol(n.func.__name__) for n in _nodes(form) if isinstance(n, AppliedUndef)
-                 and n.func.__name__ not in claimed and names.normalise(n.func.__name__) in kept}
-        if calls:
-            leafy = substitute(form, calls)
-            if leafy not in forms and leafy not in found:
-                found.append(leafy)
+        leafy = _called_of(form, kept, claimed)
+        if leafy is not None and leafy not in forms and leafy not in found:
+            found.append(leafy)
     return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _called_of(form: sympy.Basic, kept: frozenset[str], claimed: frozenset[str]) -> sympy.Basic | None:
+    """``form`` with the glossary-named submodule calls as leaves, or ``None`` when it has none."""
+    calls = {n: sympy.Symbol(n.func.__name__) for n in _nodes(form) if isinstance(n, AppliedUndef)
+             and n.func.__name__ not in claimed and names.normalise(n.func.__name__) in kept}
+    return substitute(form, calls) if calls else None
 
 
 def _per_sample(forms: tuple) -> tuple:
@@ -411,19 +431,24 @@ def _per_sample(forms: tuple) -> tuple:
     (``-0.5 * (Q1 + Q2) + lam * z**2``) is what code averaging over the batch computes (``-0.5 * (Q1 + Q2).mean() +
     lam * (z ** 2).mean()``); the mean is linear, so it moves across sums and constant factors. Only for a claim
     that has no mean of its own."""
-    found = []
+    found: list = []
     for form in forms:
-        means = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func == _MEAN
-                 and len(n.args) == 1}
-        if means:
-            stripped = form
-            for _ in range(4):  # nested means (mean(mean(x))) come off one level per pass
-                stripped = substitute(stripped, {n: n.args[0] for n in _nodes(stripped)
-                                                 if isinstance(n, AppliedUndef) and n.func == _MEAN
-                                                 and len(n.args) == 1})
-            if stripped not in forms and stripped not in found:
-                found.append(stripped)
+        stripped = _unmeaned(form)
+        if stripped is not None and stripped not in forms and stripped not in found:
+            found.append(stripped)
     return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _unmeaned(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` with every mean read as its argument, or ``None`` when it has none (computed once per form)."""
+    if not any(isinstance(n, AppliedUndef) and n.func == _MEAN and len(n.args) == 1 for n in _nodes(form)):
+        return None
+    stripped = form
+    for _ in range(4):  # nested means (mean(mean(x))) come off one level per pass
+        stripped = substitute(stripped, {n: n.args[0] for n in _nodes(stripped)
+                                         if isinstance(n, AppliedUndef) and n.func == _MEAN and len(n.args) == 1})
+    return stripped
 
 
 def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
