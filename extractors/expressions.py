@@ -4,8 +4,10 @@ Within a function body (and a module's top-level code) statements are read in so
 definition is substituted into the expressions after it (def-use along the statement order, branches read in
 sequence), so that a formula split over several local variables reads as one expression. A call of a small helper
 of the repository (a function of the same module, a method of the same class, or a function whose name is
-unique in the repository) is inlined when the helper returns one expression: ``justnorm(h)`` reads as
-``h / sqrt(sum(h**2))``. Nothing is executed; see ``extractors.formulas`` for the translation.
+unique in the repository) is inlined when the helper returns one expression (or several that read alike):
+``justnorm(h)`` reads as ``h / sqrt(sum(h**2))``. A lambda's body is a candidate of the name it is assigned to (or
+of the return). An element update in a loop (``probs[i] *= p``) accumulates into its array. Nothing is executed;
+see ``extractors.formulas`` for the translation.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import libcst as cst
 import sympy
 
 from extractors.facts import RepositoryIndex
-from extractors.formulas import Operations, Translator, source_text
+from extractors.formulas import Operations, Translator, apply_operation, source_text
 from extractors.values import dotted_name
 from sau.vocabulary import Location, split_where
 
@@ -63,8 +65,9 @@ class CodeExpression(Location):
     along the first path through the function; ``function`` the qualified name of the enclosing function
     (``<module>`` for top-level code); ``text`` the statement's source on one line; ``direct`` the form as written,
     when it differs; ``alternatives`` the substituted forms along the other paths through earlier ``if``
-    statements, and the per-step term of a loop accumulation (``total = total + term``); ``sources`` the bindings
-    behind the forms, from which ``kept_forms`` rebuilds them with chosen locals kept as leaves."""
+    statements, the per-step term of a loop accumulation (``total = total + term``) and its sum or product over the
+    loop; ``sources`` the bindings behind the forms, from which ``kept_forms`` rebuilds them with chosen locals kept
+    as leaves."""
 
     target: str
     expression: sympy.Basic
@@ -187,6 +190,9 @@ class _Builder:
         self.by_name: dict[str, list[tuple[str, str]]] = {}
         self.returns: dict[tuple[str, str], tuple[list[str], sympy.Basic] | None] = {}
         self.in_progress: set[tuple[str, str]] = set()
+        # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
+        # operation's name, None for the identity, or ("call", name) for a layer read as an uninterpreted function
+        self.submodules: dict[tuple[str, str, str], tuple] = {}
 
     def build(self) -> list[FunctionRecord]:
         definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
@@ -194,6 +200,9 @@ class _Builder:
             for qualname, node in found:
                 self.functions[(key, qualname)] = node
                 self.by_name.setdefault(node.name.value, []).append((key, qualname))
+        for (key, qualname), node in sorted(self.functions.items()):
+            if node.name.value == "__init__" and "." in qualname:
+                self._submodules(key, qualname.rsplit(".", 1)[0], node)
         records = []
         for key, module in sorted(self.index.modules.items()):
             positions = self.index.positions[key]
@@ -273,6 +282,10 @@ class _Builder:
 
     def _small(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
         _collect_callees(small, record, skip_bodies=False)
+        value = getattr(small, "value", None)
+        if isinstance(value, cst.Lambda) and isinstance(small, (cst.Assign, cst.AnnAssign, cst.Return)):
+            self._lambda(small, value, line_node, record, state, paths)
+            return
         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
             direct = state.plain.translate(small.value)
@@ -289,7 +302,10 @@ class _Builder:
                     if step is not None else []
                 self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
-            name = dotted_name(small.target)
+            updated: cst.BaseExpression = small.target
+            if isinstance(updated, cst.Subscript) and dotted_name(updated.value) is not None:
+                updated = updated.value  # probs[i] *= p: an element of probs accumulates, read as probs itself
+            name = dotted_name(updated)
             if name is None:
                 return
             combined = cst.BinaryOperation(cst.Name("__left__"), _AUG[type(small.operator)], small.value) \
@@ -300,7 +316,7 @@ class _Builder:
                 return
             values = [state.translate(combined, path, {"__left__": path.env.get(name, sympy.Symbol(name))})
                       for path in paths]
-            direct = state.plain.translate(cst.BinaryOperation(small.target, combined.operator, small.value))
+            direct = state.plain.translate(cst.BinaryOperation(updated, combined.operator, small.value))
             step = steps = None
             kind = _AUG_KIND.get(type(small.operator), "")
             if kind and any(p.in_loop for p in paths):
@@ -315,6 +331,32 @@ class _Builder:
                                                       state.positions))
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self._append(small, line_node, record, state, paths)
+
+    def _lambda(self, small, value: cst.Lambda, line_node, record: FunctionRecord, state: "_State",
+                paths: list["_Path"]) -> None:
+        """``act = lambda x: 0.5 + 0.5 * torch.sigmoid(x)`` (or ``return lambda x: ...``): the body is a candidate of
+        the assigned name (or of the return), its parameters free symbols; the name itself is no value later
+        statements may substitute."""
+        parameters = {p.name.value for p in value.params.params}
+        targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+            [small.target] if isinstance(small, cst.AnnAssign) else []
+        names = [dotted_name(t) for t in targets]
+        values = []
+        for path in paths:
+            state.translator.env = {k: v for k, v in path.env.items() if k not in parameters}
+            values.append(state.translator.translate(value.body))
+        direct = state.plain.translate(value.body)
+        for name in names or [_RETURN]:
+            if name is None:
+                continue
+            if name != _RETURN:
+                record.targets.add(name.rsplit(".", 1)[-1])
+            sources = tuple(Binding(direct, (), v) for v in values)
+            record.expressions.append(self._candidate(name, values, direct, sources, small, line_node, record,
+                                                      state.positions))
+        for target in targets:
+            for path in paths:
+                _forget(target, path)
 
     def _append(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
         """``losses.append(term)``: the list reads as its term from here on (``torch.stack(losses).mean()`` is the
@@ -338,8 +380,10 @@ class _Builder:
         sources = [Binding(direct, path.uses(direct), value) for path, value in zip(paths, values)]
         if step is not None:
             sources += [Binding(step, path.uses(step), value) for path, value in zip(paths, steps)]
-        record.expressions.append(self._candidate(name, values + list(steps), direct, tuple(sources), small,
-                                                  line_node, record, state.positions))
+        # over the loop the accumulator gathers the sum (or product) of its term, whatever it started from
+        gathered = [sympy.Function(kind)(s) for s in steps] if step is not None and kind else []
+        record.expressions.append(self._candidate(name, values + list(steps) + gathered, direct, tuple(sources),
+                                                  small, line_node, record, state.positions))
         for number, path in enumerate(paths):
             if step is not None and path.in_loop:
                 path.accumulate(name, Binding(step, path.uses(step), steps[number]), kind)
@@ -354,7 +398,53 @@ class _Builder:
                               None if direct == expression else direct, alternatives, sources, cell=record.cell)
 
     # -- helpers ------------------------------------------------------------------------------------------------
+    def _submodules(self, key: str, owner: str, init: cst.FunctionDef) -> None:
+        """Record the library modules ``init`` assigns to attributes of ``self`` (``self.act = nn.GELU()``) whose
+        class the operations table knows; an attribute assigned two different ones (a flag choosing ReLU or
+        Identity) is left out."""
+        seen: dict[str, list] = {}
+        for assign in _assignments(init):
+            for target in assign.targets:
+                name = dotted_name(target.target)
+                if name and name.startswith("self.") and name.count(".") == 1:
+                    seen.setdefault(name[5:], []).append(self._module_steps(assign.value, name[5:]))
+        for attribute, found in seen.items():
+            if len(found) == 1 and found[0] is not None:
+                self.submodules[(key, owner, attribute)] = found[0]
+
+    def _module_steps(self, value, attribute: str) -> tuple | None:
+        """The steps of a library module built by ``value``: one operation for a module class the table knows
+        (``nn.GELU()``), the steps of an ``nn.Sequential`` of such modules and layers (a layer, such as
+        ``nn.Linear``, reads as the uninterpreted function ``<attribute>_<position>``), else ``None``."""
+        if not isinstance(value, cst.Call):
+            return None
+        called = dotted_name(value.func)
+        cls = called.rsplit(".", 1)[-1] if called else None
+        if cls in self.operations.module_classes:
+            return (self.operations.module_classes[cls],)
+        if cls != "Sequential" or not value.args or any(a.keyword is not None or a.star for a in value.args):
+            return None
+        steps: list = []
+        for position, arg in enumerate(value.args):
+            inner = self._module_steps(arg.value, attribute)
+            if inner is None and not isinstance(arg.value, cst.Call):
+                return None
+            steps.extend(inner if inner is not None else [("call", f"{attribute}_{position}")])
+        return tuple(steps)
+
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+                and len(operands) == 1 and "." in qualname:
+            entry = (key, qualname.rsplit(".", 1)[0], func.attr.value)
+            if entry in self.submodules:  # self.act(x) with self.act = nn.GELU(): gelu(x)
+                value = operands[0]
+                for step in self.submodules[entry]:
+                    if isinstance(step, tuple):
+                        value = sympy.Function(step[1])(value)
+                    elif step is not None:
+                        value = apply_operation(self.operations, step, value)
+                return value
         found = self._resolve(node.func, key, qualname)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
@@ -395,7 +485,8 @@ class _Builder:
         positions: dict = {}  # a helper read only to be inlined needs no line numbers
         self._body(statements, record, found[0], found[1], positions, {})
         self.in_progress.discard(found)
-        returns = [c.expression for c in record.expressions if c.target == _RETURN]
+        # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined
+        returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
         parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
         result = (parameters, returns[0]) if len(returns) == 1 and \
             dag_size(returns[0], MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES else None
@@ -405,6 +496,24 @@ class _Builder:
 
 _AUG = {cst.AddAssign: cst.Add(), cst.SubtractAssign: cst.Subtract(), cst.MultiplyAssign: cst.Multiply(),
         cst.DivideAssign: cst.Divide(), cst.PowerAssign: cst.Power(), cst.MatrixMultiplyAssign: cst.MatrixMultiply()}
+
+
+class _Assignments(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.Assign] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.found.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested function's assignments are not the method's
+
+
+def _assignments(function: cst.FunctionDef) -> list[cst.Assign]:
+    """Every assignment statement in the body of ``function`` (in branches too), nested functions left out."""
+    visitor = _Assignments()
+    function.body.visit(visitor)
+    return visitor.found
 
 
 def _definitions(statements, prefix: str):
@@ -440,7 +549,7 @@ def _blocks(statement) -> list:
     return blocks
 
 
-MAX_PATHS = 4  # paths through ``if`` statements followed per function; past it the first ones are kept
+MAX_PATHS = 4  # paths through ``if`` statements followed per function (``_distinct`` says which are kept)
 
 
 class _State:
@@ -516,12 +625,13 @@ class _Path:
 
 
 def _distinct(paths: list[_Path]) -> list[_Path]:
-    """The paths with distinct bindings, in order, at most ``MAX_PATHS``."""
+    """The paths with distinct bindings, in order, at most ``MAX_PATHS``: past it the first ones and the last one,
+    which takes no optional branch (no mask, no cache, no ablation flag), the form a paper's formula describes."""
     kept: list[_Path] = []
     for path in paths:
         if not any(path.env == other.env for other in kept):
             kept.append(path)
-    return kept[:MAX_PATHS]
+    return kept if len(kept) <= MAX_PATHS else kept[:MAX_PATHS - 1] + kept[-1:]
 
 
 _AUG_KIND = {cst.AddAssign: "sum", cst.MultiplyAssign: "prod"}

@@ -79,13 +79,15 @@ class Operation:
     """One entry of the operations table: ``operands`` leading positional arguments (``None``: all of them) are
     operands, ``keywords`` maps keyword names to operand letters, ``form`` is the result over the symbols
     ``a b c ...`` (``None`` for a variadic uninterpreted function named ``name``); ``identity`` returns the first
-    operand unchanged."""
+    operand unchanged; ``layout`` lists pairs of literal dimension arguments (``x.transpose(1, 2)``) with which the
+    operation only moves axes of a batch of matrices and leaves the first operand's values as they are."""
 
     name: str
     operands: int | None = 1
     keywords: dict[str, str] = field(default_factory=dict)
     form: sympy.Basic | None = None
     identity: bool = False
+    layout: frozenset[tuple[int, ...]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,9 @@ class Operations:
     """The table ``rules/operations.yaml`` describes, read by ``rules.operations.load``: operations by name,
     einsum subscripts (spaces removed) to forms, attribute reads to forms, module names whose attributes are
     functions (``torch.exp``) rather than methods of a value (``x.exp``), activation functions that are a specific
-    choice (``relu``), and function names that are placeholders (``activation``)."""
+    choice (``relu``), function names that are placeholders (``activation``), the name words of submodules
+    that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``), and the
+    library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -101,6 +105,8 @@ class Operations:
     modules: frozenset[str]
     activations: frozenset[str] = frozenset()
     placeholders: frozenset[str] = frozenset()
+    identity_modules: frozenset[str] = frozenset()
+    module_classes: dict[str, str | None] = field(default_factory=dict)
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -271,6 +277,8 @@ class Translator:
             if owner in ("self", "cls"):
                 # self.proj(x): a submodule or method of the model, never the library operation of that name
                 positional = self._positional(node, depth)
+                if len(positional) == 1 and self._identity_module(name):
+                    return positional[0]  # self.attn_drop(x): dropout, the identity of the formula
                 resolved = self.resolve_call(node, positional) if self.resolve_call is not None else None
                 return resolved if resolved is not None else self._uninterpreted(name, positional)
             if owner is None or root is None or not self._is_module(owner):
@@ -294,6 +302,8 @@ class Translator:
             return self._uninterpreted(name, operands)
         if operation.identity:
             return operands[0] if operands else self._uninterpreted(name, operands)
+        if operation.layout and operands and _literal_dims(node, 0 if receiver is not None else 1) in operation.layout:
+            return operands[0]  # q.transpose(1, 2): heads moved before the sequence axis, values unchanged
         if operation.operands is not None:
             operands = operands[: operation.operands]
         for keyword, letter in operation.keywords.items():
@@ -306,6 +316,10 @@ class Translator:
         if operation.form is None:
             return self._uninterpreted(name, operands)
         return _apply(operation.form, operands)
+
+    def _identity_module(self, name: str) -> bool:
+        words = self.operations.identity_modules if self.operations else frozenset()
+        return bool(words) and any(word in words for word in name.lower().split("_"))
 
     def _positional(self, node: cst.Call, depth: int) -> list[sympy.Basic]:
         return [self._translate(a.value, depth) for a in node.args if a.keyword is None and not a.star]
@@ -352,6 +366,32 @@ class Translator:
         if isinstance(operator, cst.MatrixMultiply):
             return matmul(left, right)
         return self._unsupported(node, f"operator {type(operator).__name__}")
+
+
+def _literal_dims(node: cst.Call, skip: int) -> tuple[int, ...] | None:
+    """The arguments of a call after the first ``skip`` when all are positional integer literals
+    (``x.transpose(1, 2)`` -> ``(1, 2)``, a negative one included), else ``None``."""
+    found = []
+    for arg in node.args[skip:]:
+        value = arg.value
+        negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
+        inner = value.expression if isinstance(value, cst.UnaryOperation) and negative else value
+        if arg.keyword is not None or arg.star or not isinstance(inner, cst.Integer):
+            return None
+        found.append(-int(inner.value) if negative else int(inner.value))
+    return tuple(found)
+
+
+def apply_operation(operations: Operations, name: str, operand: sympy.Basic) -> sympy.Basic:
+    """The operation ``name`` of the table applied to one operand (its form, the operand itself for an identity, or
+    an uninterpreted function ``name`` when the table has no form): what a library module such as ``nn.GELU()``
+    computes when called."""
+    operation = operations.operations.get(name)
+    if operation is not None and operation.identity:
+        return operand
+    if operation is not None and operation.form is not None:
+        return _apply(operation.form, [operand])
+    return sympy.Function(name)(operand)
 
 
 def matmul(left: sympy.Basic, right: sympy.Basic) -> sympy.Basic:

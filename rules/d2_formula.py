@@ -7,7 +7,13 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
-  formula naming that quantity matches. The *mechanism scope* is the functions whose name, calls or assigned names
+  formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
+  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), each branch of a conditional
+  expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
+  one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
+  argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
+  and the code alike (``_as_means``). Formulas of one SAU that build on each other are compared chained when one
+  alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
@@ -76,6 +82,7 @@ MAX_EDITS = 48  # single edits of a formula tried when naming a difference
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
+_SHIFTS = word_list("shift_words", "rules")
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
 # functions the translation itself introduces: never what a placeholder of the claim stands for
@@ -155,6 +162,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
+        _chain(parsed, results, search)
     except equivalence.Exhausted:
         return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index)
     reason = "; ".join(_describe(r) for r in results)
@@ -217,6 +225,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
     glossary = search.glossary
+    rhs = _as_means(rhs)
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
@@ -252,13 +261,15 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
+        forms, branches = _readings(forms, base.functions, kept_names)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
-                    and (tied or not claim.tiny):
+                    and (tied or not claim.tiny) and form not in branches:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget)
             found = _match(claim, code, leaves, functions, signs, search.budget)
@@ -281,6 +292,189 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return result
     return _library(text, base, search) or drift_seen or unreached or result
+
+
+_MEAN = sympy.Function("mean")
+_SUM = sympy.Function("sum")
+
+
+def _as_means(expression: sympy.Basic) -> sympy.Basic:
+    """``expression`` with every sum divided by a name (``sum(x) / T``, ``(1 / n) * sum(L)``) read as a mean: papers
+    write the average over a batch or a sequence that way, code as ``.mean()`` or a library's mean reduction. Applied
+    to claims and code alike, so a sum divided by a name in both still compares, whatever the names."""
+    rewrite = {}
+    for node in _nodes(expression):
+        if not isinstance(node, sympy.Mul):
+            continue
+        sums = [a for a in node.args if isinstance(a, AppliedUndef) and a.func == _SUM and len(a.args) == 1]
+        counts = [a for a in node.args if isinstance(a, sympy.Pow) and a.exp == -1 and isinstance(a.base, sympy.Symbol)
+                  and not a.base.name.startswith("<")]
+        if len(sums) == 1 and len(counts) == 1:
+            rest = [a for a in node.args if a is not sums[0] and a is not counts[0]]
+            rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0]), *rest)
+    return substitute(expression, rewrite) if rewrite else expression
+
+
+def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
+    """``forms`` and the ways a formula may read them: glossary-named submodule calls as leaves
+    (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
+    (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
+    have that operation itself. Returns (every form, the set of those that took a branch)."""
+    if kept:
+        forms = forms + _called_leaves(forms, kept, claimed)
+    taken = _branches(forms) if "where" not in claimed else ()
+    if "getitem" not in claimed:
+        forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
+    if "mean" not in claimed:
+        forms, taken = forms + _per_sample(forms), taken + _per_sample(taken)
+    taken = tuple(f for f in dict.fromkeys(taken) if f not in forms)
+    return forms + taken, frozenset(taken)
+
+
+def _branches(forms: tuple) -> tuple:
+    """The forms with every conditional expression (``a if c else b``, read ``where(c, a, b)``) replaced by its
+    first branch, then by its second, those that differ: the paths through an expression, as ``if`` statements give
+    paths through a function (``values[t + 1] if t + 1 < T else 0.0`` is the next value, or 0 at the end)."""
+    found: list = []
+    for form in forms:
+        for taken in _branches_of(form):
+            if taken not in forms and taken not in found:
+                found.append(taken)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _branches_of(form: sympy.Basic) -> tuple:
+    """``form`` with every conditional expression replaced by its first branch, then by its second (the candidates
+    are read once per formula: computed once per form)."""
+    found = []
+    conditionals = [n for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "where"
+                    and len(n.args) == 3]
+    for branch in (1, 2):
+        if not conditionals:
+            break
+        taken = form
+        for _ in range(4):  # nested conditionals come off one level per pass
+            chosen = {n: n.args[branch] for n in _nodes(taken) if isinstance(n, AppliedUndef)
+                      and n.func.__name__ == "where" and len(n.args) == 3}
+            if not chosen:
+                break
+            taken = substitute(taken, chosen)
+        found.append(taken)
+    return tuple(found)
+
+
+def _indexed_leaves(forms: tuple) -> tuple:
+    """The forms with every element read (``ratings[i]``, ``values[0, t + 1]``: a name indexed by names and
+    numbers) as a leaf of its own, those that differ: the paper writes an element as a symbol (``Q_i``, ``V_next``),
+    and the leaf's key is the indexed name (``_leaf_key``)."""
+    found: list = []
+    for form in forms:
+        leafy = _indexed_of(form)
+        if leafy is not None and leafy not in forms and leafy not in found:
+            found.append(leafy)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _indexed_of(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` with its element reads as leaves, or ``None`` when it has none (computed once per form)."""
+    reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]")
+             for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+             and isinstance(n.args[0], sympy.Symbol) and not n.args[0].name.startswith("<") and len(n.args) > 1
+             and all(_simple_index(i) for i in n.args[1:])}
+    return substitute(form, reads) if reads else None
+
+
+def _shifted(leaf: sympy.Basic) -> bool:
+    """An element read at an index a number away from a name (``values[0, t + 1]``, ``_indexed_leaves``)."""
+    name = leaf.name
+    if "[" not in name:
+        return False
+    return any("+" in index or "-" in index for index in name[name.index("[") + 1:-1].split(","))
+
+
+def _names_shift(symbol: sympy.Symbol) -> bool:
+    """A formula symbol named as an element one step away (``V_next``, ``s_prev``: ``shift_words``)."""
+    return any(token in _SHIFTS for token in symbol.name.lower().split("_"))
+
+
+def _simple_index(index: sympy.Basic) -> bool:
+    """A name, a number, or a name plus a number (``t + 1``): an index that picks one element."""
+    if isinstance(index, (sympy.Symbol, sympy.Integer)):
+        return index.name not in (":", "None") if isinstance(index, sympy.Symbol) else True
+    return isinstance(index, sympy.Add) and len(index.args) == 2 and \
+        all(isinstance(a, (sympy.Symbol, sympy.Integer)) for a in index.args)
+
+
+def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) -> tuple:
+    """The forms with every call of a submodule the glossary names as a quantity (``self.Q1(zsa)`` where the
+    glossary's ``Q1`` names ``Q1``) read as that quantity's leaf, those that differ: the paper writes the network's
+    output as a symbol. A function the claim itself applies stays a call."""
+    found: list = []
+    for form in forms:
+        leafy = _called_of(form, kept, claimed)
+        if leafy is not None and leafy not in forms and leafy not in found:
+            found.append(leafy)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _called_of(form: sympy.Basic, kept: frozenset[str], claimed: frozenset[str]) -> sympy.Basic | None:
+    """``form`` with the glossary-named submodule calls as leaves, or ``None`` when it has none."""
+    calls = {n: sympy.Symbol(n.func.__name__) for n in _nodes(form) if isinstance(n, AppliedUndef)
+             and n.func.__name__ not in claimed and names.normalise(n.func.__name__) in kept}
+    return substitute(form, calls) if calls else None
+
+
+def _per_sample(forms: tuple) -> tuple:
+    """The forms with every ``mean`` read as its argument, those that differ: a formula written per sample
+    (``-0.5 * (Q1 + Q2) + lam * z**2``) is what code averaging over the batch computes (``-0.5 * (Q1 + Q2).mean() +
+    lam * (z ** 2).mean()``); the mean is linear, so it moves across sums and constant factors. Only for a claim
+    that has no mean of its own."""
+    found: list = []
+    for form in forms:
+        stripped = _unmeaned(form)
+        if stripped is not None and stripped not in forms and stripped not in found:
+            found.append(stripped)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _unmeaned(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` with every mean read as its argument, or ``None`` when it has none (computed once per form)."""
+    if not any(isinstance(n, AppliedUndef) and n.func == _MEAN and len(n.args) == 1 for n in _nodes(form)):
+        return None
+    stripped = form
+    for _ in range(4):  # nested means (mean(mean(x))) come off one level per pass
+        stripped = substitute(stripped, {n: n.args[0] for n in _nodes(stripped)
+                                         if isinstance(n, AppliedUndef) and n.func == _MEAN and len(n.args) == 1})
+    return stripped
+
+
+def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
+    """Formulas of one SAU that build on each other (``h_lerp == h + a * (h_A - h)``, ``h_new == h_lerp /
+    norm(h_lerp)``), as code computes them in one expression: a formula left unknown is compared again with the
+    other formulas' left-hand names it reads replaced by their right-hand sides (one level). When that finds an
+    equivalent, each formula put in is realised inside the same code and counts as the same outcome, unless already
+    decided. Updates ``results`` in place."""
+    defined = {lhs: (number, rhs) for number, (_, lhs, rhs) in enumerate(parsed) if lhs is not None and rhs is not None}
+    for number, (text, lhs, rhs) in enumerate(parsed):
+        if results[number].outcome != UNKNOWN or rhs is None:
+            continue
+        used = {s: defined[s] for s in sorted(_free(rhs), key=lambda s: s.name) if s in defined and s != lhs}
+        if not used:
+            continue
+        chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search)
+        if chained.outcome not in (EQUIVALENT, UNREACHED):
+            continue  # a larger formula differs from small code (a helper's x / norm(x)) by a term: no drift
+        shown = ", ".join(s.name for s in used)
+        chained.difference = f"{chained.difference or 'equivalent'} with {shown} put in"
+        results[number] = chained
+        for symbol, (other, _) in used.items():
+            if results[other].outcome == UNKNOWN:
+                results[other] = FormulaResult(parsed[other][0], chained.outcome, chained.candidate,
+                                               f"realised inside {text}", chained.credit)
 
 
 def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
@@ -556,7 +750,7 @@ def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, cl
         if nodes is None:  # too large to compare: no leaves, never matched
             cached = cache[key] = (form, [], set(), True, False, MAX_FORM_NODES)
         else:
-            code = _without_stability(form, keeps_small, claimed_keys)
+            code = _as_means(_without_stability(form, keeps_small, claimed_keys))
             opaque = any(s.name.startswith("<") for s in _free(code))
             cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code),
                                    len(nodes))
@@ -571,18 +765,22 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
     options = []
     for s in symbols:
-        preferred = [leaf for leaf, key in keyed if key in hints[s]]
-        others = [leaf for leaf, key in keyed if key not in hints[s]] \
+        # an element read one step away (dones[t + 1]) only for a symbol named as shifted (V_next)
+        allowed = [(leaf, key) for leaf, key in keyed if not _shifted(leaf) or _names_shift(s)]
+        preferred = [leaf for leaf, key in allowed if key in hints[s]]
+        others = [leaf for leaf, key in allowed if key not in hints[s]] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
-    yielded = 0
+    found: list[tuple[dict, int]] = []
     for tried, choice in enumerate(itertools.product(*options)):
-        if tried >= 4 * MAX_RENAMINGS or yielded >= MAX_RENAMINGS:
-            return
+        if tried >= 4 * MAX_RENAMINGS or len(found) >= MAX_RENAMINGS:
+            break
         chosen = [leaf for leaf, _ in choice]
         if len(set(chosen)) == len(chosen):
-            yielded += 1
-            yield {leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)
+            found.append(({leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)))
+    # most hints first: of two renamings a symmetric formula makes equal (gamma * V_next), the one the glossary
+    # names counts (a stable sort keeps the product's order among equals)
+    yield from sorted(found, key=lambda pair: -pair[1])
 
 
 @dataclass(frozen=True)
@@ -637,10 +835,28 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         for other in _denominators(code):
             if other != denominator and same(code, claimed * denominator / other):
                 return Difference("normaliser", f"normalised by {other} where the formula divides by {denominator}")
+    if isinstance(claimed, sympy.Add):
+        for edited, difference in _group_signs(claimed, claimed):
+            if same(code, edited):
+                return difference
     for edited, difference in itertools.islice(_edits(claimed, specific | equivalence.SIGN_SENSITIVE), MAX_EDITS):
         if same(code, edited):
             return difference
     return None
+
+
+def _group_signs(claimed: sympy.Basic, part: sympy.Add):
+    """Edits of ``claimed`` flipping the sign of the terms of ``part`` that share a coefficient: sympy distributes
+    ``-0.5 * (Q1 + Q2)`` into ``-Q1/2 - Q2/2``, and those terms are the product the formula wrote, whose sign the code
+    may flip as a whole."""
+    groups: dict = {}
+    for term in part.args:
+        groups.setdefault(term.as_coeff_Mul()[0], []).append(term)
+    for terms in groups.values():
+        if 1 < len(terms) < len(part.args):
+            group = sympy.Add(*terms)
+            yield claimed.xreplace({part: part - 2 * group}), Difference(
+                "sign", f"sign of {sympy.factor_terms(group)} flipped in the code")
 
 
 def _edits(claimed: sympy.Basic, known: frozenset[str]):
@@ -664,6 +880,7 @@ def _edits(claimed: sympy.Basic, known: frozenset[str]):
             for term in part.args:
                 yield claimed.xreplace({part: part - term}), Difference(
                     "missing", f"term {term} of {part} is missing in the code", term)
+            yield from _group_signs(claimed, part)
         if isinstance(part, (AppliedUndef, sympy.Function)) and part.args:
             name = part.func.__name__
             if name in known or not isinstance(part, AppliedUndef):
@@ -744,7 +961,9 @@ def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
 
 
 def _leaf_key(leaf: sympy.Basic) -> str:
-    return names.normalise(leaf.name.rsplit(".", 1)[-1].strip("<>"))
+    """The name a leaf's hints are compared with: its last component, an element read keyed by its array
+    (``self.values[0, t]`` -> ``values``)."""
+    return names.normalise(leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>"))
 
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:

@@ -66,7 +66,8 @@ def parse_implementations(data: dict, table: Operations | None = None) -> tuple[
 
 
 def parse_table(data: dict) -> Operations:
-    """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``).
+    """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
+    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -78,9 +79,23 @@ def parse_table(data: dict) -> Operations:
         if count != "all" and not isinstance(count, int):
             raise ValueError(f"operations.{name}: operands must be a number or 'all'")
         form = parse_formula(entry["form"]) if "form" in entry else None
+        layout = entry.get("layout") or []
+        if not isinstance(layout, list) or not all(isinstance(d, list) for d in layout):
+            raise ValueError(f"operations.{name}.layout: expected a list of dimension lists")
         operations[name] = Operation(name, None if count == "all" else count, dict(entry.get("keywords", {})),
-                                     form, bool(entry.get("identity", False)))
+                                     form, bool(entry.get("identity", False)),
+                                     frozenset(tuple(int(d) for d in dims) for dims in layout))
     einsum = {key.replace(" ", ""): parse_formula(form) for key, form in (data.get("einsum") or {}).items()}
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
-                      frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()))
+                      frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
+                      frozenset(data.get("identity_modules") or ()), _module_classes(data))
+
+
+def _module_classes(data: dict) -> dict[str, str | None]:
+    """The ``module_classes`` mapping (class name -> operation name, ``None`` for the identity). Raises
+    ``ValueError`` when it is not a mapping of names."""
+    found = data.get("module_classes") or {}
+    if not isinstance(found, dict) or not all(v is None or isinstance(v, str) for v in found.values()):
+        raise ValueError("module_classes: expected a mapping of class names to operation names (or null)")
+    return {str(k): v for k, v in found.items()}

@@ -43,6 +43,9 @@ def formula(text: str) -> sympy.Basic:
     ("-F.logsigmoid(beta * (a - b)).mean()", "-mean(log(sigmoid(beta * (a - b))))"),
     ("x.float().detach()[:, None]", "x"),
     ("torch.clamp(r, 1 - eps, 1 + eps)", "clip(r, 1 - eps, 1 + eps)"),
+    # heads moved before the sequence axis, and dropout: layout and identity, values unchanged
+    ("q.transpose(1, 2) @ torch.transpose(k, 1, 2).transpose(-2, -1)", "q @ k.T"),
+    ("self.attn_drop(F.dropout(x, 0.1))", "x"),
 ])
 def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> None:
     assert equivalence.same(code(written), formula(claimed)) is True
@@ -53,6 +56,8 @@ def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> Non
     ("h @ W", "W @ h"),  # the product does not commute
     ("torch.tanh(x)", "sigmoid(x)"),
     ("softmax(q @ k.T / d)", "softmax(q @ k.T / sqrt(d))"),
+    ("q @ k.transpose(-2, -1)", "q @ k"),  # the last two axes: the matrix transpose
+    ("self.attn_proj(x)", "x"),
 ])
 def test_different_expressions_differ(written: str, claimed: str) -> None:
     assert equivalence.same(code(written), formula(claimed)) is False
@@ -70,6 +75,8 @@ def test_a_small_code_constant_stays_apart_from_its_neighbour() -> None:
     ("a ** 2 + b * c", "a ** 2", "extra term b*c not in the formula"),
     ("a * b ** 3 + a", "a * b ** 2 + a", "power of b is 3, the formula has 2"),
     ("relu(a @ W) * s", "gelu(a @ W) * s", "uses relu where the formula has gelu"),
+    # sympy distributes -0.5 * (a + b): the terms sharing the coefficient are flipped together
+    ("0.5 * (a + b) + c * d", "-0.5 * (a + b) + c * d", "sign of -(a + b)/2 flipped in the code"),
 ])
 def test_classify_names_the_difference(written: str, claimed: str, difference: str) -> None:
     found = d2_formula.classify(formula(written), formula(claimed), frozenset({"relu", "gelu"}))
@@ -225,3 +232,27 @@ def test_an_expression_equal_to_the_formula_has_no_difference() -> None:
     # the same DPO margin, grouped differently: no "normaliser" may be named between equal expressions
     written = "-mean(log(sigmoid(b * (pw - rw) - b * (pl - rl))))"
     assert d2_formula.classify(formula(written), formula("-mean(log(sigmoid(b * ((pw - rw) - (pl - rl)))))")) is None
+
+
+def test_branches_of_a_conditional_expression_are_read_but_may_not_decide_a_drift() -> None:
+    # values[t + 1] if t + 1 < T else 0.0: the second branch is the boundary, where a term reads 0 by design
+    written = code("r + gamma * (v_next if t + 1 < T else 0.0) - v")
+    forms, branches = d2_formula._readings((written,), frozenset(), frozenset())
+    assert code("r + gamma * v_next - v") in branches and code("r - v") in branches
+    assert written in forms and written not in branches
+
+
+def test_reading_forms_per_sample_and_submodule_leaves() -> None:
+    # -0.5 * (self.Q1(z) + self.Q2(z)).mean(): the batch mean off, the glossary's Q1 and Q2 as leaves
+    written = code("-0.5 * (self.Q1(z) + self.Q2(z)).mean()")
+    forms, _ = d2_formula._readings((written,), frozenset(), frozenset({"q1", "q2"}))
+    assert code("-0.5 * (Q1 + Q2)") in forms
+
+
+@pytest.mark.parametrize("written, read", [
+    ("-sum(log(p)) / T", "-mean(log(p))"),
+    ("(1 / n) * sum(L(u, F(a, w)))", "mean(L(u, F(a, w)))"),
+    ("sum(x) / (n + 1)", "sum(x) / (n + 1)"),  # a divisor that is not a name is no count
+])
+def test_a_sum_divided_by_a_name_reads_as_a_mean(written: str, read: str) -> None:
+    assert d2_formula._as_means(formula(written)) == formula(read)
