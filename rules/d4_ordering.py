@@ -17,6 +17,9 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
+- **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a public
+  method called from outside the class (``stage1_trainer.train()`` for a step named by ``stage1``, the class being
+  ``Stage1Trainer``), never the construction nor the class's own calls while it sets itself up;
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
   ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
   an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
@@ -32,9 +35,10 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
 none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
-runs before any site of i. Score: with every step found and a required pair of two strongly mapped steps violated,
-0 (the claimed order is contradicted where it runs: CONVENTIONS.md, "Ordering"); otherwise the largest set of steps found in the trace whose
-required pairs all hold, over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``).
+runs before any site of i. Only the closest sites count (``pair_order``), and a site running inside the other
+step's call is part of that step, not ordered against it (the NLL a test evaluation computes). Score: with every
+step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
+runs: CONVENTIONS.md, "Ordering"); otherwise the largest set of steps found in the trace whose required pairs all hold, over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``).
 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, and every
 required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
@@ -263,9 +267,26 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
         tokens = _words(last)
         if site.kind in (CALL, INSTANTIATE, INSTANCE) and any(_contains(tokens, run) for run in names.specific):
             return STRONG  # the repository's own train_sft for a step named by sft
+        owner = _runs_object_of(site)
+        if owner and any(_contains(_words(owner), run) for run in names.specific):
+            return STRONG  # stage1_trainer.train() runs the step the class Stage1Trainer is named for
         if any(_contains(tokens, run) for run in names.runs):
             return WEAK
     return None
+
+
+def _runs_object_of(site: CallSite) -> str | None:
+    """The class name whose object a call site runs: a public method of a repository class (``Stage1Trainer`` for
+    ``stage1_trainer.train()``, resolved to ``stage1_trainer.Stage1Trainer.train``), called from outside that class;
+    else ``None``. Building the object is no step (``_never_a_step``), and the class's own calls of its methods
+    (its ``__init__`` setting itself up) are not running it."""
+    if site.kind not in (CALL, INSTANCE) or site.callee is None:
+        return None
+    owner, _, method = site.callee.rpartition(".")
+    name = owner.rpartition(".")[2]
+    if method.startswith("_") or not name[:1].isupper() or site.scope.startswith(owner + "."):
+        return None
+    return name
 
 
 @lru_cache(maxsize=65536)
@@ -504,25 +525,33 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     closest ones count, those whose paths from the entry point share the most calls (``clip_grad_norm_`` and
     ``value_optimizer.step()`` in one update function, not the encoder's optimizer step in another); among them the
     pair holds when i runs before j, is violated when j runs before i, and is mixed when both happen (a validation
-    inside pretraining and the final evaluation after fine-tuning). ``events_i`` and ``events_j`` must not be
+    inside pretraining and the final evaluation after fine-tuning). A site running inside the other step's call
+    (the metric a test evaluation computes, for a claim "compute the metric, then test") is part of that step, not
+    ordered against it: such pairs count only when no other pair exists. ``events_i`` and ``events_j`` must not be
     empty."""
+    pairs = [(ei, ej) for ei in events_i[:_PAIR_EVENTS] for ej in events_j[:_PAIR_EVENTS]]
+    apart = [(ei, ej) for ei, ej in pairs if ei is ej or relation(ei, ej) != NESTED]
+    return _closest_order(apart or pairs)
+
+
+def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
+    """``pair_order`` over the given (site of i, site of j) pairs, which must not be empty."""
     best = -1
     before: tuple[Event, Event] | None = None
     after: tuple[Event, Event] | None = None
     same: tuple[Event, Event] | None = None
-    for ei in events_i[:_PAIR_EVENTS]:
-        for ej in events_j[:_PAIR_EVENTS]:
-            shared = _shared(ei.path, ej.path)
-            if shared < best:
-                continue
-            if shared > best:
-                best, before, after, same = shared, None, None, None
-            if ei is ej:
-                same = same or (ei, ej)
-            elif ei.position < ej.position:
-                before = before or (ei, ej)
-            else:
-                after = after or (ei, ej)
+    for ei, ej in pairs:
+        shared = _shared(ei.path, ej.path)
+        if shared < best:
+            continue
+        if shared > best:
+            best, before, after, same = shared, None, None, None
+        if ei is ej:
+            same = same or (ei, ej)
+        elif ei.position < ej.position:
+            before = before or (ei, ej)
+        else:
+            after = after or (ei, ej)
     if before is not None and after is not None:
         return PairOrder(MIXED, *before)
     if before is not None:
