@@ -38,7 +38,10 @@ pretraining loop does not undo the final evaluation after fine-tuning); the pair
 runs before any site of i. Only the closest sites count (``pair_order``), and a site running inside the other
 step's call is part of that step, not ordered against it (the NLL a test evaluation computes). Score: with every
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
-runs: CONVENTIONS.md, "Ordering"); otherwise the largest set of steps found in the trace whose required pairs all hold, over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``).
+runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
+hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
+its name), over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``). A settled verdict
+has strong steps only, so the weights change only estimates.
 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, and every
 required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
@@ -57,7 +60,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterator
+from typing import Callable, Iterator
 
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
@@ -350,7 +353,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
     violated = [p for p in pairs if p in orders and orders[p].state == VIOLATED]
-    kept = _largest_consistent(found, orders, pairs, total)
+    # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
+    kept = _largest_consistent(found, orders, pairs, total, lambda i: 1.0 if results[i].strength == STRONG else 0.5)
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
@@ -468,10 +472,12 @@ def _pairs(strict, n: int) -> list[tuple[int, int]]:
     return [tuple(p) for p in strict]
 
 
-def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool) -> int:
-    """The size of the largest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
+def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool,
+                        weight: Callable[[int], float] = lambda i: 1.0) -> float:
+    """The weight of the heaviest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
     pair; held, or held as well as violated, counts; with ``strict: true`` the claim is a total order, so every
-    pair i < j of the set counts). Exhaustive up to 12 found steps, greedy beyond."""
+    pair i < j of the set counts); ``weight(i)`` a step's weight (1 by default: the set's size). Exhaustive up to 12
+    found steps, greedy beyond."""
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
@@ -479,14 +485,14 @@ def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool
 
     if len(found) > 12:
         chosen: list[int] = []
-        for i in found:
+        for i in sorted(found, key=lambda i: -weight(i)):
             if consistent([*chosen, i]):
                 chosen.append(i)
-        return len(chosen)
+        return sum(weight(i) for i in chosen)
+    best = 0.0
     for size in range(len(found), 0, -1):
-        if any(consistent(c) for c in combinations(found, size)):
-            return size
-    return 0
+        best = max([best, *(sum(weight(i) for i in c) for c in combinations(found, size) if consistent(c))])
+    return best
 
 
 def _unclear(order: PairOrder) -> bool:
