@@ -26,7 +26,11 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   ``nn.Module.train``, not the training step); or when a name merely contains a common keyword (``train_epoch`` for
   ``train``: ``get_train_loader`` would match too).
 
-The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
+Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
+``hooks_run``) has a trace of its own body: the framework calls it, so its order runs although no entry point calls it
+by name; there a submodule called through an attribute the step names (``self.q_proj(x)``) maps the step strongly,
+unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
+first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
 no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
 (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
@@ -63,7 +67,7 @@ from itertools import combinations
 from typing import Callable, Iterator
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
+from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
                                         CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.words import word_list
@@ -80,6 +84,7 @@ _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
+_HOOKS = word_list("framework_hooks")
 
 
 
@@ -121,7 +126,20 @@ def traces_by_entry(index: RepositoryIndex) -> dict[str, list[Event]]:
     """Analysis provider: the trace of every entry point of the repository's call graph, by entry node, made once
     for all the SAUs of a repository."""
     graph = index.analysis(build_call_graph)
-    return {e.node: trace(graph, e.node) for e in graph.entry_points}
+    traces = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    for node in hooks_run(graph):
+        traces.setdefault(node, trace(graph, node))
+    return traces
+
+
+def hooks_run(graph: CallGraph) -> list[str]:
+    """The framework hooks live code runs (sorted): methods named in ``extractors/words.yaml`` (``framework_hooks``:
+    ``forward``, ``training_step``...) of classes that live code builds or hands over. A framework calls them when it
+    calls the object, so their bodies are orders that run (a forward pass's submodules, a training step) even when
+    no entry point calls them by name."""
+    g = graph.graph
+    return sorted(t for c, t, kind in g.edges(data="kind") if kind == HOOK and t.rsplit(".", 1)[-1] in _HOOKS
+                  and graph.live(c))
 
 
 def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
@@ -264,6 +282,10 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
         lowered = called.lower()
         if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
             return STRONG
+    receiver, _, attribute = site.target.rpartition(".")
+    if (receiver == "self" and site.kind in (UNRESOLVED, INSTANCE) and attribute.lower() in names.tails
+            and attribute not in _COMMON_CALLS):
+        return STRONG  # self.q_proj(x): the submodule the step names runs (not self.train(): nn.Module's)
     if site.kind in (UNRESOLVED, EXTERNAL) and last in names.tails:
         return WEAK
     if site.kind != EXTERNAL and names.runs:
@@ -429,9 +451,10 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
     in code that may be live, or nowhere?"""
     names = step_names(step)
+    entries = {e.node for e in graph.entry_points}
     for other, events in traces.items():
-        if other == entry:
-            continue
+        if other == entry or other not in entries:
+            continue  # a hook's own trace is no other entry point
         hit = next((e for e in events if match_site(names, e.site) == STRONG), None)
         if hit is not None:
             if result.outcome != ORDERED:
@@ -621,7 +644,9 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
     if ordered and entry is not None:
         listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
                            for r in sorted(ordered, key=lambda r: r.event.position if r.event else -1))
-        parts.append(f"from entry point {entry} ({graph.node_ref(entry)}): {listed}")
+        start = ("from entry point" if any(e.node == entry for e in graph.entry_points) else
+                 "along the framework hook")  # hooks_run: forward, training_step
+        parts.append(f"{start} {entry} ({graph.node_ref(entry)}): {listed}")
     for r in results:
         if r.outcome == ELSEWHERE:
             parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")
