@@ -51,7 +51,10 @@ Settled when every step is strongly mapped or certainly dead or absent, no entry
 required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
 one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
-most 0.75, so a verdict never lists steps out of the claimed order with a 1). A violation is further unsettled
+most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
+site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
+own closest sites, a step after its predecessor in one function and before its successor in another), nothing
+settles and the score stays at most 0.75 too. A violation is further unsettled
 when one site runs inside the other's call (``relation``) or the earlier site only constructs an object. Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
@@ -391,8 +394,18 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
     if mixed:
         score = min(score, 0.75)
+    shown = _shown_sites(found, orders)
+    held = [p for p in pairs if p in orders and orders[p].state == HOLDS and p not in unclear]
+    scattered = [(i, j) for i, j in held if shown[i].position > shown[j].position]
+    if scattered:
+        # each pair holds at its own closest sites, but no one site per step shows them all in one pass
+        score, decided = min(score, 0.75), False
+    else:
+        for i, event in shown.items():
+            results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
     drift = Drift.ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
-    reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph, bool(unclear or mixed))
+    reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph,
+                     bool(unclear or mixed or scattered))
     for i, j in unclear:
         order = orders[(i, j)]
         kind = "same" if order.first is order.second else relation(order.first, order.second)
@@ -404,6 +417,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    if kind == NESTED else
                    f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
                    f"({order.second.site.ref}), so no order follows")
+    for i, j in scattered:
+        reason += (f"; {results[i].name!r} and {results[j].name!r} are ordered at sites ({shown[i].site.ref}, "
+                   f"{shown[j].site.ref}) that do not line up with the other steps' in one pass, so the order is not "
+                   f"settled")
     for i, j in mixed:
         order = orders[(i, j)]
         reason += (f"; {results[j].name!r} runs at {order.second.site.ref} before {results[i].name!r} "
@@ -483,6 +500,21 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     result.outcome = DEAD_STEP if all(state == DEAD for state in states) else UNCERTAIN
     live = [ref for (_, ref), state in zip(places, states) if state == LIVE]
     result.where = live[0] if live and result.outcome == UNCERTAIN else places[0][1]
+
+
+def _shown_sites(found: list[int], orders: dict) -> dict[int, Event]:
+    """Per found step, the site that orders its required pairs (``orders``: ``pair_order`` by pair): its site in the
+    pair with its nearest earlier partner, else in the pair with its nearest later partner, else its first site is
+    kept (absent from the result). A verdict shows these, so that the steps it lists are the ones it ordered."""
+    shown: dict[int, Event] = {}
+    for k in found:
+        earlier = [i for i in found if i < k and (i, k) in orders]
+        later = [j for j in found if j > k and (k, j) in orders]
+        if earlier:
+            shown[k] = orders[(max(earlier), k)].second
+        elif later:
+            shown[k] = orders[(k, min(later))].first
+    return shown
 
 
 def _pairs(strict, n: int) -> list[tuple[int, int]]:
