@@ -20,6 +20,8 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
 - **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a public
   method called from outside the class (``stage1_trainer.train()`` for a step named by ``stage1``, the class being
   ``Stage1Trainer``), never the construction nor the class's own calls while it sets itself up;
+- **never** by a word its name contains when the call plays a known role the step does not ask for
+  (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
   ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
   an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
@@ -40,7 +42,8 @@ Required pairs: ``strict: true`` orders every pair of steps (a total order), a l
 none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
 runs before any site of i. Only the closest sites count (``pair_order``), and a site running inside the other
-step's call is part of that step, not ordered against it (the NLL a test evaluation computes). Score: with every
+step's call is part of that step, not ordered against it (the NLL a test evaluation computes): the pair is then
+ordered by sites further apart, for the estimate only, since the closest evidence orders nothing. Score: with every
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
 hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
@@ -274,7 +277,8 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
     docstring)."""
     if site.kind == RUN or _never_a_step(site, names.functions):
         return None
-    if names.roles and site_role(site) in names.roles:
+    role = site_role(site)
+    if names.roles and role in names.roles:
         return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
     called = site.target if site.callee is None else site.callee
     last = called.rsplit(".", 1)[-1].lower()
@@ -291,6 +295,8 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
         return STRONG  # self.q_proj(x): the submodule the step names runs (not self.train(): nn.Module's)
     if site.kind in (UNRESOLVED, EXTERNAL) and last in names.tails:
         return WEAK
+    if role is not None:
+        return None  # a call whose role is known maps only a step asking for it or naming it (save_checkpoint: no "load")
     if site.kind != EXTERNAL and names.runs:
         tokens = _words(last)
         if site.kind in (CALL, INSTANTIATE, INSTANCE) and any(_contains(tokens, run) for run in names.specific):
@@ -408,13 +414,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                      bool(unclear or mixed or scattered))
     for i, j in unclear:
         order = orders[(i, j)]
-        kind = "same" if order.first is order.second else relation(order.first, order.second)
+        kind = ("same" if order.first is order.second else NESTED if order.inside else
+                relation(order.first, order.second))
         reason += (f"; {results[i].name!r} and {results[j].name!r} map to one call ({order.first.site.ref}), so "
                    f"no order follows" if kind == "same" else
                    f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
                    f"order follows" if kind == EXCLUSIVE else
-                   f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows"
-                   if kind == NESTED else
+                   f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
+                   f"follows" if kind == NESTED else
                    f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
                    f"({order.second.site.ref}), so no order follows")
     for i, j in scattered:
@@ -555,7 +562,7 @@ def _unclear(order: PairOrder) -> bool:
     training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
     other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
     ``__init__``: setting up a step is not running it)."""
-    if order.first is order.second:
+    if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
@@ -573,12 +580,14 @@ class PairOrder:
     """How two steps are ordered where they run closest: ``state`` ``holds`` (i before j), ``violated`` (j before
     i), ``mixed`` (both), or ``holds`` with ``first is second`` when one call maps both; ``first`` and ``second``
     the sites of i and j that show it (for a violation, the j site before the i site, unless ``broken_by`` is the
-    call between them that breaks the order: ``_breaker``)."""
+    call between them that breaks the order: ``_breaker``); ``inside`` when the closest sites of all were one
+    inside the other's call, so that the order shown comes from sites further apart and settles nothing."""
 
     state: str
     first: Event
     second: Event
     broken_by: Event | None = None
+    inside: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
@@ -592,7 +601,10 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     empty."""
     pairs = [(ei, ej) for ei in events_i[:_PAIR_EVENTS] for ej in events_j[:_PAIR_EVENTS]]
     apart = [(ei, ej) for ei, ej in pairs if ei is ej or relation(ei, ej) != NESTED]
-    return _closest_order(apart or pairs)
+    if not apart or len(apart) == len(pairs):
+        return _closest_order(pairs)
+    inside = max(_shared(a.path, b.path) for a, b in pairs) > max(_shared(a.path, b.path) for a, b in apart)
+    return replace(_closest_order(apart), inside=inside)
 
 
 def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
