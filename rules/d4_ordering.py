@@ -17,9 +17,10 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
-- **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a public
-  method called from outside the class (``stage1_trainer.train()`` for a step named by ``stage1``, the class being
-  ``Stage1Trainer``), never the construction nor the class's own calls while it sets itself up;
+- **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
+  method named as a common action (``train``, ``run``, ``fit``...) called from outside the class
+  (``stage1_trainer.train()`` for a step named by ``stage1``, the class being ``Stage1Trainer``), never a helper
+  method, the construction, or the class's own calls while it sets itself up;
 - **never** by a word its name contains when the call plays a known role the step does not ask for
   (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
@@ -310,16 +311,16 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
 
 
 def _runs_object_of(site: CallSite) -> str | None:
-    """The class name whose object a call site runs: a public method of a repository class (``Stage1Trainer`` for
-    ``stage1_trainer.train()``, resolved to ``stage1_trainer.Stage1Trainer.train``), called from outside that class;
-    else ``None``. Building the object is no step (``_never_a_step``), and the class's own calls of its methods
+    """The class name whose object a call site runs: a method of a repository class named as a common action
+    (``_COMMON_CALLS``: ``train``, ``run``, ``fit``, ``forward``...; ``Stage1Trainer`` for ``stage1_trainer.train()``,
+    resolved to ``stage1_trainer.Stage1Trainer.train``), called from outside that class; else ``None``. Building the object is no step (``_never_a_step``), and the class's own calls of its methods
     (its ``__init__`` setting itself up) are not running it."""
     if site.kind not in (CALL, INSTANCE) or site.callee is None:
         return None
     owner, _, method = site.callee.rpartition(".")
     name = owner.rpartition(".")[2]
-    if method.startswith("_") or not name[:1].isupper() or site.scope.startswith(owner + "."):
-        return None
+    if method not in _COMMON_CALLS or not name[:1].isupper() or site.scope.startswith(owner + "."):
+        return None  # only its main action (train, run, fit, forward...), not a helper (get_history_token_count)
     return name
 
 
