@@ -51,8 +51,10 @@ hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be a
 its name), over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``). A settled verdict
 has strong steps only, so the weights change only estimates.
 
-Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, and every
-required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
+Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
+required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
+are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
+verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way: both sites in two arms of
 one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
 most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
@@ -394,7 +396,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
     # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
     mixed = [p for p in pairs if p in orders and orders[p].state == MIXED and p not in unclear]
-    decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed
+    # some steps run and others are missing: what the missing ones weigh in the claim is a reader's judgement (the
+    # truth set's readers score such claims below the fraction found), so a partial score stays an estimate
+    partial = bool(found) and len(found) < len(steps)
+    decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) == len(steps) and any(results[i].strength == STRONG and results[j].strength == STRONG
                                         for i, j in violated):
@@ -433,6 +438,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         order = orders[(i, j)]
         reason += (f"; {results[j].name!r} runs at {order.second.site.ref} before {results[i].name!r} "
                    f"({order.first.site.ref}) as well as after it, so the order is not settled")
+    if partial and graph.runnable and certain_steps and not violated:
+        reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
