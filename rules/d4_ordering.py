@@ -26,7 +26,9 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
   ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
   an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
-  ``nn.Module.train``, not the training step); or when a name merely contains a common keyword (``train_epoch`` for
+  ``nn.Module.train``, not the training step), or a repository function named only by a common action
+  (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
+  merely contains a common keyword (``train_epoch`` for
   ``train``: ``get_train_loader`` would match too).
 
 Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
@@ -207,7 +209,7 @@ def _names(step: dict) -> list[str]:
 
 @dataclass(frozen=True)
 class _StepNames:
-    """A step's identifier-like names, prepared once: ``tails`` the lower-case last components, ``dotted`` the
+    """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case last components, ``dotted`` the
     lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
     those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``), ``roles`` the
     call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
@@ -219,13 +221,23 @@ class _StepNames:
     specific: tuple[tuple[str, ...], ...]
     roles: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
+    qualified: bool = False
 
 
 def step_names(step: dict) -> _StepNames:
     """The names a spec step is looked for by, prepared for ``match_site``, with the call roles the step asks
     for (``step_roles``)."""
     built = frozenset(n.lower().rsplit(".", 1)[-1] for n in step["functions"] if _IDENTIFIER.match(n))
-    return _prepared(tuple(_names(step)), step_roles(step), built)
+    return replace(_prepared(tuple(_names(step)), step_roles(step), built), qualified=_qualified(step["name"]))
+
+
+@lru_cache(maxsize=4096)
+def _qualified(name: str) -> bool:
+    """Whether a step's name says more than a common action (``HumanEval evaluation``, ``train on OpenWebText``; not
+    ``evaluate`` or ``train``): a repository function named only by the action then maps it weakly."""
+    common = {c.lower() for c in _COMMON_CALLS}
+    return any(len(w) > 2 and w not in common and not any(w.startswith(c.rstrip("e")) for c in common if len(c) >= 4)
+               for w in re.findall(r"[a-z0-9]+", name.lower()))  # MBPP as one word, not _words' four letters
 
 
 def step_roles(step: dict) -> frozenset[str]:
@@ -287,7 +299,9 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
     last = called.rsplit(".", 1)[-1].lower()
     if site.kind in (CALL, INSTANTIATE, INSTANCE):
         if last in names.tails:
-            return STRONG
+            # a repository function named as a common action (evaluate, train) is any evaluation or training, not
+            # the one the step qualifies ("HumanEval evaluation")
+            return WEAK if names.qualified and called.rsplit(".", 1)[-1] in _COMMON_CALLS else STRONG
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
         lowered = called.lower()
         if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
