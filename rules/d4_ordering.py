@@ -17,13 +17,25 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
+- **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
+  method named as a common action (``train``, ``run``, ``fit``...) called from outside the class
+  (``stage1_trainer.train()`` for a step named by ``stage1``, the class being ``Stage1Trainer``), never a helper
+  method, the construction, or the class's own calls while it sets itself up;
+- **never** by a word its name contains when the call plays a known role the step does not ask for
+  (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
   ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
   an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
-  ``nn.Module.train``, not the training step); or when a name merely contains a common keyword (``train_epoch`` for
+  ``nn.Module.train``, not the training step), or a repository function named only by a common action
+  (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
+  merely contains a common keyword (``train_epoch`` for
   ``train``: ``get_train_loader`` would match too).
 
-The trace covering the most steps (strong first) is the pipeline; a step's position is its first strong site there
+Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
+``hooks_run``) has a trace of its own body: the framework calls it, so its order runs although no entry point calls it
+by name; there a submodule called through an attribute the step names (``self.q_proj(x)``) maps the step strongly,
+unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
+first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
 no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
 (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
@@ -32,15 +44,25 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
 none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
-runs before any site of i. Score: with every step found and a required pair of two strongly mapped steps violated,
-0 (the claimed order is contradicted where it runs: CONVENTIONS.md, "Ordering"); otherwise the largest set of steps found in the trace whose
-required pairs all hold, over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``).
+runs before any site of i. Only the closest sites count (``pair_order``), and a site running inside the other
+step's call is part of that step, not ordered against it (the NLL a test evaluation computes): the pair is then
+ordered by sites further apart, for the estimate only, since the closest evidence orders nothing. Score: with every
+step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
+runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
+hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
+its name), over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``). A settled verdict
+has strong steps only, so the weights change only estimates.
 
-Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, and every
-required pair is plainly ordered. The same guards keep a pair from settling either way: both sites in two arms of
+Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
+required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
+are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
+verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way: both sites in two arms of
 one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
-most 0.75, so a verdict never lists steps out of the claimed order with a 1). A violation is further unsettled
+most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
+site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
+own closest sites, a step after its predecessor in one function and before its successor in another), nothing
+settles and the score stays at most 0.75 too. A violation is further unsettled
 when one site runs inside the other's call (``relation``) or the earlier site only constructs an object. Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
@@ -53,10 +75,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterator
+from typing import Callable, Iterator
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
+from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
                                         CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.words import word_list
@@ -74,6 +96,7 @@ _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
+_HOOKS = word_list("framework_hooks")
 
 
 
@@ -115,7 +138,20 @@ def traces_by_entry(index: RepositoryIndex) -> dict[str, list[Event]]:
     """Analysis provider: the trace of every entry point of the repository's call graph, by entry node, made once
     for all the SAUs of a repository."""
     graph = index.analysis(build_call_graph)
-    return {e.node: trace(graph, e.node) for e in graph.entry_points}
+    traces = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    for node in hooks_run(graph):
+        traces.setdefault(node, trace(graph, node))
+    return traces
+
+
+def hooks_run(graph: CallGraph) -> list[str]:
+    """The framework hooks live code runs (sorted): methods named in ``extractors/words.yaml`` (``framework_hooks``:
+    ``forward``, ``training_step``...) of classes that live code builds or hands over. A framework calls them when it
+    calls the object, so their bodies are orders that run (a forward pass's submodules, a training step) even when
+    no entry point calls them by name."""
+    g = graph.graph
+    return sorted(t for c, t, kind in g.edges(data="kind") if kind == HOOK and t.rsplit(".", 1)[-1] in _HOOKS
+                  and graph.live(c))
 
 
 def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
@@ -174,7 +210,7 @@ def _names(step: dict) -> list[str]:
 
 @dataclass(frozen=True)
 class _StepNames:
-    """A step's identifier-like names, prepared once: ``tails`` the lower-case last components, ``dotted`` the
+    """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case last components, ``dotted`` the
     lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
     those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``), ``roles`` the
     call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
@@ -186,13 +222,23 @@ class _StepNames:
     specific: tuple[tuple[str, ...], ...]
     roles: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
+    qualified: bool = False
 
 
 def step_names(step: dict) -> _StepNames:
     """The names a spec step is looked for by, prepared for ``match_site``, with the call roles the step asks
     for (``step_roles``)."""
     built = frozenset(n.lower().rsplit(".", 1)[-1] for n in step["functions"] if _IDENTIFIER.match(n))
-    return _prepared(tuple(_names(step)), step_roles(step), built)
+    return replace(_prepared(tuple(_names(step)), step_roles(step), built), qualified=_qualified(step["name"]))
+
+
+@lru_cache(maxsize=4096)
+def _qualified(name: str) -> bool:
+    """Whether a step's name says more than a common action (``HumanEval evaluation``, ``train on OpenWebText``; not
+    ``evaluate`` or ``train``): a repository function named only by the action then maps it weakly."""
+    common = {c.lower() for c in _COMMON_CALLS}
+    return any(len(w) > 2 and w not in common and not any(w.startswith(c.rstrip("e")) for c in common if len(c) >= 4)
+               for w in re.findall(r"[a-z0-9]+", name.lower()))  # MBPP as one word, not _words' four letters
 
 
 def step_roles(step: dict) -> frozenset[str]:
@@ -247,26 +293,52 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
     docstring)."""
     if site.kind == RUN or _never_a_step(site, names.functions):
         return None
-    if names.roles and site_role(site) in names.roles:
+    role = site_role(site)
+    if names.roles and role in names.roles:
         return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
     called = site.target if site.callee is None else site.callee
     last = called.rsplit(".", 1)[-1].lower()
     if site.kind in (CALL, INSTANTIATE, INSTANCE):
         if last in names.tails:
-            return STRONG
+            # a repository function named as a common action (evaluate, train) is any evaluation or training, not
+            # the one the step qualifies ("HumanEval evaluation")
+            return WEAK if names.qualified and called.rsplit(".", 1)[-1] in _COMMON_CALLS else STRONG
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
         lowered = called.lower()
         if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
             return STRONG
+    receiver, _, attribute = site.target.rpartition(".")
+    if (receiver == "self" and site.kind in (UNRESOLVED, INSTANCE) and attribute.lower() in names.tails
+            and attribute not in _COMMON_CALLS):
+        return STRONG  # self.q_proj(x): the submodule the step names runs (not self.train(): nn.Module's)
     if site.kind in (UNRESOLVED, EXTERNAL) and last in names.tails:
         return WEAK
+    if role is not None:
+        return None  # a call whose role is known maps only a step asking for it or naming it (save_checkpoint: no "load")
     if site.kind != EXTERNAL and names.runs:
         tokens = _words(last)
         if site.kind in (CALL, INSTANTIATE, INSTANCE) and any(_contains(tokens, run) for run in names.specific):
             return STRONG  # the repository's own train_sft for a step named by sft
+        owner = _runs_object_of(site)
+        if owner and any(_contains(_words(owner), run) for run in names.specific):
+            return STRONG  # stage1_trainer.train() runs the step the class Stage1Trainer is named for
         if any(_contains(tokens, run) for run in names.runs):
             return WEAK
     return None
+
+
+def _runs_object_of(site: CallSite) -> str | None:
+    """The class name whose object a call site runs: a method of a repository class named as a common action
+    (``_COMMON_CALLS``: ``train``, ``run``, ``fit``, ``forward``...; ``Stage1Trainer`` for ``stage1_trainer.train()``,
+    resolved to ``stage1_trainer.Stage1Trainer.train``), called from outside that class; else ``None``. Building the object is no step (``_never_a_step``), and the class's own calls of its methods
+    (its ``__init__`` setting itself up) are not running it."""
+    if site.kind not in (CALL, INSTANCE) or site.callee is None:
+        return None
+    owner, _, method = site.callee.rpartition(".")
+    name = owner.rpartition(".")[2]
+    if method not in _COMMON_CALLS or not name[:1].isupper() or site.scope.startswith(owner + "."):
+        return None  # only its main action (train, run, fit, forward...), not a helper (get_history_token_count)
+    return name
 
 
 @lru_cache(maxsize=65536)
@@ -330,7 +402,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
     violated = [p for p in pairs if p in orders and orders[p].state == VIOLATED]
-    kept = _largest_consistent(found, orders, pairs, total)
+    # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
+    kept = _largest_consistent(found, orders, pairs, total, lambda i: 1.0 if results[i].strength == STRONG else 0.5)
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
@@ -338,30 +411,50 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
     # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
     mixed = [p for p in pairs if p in orders and orders[p].state == MIXED and p not in unclear]
-    decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed
+    # some steps run and others are missing: what the missing ones weigh in the claim is a reader's judgement (the
+    # truth set's readers score such claims below the fraction found), so a partial score stays an estimate
+    partial = bool(found) and len(found) < len(steps)
+    decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) == len(steps) and any(results[i].strength == STRONG and results[j].strength == STRONG
                                         for i, j in violated):
         score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
     if mixed:
         score = min(score, 0.75)
+    shown = _shown_sites(found, orders)
+    held = [p for p in pairs if p in orders and orders[p].state == HOLDS and p not in unclear]
+    scattered = [(i, j) for i, j in held if shown[i].position > shown[j].position]
+    if scattered:
+        # each pair holds at its own closest sites, but no one site per step shows them all in one pass
+        score, decided = min(score, 0.75), False
+    else:
+        for i, event in shown.items():
+            results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
     drift = Drift.ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
-    reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph, bool(unclear or mixed))
+    reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph,
+                     bool(unclear or mixed or scattered))
     for i, j in unclear:
         order = orders[(i, j)]
-        kind = "same" if order.first is order.second else relation(order.first, order.second)
+        kind = ("same" if order.first is order.second else NESTED if order.inside else
+                relation(order.first, order.second))
         reason += (f"; {results[i].name!r} and {results[j].name!r} map to one call ({order.first.site.ref}), so "
                    f"no order follows" if kind == "same" else
                    f"; {results[i].name!r} and {results[j].name!r} are in different branches of one if/try, so no "
                    f"order follows" if kind == EXCLUSIVE else
-                   f"; {results[j].name!r} calls the code where {results[i].name!r} happens, so no order follows"
-                   if kind == NESTED else
+                   f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
+                   f"follows" if kind == NESTED else
                    f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
                    f"({order.second.site.ref}), so no order follows")
+    for i, j in scattered:
+        reason += (f"; {results[i].name!r} and {results[j].name!r} are ordered at sites ({shown[i].site.ref}, "
+                   f"{shown[j].site.ref}) that do not line up with the other steps' in one pass, so the order is not "
+                   f"settled")
     for i, j in mixed:
         order = orders[(i, j)]
         reason += (f"; {results[j].name!r} runs at {order.second.site.ref} before {results[i].name!r} "
                    f"({order.first.site.ref}) as well as after it, so the order is not settled")
+    if partial and graph.runnable and certain_steps and not violated:
+        reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
@@ -406,9 +499,10 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
     in code that may be live, or nowhere?"""
     names = step_names(step)
+    entries = {e.node for e in graph.entry_points}
     for other, events in traces.items():
-        if other == entry:
-            continue
+        if other == entry or other not in entries:
+            continue  # a hook's own trace is no other entry point
         hit = next((e for e in events if match_site(names, e.site) == STRONG), None)
         if hit is not None:
             if result.outcome != ORDERED:
@@ -439,6 +533,21 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     result.where = live[0] if live and result.outcome == UNCERTAIN else places[0][1]
 
 
+def _shown_sites(found: list[int], orders: dict) -> dict[int, Event]:
+    """Per found step, the site that orders its required pairs (``orders``: ``pair_order`` by pair): its site in the
+    pair with its nearest earlier partner, else in the pair with its nearest later partner, else its first site is
+    kept (absent from the result). A verdict shows these, so that the steps it lists are the ones it ordered."""
+    shown: dict[int, Event] = {}
+    for k in found:
+        earlier = [i for i in found if i < k and (i, k) in orders]
+        later = [j for j in found if j > k and (k, j) in orders]
+        if earlier:
+            shown[k] = orders[(max(earlier), k)].second
+        elif later:
+            shown[k] = orders[(k, min(later))].first
+    return shown
+
+
 def _pairs(strict, n: int) -> list[tuple[int, int]]:
     """The ordered step pairs a claim requires: with ``strict: true`` the steps form a total order, so every pair
     i < j (checking only neighbours would pass 2, 0, 1 for the claim 0, 1, 2 when step 1 repeats late)."""
@@ -449,10 +558,12 @@ def _pairs(strict, n: int) -> list[tuple[int, int]]:
     return [tuple(p) for p in strict]
 
 
-def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool) -> int:
-    """The size of the largest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
+def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool,
+                        weight: Callable[[int], float] = lambda i: 1.0) -> float:
+    """The weight of the heaviest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
     pair; held, or held as well as violated, counts; with ``strict: true`` the claim is a total order, so every
-    pair i < j of the set counts). Exhaustive up to 12 found steps, greedy beyond."""
+    pair i < j of the set counts); ``weight(i)`` a step's weight (1 by default: the set's size). Exhaustive up to 12
+    found steps, greedy beyond."""
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
@@ -460,14 +571,14 @@ def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool
 
     if len(found) > 12:
         chosen: list[int] = []
-        for i in found:
+        for i in sorted(found, key=lambda i: -weight(i)):
             if consistent([*chosen, i]):
                 chosen.append(i)
-        return len(chosen)
+        return sum(weight(i) for i in chosen)
+    best = 0.0
     for size in range(len(found), 0, -1):
-        if any(consistent(c) for c in combinations(found, size)):
-            return size
-    return 0
+        best = max([best, *(sum(weight(i) for i in c) for c in combinations(found, size) if consistent(c))])
+    return best
 
 
 def _unclear(order: PairOrder) -> bool:
@@ -475,7 +586,7 @@ def _unclear(order: PairOrder) -> bool:
     training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
     other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
     ``__init__``: setting up a step is not running it)."""
-    if order.first is order.second:
+    if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
@@ -493,12 +604,14 @@ class PairOrder:
     """How two steps are ordered where they run closest: ``state`` ``holds`` (i before j), ``violated`` (j before
     i), ``mixed`` (both), or ``holds`` with ``first is second`` when one call maps both; ``first`` and ``second``
     the sites of i and j that show it (for a violation, the j site before the i site, unless ``broken_by`` is the
-    call between them that breaks the order: ``_breaker``)."""
+    call between them that breaks the order: ``_breaker``); ``inside`` when the closest sites of all were one
+    inside the other's call, so that the order shown comes from sites further apart and settles nothing."""
 
     state: str
     first: Event
     second: Event
     broken_by: Event | None = None
+    inside: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
@@ -506,25 +619,36 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     closest ones count, those whose paths from the entry point share the most calls (``clip_grad_norm_`` and
     ``value_optimizer.step()`` in one update function, not the encoder's optimizer step in another); among them the
     pair holds when i runs before j, is violated when j runs before i, and is mixed when both happen (a validation
-    inside pretraining and the final evaluation after fine-tuning). ``events_i`` and ``events_j`` must not be
+    inside pretraining and the final evaluation after fine-tuning). A site running inside the other step's call
+    (the metric a test evaluation computes, for a claim "compute the metric, then test") is part of that step, not
+    ordered against it: such pairs count only when no other pair exists. ``events_i`` and ``events_j`` must not be
     empty."""
+    pairs = [(ei, ej) for ei in events_i[:_PAIR_EVENTS] for ej in events_j[:_PAIR_EVENTS]]
+    apart = [(ei, ej) for ei, ej in pairs if ei is ej or relation(ei, ej) != NESTED]
+    if not apart or len(apart) == len(pairs):
+        return _closest_order(pairs)
+    inside = max(_shared(a.path, b.path) for a, b in pairs) > max(_shared(a.path, b.path) for a, b in apart)
+    return replace(_closest_order(apart), inside=inside)
+
+
+def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
+    """``pair_order`` over the given (site of i, site of j) pairs, which must not be empty."""
     best = -1
     before: tuple[Event, Event] | None = None
     after: tuple[Event, Event] | None = None
     same: tuple[Event, Event] | None = None
-    for ei in events_i[:_PAIR_EVENTS]:
-        for ej in events_j[:_PAIR_EVENTS]:
-            shared = _shared(ei.path, ej.path)
-            if shared < best:
-                continue
-            if shared > best:
-                best, before, after, same = shared, None, None, None
-            if ei is ej:
-                same = same or (ei, ej)
-            elif ei.position < ej.position:
-                before = before or (ei, ej)
-            else:
-                after = after or (ei, ej)
+    for ei, ej in pairs:
+        shared = _shared(ei.path, ej.path)
+        if shared < best:
+            continue
+        if shared > best:
+            best, before, after, same = shared, None, None, None
+        if ei is ej:
+            same = same or (ei, ej)
+        elif ei.position < ej.position:
+            before = before or (ei, ej)
+        else:
+            after = after or (ei, ej)
     if before is not None and after is not None:
         return PairOrder(MIXED, *before)
     if before is not None:
@@ -588,7 +712,9 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
     if ordered and entry is not None:
         listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
                            for r in sorted(ordered, key=lambda r: r.event.position if r.event else -1))
-        parts.append(f"from entry point {entry} ({graph.node_ref(entry)}): {listed}")
+        start = ("from entry point" if any(e.node == entry for e in graph.entry_points) else
+                 "along the framework hook")  # hooks_run: forward, training_step
+        parts.append(f"{start} {entry} ({graph.node_ref(entry)}): {listed}")
     for r in results:
         if r.outcome == ELSEWHERE:
             parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")

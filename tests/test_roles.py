@@ -164,7 +164,8 @@ def test_manifest_rows_are_bounded(tmp_path: Path) -> None:
     ("loss.backward", "backward"), ("<expr>.backward", "backward"), ("self.optimizer.step", "optimizer_step"),
     ("actor_optim.step", "optimizer_step"), ("self.lr_scheduler.step", "scheduler_step"), ("env.step", None),
     ("optimizer.zero_grad", "zero_grad"), ("torch.nn.utils.clip_grad_norm_", "clip"),
-    ("gradio.Video", None), ("PPOTrainer", None)])
+    ("gradio.Video", None), ("PPOTrainer", None), ("self.model.model", "forward"), ("model.forward", "forward"),
+    ("Model", None)])
 def test_call_roles(target: str, role_name: str | None) -> None:
     assert site_role(CallSite.at("t.py", 1, "t", None, target, UNRESOLVED)) == role_name
 
@@ -173,6 +174,8 @@ def test_steps_ask_for_roles() -> None:
     assert step_roles({"name": "gradient clipping", "keywords": [], "functions": []}) == {"clip"}
     assert step_roles({"name": "noisy target action", "keywords": ["noise_clip"], "functions": ["clip"]}) == set()
     assert step_roles({"name": "AdamW update", "keywords": ["optimizer.step"], "functions": []}) == {"optimizer_step"}
+    assert step_roles({"name": "forward pass", "keywords": ["lora_A"], "functions": []}) == {"forward"}
+    assert step_roles({"name": "forward diffusion", "keywords": ["noise"], "functions": []}) == set()
     assert roles.order_breakers() == (("backward", "optimizer_step", "zero_grad"),)
 
 
