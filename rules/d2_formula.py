@@ -368,11 +368,16 @@ def _indexed_leaves(forms: tuple) -> tuple:
     """The forms with every element read (``ratings[i]``, ``values[0, t + 1]``: a name indexed by names and
     numbers) as a leaf of its own, those that differ: the paper writes an element as a symbol (``Q_i``, ``V_next``),
     and the leaf's key is the indexed name (``_leaf_key``)."""
+    return _variants(forms, _indexed_of)
+
+
+def _variants(forms: tuple, rewrite) -> tuple:
+    """The new forms ``rewrite`` (form -> form or ``None``) gives, each once, leaving out those already in ``forms``."""
     found: list = []
     for form in forms:
-        leafy = _indexed_of(form)
-        if leafy is not None and leafy not in forms and leafy not in found:
-            found.append(leafy)
+        variant = rewrite(form)
+        if variant is not None and variant not in forms and variant not in found:
+            found.append(variant)
     return tuple(found)
 
 
@@ -432,12 +437,7 @@ def _per_sample(forms: tuple) -> tuple:
     (``-0.5 * (Q1 + Q2) + lam * z**2``) is what code averaging over the batch computes (``-0.5 * (Q1 + Q2).mean() +
     lam * (z ** 2).mean()``); the mean is linear, so it moves across sums and constant factors. Only for a claim
     that has no mean of its own."""
-    found: list = []
-    for form in forms:
-        stripped = _unmeaned(form)
-        if stripped is not None and stripped not in forms and stripped not in found:
-            found.append(stripped)
-    return tuple(found)
+    return _variants(forms, _unmeaned)
 
 
 @lru_cache(maxsize=1 << 15)
