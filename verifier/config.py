@@ -5,7 +5,8 @@ relative to the pyproject file), ``exclude`` (list of glob patterns on repositor
 ``max-file-bytes`` (size cap per file), ``format`` (a name of ``verifier.formats.FORMATS``), ``dimensions`` (list
 such as ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
 ``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
-request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyproject file).
+request), ``max-llm-calls`` and ``recordings`` (folder, relative to the pyproject file); ``cache-dir`` (the cache
+folder, relative to the pyproject file; ``extractors.cache.cache_folder`` says what else decides it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
-         "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings"}
+         "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "recordings", "cache-dir"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
 _LLM_KEYS = {
     "model": ("model", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
@@ -48,6 +49,7 @@ class Settings:
     llm_mode: str | None = None
     recordings: Path | None = None
     llm: dict = field(default_factory=dict)  # LLMSettings field -> value, for the keys of _LLM_KEYS given
+    cache_dir: Path | None = None
 
 
 def load_settings(start: Path) -> Settings:
@@ -77,6 +79,9 @@ def load_settings(start: Path) -> Settings:
     recordings = table.get("recordings")
     if recordings is not None and not isinstance(recordings, str):
         raise ConfigError(f"{path}: [tool.{TOOL}] recordings must be a folder path (string)")
+    cache_dir = table.get("cache-dir")
+    if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir.strip()):
+        raise ConfigError(f"{path}: [tool.{TOOL}] cache-dir must be a folder path (string)")
     llm = {}
     for key, (name, valid, must) in _LLM_KEYS.items():
         if key in table:
@@ -84,4 +89,5 @@ def load_settings(start: Path) -> Settings:
                 raise ConfigError(f"{path}: [tool.{TOOL}] {key} must be {must}")
             llm[name] = table[key]
     return Settings(path, (path.parent / sau_dir) if isinstance(sau_dir, str) else None, tuple(exclude), max_bytes,
-                    fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm)
+                    fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm,
+                    (path.parent / cache_dir) if cache_dir else None)
