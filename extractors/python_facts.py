@@ -13,7 +13,8 @@ docstrings and the text inside strings are never values. Nothing is imported or 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import fields, replace
 from typing import Any
 
 import libcst as cst
@@ -431,7 +432,7 @@ def _mark_subtree(node: cst.CSTNode, marks: set[int]) -> None:
     while stack:
         current = stack.pop()
         marks.add(id(current))
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
 
 
 def _read_key(node: cst.BaseExpression) -> str | None:
@@ -488,5 +489,23 @@ def _mentions(node: cst.BaseExpression, name: str) -> bool:
             return True
         if isinstance(current, cst.Attribute) and current.attr.value == name:
             return True
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return False
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its dataclass field names
+
+
+def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The same nodes as libcst's ``node.children``, in field order rather than source order: read from the node's
+    fields instead of by rebuilding it (what ``children`` does, at several times the cost). For searches whose
+    answer does not depend on order."""
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = _FIELDS[type(node)] = tuple(f.name for f in fields(node))
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (item for item in value if isinstance(item, cst.CSTNode))

@@ -95,3 +95,20 @@ def test_reads_are_the_names_libcst_loads() -> None:
     assert {"walrus", "h_one", "h_rest", "caught", "rest_c", "annotated", "func", "Klass", "p_one"}.isdisjoint(reads)
     assert reads["idx_a"] == 1 and reads["seq_t"] == 1 and reads["attr_w"] == 1 and reads["after"] == 1
     assert reads == loads
+
+
+def test_child_nodes_are_libcst_children() -> None:
+    """child_nodes reads a node's children from its fields: the same nodes as libcst's ``children``, every node."""
+    import libcst as cst
+
+    from extractors.python_facts import child_nodes
+
+    stack = [cst.parse_module(CONTEXTS + SOURCE + "x = [a, *b] if (c := d) else {**e, 'f': g[1:2]}  # note\n")]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        children = node.children
+        assert sorted(map(id, child_nodes(node))) == sorted(map(id, children)), type(node).__name__
+        stack.extend(children)
+        seen += 1
+    assert seen > 500
