@@ -81,7 +81,7 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
         for tree in product.trees:
             if tree not in product.found.wrappers:  # from the cache: parsed again only if read
                 index.trees.add_text(tree, text if tree == source.relative else "\n".join(product.lines[tree]) + "\n")
-        if product.stubs:
+        if source.kind == PYTHON:
             index.stubs_by_file[source.relative].extend(product.stubs)
         if progress is not None:
             progress(done, len(files), source.relative)
