@@ -154,3 +154,19 @@ def test_an_unwritable_cache_folder_costs_only_the_cache(repo, tmp_path):
     blocker.write_text("a file where the cache folder would be")
     report, cache = run_api(repo, blocker / "cache")
     assert cache.hits == 0 and report == verify(repo, load_paper(PAPER), "repo")
+
+
+def test_a_cached_file_is_parsed_only_when_its_tree_is_read(repo, tmp_path):
+    from extractors.repository import build_index
+    from rules import names
+
+    cache = Cache(tmp_path / "cache")
+    first = build_index(repo, names.normalise, cache=cache)
+    second = build_index(repo, names.normalise, cache=cache)
+    assert list(second.modules) == list(first.modules) and second.trees._parsed == {}  # nothing parsed yet
+    key = "tinygpt/train.py"
+    assert second.modules[key].code == first.modules[key].code
+    assert sorted((p.start.line, p.end.line) for p in second.positions[key].values()) == \
+        sorted((p.start.line, p.end.line) for p in first.positions[key].values())
+    assert list(second.trees._parsed) == [key]  # only the tree that was read
+    assert second.facts == first.facts and second.stubs_by_file == first.stubs_by_file
