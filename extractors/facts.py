@@ -8,8 +8,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, TypeVar
 
-from libcst.metadata import PositionProvider
-
+from extractors.trees import Trees
 from extractors.values import is_number
 from sau.vocabulary import Location, Value
 
@@ -134,7 +133,9 @@ class RepositoryIndex:
     call of Python code (``CallFact``), ``calls_by_reads`` the calls whose arguments read a name (keyed by the name);
     ``modules`` the libcst tree of each Python source libcst parsed, keyed by file (``file#cell`` for a notebook
     cell), parsed once and shared by every rule that reads code, with ``positions`` (node -> ``CodeRange``)
-    resolved once for the same keys; ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
+    resolved once for the same keys (both read-only mappings of ``extractors.trees.Trees``: a source whose facts
+    came from the cache is parsed when first read); ``hashes`` the SHA-256 (hex) of each file read;
+    ``stubs_by_file`` the stub and TODO findings of ``extractors.stubs``
     (suppression comments ignored: the repository under test must not silence its own stubs); ``unread`` the paths
     (files, ``file#cell``, folders ending in ``/``) that could hold code or configuration but were not read, or only
     partly, each with why, in the order met. Analyses derived from
@@ -154,8 +155,10 @@ class RepositoryIndex:
         self.warnings: list[Warning_] = []
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
-        self.modules: dict = {}  # file or "file#cell" -> libcst.Module
-        self.positions: dict = {}  # the same keys -> {libcst node: CodeRange}, as PositionProvider resolved them
+        self.trees = Trees()
+        self.modules = self.trees.modules  # file or "file#cell" -> libcst.Module
+        self.positions = self.trees.positions  # the same keys -> {libcst node: CodeRange} (PositionProvider)
+        self.hashes: dict[str, str] = {}  # file -> hex SHA-256 of its bytes
         self._analyses: dict[Callable, object] = {}  # provider -> its result, see analysis()
         self.stubs_by_file: dict[str, list] = defaultdict(list)  # extractors.stubs.StubFinding per file
         self._at: dict[tuple[str, int], list[Fact]] | None = None  # see facts_at
@@ -180,8 +183,7 @@ class RepositoryIndex:
         self.unread.update(found.unread)
         self.unread_text.update(found.unread_text)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
-            self.modules[key] = wrapper.module
-            self.positions[key] = wrapper.resolve(PositionProvider)
+            self.trees.add_parsed(key, wrapper)
         for fact in found.facts:
             self.facts.append(fact)
             if fact.kind in NAMED_KINDS:

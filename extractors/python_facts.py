@@ -13,11 +13,13 @@ docstrings and the text inside strings are never values. Nothing is imported or 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import fields, replace
+from typing import Any
 
 import libcst as cst
 import sympy
-from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper, PositionProvider
+from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
@@ -63,8 +65,38 @@ def extract_source(source: str, file: str, line_offset: int = 0, cell: int | Non
     return extract_module(cst.parse_module(source), file, line_offset, cell)
 
 
+_INHERITED = "inherited"  # a node whose context is its parent's
+_UNVISITED = "unvisited"  # a subtree libcst's ExpressionContextProvider never enters: no context anywhere below
+
+
+def _child_contexts(node: Any) -> list[tuple[Any, object]]:
+    """The children of ``node`` whose expression context is set by ``node`` rather than inherited, with that
+    context: libcst's ``ExpressionContextProvider`` rules (assignment, loop, ``as``, ``del``, definition and
+    parameter targets store; attribute and subscript values and subscript slices load; an attribute's name has no
+    context; type parameters are never entered). Computed while the facts are visited, instead of by the provider's
+    own walk of the whole tree."""
+    kind = type(node)
+    if kind is cst.Attribute:
+        return [(node.value, ExpressionContext.LOAD), (node.attr, None)]
+    if kind is cst.Assign:
+        return [(target, ExpressionContext.STORE) for target in node.targets]
+    if kind in (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.CompFor, cst.For):
+        return [(node.target, ExpressionContext.STORE)]
+    if kind is cst.Subscript:
+        return [(node.value, ExpressionContext.LOAD)] + [(item, ExpressionContext.LOAD) for item in node.slice]
+    if kind in (cst.AsName, cst.Param):
+        return [(node.name, ExpressionContext.STORE)]
+    if kind is cst.Del:
+        return [(node.target, ExpressionContext.DEL)]
+    if kind in (cst.FunctionDef, cst.ClassDef):
+        found: list[tuple[Any, object]] = [(node.name, ExpressionContext.STORE)]
+        parameters = getattr(node, "type_parameters", None)
+        return found + [(parameters, _UNVISITED)] if parameters is not None else found
+    return []
+
+
 class _FactVisitor(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider, ExpressionContextProvider)
+    METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, file: str, line_offset: int, cell: int | None) -> None:
         super().__init__()
@@ -79,6 +111,31 @@ class _FactVisitor(cst.CSTVisitor):
         self.augmented: set[str] = set()  # names updated in place (x += ...)
         self.loops: list[tuple] = []  # (target, iterated name, line, end, context) of loops over a name
         self.not_references: set[int] = set()  # called names and the inner parts of dotted names
+        # expression contexts (load, store, del) as libcst's ExpressionContextProvider gives them (_child_contexts)
+        self.contexts: list[object] = [ExpressionContext.LOAD]
+        self.context_nodes: list[cst.CSTNode] = []  # the nodes that pushed the contexts above the first
+        self.marked: dict[int, object] = {}  # id of a node -> the context it sets
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.contexts[-1] != _UNVISITED:
+            context = self.marked.pop(id(node), _INHERITED)
+            if context != _INHERITED:
+                self.contexts.append(context)
+                self.context_nodes.append(node)
+            if context != _UNVISITED:
+                for child, child_context in _child_contexts(node):
+                    self.marked[id(child)] = child_context
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        if self.context_nodes and self.context_nodes[-1] is original_node:
+            self.context_nodes.pop()
+            self.contexts.pop()
+
+    def _loaded(self) -> bool:
+        """Whether the node being visited is read (libcst's ``ExpressionContext.LOAD``)."""
+        return self.contexts[-1] is ExpressionContext.LOAD
 
     # -- helpers -------------------------------------------------------------------------------------------
     def _lines(self, node: cst.CSTNode) -> tuple[int, int]:
@@ -331,12 +388,12 @@ class _FactVisitor(cst.CSTVisitor):
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self.skip_names:
             return
-        if self.get_metadata(ExpressionContextProvider, node, None) == ExpressionContext.LOAD:
+        if self._loaded():
             self.found.reads[node.value] += 1
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.not_references.add(id(node.value))
-        if self.get_metadata(ExpressionContextProvider, node, None) == ExpressionContext.LOAD:
+        if self._loaded():
             self.found.reads[node.attr.value] += 1
             dotted = dotted_name(node)
             if id(node) not in self.not_references and dotted and dotted.split(".", 1)[0] not in ("self", "cls"):
@@ -375,7 +432,7 @@ def _mark_subtree(node: cst.CSTNode, marks: set[int]) -> None:
     while stack:
         current = stack.pop()
         marks.add(id(current))
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
 
 
 def _read_key(node: cst.BaseExpression) -> str | None:
@@ -432,5 +489,23 @@ def _mentions(node: cst.BaseExpression, name: str) -> bool:
             return True
         if isinstance(current, cst.Attribute) and current.attr.value == name:
             return True
-        stack.extend(current.children)
+        stack.extend(child_nodes(current))
     return False
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its dataclass field names
+
+
+def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The same nodes as libcst's ``node.children``, in field order rather than source order: read from the node's
+    fields instead of by rebuilding it (what ``children`` does, at several times the cost). For searches whose
+    answer does not depend on order."""
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = _FIELDS[type(node)] = tuple(f.name for f in fields(node))
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (item for item in value if isinstance(item, cst.CSTNode))

@@ -2,37 +2,52 @@
 
 The repository is read, never imported or executed. A file that cannot be read or parsed costs only itself: it
 becomes a warning naming the file (and the line, where there is one) and the run goes on.
+
+With a cache (``extractors.cache``), what one file yields (``FileProduct``: its lines, facts, warnings, stubs) is
+kept under a key of its path, kind and content hash, and a later run reads it back instead of parsing; the parsers
+are then imported only for the files that changed, and a tree only when something reads it (``extractors.trees``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper
-
-from extractors.configs import extract_config
+from extractors.cache import Cache
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
-from extractors.fallback import extract_with_tree_sitter, first_error_line
 from extractors.guards import too_complex
 from extractors.notebooks import NotebookError, code_cells
-from extractors.python_source import compile_error, normalised, refusal, source_lines
-from extractors.python_facts import extract_module
-from extractors.stubs.detect import find_stubs
-from extractors.launchers import extract_launcher
+from extractors.python_source import compile_error, refusal, source_lines
+from extractors.trees import parse_python
 from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SHELL, SourceFile, walk
 
 
+@dataclass
+class FileProduct:
+    """What indexing one file yields, as the cache keeps it: ``lines`` per source (``file``, or ``file#cell`` for
+    each notebook cell), ``found`` its facts (``FileFacts`` without trees), ``stubs`` its stub and TODO findings
+    (``extractors.stubs.StubFinding``, for Python files), and ``trees`` the sources libcst parsed (their trees are
+    parsed again when read, ``extractors.trees``)."""
+
+    lines: dict[str, list[str]]
+    found: FileFacts
+    stubs: list = field(default_factory=list)
+    trees: tuple[str, ...] = ()
+
+
 def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DEFAULT_MAX_BYTES,
-                exclude: tuple[str, ...] = (), progress: Callable[[int, int, str], None] | None = None
-                ) -> RepositoryIndex:
+                exclude: tuple[str, ...] = (), progress: Callable[[int, int, str], None] | None = None,
+                cache: Cache | None = None) -> RepositoryIndex:
     """Index every readable file below ``root``.
 
     ``normalise`` maps a fact name to its lookup key (``rules.names.normalise``); ``progress(done, total, file)``
-    is called after each file. Every path skipped or only partly read is a warning, and those that could hold code
-    or configuration are also in ``index.unread``. Raises ``NotADirectoryError`` when ``root`` is not a folder.
+    is called after each file; ``cache``, when given, supplies the product of each file whose path, kind and bytes
+    it has seen, and keeps the others' (the index is the same either way). Every path skipped or only partly read
+    is a warning, and those that could hold code or configuration are also in ``index.unread``. Raises
+    ``NotADirectoryError`` when ``root`` is not a folder.
     """
     files, skipped = walk(root, max_bytes, exclude)
     index = RepositoryIndex(str(root), normalise)
@@ -53,15 +68,36 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
             text = raw.decode("utf-8", errors="replace")
             index.warnings.append(Warning_(source.relative, raw.count(b"\n", 0, error.start) + 1,
                                            "not valid UTF-8; undecodable bytes replaced"))
-        lines, found = _extract(source, text)
-        index.add(source.relative, lines, found)
-        if source.kind == PYTHON:  # find_stubs itself refuses source that extractors.guards flags
-            # the repository under test must not silence its own stubs: its suppression comments are ignored
-            index.stubs_by_file[source.relative].extend(find_stubs(
-                text, source.relative, honor_suppressions=False, wrapper=found.wrappers.get(source.relative)))
+        digest = index.hashes[source.relative] = hashlib.sha256(raw).hexdigest()
+        key = cache.key("file", source.kind, source.relative, digest) if cache is not None else ""
+        product = cache.get(key, FileProduct) if cache is not None else None
+        if product is None:
+            product = _product(source, text)
+            if cache is not None:
+                wrappers, product.found.wrappers = product.found.wrappers, {}
+                cache.put(key, product)
+                product.found.wrappers = wrappers
+        index.add(source.relative, product.lines, product.found)
+        for tree in product.trees:
+            if tree not in product.found.wrappers:  # from the cache: parsed again only if read
+                index.trees.add_text(tree, text if tree == source.relative else "\n".join(product.lines[tree]) + "\n")
+        if source.kind == PYTHON:
+            index.stubs_by_file[source.relative].extend(product.stubs)
         if progress is not None:
             progress(done, len(files), source.relative)
     return index
+
+
+def _product(source: SourceFile, text: str) -> FileProduct:
+    """Index one file's text: its lines, facts, trees and, for Python, stubs."""
+    lines, found = _extract(source, text)
+    stubs = []
+    if source.kind == PYTHON:  # find_stubs itself refuses source that extractors.guards flags
+        from extractors.stubs.detect import find_stubs
+        # the repository under test must not silence its own stubs: its suppression comments are ignored
+        stubs = find_stubs(text, source.relative, honor_suppressions=False,
+                           wrapper=found.wrappers.get(source.relative))
+    return FileProduct(lines, found, stubs, tuple(found.wrappers))
 
 
 def _extract(source: SourceFile, text: str) -> tuple[dict[str, list[str]], FileFacts]:
@@ -70,8 +106,10 @@ def _extract(source: SourceFile, text: str) -> tuple[dict[str, list[str]], FileF
     if source.kind == NOTEBOOK:
         return _extract_notebook(text, source.relative)
     if source.kind == SHELL:
+        from extractors.launchers import extract_launcher
         return {source.relative: text.splitlines()}, extract_launcher(text, source.relative)
     assert source.kind == CONFIG
+    from extractors.configs import extract_config
     found = extract_config(text, source.relative)
     if found.warnings:  # a config that did not parse holds keys nothing saw
         found.unread[source.relative] = "config not read"
@@ -94,15 +132,12 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         found.warnings.append(Warning_(file, None, where + refused))
         found.unread[key] = refused
         return found
+    import libcst as cst  # the parsers are imported only when a file is parsed
+
+    from extractors.fallback import extract_with_tree_sitter, first_error_line
+    from extractors.python_facts import extract_module
     try:
-        try:
-            module = cst.parse_module(text)
-        except (cst.ParserSyntaxError, ValueError):
-            rewritten = normalised(text)  # CPython's reading of tabs and form feeds, which libcst may refuse
-            if rewritten is None or refusal(text, file, cell is not None) is not None:
-                raise
-            module = cst.parse_module(rewritten)
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        wrapper = parse_python(text, file, cell is not None)
         found = extract_module(wrapper.module, file, cell=cell, wrapper=wrapper)
         # kept with its resolved metadata: the stub detector, the call graph and D2 read the same tree
         found.wrappers[key] = wrapper

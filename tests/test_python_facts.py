@@ -47,3 +47,68 @@ def test_a_syntax_error_is_placed_where_cpython_stops() -> None:
     assert [(w.file, w.line) for w in found.warnings] == [("broken.py", 1)]
     assert found.warnings[0].message.startswith("syntax error at line 1, column 7: libcst cannot parse this file, "
                                                 "so it would not import")
+
+
+# Every form that sets an expression context (store, del, load inside a target, no context for an attribute's name)
+CONTEXTS = '''
+import os.path as osp, pkg.mod
+from lib import (name_a as alias_a, name_b)
+def func(p_one: ann.t, *p_rest, p_kw=dflt.v, **p_more) -> ret.t:
+    del items[idx_a], obj_a.field_a, (del_a, del_b)
+    with opener(path_a) as (h_one, [h_two, *h_rest]):
+        pass
+    try:
+        pass
+    except Failure as caught:
+        pass
+    [it_a for it_a, it_b in pairs if (walrus := it_a.attr_w) for it_c in it_b]
+    fn = lambda l_one, l_two=ldef.v: l_one[l_two:lend, sl.q].after
+    tgt.sub[key_a.k], (tgt_b.attr_b, *rest_c) = 1, 2
+    annotated: kind.t = source.v
+    total += delta.v
+    for loop_t.attr_t[idx_t] in seq_t:
+        pass
+class Klass(Base.cls, metaclass=Meta.m):
+    @deco.rator(arg_d)
+    def method(self):
+        return self.value_m
+'''
+
+
+def test_reads_are_the_names_libcst_loads() -> None:
+    """The reads counted while the facts are visited are exactly the names and attributes libcst's
+    ExpressionContextProvider marks as loaded (the provider's own walk of the tree is no longer made)."""
+    from collections import Counter
+
+    import libcst as cst
+    from libcst.metadata import ExpressionContext, ExpressionContextProvider, MetadataWrapper
+
+    wrapper = MetadataWrapper(cst.parse_module(CONTEXTS))
+    loads: Counter = Counter()
+    for node, context in wrapper.resolve(ExpressionContextProvider).items():
+        if context == ExpressionContext.LOAD:
+            if isinstance(node, cst.Name):
+                loads[node.value] += 1
+            elif isinstance(node, cst.Attribute):
+                loads[node.attr.value] += 1
+    reads = extract_source(CONTEXTS, "contexts.py").reads
+    assert {"walrus", "h_one", "h_rest", "caught", "rest_c", "annotated", "func", "Klass", "p_one"}.isdisjoint(reads)
+    assert reads["idx_a"] == 1 and reads["seq_t"] == 1 and reads["attr_w"] == 1 and reads["after"] == 1
+    assert reads == loads
+
+
+def test_child_nodes_are_libcst_children() -> None:
+    """child_nodes reads a node's children from its fields: the same nodes as libcst's ``children``, every node."""
+    import libcst as cst
+
+    from extractors.python_facts import child_nodes
+
+    stack = [cst.parse_module(CONTEXTS + SOURCE + "x = [a, *b] if (c := d) else {**e, 'f': g[1:2]}  # note\n")]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        children = node.children
+        assert sorted(map(id, child_nodes(node))) == sorted(map(id, children)), type(node).__name__
+        stack.extend(children)
+        seen += 1
+    assert seen > 500

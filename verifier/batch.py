@@ -59,7 +59,8 @@ class Job:
 class Options:
     """What every job of a batch shares: ``dimensions``, ``max_bytes``, ``exclude`` (as ``verifier.run.verify``
     takes them), ``sau_dir`` (for papers without a curated spec), ``fmt`` (a name of ``verifier.formats.FORMATS``),
-    ``reports`` (the folder the reports go to, or ``None`` for no reports), ``explain`` (the table's reasons)."""
+    ``reports`` (the folder the reports go to, or ``None`` for no reports), ``explain`` (the table's reasons),
+    ``cache_dir`` (the cache folder each job reads and writes, ``extractors.cache``; ``None`` for no cache)."""
 
     dimensions: tuple[Dimension, ...] = DIMENSIONS
     max_bytes: int | None = None
@@ -68,6 +69,7 @@ class Options:
     fmt: str = "json"
     reports: Path | None = None
     explain: bool = False
+    cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ def read_pairs(path: Path) -> list[Job]:
 def run_job(job: Job, options: Options) -> Row:
     """Verify one job and write its report (``Options.reports``); never raises (an error becomes the row's
     ``status`` and ``error``). Runs in a worker process: ``job`` and ``options`` are pickled to it."""
+    from extractors.cache import Cache
     from verifier.formats import FORMATS
     from verifier.run import NothingToRead, verify
     from verifier.scoring import dimension_scores, overall_score
@@ -162,8 +165,9 @@ def run_job(job: Job, options: Options) -> Row:
         if not job.repo.is_dir():
             raise SpecError("repository not found or not a folder", job.repo)
         spec = load_paper(job.paper, options.sau_dir)
+        cache = None if options.cache_dir is None else Cache(options.cache_dir)
         report = verify(job.repo, spec, str(job.repo), options.dimensions, options.max_bytes or DEFAULT_MAX_BYTES,
-                        options.exclude)
+                        options.exclude, cache=cache)
         written = None
         if options.reports is not None:
             written = f"{job.name}.{SUFFIXES.get(options.fmt, options.fmt)}"

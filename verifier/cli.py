@@ -33,6 +33,8 @@ from verifier.terminal import error_line, interrupted, printable
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from extractors.cache import Cache
+
     from verifier.run import Report
 
 DEMO_PAPER = "demo-001"
@@ -53,9 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "arguments, runs on the embedded demo repository and spec.",
         epilog="Settings can also come from [tool.sauverify] in the nearest pyproject.toml "
                "(sau-dir, exclude, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
-               "llm-retries, llm-concurrency, llm-batch, max-llm-calls, llm-evidence-chars, recordings). The LLM "
-               "endpoint also reads "
-               "OPENAI_API_KEY and OPENAI_BASE_URL. Exit codes: 0 ran, 1 --check-decisions found changed "
+               "llm-retries, llm-concurrency, llm-batch, max-llm-calls, llm-evidence-chars, recordings, cache-dir). "
+               "The LLM endpoint also reads OPENAI_API_KEY and OPENAI_BASE_URL; SAUVERIFY_CACHE_DIR names the cache "
+               "folder. Exit codes: 0 ran, 1 --check-decisions found changed "
                "decisions, 2 usage or input error (including a folder with no file to read, an --output that "
                "cannot be written, a missing or unusable recording in --llm replay), 3 internal error, 130 "
                "interrupted.")
@@ -79,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="skip repository files matching GLOB (relative POSIX path); repeatable")
     parser.add_argument("--max-file-bytes", type=_positive, metavar="N", help="skip files larger than N bytes "
                                                                                "(default 1000000)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the cache of per-file facts and verdicts (default folder "
+                             "~/.cache/sauverify; reports are the same with or without it)")
     parser.add_argument("--list-papers", action="store_true", help="list the known paper IDs and exit")
     parser.add_argument("--draft-spec", action="store_true",
                         help="print a first draft of a paper spec in the project's format, compiled from the "
@@ -200,6 +205,7 @@ def _main(argv: list[str] | None) -> int:
     args = parser.parse_args(argv)
     from rich.console import Console
 
+    from extractors.cache import Cache, cache_folder
     from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
     from verifier.run import NothingToRead
     err = Console(stderr=True, highlight=False)
@@ -222,9 +228,10 @@ def _main(argv: list[str] | None) -> int:
     dimensions = tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS))
     max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
     exclude = tuple(settings.exclude) + tuple(args.exclude)
+    cache = None if args.no_cache else Cache(cache_folder(settings.cache_dir))
     try:
         report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
-                      show_progress=not args.quiet and err.is_terminal, err=err, judge=judge)
+                      show_progress=not args.quiet and err.is_terminal, err=err, judge=judge, cache=cache)
     except NothingToRead as error:
         _say(f"verify: error: {args.repo}: {error}")
         return EXIT_INPUT
@@ -264,6 +271,7 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from extractors.cache import cache_folder
     from verifier import batch
     import verifier.run  # noqa: F401  (imported before the pool forks, so that no worker imports the analysis)
 
@@ -285,7 +293,8 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
     options = batch.Options(tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS)),
                             args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES,
                             tuple(settings.exclude) + tuple(args.exclude), args.sau_dir or settings.sau_dir,
-                            args.format or "json", args.output, args.explain)
+                            args.format or "json", args.output, args.explain,
+                            None if args.no_cache else cache_folder(settings.cache_dir))
     workers = args.jobs or batch.default_workers()
     submit = None
     if args.scheduler is not None:
@@ -409,12 +418,12 @@ def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[
 
 
 def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension, ...], max_bytes: int,
-         exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None) -> Report:
+         exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None, cache: Cache | None = None) -> Report:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from verifier.run import verify
     if not show_progress:
-        return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge)
+        return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge, cache=cache)
     # the phase (reading, call graph, D1 numerical ... D4 ordering, judge), its bar, and the file or SAU at hand
     with Progress(TextColumn("{task.fields[phase]:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=err, transient=True) as progress:
@@ -423,7 +432,7 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension,
         def advance(phase: str, done: int, total: int | None, item: str) -> None:
             progress.update(task, completed=done, total=total, description=item[-50:], phase=phase)
 
-        return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge)
+        return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge, cache)
 
 
 def _draft(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@ relative to the pyproject file), ``exclude`` (list of glob patterns on repositor
 such as ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
 ``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
 request), ``max-llm-calls``, ``llm-evidence-chars`` (characters of code per SAU in the judge's prompt) and ``recordings``
-(folder, relative to the pyproject file).
+(folder, relative to the pyproject file); ``cache-dir`` (the cache folder, relative to the pyproject file;
+``extractors.cache.cache_folder`` says what else decides it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from verifier.formats import FORMATS
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
-         "recordings"}
+         "recordings", "cache-dir"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
 _LLM_KEYS = {
     "model": ("model", lambda v: isinstance(v, str) and v.strip() != "", "a non-empty string"),
@@ -52,6 +53,7 @@ class Settings:
     llm_mode: str | None = None
     recordings: Path | None = None
     llm: dict = field(default_factory=dict)  # LLMSettings field -> value, for the keys of _LLM_KEYS given
+    cache_dir: Path | None = None
 
 
 def load_settings(start: Path) -> Settings:
@@ -81,6 +83,9 @@ def load_settings(start: Path) -> Settings:
     recordings = table.get("recordings")
     if recordings is not None and not isinstance(recordings, str):
         raise ConfigError(f"{path}: [tool.{TOOL}] recordings must be a folder path (string)")
+    cache_dir = table.get("cache-dir")
+    if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir.strip()):
+        raise ConfigError(f"{path}: [tool.{TOOL}] cache-dir must be a folder path (string)")
     llm = {}
     for key, (name, valid, must) in _LLM_KEYS.items():
         if key in table:
@@ -88,4 +93,5 @@ def load_settings(start: Path) -> Settings:
                 raise ConfigError(f"{path}: [tool.{TOOL}] {key} must be {must}")
             llm[name] = table[key]
     return Settings(path, (path.parent / sau_dir) if isinstance(sau_dir, str) else None, tuple(exclude), max_bytes,
-                    fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm)
+                    fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm,
+                    (path.parent / cache_dir) if cache_dir else None)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from extractors.cache import Cache, tree_manifest
 from extractors.callgraph.build import build_call_graph
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.repository import build_index
@@ -60,7 +61,7 @@ class NothingToRead(ValueError):
 
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
-           progress: Progress | None = None, judge: Judge | None = None) -> Report:
+           progress: Progress | None = None, judge: Judge | None = None, cache: Cache | None = None) -> Report:
     """Verify ``repo`` against ``spec`` for the SAUs of ``dimensions``.
 
     ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
@@ -68,24 +69,24 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
     leave unresolved, with the same index. A settled absence with unread paths in the repository stays unresolved
     (``verifier.unread``). ``progress(phase, done, total, item)``, when given, is told each step: phase ``reading``
     per file, ``call graph`` once, then per SAU the phase of its dimension (``D1 numerical``...), and ``judge``
-    before the judge runs (``total`` ``None`` when unknown). Raises ``NotADirectoryError`` when ``repo`` is not a
-    folder and ``NothingToRead`` when it holds no file the verifier reads.
+    before the judge runs (``total`` ``None`` when unknown). ``cache`` (``extractors.cache.Cache``), when given,
+    supplies each unchanged file's facts and, when no file of the repository, the spec and the options changed,
+    the rules' verdicts (``_cached_verdicts``); the report is the same with or without it. Raises
+    ``NotADirectoryError`` when ``repo`` is not a folder and ``NothingToRead`` when it holds no file the verifier
+    reads.
     """
     tell: Progress = progress or (lambda phase, done, total, item: None)
     index = build_index(repo, names.normalise, max_bytes, exclude,
-                        lambda done, total, file: tell("reading", done, total, file))
+                        lambda done, total, file: tell("reading", done, total, file), cache)
     if not index.files:
         raise NothingToRead("no file the verifier can read (.py, .ipynb, YAML, JSON, TOML or .sh) in this folder"
                             + (f"; skipped: {', '.join(sorted(index.unread))}" if index.unread else ""))
-    chosen = [sau for sau in spec.saus if sau.dimension in dimensions]
-    if any(sau.dimension != Dimension.D1 for sau in chosen):
-        tell("call graph", 0, None, "")
-        _prepare_call_graph(index)
-    verdicts_: list[Verdict] = []
-    for number, sau in enumerate(chosen, 1):
-        tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
-        verdicts_.append(hold(decide(sau, index), index.unread, index.unread_text))
-    verdicts = tuple(verdicts_)
+    key = _verdicts_key(cache, repo, index, spec, dimensions, max_bytes, exclude) if cache is not None else ""
+    verdicts = _cached_verdicts(cache, key) if cache is not None else None
+    if verdicts is None:
+        verdicts = _decide_all(index, [sau for sau in spec.saus if sau.dimension in dimensions], tell)
+        if cache is not None:
+            cache.put(key, verdicts)
     if judge is not None:
         tell("judge", 0, None, judge.model)
         verdicts = tuple(judge(list(verdicts), index))
@@ -93,6 +94,37 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
     return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,
                   index.stub_counts(), judge.model if judge is not None else None, sources,
                   anchor(repo, index.files), cell_lines(repo, sources))
+
+
+def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress) -> tuple[Verdict, ...]:
+    """The rules' verdicts of the ``chosen`` SAUs, in order, each held back where it rests on unread code."""
+    if any(sau.dimension != Dimension.D1 for sau in chosen):
+        tell("call graph", 0, None, "")
+        _prepare_call_graph(index)
+    verdicts: list[Verdict] = []
+    for number, sau in enumerate(chosen, 1):
+        tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
+        verdicts.append(hold(decide(sau, index), index.unread, index.unread_text))
+    return tuple(verdicts)
+
+
+def _verdicts_key(cache: Cache, repo: Path, index: RepositoryIndex, spec: PaperSpec,
+                  dimensions: tuple[Dimension, ...], max_bytes: int, exclude: tuple[str, ...]) -> str:
+    """The cache key of a run's rule verdicts. Conservatively, a verdict's evidence is every file of the
+    repository (``extractors.cache.tree_manifest``: the content hash of each file read, the size and time of any
+    other, since a rule may read a data manifest the index does not) and the whole spec; then the options that
+    change what is read or decided, the repository's path (reasons may name it) and what was left unread."""
+    return cache.key("verdicts", str(repo), tree_manifest(repo, index.hashes), repr(spec), repr(dimensions),
+                     str(max_bytes), repr(exclude), repr(sorted(index.unread.items())),
+                     repr(sorted(index.unread_text.items())))
+
+
+def _cached_verdicts(cache: Cache, key: str) -> tuple[Verdict, ...] | None:
+    """The verdicts stored under ``key``, when the entry is sound and holds verdicts only."""
+    found = cache.get(key, tuple)
+    if found is None or not all(isinstance(verdict, Verdict) for verdict in found):
+        return None
+    return found
 
 
 def _prepare_call_graph(index: RepositoryIndex) -> None:

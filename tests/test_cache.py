@@ -1,0 +1,172 @@
+"""The cache (extractors/cache.py): hits on unchanged input, misses on edited input that reuse what the edit did not
+touch, corrupt and foreign entries ignored and rebuilt, and reports byte-identical with and without it."""
+
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from extractors.cache import ENV_FOLDER, Cache, cache_folder
+from verifier.cli import demo_repository, main
+from verifier.run import verify
+from verifier.specs.load import load_paper
+
+PAPER = "demo-001"
+FILES = 5  # the demo repository's files the index reads (4 Python, 1 YAML): one entry each, and one for verdicts
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A copy of the demo repository, to edit."""
+    return Path(shutil.copytree(demo_repository(), tmp_path / "repo"))
+
+
+def entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".tmp-"))
+
+
+def report_json(repo: Path, out: Path, *options: str) -> bytes:
+    assert main([str(repo), "--paper", PAPER, "--format", "json", "-q", "-o", str(out), *options]) == 0
+    return out.read_bytes()
+
+
+def run_api(repo: Path, folder: Path):
+    cache = Cache(folder)
+    report = verify(repo, load_paper(PAPER), "repo", cache=cache)
+    return report, cache
+
+
+def score_of(report, sau_id: str):
+    return next(v.score for v in report.verdicts if v.sau.id == sau_id)
+
+
+def test_second_run_hits_every_entry_and_reports_the_same_bytes(repo, tmp_path):
+    folder = Path(os.environ[ENV_FOLDER])
+    uncached = report_json(repo, tmp_path / "none.json", "--no-cache")
+    assert entries(folder) == []  # --no-cache neither reads nor writes
+    cold = report_json(repo, tmp_path / "cold.json")
+    assert len(entries(folder)) == FILES + 1
+    warm = report_json(repo, tmp_path / "warm.json")
+    assert uncached == cold == warm
+    report, cache = run_api(repo, folder)
+    assert (cache.hits, cache.misses) == (FILES + 1, 0)
+    assert report.files_read == FILES
+
+
+def test_edit_reuses_what_it_did_not_touch(repo, tmp_path):
+    folder = tmp_path / "cache"
+    before, cache = run_api(repo, folder)
+    assert (cache.hits, cache.misses) == (0, FILES + 1)
+    assert score_of(before, "demo-D1-001") == 1.0
+    config = repo / "configs" / "train.yaml"
+    config.write_text(config.read_text().replace("lr: 3.0e-4", "lr: 1.0e-3"))
+    after, cache = run_api(repo, folder)
+    assert (cache.hits, cache.misses) == (FILES - 1, 2)  # the four other files hit; the edited one and the verdicts
+    assert score_of(after, "demo-D1-001") < 1.0  # the edit is seen: the learning rate drifted
+    fresh = verify(repo, load_paper(PAPER), "repo")
+    assert after == fresh
+
+
+def test_a_file_the_index_does_not_read_still_invalidates_the_verdicts(repo, tmp_path):
+    folder = tmp_path / "cache"
+    run_api(repo, folder)
+    (repo / "data.txt").write_text("a manifest a launcher could pass\n")
+    _, cache = run_api(repo, folder)
+    assert (cache.hits, cache.misses) == (FILES, 1)
+
+
+def test_corrupt_entries_are_ignored_and_rebuilt(repo, tmp_path):
+    folder = Path(os.environ[ENV_FOLDER])
+    expected = report_json(repo, tmp_path / "cold.json")
+    for number, entry in enumerate(entries(folder)):
+        data = entry.read_bytes()
+        if number % 3 == 0:
+            entry.write_bytes(data[: len(data) // 2])  # a torn write
+        elif number % 3 == 1:
+            entry.write_bytes(data[:-1] + bytes([data[-1] ^ 0xFF]))  # a flipped byte: the checksum fails
+        else:
+            entry.write_bytes(b"not a cache entry at all")
+    assert report_json(repo, tmp_path / "again.json") == expected
+    _, cache = run_api(repo, folder)
+    assert (cache.hits, cache.misses) == (FILES + 1, 0)  # rewritten by the run that ignored them
+
+
+def test_a_foreign_entry_is_never_trusted(repo, tmp_path):
+    folder = tmp_path / "cache"
+    expected, _ = run_api(repo, folder)
+    stored = entries(folder)
+    # another entry's bytes under this key: its header names the other key
+    stored[0].write_bytes(stored[1].read_bytes())
+    # a well-formed entry (right header and checksum) whose payload would run a command when unpickled
+    marker = tmp_path / "ran"
+    hostile = pickle.dumps(_Hostile(str(marker)))
+    key = stored[2].name
+    import hashlib
+    stored[2].write_bytes(b"sauverify-cache/1\n" + key.encode() + b"\n" + hashlib.sha256(hostile).hexdigest().encode()
+                          + b"\n" + hostile)
+    report, cache = run_api(repo, folder)
+    assert cache.misses == 2 and not marker.exists()
+    assert report == expected
+
+
+class _Hostile:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+def test_the_cache_folder_comes_from_the_environment_then_pyproject_then_the_user_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv(ENV_FOLDER)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_folder() == tmp_path / "xdg" / "sauverify"
+    assert cache_folder(tmp_path / "configured") == tmp_path / "configured"
+    monkeypatch.setenv(ENV_FOLDER, str(tmp_path / "env"))
+    assert cache_folder(tmp_path / "configured") == tmp_path / "env"
+
+
+def test_cache_dir_setting_in_pyproject(repo, tmp_path, monkeypatch):
+    monkeypatch.delenv(ENV_FOLDER)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[tool.sauverify]\ncache-dir = ".verify-cache"\n')
+    result = subprocess.run([sys.executable, "-m", "verifier.cli", str(repo), "--paper", PAPER, "--format", "json",
+                             "-q"], capture_output=True, text=True, cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["summary"]["files_read"] == FILES
+    assert len(entries(project / ".verify-cache")) == FILES + 1
+
+
+def test_a_bad_cache_dir_setting_is_an_input_error(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[tool.sauverify]\ncache-dir = 3\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["--format", "json", "-q"]) == 2
+
+
+def test_an_unwritable_cache_folder_costs_only_the_cache(repo, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache folder would be")
+    report, cache = run_api(repo, blocker / "cache")
+    assert cache.hits == 0 and report == verify(repo, load_paper(PAPER), "repo")
+
+
+def test_a_cached_file_is_parsed_only_when_its_tree_is_read(repo, tmp_path):
+    from extractors.repository import build_index
+    from rules import names
+
+    cache = Cache(tmp_path / "cache")
+    first = build_index(repo, names.normalise, cache=cache)
+    second = build_index(repo, names.normalise, cache=cache)
+    assert list(second.modules) == list(first.modules) and second.trees._parsed == {}  # nothing parsed yet
+    key = "tinygpt/train.py"
+    assert second.modules[key].code == first.modules[key].code
+    assert sorted((p.start.line, p.end.line) for p in second.positions[key].values()) == \
+        sorted((p.start.line, p.end.line) for p in first.positions[key].values())
+    assert list(second.trees._parsed) == [key]  # only the tree that was read
+    assert second.facts == first.facts and second.stubs_by_file == first.stubs_by_file
