@@ -157,6 +157,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         score = determined
         reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
                    f"({_undecided_names(sau, atom_results)}) turn out to be")
+    elif sau.uncovered:
+        low, high = _score_range(sau, [outcomes for _, outcomes in atom_results])
+        reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results)}) "
+                   f"it could score {low:g} to {high:g}")
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
     status = Status.SETTLED if determined is not None else Status.UNRESOLVED
@@ -171,13 +175,24 @@ def _determined(sau: SAU, outcomes: list[list[ValueOutcome]]) -> float | None:
     is never determined."""
     if not sau.complete and not sau.uncovered:
         return None
+    return determined_score(_bounds(sau, outcomes))
+
+
+def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]]) -> list[tuple[float, float]]:
+    """Each element's lowest and highest possible score: an atom's from its values (an ambiguous one anywhere in
+    0..1), then 0..1 for each of the spec's ``uncovered`` elements."""
     bounds = []
     for values in outcomes:
         low = sum(0.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
         high = sum(1.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
         bounds.append((low, high))
-    bounds += [(0.0, 1.0)] * len(sau.uncovered)
-    return determined_score(bounds)
+    return bounds + [(0.0, 1.0)] * len(sau.uncovered)
+
+
+def _score_range(sau: SAU, outcomes: list[list[ValueOutcome]]) -> tuple[float, float]:
+    """The lowest and highest score the SAU could have once its undecided elements are known."""
+    bounds = _bounds(sau, outcomes)
+    return compound_score([b[0] for b in bounds]), compound_score([b[1] for b in bounds])
 
 
 def _undecided_names(sau: SAU, atom_results) -> str:

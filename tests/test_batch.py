@@ -48,6 +48,8 @@ def test_read_pairs_resolves_relative_paths_and_names_the_bad_line(tmp_path: Pat
         ("runs/alpha/demo/repo", tmp_path / "runs/alpha/demo/repo", "demo-001"),
         (f"{str(runs).lstrip('/')}/beta/demo/repo", runs / "beta/demo/repo", "demo"),
         ("runs/alpha/demo/repo-2", tmp_path / "runs/alpha/demo/repo", "demo")]
+    pairs.write_text("runs/alpha/demo/repo   demo   # the edited copy is beta's\n", encoding="utf-8")
+    assert [(j.name, j.paper) for j in batch.read_pairs(pairs)] == [("runs/alpha/demo/repo", "demo")]
     pairs.write_text("runs/alpha/demo/repo demo\nlonely\n", encoding="utf-8")
     with pytest.raises(batch.BatchError, match=r"pairs.txt:2: expected 'REPOSITORY PAPER'"):
         batch.read_pairs(pairs)
@@ -59,6 +61,11 @@ def test_batch_writes_the_single_run_reports_a_summary_and_the_worst_exit_code(t
     assert main(["--batch", str(runs), "--output", str(out), "--jobs", "2", "-q"]) == 2  # two bad inputs
     table = capsys.readouterr().out
     assert "alpha/demo" in table and "unknown paper 'no-such-paper'" in table and "2 of 4 repositories ran" in table
+    # captured output is no terminal: the plain layout, as a single run prints it, without box drawing
+    lines = table.splitlines()
+    assert lines[0] == "4 repositories" and lines[1].split()[:5] == ["repository", "paper", "SAUs", "settled",
+                                                                       "unresolved"]
+    assert not any(ch in table for ch in "┏━┃│") and all(line == line.rstrip() for line in lines)
     # each report is the bytes `verify REPO --paper P --format json` writes for that repository alone
     for name in ("alpha/demo", "beta/demo"):
         single = tmp_path / "single.json"
@@ -82,7 +89,11 @@ def test_batch_runs_clean_and_refuses_single_repository_options(tmp_path: Path, 
     assert main(["--batch", str(runs / "alpha"), "-q", "--format", "sarif", "-o", str(tmp_path / "r")]) == 0
     assert (tmp_path / "r" / "demo.sarif").is_file()
     assert main(["--batch", str(runs), "--paper", "demo"]) == 2
-    assert "take no --paper" in capsys.readouterr().err
+    assert capsys.readouterr().err == ("verify: error: --batch and --pairs take no --paper (options of one "
+                                       "repository; the batch's repositories and papers come from its folder or "
+                                       "pairs file)\n")
+    assert main(["--batch", str(runs), "--llm", "auto"]) == 2
+    assert "take no --llm (the LLM judge is not offered for batches yet)" in capsys.readouterr().err
     assert main(["--batch", str(tmp_path / "missing")]) == 2
     assert "not a folder" in capsys.readouterr().err
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 SCHEMA = "sauverify-batch/1"
+# A pairs file's comment: "#" at the start of a line or after a space, to the end of the line.
+_COMMENT = re.compile(r"(^|\s)#.*$")
 REPO_FOLDER = "repo"  # SA-Bench's layout: <config>/<paper slug>/repo
 SUFFIXES = {"table": "txt", "json": "json", "sabench": "json", "sarif": "sarif", "html": "html"}
 EXIT_OK, EXIT_INPUT, EXIT_INTERNAL = 0, 2, 3
@@ -122,10 +125,11 @@ def _subfolders(folder: Path) -> Iterator[Path]:
 
 def read_pairs(path: Path) -> list[Job]:
     """The jobs of a pairs file: one ``REPOSITORY PAPER`` per line (the paper ID is the last whitespace-separated
-    word, so the path may hold spaces; a relative path is taken from the file's folder); blank lines and lines
-    starting with ``#`` are skipped. Each job is named after the repository path as written (without a leading
-    ``/`` or ``./``), with ``-2``, ``-3`` ... for repeats. Raises ``BatchError`` naming the file and line for a line
-    without a paper, and when the file cannot be read or names no pair."""
+    word, so the path may hold spaces; a relative path is taken from the file's folder); blank lines and comments
+    (``#`` at a line's start or after a space, to the line's end) are skipped. Each job is named after the
+    repository path as written (without a leading ``/`` or ``./``), with ``-2``, ``-3`` ... for repeats. Raises
+    ``BatchError`` naming the file and line for a line without a paper, and when the file cannot be read or names
+    no pair."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -133,8 +137,8 @@ def read_pairs(path: Path) -> list[Job]:
     jobs: list[Job] = []
     seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
+        line = _COMMENT.sub("", line).strip()  # a whole-line comment, or one after the pair
+        if not line:
             continue
         parts = line.rsplit(None, 1)
         if len(parts) != 2:
@@ -300,22 +304,30 @@ def print_summary(rows: Sequence[Row], console: Console) -> None:
     unresolved, the score per dimension and overall, and the error of a repository that did not run), then a line
     of totals. Text from the inputs (names, errors) is printed with control characters escaped."""
     from rich.table import Table
+    from rich.text import Text
 
+    from verifier.report import aligned
     from verifier.terminal import printable
     dimensions = sorted({d for row in rows for d in row.scores})
-    table = Table(title=f"{len(rows)} repositories", title_justify="left")
     errors = any(row.error for row in rows)
-    table.add_column("repository", no_wrap=True)
-    table.add_column("paper", no_wrap=True)
-    for column in ("SAUs", "settled", "unresolved", *dimensions, "overall"):
-        table.add_column(column, justify="right", no_wrap=True)
-    if errors:  # only then: an empty column would take the width the names need
-        table.add_column("error", overflow="fold")
-    for row in rows:
-        table.add_row(printable(row.name), printable(row.paper), str(row.saus), str(row.settled),
-                      str(row.unresolved), *(_score(row.scores.get(d)) for d in dimensions), _score(row.overall),
-                      *([printable(row.error or "")] if errors else []))
-    console.print(table)
+    # the error column only when some row has one: an empty column would take the width the names need
+    header = ("repository", "paper", "SAUs", "settled", "unresolved", *dimensions, "overall",
+              *(["error"] if errors else []))
+    cells = [(printable(row.name), printable(row.paper), str(row.saus), str(row.settled), str(row.unresolved),
+              *(_score(row.scores.get(d)) for d in dimensions), _score(row.overall),
+              *([printable(row.error or "")] if errors else [])) for row in rows]
+    title = f"{len(rows)} repositories"
+    if console.is_terminal:
+        table = Table(title=title, title_justify="left")
+        for index, column in enumerate(header):
+            table.add_column(column, justify="left" if index < 2 or column == "error" else "right",
+                             no_wrap=column != "error", overflow="fold" if column == "error" else "ellipsis")
+        for row_cells in cells:
+            table.add_row(*row_cells)
+        console.print(table)
+    else:  # a pipe or a file: the plain layout a single run prints there
+        for text in (title, *aligned(header, cells)):
+            console.print(Text(text), soft_wrap=True)
     totals = summary(rows, Options())["totals"]
     console.print(f"{totals['ran']} of {totals['repositories']} repositories ran ({totals['input_errors']} input "
                   f"errors, {totals['internal_errors']} internal errors); {totals['saus']} SAUs: "

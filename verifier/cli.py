@@ -278,9 +278,12 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
     given = [name for name, value in (("REPO", args.repo), ("--paper", args.paper), ("--sau", args.sau),
                                       ("--spec", args.spec), ("--save-decisions", args.save_decisions),
                                       ("--check-decisions", args.check_decisions)) if value is not None]
-    if given or (args.llm not in (None, "off")):
-        _say(f"verify: error: --batch and --pairs take no {', '.join(given) or '--llm'} (one repository's options; "
-             "the LLM judge is not offered for batches yet)")
+    if given:
+        _say(f"verify: error: --batch and --pairs take no {', '.join(given)} (options of one repository; the "
+             "batch's repositories and papers come from its folder or pairs file)")
+        return EXIT_INPUT
+    if args.llm not in (None, "off"):
+        _say("verify: error: --batch and --pairs take no --llm (the LLM judge is not offered for batches yet)")
         return EXIT_INPUT
     try:
         settings = load_settings(Path.cwd())

@@ -130,17 +130,13 @@ def _row(verdict: Verdict) -> tuple[str, str, str, str, str, str]:
 
 def _print_plain(console: Console, title: str, rows: Sequence[tuple[str, ...]],
                  explained: tuple[Verdict, ...] | None) -> None:
-    """Columns padded to their widest cell, two spaces apart, the last one unpadded; one line per row whatever
-    its length (``soft_wrap``: the console neither wraps nor cuts it)."""
-    widths = [max(len(row[i]) for row in [_COLUMNS, *rows]) for i in range(len(_COLUMNS))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(cell.ljust(width) for cell, width in zip(cells[:-1], widths)) + "  " + cells[-1]
-
+    """The rows as ``aligned`` lines under ``title``, one line per row whatever its length (``soft_wrap``: the
+    console neither wraps nor cuts it), each followed by its verdict's reason with ``explained``."""
+    header, *lines = aligned(_COLUMNS, rows)
     console.print(Text(title), soft_wrap=True)
-    console.print(Text(line(_COLUMNS).rstrip()), soft_wrap=True)
-    for index, row in enumerate(rows):
-        console.print(Text(line(row).rstrip()), soft_wrap=True)
+    console.print(Text(header), soft_wrap=True)
+    for index, text in enumerate(lines):
+        console.print(Text(text), soft_wrap=True)
         if explained is not None:
             verdict = explained[index]
             console.print(Text(printable(f"    reason: {' '.join(verdict.reason.split())} ({verdict.decided_by})")),
@@ -148,6 +144,17 @@ def _print_plain(console: Console, title: str, rows: Sequence[tuple[str, ...]],
             if len(verdict.evidence) > 1:
                 console.print(Text(printable("    also: " + ", ".join(e.span_ref for e in verdict.evidence[1:]))),
                               soft_wrap=True)
+
+
+def aligned(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """The plain layout of a table for pipes and files: ``header`` then each row, columns padded to their widest
+    cell and two spaces apart, the last one unpadded, no trailing spaces."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return ("  ".join(cell.ljust(width) for cell, width in zip(cells[:-1], widths)) + "  " + cells[-1]).rstrip()
+
+    return [line(header), *(line(row) for row in rows)]
 
 
 def summary_lines(report: Report) -> list[str]:
