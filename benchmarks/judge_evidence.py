@@ -217,10 +217,7 @@ def print_figures(result: dict, console: Console) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``judge_evidence.py``."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
-    parser.add_argument("runs", type=Path, help="SA-Bench's experiments/runs: <config>/<paper slug>/repo")
-    parser.add_argument("--decisions", type=Path, help="folder of <config>.jsonl decisions (SA-Bench's judge)")
-    parser.add_argument("--labels", type=Path, default=truth.LABELS, help="labels file (default: the project's)")
+    parser = truth.truth_parser(__doc__)
     parser.add_argument("--batch", type=int, default=1, help="SAUs per request (default 1)")
     parser.add_argument("--budget", type=int, help="evidence characters per SAU (default: the judge's)")
     parser.add_argument("--json", type=Path, help="also write the figures and every SAU's recall here")

@@ -126,10 +126,7 @@ def print_figures(figures: dict, console: Console) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``run_truth.py``."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
-    parser.add_argument("runs", type=Path, help="SA-Bench's experiments/runs: <config>/<paper slug>/repo")
-    parser.add_argument("--decisions", type=Path, help="folder of <config>.jsonl decisions (SA-Bench's judge)")
-    parser.add_argument("--labels", type=Path, default=truth.LABELS, help="labels file (default: the project's)")
+    parser = truth.truth_parser(__doc__)
     parser.add_argument("--recipes", type=Path, default=truth.RECIPES, help="recipes file (default: the project's)")
     parser.add_argument("--no-recipes", action="store_true", help="verify the labelled repositories only")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")

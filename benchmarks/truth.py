@@ -10,6 +10,7 @@ is one small edit at the code that really implements a labelled SAU, which break
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 from collections import defaultdict
@@ -253,3 +254,14 @@ def recipe_figures(outcomes: Iterable[dict]) -> dict:
                          "with_false_alarm": sum(a > 0 for a in alarms),
                          "false_alarms_per_mutant": sum(alarms) / len(mine)}
     return figures
+
+
+def truth_parser(doc: str) -> argparse.ArgumentParser:
+    """A command line for a measurement over the truth set: described by ``doc``'s first paragraph, with the
+    SA-Bench ``runs`` folder, ``--decisions`` (SA-Bench's judge) and ``--labels`` (default ``LABELS``); each script
+    adds its own options."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0].replace("\n", " "))
+    parser.add_argument("runs", type=Path, help="SA-Bench's experiments/runs: <config>/<paper slug>/repo")
+    parser.add_argument("--decisions", type=Path, help="folder of <config>.jsonl decisions (SA-Bench's judge)")
+    parser.add_argument("--labels", type=Path, default=LABELS, help="labels file (default: the project's)")
+    return parser

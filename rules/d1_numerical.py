@@ -235,14 +235,13 @@ class Candidates:
         # narrower names hold the claim name's own tokens, or its alias group's (num_fourier_blocks for n_blocks)
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
         qualifiers = word_list("qualifier_words", "rules")
-        agreeing, narrower = (_resolved(group, index, narrow_keys, qualifiers)
-                              for group in _candidates(keys, index, narrow_keys))
+        own, narrow, wide = _candidates(keys, index, narrow_keys, broader=True)
+        agreeing, narrower = (_resolved(group, index, narrow_keys, qualifiers) for group in (own, narrow))
+        broader = tuple(_resolved(wide, index, keys, qualifiers))
         weak = _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers)
         corroborated = _corroborated(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
-        broader = tuple(_resolved([f for key, facts in sorted(index.by_name.items()) if names.broader(keys, key)
-                                   for f in facts if _implements(f)], index, keys, qualifiers))
         qualified = [f for f in narrower if _extra_tokens(narrow_keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
         outside: tuple[Fact, ...] = ()
@@ -429,15 +428,23 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
-def _candidates(keys: frozenset[str], index: RepositoryIndex,
-                narrow_keys: frozenset[str] | None = None) -> tuple[list[Fact], list[Fact]]:
-    """The facts bound under one of ``keys`` (agreeing), and under a name narrower than one of ``narrow_keys``
-    (default ``keys``), outside tests and presentation calls."""
+def _candidates(keys: frozenset[str], index: RepositoryIndex, narrow_keys: frozenset[str] | None = None,
+                broader: bool = False) -> tuple[list[Fact], list[Fact], list[Fact]]:
+    """The facts bound under one of ``keys`` (agreeing), under a name narrower than one of ``narrow_keys`` (default
+    ``keys``), and, with ``broader``, under one of ``keys`` without its one-letter subscripts (``names.broader``),
+    outside tests and presentation calls; one pass over the index's names."""
     narrow_keys = keys if narrow_keys is None else narrow_keys
     agreeing = [f for key in sorted(keys) for f in index.by_name.get(key, ()) if _implements(f)]
-    narrower = [f for key, facts in sorted(index.by_name.items())
-                if key not in keys and names.narrower(narrow_keys, key) for f in facts if _implements(f)]
-    return agreeing, narrower
+    narrower: list[Fact] = []
+    wider: list[Fact] = []
+    for key, facts in sorted(index.by_name.items()):
+        if key in keys:
+            continue
+        if names.narrower(narrow_keys, key):
+            narrower += [f for f in facts if _implements(f)]
+        if broader and names.broader(keys, key):
+            wider += [f for f in facts if _implements(f)]
+    return agreeing, narrower, wider
 
 
 def _is_test(fact: Fact) -> bool:

@@ -123,9 +123,8 @@ def token_key(name: str) -> str:
 @lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
     """The lookup key of ``name``: its sorted normalised tokens joined by ``_``, mapped to its alias group's key."""
-    data = table()
-    key = _key(_tokens(name, data))
-    return data.group_of.get(key, key)
+    key = token_key(name)
+    return table().group_of.get(key, key)
 
 
 def narrower(claim_keys: frozenset[str], fact_key: str) -> bool:
