@@ -61,7 +61,7 @@ from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, names, quantities, traces
 from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, compound_score,
-                            determined_score, show_value)
+                            determined_score, score_range, show_value)
 
 RULE = "rule:d1-numerical"
 
@@ -140,7 +140,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_scores = [sum(_SCORES[o.outcome] for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     score = compound_score(atom_scores)
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
-    determined = _determined(sau, [outcomes for _, outcomes in atom_results])
+    bounds = _bounds(sau, [outcomes for _, outcomes in atom_results])
+    # a spec that does not count what its atoms leave uncovered leaves the score open
+    determined = determined_score(bounds) if sau.complete or sau.uncovered else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
     drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
     evidence = _evidence(atom_results, index)
@@ -158,7 +160,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
                    f"({_undecided_names(sau, atom_results)}) turn out to be")
     elif sau.uncovered:
-        low, high = _score_range(sau, [outcomes for _, outcomes in atom_results])
+        low, high = score_range(bounds)
         reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results)}) "
                    f"it could score {low:g} to {high:g}")
     elif decided and not sau.complete:
@@ -168,31 +170,15 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    trace=traces.values(atom_results, _EVIDENCE_FIRST))
 
 
-def _determined(sau: SAU, outcomes: list[list[ValueOutcome]]) -> float | None:
-    """The SAU's score when no undecided element can change it (``sau.vocabulary.determined_score``), else
-    ``None``. Each atom is one element, bounded by its values (an ambiguous value anywhere in 0..1); each of the
-    spec's ``uncovered`` elements is one more in 0..1. An incomplete SAU that does not count its uncovered elements
-    is never determined."""
-    if not sau.complete and not sau.uncovered:
-        return None
-    return determined_score(_bounds(sau, outcomes))
-
-
 def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]]) -> list[tuple[float, float]]:
-    """Each element's lowest and highest possible score: an atom's from its values (an ambiguous one anywhere in
-    0..1), then 0..1 for each of the spec's ``uncovered`` elements."""
+    """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): an atom's from its values
+    (an ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements."""
     bounds = []
     for values in outcomes:
         low = sum(0.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
         high = sum(1.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
         bounds.append((low, high))
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
-
-
-def _score_range(sau: SAU, outcomes: list[list[ValueOutcome]]) -> tuple[float, float]:
-    """The lowest and highest score the SAU could have once its undecided elements are known."""
-    bounds = _bounds(sau, outcomes)
-    return compound_score([b[0] for b in bounds]), compound_score([b[1] for b in bounds])
 
 
 def _undecided_names(sau: SAU, atom_results) -> str:

@@ -91,11 +91,15 @@ def determined_score(bounds: "list[tuple[float, float]] | tuple[tuple[float, flo
     is the score whatever the undecided elements turn out to be. Raises ``ValueError`` for an empty list or a
     bound outside [0, 1] (``round_to_scale``).
     """
-    if not bounds:
-        raise ValueError("a claim has at least one element")
-    low = compound_score([b[0] for b in bounds])
-    high = compound_score([b[1] for b in bounds])
+    low, high = score_range(bounds)
     return low if low == high else None
+
+
+def score_range(bounds: "list[tuple[float, float]] | tuple[tuple[float, float], ...]") -> tuple[float, float]:
+    """The lowest and the highest score a compound claim can have, each ``compound_score`` of its elements' bounds
+    (``bounds`` as ``determined_score`` takes them). Raises ``ValueError`` for an empty list or a bound outside
+    [0, 1]."""
+    return compound_score([b[0] for b in bounds]), compound_score([b[1] for b in bounds])
 
 
 def compound_score(elements: "list[float] | tuple[float, ...]") -> float:

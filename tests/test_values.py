@@ -75,3 +75,11 @@ def test_determined_score_refuses_no_elements():
     from sau.vocabulary import determined_score
     with pytest.raises(ValueError, match="at least one element"):
         determined_score([])
+
+
+def test_score_range_gives_the_lowest_and_highest_compound_score():
+    from sau.vocabulary import score_range
+    # two atoms that hold and three elements nobody decided: 2/5 = 0.4 rounds to 0.5; all five holding is 1
+    assert score_range([(1.0, 1.0)] * 2 + [(0.0, 1.0)] * 3) == (0.5, 1.0)
+    # a drifted element keeps the highest at 0.75, however the undecided one turns out
+    assert score_range([(1.0, 1.0)] * 6 + [(0.0, 0.0), (0.0, 1.0)]) == (0.75, 0.75)
