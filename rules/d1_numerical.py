@@ -408,6 +408,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if isinstance(value, sympy.Basic):
         # an expression can be written in too many ways to be sure it occurs nowhere
         return ValueOutcome(value, AMBIGUOUS, (), "no fact under this name; the expression may be written otherwise")
+    if isinstance(value, str) and quantities.realised_by_calls(value):
+        return ValueOutcome(value, AMBIGUOUS, (), "no library call realises it; code may write it out as a formula")
     default = _library_default(atom, value, index, keys, equal=False)
     if default is not None and atom.named:
         return default
@@ -521,15 +523,25 @@ def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> lis
 
 
 def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
-    """Live calls of the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``)."""
-    return _live_calls(atom, index, frozenset({quantities.choice_key(value)}))
+    """Live calls realising the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``,
+    ``CosineAnnealingLR(...)`` for a cosine schedule; ``quantities.realising_calls``), or calling the repository's
+    own function that names it (``cosine_lr(...)``; ``quantities.own_function_realises``), when such calls speak for
+    the atom (``quantities.calls_speak_for``)."""
+    if not quantities.calls_speak_for(atom, value):
+        return []
+    own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
+                    if quantities.own_function_realises(name, value))
+    return _live_calls(atom, index, quantities.realising_calls(value) | own)
 
 
 def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
-    """Live calls of another member of the claimed choice's family (``Adam`` where ``AdamW`` is claimed), only
-    when a family is known (``rules/quantities.yaml``)."""
-    family = quantities.family_of(value) - {quantities.choice_key(value)}
-    return _live_calls(atom, index, family) if family else []
+    """Live calls realising another member of the claimed choice's family (``Adam`` where ``AdamW`` is claimed),
+    only when a family is known (``rules/quantities.yaml``) and no live call builds a member from a formula
+    (``LambdaLR``), which may be the claimed choice written out."""
+    rivals = quantities.rival_calls(value)
+    if not rivals or not quantities.calls_speak_for(atom, value) or _live_calls(atom, index, quantities.formula_calls(value)):
+        return []
+    return _live_calls(atom, index, rivals)
 
 
 def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:
