@@ -343,6 +343,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
                                 f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
                                 f"value at {real[0].ref} {why}")
+        if isinstance(value, str) and quantities.realised_by_calls(value):
+            # an unread schedule name says nothing of the schedule the code writes out
+            return ValueOutcome(value, AMBIGUOUS, tuple(real),
+                                f"bound at {real[0].ref} but {why}; code may write it out as a formula")
         return ValueOutcome(value, UNUSED, tuple(real), f"bound at {real[0].ref} but {why}")
     product = _product(atom, value, index)
     if product is not None:
@@ -352,6 +356,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return default
     differing = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     contradicts = [_may_contradict(f, index) for f in differing]
+    if isinstance(value, str) and quantities.realised_by_calls(value):
+        # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
+        # not the schedule that runs)
+        contradicts = [can and liveness(f) != DEAD and _is_read(f, index) for f, can in zip(differing, contradicts)]
     unsure = [f for f, can in zip(differing, contradicts) if not can]
     different = [f for f, can in zip(differing, contradicts) if can]
     if isinstance(value, str) and not different:
@@ -486,6 +494,10 @@ def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
         return "a value passed on under another name"
     if fact.kind == K.LOOP:
         return "one value of a loop"
+    if fact.kind != K.KEYWORD and not _is_read(fact, index):
+        return "which no code reads"
+    if index.analysis(binding_liveness)(fact) == DEAD:
+        return "in code no entry point reaches"
     if _to_consumer(fact, index):
         return f"while other {fact.context} calls leave {fact.name} at its default"
     return f"a setting of {fact.context}, which may be another component"
