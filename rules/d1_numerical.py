@@ -203,7 +203,9 @@ class Candidates:
     claim's own name is bound nowhere, and never show a drift, since the subscript may tell another part). With
     ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones. A generic name
     that holds two of the atom's distinct claimed values (``S`` bound to 9 and to 81 for ``n_states=3/9/81``),
-    neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one."""
+    neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one. For a claimed schedule
+    (``quantities.realised_by_calls``), narrower and broader names count only when they name a learning-rate
+    schedule (``quantities.name_speaks_for``)."""
 
     keys: frozenset[str]
     agreeing: list[Fact]
@@ -230,6 +232,11 @@ class Candidates:
         weak = [f for f in weak if id(f) not in corroborated]
         qualified = [f for f in narrower if _extra_tokens(narrow_keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
+        schedules = [v for v in atom.values if isinstance(v, str) and quantities.realised_by_calls(v)]
+        if schedules:  # a narrower name may name another schedule (guidance_scheduler, noise_scheduler)
+            narrower, qualified = ([f for f in group if quantities.name_speaks_for(f.name, schedules[0])]
+                                   for group in (narrower, qualified))
+            broader = tuple(f for f in broader if quantities.name_speaks_for(f.name, schedules[0]))
         outside: tuple[Fact, ...] = ()
         if atom.used_in:
             placed = _placement(atom, index)

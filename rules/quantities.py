@@ -116,11 +116,18 @@ def library_defaults(callee: str) -> dict[str, object]:
 
 def calls_speak_for(atom: Atom, choice: str) -> bool:
     """Whether library calls realising ``choice`` speak for ``atom``: always for a choice named by its call
-    (``AdamW``); for a choice of a ``choice_calls`` family, only when every word of the atom's name is one of the
-    family's ``atom_words`` (``lr_schedule`` yes, ``noise_scheduler`` no: a cosine noise schedule is no
-    learning-rate schedule)."""
+    (``AdamW``); for a choice of a ``choice_calls`` family, only when the atom's name names the family's quantity
+    (``name_speaks_for``)."""
+    return name_speaks_for(atom.name, choice)
+
+
+def name_speaks_for(name: str, choice: str) -> bool:
+    """Whether a name (an atom's, or a binding's) names the quantity of the choice's ``choice_calls`` family: every
+    word of it is one of the family's ``atom_words`` (``lr_schedule``, ``scheduler`` yes; ``noise_scheduler``,
+    ``guidance_scheduler`` no: a cosine noise or guidance schedule is no learning-rate schedule). Always true for
+    choices outside such families."""
     allowed = _data().atom_words.get(choice_key(choice))
-    return allowed is None or set(re.findall(r"[a-z]+", atom.name.lower())) <= allowed
+    return allowed is None or {w.lower() for w in _WORDS.findall(name)} <= allowed
 
 
 def own_function_realises(name: str, choice: str) -> bool:
