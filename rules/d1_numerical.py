@@ -550,7 +550,25 @@ def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
         return []
     own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
                     if quantities.own_function_realises(name, value))
-    return _live_calls(atom, index, quantities.realising_calls(value) | own)
+    found = _live_calls(atom, index, quantities.realising_calls(value) | own)
+    return found or _formula_calls_realising(atom, value, index)
+
+
+def _formula_calls_realising(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+    """Live calls building the choice's family member from a formula (``LambdaLR``) whose formula calls one of the
+    choice's markers (``cos``): a lambda among the call's arguments holding that call (it lies within the call's
+    lines), or a function the call is passed by name (``LambdaLR(opt, lr_lambda)``, the marker called inside
+    ``lr_lambda``)."""
+    markers = quantities.formula_markers(value)
+    if not markers:
+        return []
+    marked = [c for c in index.calls if quantities.choice_key(c.short) in markers and not is_test_path(c.file)]
+    custom = {(f.file, f.line): f for f in _live_calls(atom, index, quantities.formula_calls(value))}
+    calls = [c for c in index.calls if (c.file, c.line) in custom and quantities.choice_key(c.short)
+             in quantities.formula_calls(value)]
+    return [custom[(c.file, c.line)] for c in calls
+            if any(m.file == c.file and (c.line <= m.line <= c.end_line or m.context.rsplit(".", 1)[-1] in c.reads)
+                   for m in marked)]
 
 
 def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:

@@ -45,6 +45,7 @@ class _Data:
     custom: dict[str, frozenset[str]]  # choice key -> callee keys building its family's choice from a formula
     atom_words: dict[str, frozenset[str]]  # choice key -> the words an atom name naming its family may hold
     callee_words: dict[str, frozenset[str]]  # choice key -> the words an own function realising it may hold
+    markers: dict[str, frozenset[str]]  # choice key -> callee keys whose call in a custom formula realises it
 
 
 @lru_cache(maxsize=1)
@@ -63,6 +64,7 @@ def _data() -> _Data:
     custom: dict[str, frozenset[str]] = {}
     atom_words: dict[str, frozenset[str]] = {}
     callee_words: dict[str, frozenset[str]] = {}
+    markers: dict[str, frozenset[str]] = {}
     for name, entry in data["choice_calls"].items():
         built = frozenset(_plain(c) for c in entry["calls"].get("custom", ()))
         members = {_plain(choice): frozenset(_plain(c) for c in callees)
@@ -73,10 +75,13 @@ def _data() -> _Data:
         words = frozenset(w.lower() for w in entry["atom_words"])
         atom_words.update(dict.fromkeys(members, words))
         callee_words.update(dict.fromkeys(members, words | {w.lower() for w in entry["callee_words"]}))
+        markers.update({_plain(choice): frozenset(_plain(c) for c in callees)
+                        for choice, callees in entry.get("formula_markers", {}).items()})
     consumers = frozenset(_plain(c) for c in data["consumers"])
     defaults = {_plain(callee): {name: tuple(v) if isinstance(v, list) else v for name, v in params.items()}
                 for callee, params in data["library_defaults"].items()}
-    return _Data(products, families, consumers, synonyms, defaults, realisers, custom, atom_words, callee_words)
+    return _Data(products, families, consumers, synonyms, defaults, realisers, custom, atom_words, callee_words,
+                 markers)
 
 
 def product_of(atom: Atom) -> Product | None:
@@ -170,6 +175,12 @@ def formula_calls(choice: str) -> frozenset[str]:
     the claimed choice may be that formula, so rival calls settle nothing. Empty for choices without such
     callees."""
     return _data().custom.get(choice_key(choice), frozenset())
+
+
+def formula_markers(choice: str) -> frozenset[str]:
+    """The callee keys whose call inside a ``formula_calls`` formula realises the choice (``cos`` for a cosine
+    schedule written out in a ``LambdaLR``; ``formula_markers`` in ``rules/quantities.yaml``), or an empty set."""
+    return _data().markers.get(choice_key(choice), frozenset())
 
 
 def realised_by_calls(choice: str) -> bool:
