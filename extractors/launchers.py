@@ -3,8 +3,12 @@
 A line of a ``*.sh`` file that runs Python (``python``/``python3``, ``torchrun``, ``accelerate launch``,
 ``deepspeed``; backslash continuations joined) is split as the shell would (``shlex``), and each ``--name value`` or
 ``--name=value`` after the program becomes a ``launcher`` fact named ``name`` (dashes read as underscores, as
-argparse does) with the value parsed like a spec value (numbers, lists, text). An option the launcher passes
-overrides the program's argparse default (precedence: README, "Which value counts"). Nothing is run.
+argparse does) with the value parsed like a spec value (numbers, lists, text). A value written as a shell variable
+(``--lr ${LR}``, ``--lr $LR``, ``--lr ${LR:-1e-4}``) takes the value of the script's one assignment of that
+variable above the command (``LR=1e-4``, ``export LR=1e-4``), or the default written in the reference; a variable
+assigned more than once, in a ``for`` loop, from a command (``$(...)``) or not at all stays unresolved text. An
+option the launcher passes overrides the program's argparse default (precedence: README, "Which value counts").
+Nothing is run.
 """
 
 from __future__ import annotations
@@ -18,12 +22,16 @@ from extractors.values import parse_value
 
 _RUNNERS = re.compile(r"(?:^|[\s;&|(])(?:python3?(?:\.\d+)?|torchrun|deepspeed|accelerate\s+launch)(?=\s)")
 _OPTION = re.compile(r"^--([A-Za-z_][A-Za-z0-9_.\-]*)(?:=(.*))?$")
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*(?:#.*)?$")
+_LOOP = re.compile(r"^\s*(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b")
+_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def extract_launcher(text: str, file: str) -> FileFacts:
     """The launcher facts of one shell script (module docstring). A line the shell splitter refuses (an unclosed
     quote) yields a warning naming the file and line, and no facts; never raises."""
     found = FileFacts()
+    variables = _variables(text)
     for line, end, command in _commands(text):
         match = _RUNNERS.search(command)
         if match is None or command.lstrip().startswith("#"):
@@ -44,10 +52,47 @@ def extract_launcher(text: str, file: str) -> FileFacts:
             if raw is None and position < len(words) and not words[position].startswith("--"):
                 raw = words[position]
                 position += 1
+            if raw is not None and "$" in raw:
+                raw = _substitute(raw, variables, line)
             value = True if raw is None else parse_value(raw)  # a bare --flag switches something on
             found.facts.append(Fact(file, line, end, name.rsplit(".", 1)[-1], name,
                                     raw if value is None else value, K.LAUNCHER, program))
     return found
+
+
+def _variables(text: str) -> dict[str, tuple[int, str]]:
+    """The shell variables a script assigns exactly once, outside ``for`` loops, to a value that runs nothing: name
+    -> (line, value as the shell reads it). Variables with any other assignment are left out."""
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        loop = _LOOP.match(line)
+        if loop:
+            seen.setdefault(loop.group(1), []).extend([(number, "")] * 2)  # a loop variable takes many values
+            continue
+        assignment = _ASSIGNMENT.match(line)
+        if assignment:
+            name, raw = assignment.groups()
+            try:
+                words = shlex.split(raw) if raw else [""]
+            except ValueError:
+                words = []
+            usable = len(words) == 1 and "$(" not in raw and "`" not in raw
+            seen.setdefault(name, []).append((number, words[0] if usable else "\0"))
+    return {name: found[0] for name, found in seen.items() if len(found) == 1 and found[0][1] != "\0"}
+
+
+def _substitute(raw: str, variables: dict[str, tuple[int, str]], line: int) -> str:
+    """``raw`` with each reference to a variable assigned above ``line`` replaced by its value, or by the default
+    the reference writes (``${LR:-1e-4}``); other references stay as written. Values referring to other variables
+    are resolved once more (``OUT=${ROOT}/runs``)."""
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(3)
+        assigned = variables.get(name)
+        if assigned is not None and assigned[0] < line:
+            return assigned[1] if "$" not in assigned[1] else _substitute(assigned[1], variables, assigned[0])
+        default = match.group(2)
+        return default if default is not None and "$" not in default else match.group(0)
+    return _REFERENCE.sub(value, raw)
 
 
 def _commands(text: str) -> list[tuple[int, int, str]]:

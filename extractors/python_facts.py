@@ -320,11 +320,16 @@ class _FactVisitor(cst.CSTVisitor):
         if last == "add_argument":
             self._argparse(node)
             return
+        if not callee and isinstance(node.func, cst.Attribute):
+            last = node.func.attr.value  # a method of a computed receiver: cfg.get("train", {}).get("lr", 1e-4)
         if last == "get" and len(node.args) == 2 and node.args[0].keyword is None:
             key = node.args[0].value
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
-                self._record(key.evaluated_value, f"{callee}.{key.evaluated_value}", node.args[1].value,
-                             K.GET_DEFAULT, node)
+                read = key.evaluated_value
+                owner = _lookup_path(node.func.value) if isinstance(node.func, cst.Attribute) else None
+                # a dotted key (cfg.get("model.width", 64)) reads its last part, as a config file nests it
+                self._record(read.rsplit(".", 1)[-1], f"{owner}.get.{read}" if owner else f"{callee}.{read}",
+                             node.args[1].value, K.GET_DEFAULT, node)
         if callee == "getattr" and len(node.args) == 3 and all(a.keyword is None for a in node.args):
             key = node.args[1].value  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
@@ -436,17 +441,33 @@ def _mark_subtree(node: cst.CSTNode, marks: set[int]) -> None:
 
 
 def _read_key(node: cst.BaseExpression) -> str | None:
-    """The key a lookup with a default reads: ``cfg.get("lr", 1e-3)`` and ``getattr(cfg, "lr", 1e-3)`` read
-    ``lr``; ``None`` for any other expression."""
+    """The key a lookup with a default reads: ``cfg.get("lr", 1e-3)``, ``cfg.get("train", {}).get("lr", 1e-3)``
+    and ``getattr(cfg, "lr", 1e-3)`` read ``lr``, ``cfg.get("optim.lr", 1e-3)`` too; ``None`` for any other
+    expression."""
     if not isinstance(node, cst.Call):
         return None
-    callee = dotted_name(node.func) or ""
-    position = 0 if callee.endswith(".get") else 1 if callee == "getattr" else None
+    method = isinstance(node.func, cst.Attribute) and node.func.attr.value == "get"  # also on a computed receiver
+    position = 0 if method else 1 if dotted_name(node.func) == "getattr" else None
     if position is None or len(node.args) <= position or node.args[position].keyword is not None:
         return None
     key = node.args[position].value
-    return key.evaluated_value if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str) \
-        else None
+    if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str)):
+        return None
+    return key.evaluated_value.rsplit(".", 1)[-1]  # a dotted key reads its last part, as _record names it
+
+
+def _lookup_path(node: cst.BaseExpression) -> str | None:
+    """The dotted path of a config lookup's receiver: ``cfg`` for ``cfg``, ``cfg.train.stage1`` for
+    ``cfg.get("train", {}).get("stage1", {})`` or ``cfg["train"]["stage1"]``; ``None`` for other expressions."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" \
+            and node.args and isinstance(node.args[0].value, cst.SimpleString):
+        key, inner = node.args[0].value.evaluated_value, _lookup_path(node.func.value)
+        return f"{inner}.{key}" if inner and isinstance(key, str) else None
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+            and isinstance(node.slice[0].slice.value, cst.SimpleString):
+        key, inner = node.slice[0].slice.value.evaluated_value, _lookup_path(node.value)
+        return f"{inner}.{key}" if inner and isinstance(key, str) else None
+    return dotted_name(node)
 
 
 def _argument_reads(call: cst.Call) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """Value comparison for D1: is the value bound in code the value the paper claims?
 
-Texts compare as library choices (``rules.quantities.choice_key``: case, punctuation and spellings such as ``bf16``
-for ``bfloat16`` aside). Three answers: ``True`` (equal), ``False`` (comparable and different: the basis of a
+Texts compare as library choices (``rules.quantities.choice_equal``: case, punctuation and spellings such as
+``bf16`` for ``bfloat16`` aside; a text naming no member of the claimed choice's family is not comparable). Three answers: ``True`` (equal), ``False`` (comparable and different: the basis of a
 numerical drift) and ``None``
 (not comparable: a number against a string, a symbolic value against a number, symbols we cannot pair up).
 Numbers compare with a relative tolerance of 1e-9 (``1e-4`` == ``0.0001`` == ``10**-4``), or the atom's own
@@ -20,7 +20,7 @@ import sympy
 
 from extractors.values import is_number
 from rules.names import normalise
-from rules.quantities import choice_key
+from rules.quantities import choice_equal
 from sau.vocabulary import Value
 
 _RELATIVE = 1e-9
@@ -37,7 +37,7 @@ def equal(claimed: Value, found: Value, tolerance: float = 0.0) -> bool | None:
     if is_number(claimed) and is_number(found):
         return numbers_equal(claimed, found, tolerance)
     if isinstance(claimed, str) and isinstance(found, str):
-        return choice_key(claimed) == choice_key(found)
+        return choice_equal(claimed, found)
     if isinstance(claimed, tuple) and isinstance(found, tuple):
         if len(claimed) != len(found):
             return False

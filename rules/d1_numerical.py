@@ -203,7 +203,9 @@ class Candidates:
     claim's own name is bound nowhere, and never show a drift, since the subscript may tell another part). With
     ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones. A generic name
     that holds two of the atom's distinct claimed values (``S`` bound to 9 and to 81 for ``n_states=3/9/81``),
-    neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one."""
+    neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one. For a claimed schedule
+    (``quantities.realised_by_calls``), narrower and broader names count only when they name a learning-rate
+    schedule (``quantities.name_speaks_for``)."""
 
     keys: frozenset[str]
     agreeing: list[Fact]
@@ -230,6 +232,11 @@ class Candidates:
         weak = [f for f in weak if id(f) not in corroborated]
         qualified = [f for f in narrower if _extra_tokens(narrow_keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
+        schedules = [v for v in atom.values if isinstance(v, str) and quantities.realised_by_calls(v)]
+        if schedules:  # a narrower name may name another schedule (guidance_scheduler, noise_scheduler)
+            narrower, qualified = ([f for f in group if quantities.name_speaks_for(f.name, schedules[0])]
+                                   for group in (narrower, qualified))
+            broader = tuple(f for f in broader if quantities.name_speaks_for(f.name, schedules[0]))
         outside: tuple[Fact, ...] = ()
         if atom.used_in:
             placed = _placement(atom, index)
@@ -343,6 +350,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
                                 f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
                                 f"value at {real[0].ref} {why}")
+        if isinstance(value, str) and quantities.realised_by_calls(value):
+            # an unread schedule name says nothing of the schedule the code writes out
+            return ValueOutcome(value, AMBIGUOUS, tuple(real),
+                                f"bound at {real[0].ref} but {why}; code may write it out as a formula")
         return ValueOutcome(value, UNUSED, tuple(real), f"bound at {real[0].ref} but {why}")
     product = _product(atom, value, index)
     if product is not None:
@@ -352,6 +363,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return default
     differing = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
     contradicts = [_may_contradict(f, index) for f in differing]
+    if isinstance(value, str) and quantities.realised_by_calls(value):
+        # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
+        # not the schedule that runs)
+        contradicts = [can and liveness(f) != DEAD and _is_read(f, index) for f, can in zip(differing, contradicts)]
     unsure = [f for f, can in zip(differing, contradicts) if not can]
     different = [f for f, can in zip(differing, contradicts) if can]
     if isinstance(value, str) and not different:
@@ -408,6 +423,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if isinstance(value, sympy.Basic):
         # an expression can be written in too many ways to be sure it occurs nowhere
         return ValueOutcome(value, AMBIGUOUS, (), "no fact under this name; the expression may be written otherwise")
+    if isinstance(value, str) and quantities.realised_by_calls(value):
+        return ValueOutcome(value, AMBIGUOUS, (), "no library call realises it; code may write it out as a formula")
     default = _library_default(atom, value, index, keys, equal=False)
     if default is not None and atom.named:
         return default
@@ -484,6 +501,10 @@ def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
         return "a value passed on under another name"
     if fact.kind == K.LOOP:
         return "one value of a loop"
+    if fact.kind != K.KEYWORD and not _is_read(fact, index):
+        return "which no code reads"
+    if index.analysis(binding_liveness)(fact) == DEAD:
+        return "in code no entry point reaches"
     if _to_consumer(fact, index):
         return f"while other {fact.context} calls leave {fact.name} at its default"
     return f"a setting of {fact.context}, which may be another component"
@@ -521,15 +542,43 @@ def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> lis
 
 
 def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
-    """Live calls of the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``)."""
-    return _live_calls(atom, index, frozenset({quantities.choice_key(value)}))
+    """Live calls realising the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``,
+    ``CosineAnnealingLR(...)`` for a cosine schedule; ``quantities.realising_calls``), or calling the repository's
+    own function that names it (``cosine_lr(...)``; ``quantities.own_function_realises``), when such calls speak for
+    the atom (``quantities.calls_speak_for``)."""
+    if not quantities.calls_speak_for(atom, value):
+        return []
+    own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
+                    if quantities.own_function_realises(name, value))
+    found = _live_calls(atom, index, quantities.realising_calls(value) | own)
+    return found or _formula_calls_realising(atom, value, index)
+
+
+def _formula_calls_realising(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+    """Live calls building the choice's family member from a formula (``LambdaLR``) whose formula calls one of the
+    choice's markers (``cos``): a lambda among the call's arguments holding that call (it lies within the call's
+    lines), or a function the call is passed by name (``LambdaLR(opt, lr_lambda)``, the marker called inside
+    ``lr_lambda``)."""
+    markers = quantities.formula_markers(value)
+    if not markers:
+        return []
+    marked = [c for c in index.calls if quantities.choice_key(c.short) in markers and not is_test_path(c.file)]
+    custom = {(f.file, f.line): f for f in _live_calls(atom, index, quantities.formula_calls(value))}
+    calls = [c for c in index.calls if (c.file, c.line) in custom and quantities.choice_key(c.short)
+             in quantities.formula_calls(value)]
+    return [custom[(c.file, c.line)] for c in calls
+            if any(m.file == c.file and (c.line <= m.line <= c.end_line or m.context.rsplit(".", 1)[-1] in c.reads)
+                   for m in marked)]
 
 
 def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
-    """Live calls of another member of the claimed choice's family (``Adam`` where ``AdamW`` is claimed), only
-    when a family is known (``rules/quantities.yaml``)."""
-    family = quantities.family_of(value) - {quantities.choice_key(value)}
-    return _live_calls(atom, index, family) if family else []
+    """Live calls realising another member of the claimed choice's family (``Adam`` where ``AdamW`` is claimed),
+    only when a family is known (``rules/quantities.yaml``) and no live call builds a member from a formula
+    (``LambdaLR``), which may be the claimed choice written out."""
+    rivals = quantities.rival_calls(value)
+    if not rivals or not quantities.calls_speak_for(atom, value) or _live_calls(atom, index, quantities.formula_calls(value)):
+        return []
+    return _live_calls(atom, index, rivals)
 
 
 def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:

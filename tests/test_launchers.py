@@ -29,3 +29,31 @@ def test_a_line_the_shell_cannot_split_is_a_warning_naming_it() -> None:
     found = extract_launcher(SCRIPT, "run.sh")
     assert [(w.file, w.line, w.message) for w in found.warnings] == [
         ("run.sh", 8, "shell line not split: No closing quotation")]
+
+
+VARIABLES = """ROOT=/root
+OUTPUT=${ROOT}/models
+Actor_Lr=1.5e-5
+export WD=0.1  # decoupled
+for seed in 1 2 3; do
+  python train.py --seed $seed --lr ${Actor_Lr} --wd "$WD" --out $OUTPUT --bs ${BS:-32} --steps ${STEPS}
+done
+N=4
+N=8
+torchrun --nproc_per_node=$N main.py --late $LATE
+LATE=3
+"""
+
+
+def test_shell_variables_assigned_once_above_the_command_resolve() -> None:
+    found = extract_launcher(VARIABLES, "run.sh")
+    assert [(f.name, f.value, f.line) for f in found.facts] == [
+        ("seed", "$seed", 6),            # a loop variable takes several values
+        ("lr", 1.5e-5, 6),
+        ("wd", 0.1, 6),
+        ("out", "/root/models", 6),      # a value referring to another variable
+        ("bs", 32, 6),                   # the default the reference writes
+        ("steps", "${STEPS}", 6),        # never assigned
+        ("nproc_per_node", "$N", 10),    # assigned twice
+        ("late", "$LATE", 10),           # assigned only below the command
+    ]

@@ -1,8 +1,10 @@
 """Name normalisation, aliases, counts against indices, and value comparison."""
 
+import pytest
 import sympy
 
 from rules.compare import equal, symbolic_equal
+from rules import quantities
 from rules.names import is_generic, narrower, normalise
 
 
@@ -45,3 +47,19 @@ def test_symbolic_equality_pairs_symbols_by_name():
     assert symbolic_equal(1 / sympy.sqrt(d_model), n_embd ** sympy.Rational(-1, 2)) is True
     assert symbolic_equal(1 / sympy.sqrt(d_model), 1 / d_model) is False
     assert symbolic_equal(1 / sympy.sqrt(d_model), 1 / sympy.sqrt(width)) is None
+
+
+@pytest.mark.parametrize("claimed, found, expected", [
+    ("cosine", "linear_warmup_cosine", True),    # a member just before "warmup" names the warmup
+    ("linear", "linear_warmup_cosine", False),
+    ("cosine", "cosine_with_restarts", True),
+    ("AdamW", "paged_adamw_8bit", True),
+    ("adam", "adamw_torch", False),              # the longest run of words wins: adamw, not adam
+    ("relu", "leaky_relu", False),
+    ("cosine", "ddpm", None),                    # names no member of the family: not comparable
+    ("AdamW", "my_optimizer", None),
+    ("bfloat16", "bf16", True),                  # spellings of one choice, no family needed
+    ("bfloat16", "float32", False),
+])
+def test_library_choices_compare_by_the_family_members_a_text_names(claimed, found, expected) -> None:
+    assert quantities.choice_equal(claimed, found) is expected
