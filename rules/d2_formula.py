@@ -123,6 +123,9 @@ class FormulaResult:
     credit: float = 0.0
     near: list[CodeExpression] = field(default_factory=list)
     part: sympy.Basic | None = None  # the subexpression of the candidate that matched, when not all of it
+    # a near candidate whose names follow the glossary (all of them, or most for one equal to the formula): the
+    # formula's quantities computed together, which a shape met by chance (any a - b * c) is not
+    supported: bool = False
 
 
 def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> Verdict:
@@ -251,10 +254,13 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
-    # candidates assigned to the formula's left-hand name first: of two equivalent lines, the one the glossary ties
-    # to the claim is the evidence
+    # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
+    # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
+    # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
     ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
-                     key=lambda pair: names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints)
+                     key=lambda pair: (names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints,
+                                       search.dead(pair[0]), id(pair[0]) not in search.named))
+
     def drift_check(record: FunctionRecord, candidate: CodeExpression) -> FormulaResult | None:
         """The named difference of one candidate where a drift may be decided (as in the search below), or None."""
         last = candidate.target.rsplit(".", 1)[-1]
@@ -312,6 +318,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
             _add_near(result, candidate)
+            result.supported |= hinted * 2 > len(claim.symbols) and not search.dead(record)
         # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
         if relevant and not base.tiny and not search.dead(record) \
                 and (drift_seen is None or drift_seen.candidate is not candidate):
@@ -725,6 +732,7 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific,
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
         return seen
     _add_near(result, candidate)
+    result.supported = True
     if seen is not None:
         return seen
     difference = classify(substitute(code, renaming), rhs, specific, budget)
@@ -1161,9 +1169,9 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results), trace=trace)
 
 
-# What an undecided formula counts toward an unresolved estimate, on SA-Bench's scale: a candidate whose names all
-# follow the glossary (or that equals the formula under another renaming) computes the formula's quantities where
-# the mechanism is, with only its exact form unproved: "implemented with a minor deviation at most" (0.75).
+# What an undecided formula counts toward an unresolved estimate, on SA-Bench's scale: a live candidate whose names
+# all follow the glossary (or most of them, for one equal to the formula under another renaming) computes the
+# formula's quantities where the mechanism is, with only its exact form unproved: "a minor deviation at most" (0.75).
 _NEAR_CREDIT = 0.75
 # The floor of an estimate: a mechanism named in live code is there in some form ("partially", 0.5); named only in
 # dead code, strings or configuration, it is a trace (0.25).
@@ -1172,9 +1180,9 @@ _LIVE_FLOOR, _TRACE_FLOOR = 0.5, 0.25
 
 def _estimate(results: list[FormulaResult], named: bool, live: bool) -> float:
     """The estimate of an unresolved SAU: the mean of its formulas' counts (an undecided formula with a near
-    candidate counts ``_NEAR_CREDIT``, one without 0), at least ``_LIVE_FLOOR`` when a live function is named
+    candidate the glossary supports, ``FormulaResult.supported``, counts ``_NEAR_CREDIT``, one without 0), at least ``_LIVE_FLOOR`` when a live function is named
     after the mechanism and ``_TRACE_FLOOR`` when anything is, rounded to the scale."""
-    counts = [r.credit if r.outcome != UNKNOWN or r.credit else _NEAR_CREDIT if r.near else 0.0
+    counts = [r.credit if r.outcome != UNKNOWN or r.credit else _NEAR_CREDIT if r.supported else 0.0
               for r in results] or [0.0]
     estimate = round_to_scale(sum(counts) / len(counts))
     if live:
