@@ -37,11 +37,15 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   function left out (a forgotten clamp), a power or a constant factor changed, a function replaced (softmax for
   sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
-  named after the mechanism, and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+  named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
+  and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+- **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
+  it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
   through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
   nothing reads.
-- **ambiguous** otherwise, with the best candidates attached for the LLM fallback.
+- **ambiguous** otherwise, with the best candidates attached for the LLM fallback and an estimate from what the
+  search found (``_estimate``).
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
 drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
@@ -63,7 +67,7 @@ from sympy.core.function import AppliedUndef
 from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, substitute
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
-from extractors.facts import CONFIG, RepositoryIndex
+from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
 from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -119,6 +123,9 @@ class FormulaResult:
     credit: float = 0.0
     near: list[CodeExpression] = field(default_factory=list)
     part: sympy.Basic | None = None  # the subexpression of the candidate that matched, when not all of it
+    # a near candidate whose names follow the glossary (all of them, or most for one equal to the formula): the
+    # formula's quantities computed together, which a shape met by chance (any a - b * c) is not
+    supported: bool = False
 
 
 def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> Verdict:
@@ -130,10 +137,11 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
     keys = _mechanism_keys(sau.checks.get("mechanism", ()))
     scope = [r for r in records if _in_scope(r, keys)]
-    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
-        or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts)
     glossary = sau.checks.get("glossary", {})
     formulas = sau.checks.get("formulas", ())
+    named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
+        or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts) \
+        or _enabled_by_setting(index, keys, _glossary_names(glossary))
     lhs_keys = set()
     parsed = []
     for text in formulas:
@@ -153,7 +161,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                        "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
-                          + _where(scope), index)
+                          + _where(scope), index, named_in_code)
     spent = equivalence.Budget(budget)
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
@@ -164,7 +172,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             results.append(_compare(text, lhs, rhs, search))
         _chain(parsed, results, search)
     except equivalence.Exhausted:
-        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index)
+        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
@@ -175,7 +183,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             reason += "; the statement has elements no formula covers"
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
-    return _ambiguous(sau, results, scope, reason, index)
+    return _ambiguous(sau, results, scope, reason, index, named_in_code)
 
 
 # -- one formula ----------------------------------------------------------------------------------------------------
@@ -246,10 +254,34 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
-    # candidates assigned to the formula's left-hand name first: of two equivalent lines, the one the glossary ties
-    # to the claim is the evidence
+    # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
+    # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
+    # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
     ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
-                     key=lambda pair: names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints)
+                     key=lambda pair: (names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints,
+                                       search.dead(pair[0]), id(pair[0]) not in search.named))
+
+    def drift_check(record: FunctionRecord, candidate: CodeExpression) -> FormulaResult | None:
+        """The named difference of one candidate where a drift may be decided (as in the search below), or None."""
+        last = candidate.target.rsplit(".", 1)[-1]
+        claimed_name = names.normalise(last) in lhs_hints
+        if not (id(record) in search.scope or (claimed_name and not names.is_generic(last))) \
+                or not (claimed_name or candidate.target == "return") or search.dead(record):
+            return None
+        tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
+        forms, branches = _readings(candidate.forms(), base.functions, kept_names)
+        for form in forms:
+            code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
+                                                          search.budget)
+            claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
+            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
+                found = _drift(text, candidate, code, leaves, claim, FormulaResult(text), None, specific,
+                               search.budget)
+                if found is not None:
+                    return found
+        return None
+
     for record, candidate in ordered:
         in_scope = id(record) in search.scope
         last = candidate.target.rsplit(".", 1)[-1]
@@ -280,10 +312,13 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                          on_target, tied, lhs is not None):
                 if not search.dead(record):
                     result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                    return result
+                    if id(record) in search.named:  # the mechanism's own implementation: other copies aside
+                        return result
+                    return _unless_contradicted(result, ordered, drift_check, search.named)
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
             _add_near(result, candidate)
+            result.supported |= hinted * 2 > len(claim.symbols) and not search.dead(record)
         # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
         if relevant and not base.tiny and not search.dead(record) \
                 and (drift_seen is None or drift_seen.candidate is not candidate):
@@ -292,6 +327,33 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return result
     return _library(text, base, search) or drift_seen or unreached or result
+
+
+# the count of a formula that one live site computes and another contradicts: partly implemented (SA-Bench's 0.5)
+_CONTRADICTED_CREDIT = 0.5
+
+
+def _unless_contradicted(result: FormulaResult, ordered, drift_check, named: set[int]) -> FormulaResult:
+    """``result`` (an equivalent candidate in a function not named after the mechanism), unless a live
+    function named after the mechanism computes the formula with a named difference where a drift may be decided
+    (``BradleyTerry.win_prob`` flips a sign that a report's copy has right): then the mechanism's own code
+    contradicts the copy, the formula stays undecided, and its estimate is ``_CONTRADICTED_CREDIT`` with both sites
+    as the nearest candidates. An equivalent in a function named after the mechanism is never contradicted (the
+    caller returns it): a paper's attention and a baseline's are both named so, and the baseline may differ."""
+    equivalent = result.candidate
+    assert equivalent is not None  # an equivalent result holds its candidate
+    other = None
+    for other_record, candidate in ordered:
+        if id(other_record) not in named or candidate.function == equivalent.function:
+            continue
+        other = drift_check(other_record, candidate)
+        if other is not None:
+            break
+    if other is None or other.candidate is None:
+        return result
+    return FormulaResult(result.formula, UNKNOWN, None,
+                         f"live sites disagree: {equivalent.ref} computes it, {other.candidate.ref} differs "
+                         f"({other.difference})", _CONTRADICTED_CREDIT, [other.candidate, equivalent])
 
 
 _MEAN = sympy.Function("mean")
@@ -670,6 +732,7 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific,
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):
         return seen
     _add_near(result, candidate)
+    result.supported = True
     if seen is not None:
         return seen
     difference = classify(substitute(code, renaming), rhs, specific, budget)
@@ -934,6 +997,36 @@ def _config_named(keys: list[frozenset[str]], fact) -> bool:
     return any(_contains(keys, part) for part in parts)
 
 
+def _glossary_names(glossary: dict) -> frozenset[str]:
+    """Every code name the glossary gives a formula symbol, normalised (``eta`` for ``eta: {code_names: [eta]}``)."""
+    return frozenset(names.normalise(n.rsplit(".", 1)[-1]) for entry in glossary.values() if isinstance(entry, dict)
+                     for n in entry.get("code_names", ()))
+
+
+def _switched_off(value) -> bool:
+    """A setting's value that turns a mechanism off: ``0``, ``False``, ``None`` or an empty string."""
+    return value is None or value is False or value == "" or (isinstance(value, (int, float)) and value == 0)
+
+
+def _enabled_by_setting(index: RepositoryIndex, keys: list[frozenset[str]], symbols: frozenset[str]) -> bool:
+    """True when a call's keyword argument or a configuration key turns the mechanism on: one named after the
+    mechanism set to anything but off (a name passed through counts: its value is set where the name is), or one
+    named after a symbol the glossary names, longer than one letter, set to a literal that is not off (``eta: 1.0``
+    in a YAML config read by a sampler's ``eta=cfg.eta`` selects the memoryless schedule ``sigma ** 2 == 2 * eta``).
+    Libraries expose mechanisms through such settings, so the mechanism cannot be called absent. A symbol's name
+    passed through or computed (``P=P``, ``t=t``) says nothing: such names are everywhere."""
+    for fact in index.facts:
+        if fact.kind not in (KEYWORD, CONFIG):
+            continue
+        if _contains(keys, fact.name):
+            if (fact.value is None and (fact.source or fact.computed)) or not _switched_off(fact.value):
+                return True
+        elif fact.value is not None and not _switched_off(fact.value) and len(names.normalise(fact.name)) > 1 \
+                and names.normalise(fact.name) in symbols:
+            return True
+    return False
+
+
 def _named(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     """A function named after the mechanism (its own name or its class's)."""
     return record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split("."))
@@ -1062,13 +1155,11 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 
 
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
-               index: RepositoryIndex | None = None) -> Verdict:
-    """An unresolved verdict with the best estimate: the formulas' counts, and at least a trace (0.25) when the
-    mechanism is named in code (SA-Bench's "only a trace")."""
-    counts = [r.credit for r in results] or [0.0]
-    estimate = round_to_scale(sum(counts) / max(len(counts), 1))
-    if scope:
-        estimate = max(estimate, 0.25)
+               index: RepositoryIndex | None = None, named: bool = False) -> Verdict:
+    """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
+    mechanism is named somewhere in the code, a setting or a string it reads, if not in a function)."""
+    live = bool(scope) and index is not None and not all(map(index.analysis(dead_functions), scope))
+    estimate = _estimate(results, named or bool(scope), live)
     evidence = _evidence(results, index) if index is not None else ()
     if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
@@ -1076,3 +1167,24 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
                          for c in shown)
     trace = traces.formulas(results, scope, index) if index is not None else ()
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results), trace=trace)
+
+
+# What an undecided formula counts toward an unresolved estimate, on SA-Bench's scale: a live candidate whose names
+# all follow the glossary (or most of them, for one equal to the formula under another renaming) computes the
+# formula's quantities where the mechanism is, with only its exact form unproved: "a minor deviation at most" (0.75).
+_NEAR_CREDIT = 0.75
+# The floor of an estimate: a mechanism named in live code is there in some form ("partially", 0.5); named only in
+# dead code, strings or configuration, it is a trace (0.25).
+_LIVE_FLOOR, _TRACE_FLOOR = 0.5, 0.25
+
+
+def _estimate(results: list[FormulaResult], named: bool, live: bool) -> float:
+    """The estimate of an unresolved SAU: the mean of its formulas' counts (an undecided formula with a near
+    candidate the glossary supports, ``FormulaResult.supported``, counts ``_NEAR_CREDIT``, one without 0), at least ``_LIVE_FLOOR`` when a live function is named
+    after the mechanism and ``_TRACE_FLOOR`` when anything is, rounded to the scale."""
+    counts = [r.credit if r.outcome != UNKNOWN or r.credit else _NEAR_CREDIT if r.supported else 0.0
+              for r in results] or [0.0]
+    estimate = round_to_scale(sum(counts) / len(counts))
+    if live:
+        return max(estimate, _LIVE_FLOOR)
+    return max(estimate, _TRACE_FLOOR) if named else estimate
