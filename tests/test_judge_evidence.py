@@ -121,17 +121,22 @@ def test_the_prompt_shows_traced_lines_first_and_says_why(tmp_path: Path) -> Non
                 for sau, blocks in shown_blocks(body["messages"]).items()}
     body, blocks = requests["T-D1-001"]
     _, data = split_prompt(body["messages"])
-    reasons = data["saus"][0]["code"]
     first = blocks[0]
     assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 7)  # build_optimizer, whole
-    assert reasons[0]["why"] == "consumer: consumes the binding; lr matched"
+    assert first["lines"] == {6, 7} and first["why"] == "consumer: consumes the binding; lr matched"
+    assert data["saus"][0]["code"][0] == "F1:6-7 consumer: consumes the binding; lr matched"
     binding = blocks[1]
-    assert binding["start_line"] <= 21 <= binding["end_line"] and binding["end_line"] - binding["start_line"] < 8
-    assert reasons[1]["why"] == "binding: binds lr; lr matched"
-    # a name match comes only after the traced places
-    assert all(r["why"].startswith("name match") for r in reasons[2:])
+    # three lines around the binding, and the lines naming lr next to it joined to the same range
+    assert (binding["start_line"], binding["end_line"]) == (20, 26)
+    assert binding["why"] == "binding: binds lr; lr matched; also names lr"
+    # the excerpt of train.py holds exactly the lines of the ranges, numbered, "..." where lines are left out
+    assert data["code"] == [{"id": "F1", "file": "train.py", "code": "\n".join([
+        "6|def build_optimizer(params, lr):", "7|    return torch.optim.Adam(params, lr=lr)", "...",
+        '20|parser = argparse.ArgumentParser()', '21|parser.add_argument("--lr", type=float, default=3e-4)',
+        "22|args = parser.parse_args()", "23|model = torch.nn.Linear(4, 4)", "24|data = prepare()",
+        "25|optimizer = build_optimizer(model.parameters(), args.lr)", "26|fit(model, data)"])}]
     _, d4_blocks = requests["T-D4-001"]
-    shown = {n for b in d4_blocks for n in range(b["start_line"], b["end_line"] + 1)}
+    shown = set().union(*(b["lines"] for b in d4_blocks))
     assert {24, 26, 31} <= shown
 
 
@@ -140,9 +145,11 @@ def test_the_budget_keeps_the_most_decisive_blocks(tmp_path: Path) -> None:
     d1 = verdicts_of(repo, spec)["T-D1-001"]
     index = build_index(repo, names.normalise)
     roomy = EvidenceCollector(index, 100_000).blocks(d1)
-    tight = EvidenceCollector(index, 250).blocks(d1)
-    assert sum(len(b.text(index)) for b in tight) <= 250
-    assert tight and tight[0] == roomy[0] and len(tight) < len(roomy)
+    tight = EvidenceCollector(index, 100).blocks(d1)
+    assert sum(len(b.text(index)) for b in tight) <= 100
+    # the consumer (the most decisive place) is kept; the binding's range does not fit
+    assert [(b.start, b.end) for b in tight] == [(6, 7)] and tight[0] == roomy[0]
+    assert [(b.start, b.end) for b in roomy] == [(6, 7), (20, 26)]
     # no two blocks share a line
     lines = [(b.source, n) for b in roomy for n in range(b.start, b.end + 1)]
     assert len(lines) == len(set(lines))
@@ -156,12 +163,14 @@ def test_blocks_shared_by_a_batch_are_sent_once(tmp_path: Path) -> None:
         verdicts = {v.sau.id: v for v in verify(repo, spec, "repo", ("D1",), judge=judge).verdicts}
     assert len(server.requests) == 1
     _, data = split_prompt(server.requests[0][1]["messages"])
-    ids = [block["id"] for block in data["code"]]
-    keys = [(b["file"], b["start_line"], b["end_line"]) for b in data["code"]]
-    assert len(set(keys)) == len(keys) == len(ids)
-    first, second = ([ref["block"] for ref in sau["code"]] for sau in data["saus"])
-    assert set(first) & set(second)  # the lr binding and its consumer are evidence for both SAUs
-    assert len(ids) < len(first) + len(second)
+    # one excerpt per file; a line both SAUs need is sent once
+    assert [excerpt["file"] for excerpt in data["code"]] == ["train.py"]
+    numbers = [line.split("|")[0] for line in data["code"][0]["code"].split("\n") if line != "..."]
+    assert len(numbers) == len(set(numbers))
+    shown = shown_blocks(server.requests[0][1]["messages"])
+    first, second = (set().union(*(b["lines"] for b in shown[sau])) for sau in ("T-D1-001", "T-D1-002"))
+    assert {7, 21} <= first & second  # the lr binding and its consumer are evidence for both SAUs
+    assert len(numbers) < len(first) + len(second)
     assert {v.status for v in verdicts.values()} == {"judged"}
 
 

@@ -68,13 +68,16 @@ def test_only_unresolved_checkable_saus_go_to_the_judge(tmp_path: Path) -> None:
     assert verdicts["L-D1-002"].findings[0].values[0].outcome == "ambiguous"  # the rules' findings stay
 
 
-def test_evidence_is_whole_functions_and_config_blocks() -> None:
+def test_evidence_windows_join_and_config_blocks() -> None:
     index = build_index(FIXTURE / "repo", names.normalise)
     collector = EvidenceCollector(index)
     d2 = next(v for v in verify(FIXTURE / "repo", SPEC, "judge").verdicts if v.sau.id == "L-D2-001")
     first = collector.blocks(d2)[0]
     assert (first.source, first.start, first.end, first.kind, first.name) == ("model.py", 4, 9, "function", "rms_norm")
-    assert first.text(index).splitlines()[-1] == "9 |     return x * torch.rsqrt(scale + eps)"
+    # the candidate's three lines and the mechanism's line 4 are two lines apart: one block over both
+    assert first.why == ("candidate: nearest 1 to formula 'g * x / sqrt(mean(x**2) ...; also "
+                         "mechanism: rms_norm is named after the mechanism")
+    assert first.text(index).splitlines()[-1] == "9|    return x * torch.rsqrt(scale + eps)"
     config = collector.block_at("configs/train.yaml", 7)
     assert (config.start, config.end, config.kind) == (6, 7, "config")
 
@@ -92,7 +95,7 @@ def test_instructions_inside_the_repository_do_not_reach_the_judge(tmp_path: Pat
         client = openai.OpenAI(api_key="x", base_url=server.url, max_retries=0)
         answer = client.chat.completions.create(model=MODEL, messages=leaked).choices[0].message.content
     assert json.loads(answer)["score"] == 1
-    assert verdicts["L-D2-001"].score == 0.5 and verdicts["L-D2-001"].reason == "2 code blocks read"
+    assert verdicts["L-D2-001"].score == 0.5 and verdicts["L-D2-001"].reason == "3 code blocks read"
 
 
 def test_an_invalid_answer_is_retried_once_with_the_error(tmp_path: Path) -> None:
