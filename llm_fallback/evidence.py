@@ -5,18 +5,21 @@ What a block shows comes first from the verdict's ``trace`` (``rules.traces``: f
 of a value's provenance chain, for D2 the candidate expressions with the helpers their functions call and the
 functions named after the mechanism, for D3 the loader, metric or baseline call sites and their callers, for D4 the
 steps' sites in the chosen trace and the calls leading there), in the rules' order, most decisive first; then the
-verdict's evidence; then lines that name a term of the SAU's checks (a glossary code name, an atom, a dataset or
-metric name, a step function: ``check_terms``), those inside the functions the rules traced first, then by the
-rarity of the terms they name; then, only while budget remains, bindings and functions named by the checks. Each
-block says why it was chosen.
+verdict's evidence; then lines naming what the SAU names (a term of its checks: a glossary code name, an atom, a
+dataset or metric name, a step function, ``check_terms``; a claimed number as code writes it, ``value_terms``; a
+content word of its statement, ``statement_words``), in the tiers of ``_TIERS`` (a term inside a function the rules
+traced first), rarer first: those of the first tier, then the traced places that only locate code (``WEAK_ROLES``:
+a function named after the mechanism, a helper, a caller), then the other tiers; then, only while budget remains,
+bindings and functions named by the checks. Each block says why it was chosen.
 
 Each block is cut from ``RepositoryIndex.lines`` and located with the libcst trees already in
 ``RepositoryIndex.modules`` (never re-parsed). A traced line, a line naming a term or a name match gives
-``TRACE_LINES``, ``TERM_LINES`` or ``NAME_LINES`` lines around it within its innermost function or module-level statement (a function that short whole); a traced span (a
-helper function) gives its first lines. A line of a config file (or of a file libcst could not parse) gives its
-top-level block (YAML key, TOML table) or a window around it, cut the same way. Blocks never overlap: a block
-reaching into one already chosen is cut back to the lines not yet shown, and a block at most ``MERGE_GAP`` lines
-from one already chosen joins it (the lines between shown too). The budget (``LLMSettings.evidence_chars``) counts
+``TRACE_LINES``, ``TERM_LINES`` or ``NAME_LINES`` lines from it within its innermost function or module-level
+statement (a function that short whole); a traced span (a helper function) gives its first lines. A line of a
+config file (or of a file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window
+around it, cut the same way. Blocks never overlap: a block reaching into one already chosen is cut back to the
+lines not yet shown, and a block at most ``MERGE_GAP`` lines from one already chosen joins it (the lines between
+shown too). The budget (``LLMSettings.evidence_chars``) counts
 the characters of the blocks' text; a block that does not fit is left out and smaller ones after it may still fit.
 The prompt sends the blocks of a request as one excerpt per file (``excerpts``).
 """
@@ -32,17 +35,21 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.facts import NAMED_KINDS, RepositoryIndex
 from extractors.walk import is_test_path
+from extractors.words import word_list
 from llm_fallback.settings import DEFAULT_EVIDENCE_CHARS
 from rules import names
 from sau.vocabulary import Verdict, split_where
 
 MAX_BLOCK_LINES = 60
 # Lines kept around a traced line, a line naming a term of the SAU and a name match: measured on the truth set
-# (benchmarks/judge_evidence.py), three lines around many places show more deciding lines per character than
-# whole functions around a few.
-TRACE_LINES = 3
-TERM_LINES = 3
+# (benchmarks/judge_evidence.py), a line or two at many places show more deciding lines per character than whole
+# functions around a few.
+TRACE_LINES = 2
+TERM_LINES = 1
 NAME_LINES = 3
+# Traced places that locate the code rather than decide it: shown after the lines naming the SAU's terms inside
+# the traced functions (a mechanism function's first line says less than its lines that name the formula's terms).
+WEAK_ROLES = frozenset({"mechanism", "helper", "caller", "path", "elsewhere"})
 MAX_TERM_LINES = 60  # lines naming the SAU's terms considered, best first
 MAX_BLOCKS = 48
 MERGE_GAP = 2  # a block this many lines or fewer from one already chosen joins it (one header instead of two)
@@ -51,6 +58,12 @@ _REASONS = 2  # reasons a joined block keeps (the first ones), joined by _ALSO
 _ALSO = "; also "
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
+_MIN_WORD = 4
+# The order of lines naming what a SAU names, as (inside a traced function, names a term of the checks or a claimed
+# number rather than only words of the statement): measured on the truth set.
+_TIERS = ((True, True), (False, True), (True, False), (False, False))
+_STOP_WORDS = word_list("claim_stop_words", "rules")
+_GENERIC = word_list("generic_terms", "rules")  # `model`, `data`: on most lines of any repository
 # Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
 _STATEMENTS = (cst.SimpleStatementLine, cst.If, cst.With, cst.For, cst.While, cst.Try)
 
@@ -151,14 +164,26 @@ class EvidenceCollector:
 
     def anchors(self, verdict: Verdict) -> list[tuple[str, int, int, int, str]]:
         """The places to show for one verdict, most decisive first, as (source, line, end line, lines kept, why):
-        the rules' trace, then the verdict's evidence, then the lines naming the SAU's terms (those inside the
-        functions the rules traced first), then bindings and functions named by the SAU (module docstring)."""
-        found = [(t.where, t.line, t.end_line, TRACE_LINES, _short(f"{t.role}: {t.why}")) for t in verdict.trace]
+        the places the rules traced as deciding (``WEAK_ROLES`` aside), the verdict's evidence, the lines naming
+        the SAU's terms inside the functions the rules traced, the weak traced places (a function named after the
+        mechanism, a helper's first lines, a caller), the other lines naming the SAU's terms, claimed numbers or
+        statement words (``_term_lines``), then bindings and functions named by the SAU (module docstring)."""
+        def traced(traces: list) -> list[tuple[str, int, int, int, str]]:
+            return [(t.where, t.line, t.end_line, TRACE_LINES, _short(f"{t.role}: {t.why}")) for t in traces]
+
+        found = traced([t for t in verdict.trace if t.role not in WEAK_ROLES])
         found += [(e.where, e.line, e.end_line, TRACE_LINES, _short(f"the rules' evidence ({e.kind})"))
                   for e in verdict.evidence]
         terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
-        for source, line, named in self._term_lines(terms, self._traced_scopes(verdict))[:MAX_TERM_LINES]:
-            found.append((source, line, line, TERM_LINES, _short(f"names {', '.join(named)}")))
+        terms += [t for t in value_terms(verdict.sau.checks) if t not in terms]
+        scopes = self._traced_scopes(verdict)
+        inside = {(source, n) for source, start, end in scopes for n in range(start, end + 1)}
+        ranked = self._term_lines(terms, statement_words(verdict.sau.statement), inside)[:MAX_TERM_LINES]
+        lines = [(tier, (source, line, line, TERM_LINES, _short(f"names {', '.join(named)}")))
+                 for tier, source, line, named in ranked]
+        found += [anchor for tier, anchor in lines if tier == 0]
+        found += traced([t for t in verdict.trace if t.role in WEAK_ROLES])
+        found += [anchor for tier, anchor in lines if tier > 0]
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
@@ -185,14 +210,18 @@ class EvidenceCollector:
                 scopes.append((trace.where, span.start, span.end))
         return scopes
 
-    def _term_lines(self, terms: list[str], scopes: list[tuple[str, int, int]]) -> list[tuple[str, int, list[str]]]:
-        """Lines of non-test sources that name a term as a word (a variable, a dataset name in a loader call, a
-        metric in a config value), as (source, line, terms named), best first: a line inside a traced function
-        before one outside, then by the rarity of the terms it names (a term on few lines says more than one on
-        many: each term weighs 1 / log2(lines naming it + 1)), then in source order."""
-        if not terms:
+    def _term_lines(self, terms: list[str], words: list[str],
+                    inside: set[tuple[str, int]]) -> list[tuple[int, str, int, list[str]]]:
+        """Lines of non-test sources that name a term (of the checks, or a claimed number) or a content word of
+        the statement as a word (a variable, a dataset name in a loader call, a metric in a config value), as
+        (tier, source, line, terms and words named), best first: by ``_TIERS`` (inside a traced function, from
+        ``inside``, or not; naming a term or only words), then by the rarity of what they name (a term on few lines
+        says more than one on many: each weighs 1 / log2(lines naming it + 1)), then in source order."""
+        wanted = terms + [w for w in words if w.lower() not in {t.lower() for t in terms}]
+        if not wanted:
             return []
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(t) for t in terms) + r")(?![\w-])", re.IGNORECASE)
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(t) for t in wanted) + r")(?![\w-])", re.IGNORECASE)
+        lowered = {t.lower() for t in terms}
         hits = []
         lines_per_term: dict[str, int] = {}
         for source in sorted(self.index.lines):
@@ -204,13 +233,13 @@ class EvidenceCollector:
                     hits.append((source, number, named))
                     for term in named:
                         lines_per_term[term] = lines_per_term.get(term, 0) + 1
-        inside = {(source, n) for source, start, end in scopes for n in range(start, end + 1)}
 
-        def rank(hit: tuple[str, int, list[str]]) -> tuple:
-            source, number, named = hit
+        ranked = []
+        for source, number, named in hits:
             weight = sum(1 / math.log2(lines_per_term[t] + 1) for t in named)
-            return (source, number) not in inside, -round(weight, 9), source, number
-        return sorted(hits, key=rank)
+            tier = _TIERS.index(((source, number) in inside, bool(lowered.intersection(named))))
+            ranked.append((tier, -round(weight, 9), source, number, named))
+        return [(tier, source, number, named) for tier, _, source, number, named in sorted(ranked)]
 
     def blocks(self, verdict: Verdict) -> list[Block]:
         """The blocks for one verdict, in the order of ``anchors``: never overlapping (a place already shown keeps
@@ -322,6 +351,50 @@ def check_terms(checks: dict) -> list[str]:
             walk([getattr(value, "name", ""), list(getattr(value, "aliases", ()))])
 
     walk(checks)
+    return found
+
+
+def statement_words(statement: str) -> list[str]:
+    """Content words of a claim's statement that code may use as names (``temperature``, ``greedy``, ``layers``):
+    words of at least ``_MIN_WORD`` letters, not claim function words nor generic terms (``claim_stop_words``,
+    ``generic_terms`` in rules/words.yaml) nor generic names, in order, without repeats."""
+    found: list[str] = []
+    for word in re.findall(r"[A-Za-z][A-Za-z_]+", statement):
+        lowered = word.lower()
+        if (len(word) >= _MIN_WORD and lowered not in _STOP_WORDS and lowered not in _GENERIC
+                and not names.is_generic(word) and lowered not in found):
+            found.append(lowered)
+    return found
+
+
+def value_terms(checks: dict) -> list[str]:
+    """The ways code may write a D1 atom's claimed numbers (``3e-4``, ``3e-04``, ``0.0003``; ``512``), in order,
+    without repeats: a value bound under a name the checks do not list is still found by its number. Booleans, and
+    0, 1 and -1 (on any line), are left out."""
+    found: list[str] = []
+
+    def add(value) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value in (0, 1, -1):
+            return
+        if isinstance(value, float) and not math.isfinite(value):
+            return
+        spellings = [str(int(value))] if float(value).is_integer() and abs(value) < 1e6 else []
+        if not float(value).is_integer() or abs(value) >= 1e6:
+            mantissa, _, exponent = f"{value:.6e}".partition("e")
+            mantissa = mantissa.rstrip("0").rstrip(".")
+            power = int(exponent)
+            spellings += [f"{value:.6g}", repr(float(value)), f"{mantissa}e{power}", f"{mantissa}e{power:+03d}",
+                          f"{mantissa}e{power:03d}" if power < 0 else f"{mantissa}e{power:02d}"]
+            if abs(value) < 1:
+                spellings.append(f"{value:.10f}".rstrip("0"))
+        for spelling in spellings:
+            if spelling not in found:
+                found.append(spelling)
+
+    for atom in checks.get("atoms", ()) if isinstance(checks, dict) else ():
+        for value in getattr(atom, "values", ()):
+            for item in value if isinstance(value, tuple) else (value,):
+                add(item)
     return found
 
 
