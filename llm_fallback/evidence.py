@@ -73,7 +73,7 @@ class Block:
     """A contiguous piece of one source: ``source`` is the file (``file#cell`` for a notebook cell) as in
     ``RepositoryIndex.lines``; ``start``..``end`` 1-based inclusive; ``kind`` ``function``, ``statement``, ``config``
     or ``window``; ``name`` the function's name when it is one; ``truncated`` when the structure was longer than the
-    lines kept; ``why`` why it was chosen (the first reason that named a place in it)."""
+    lines kept; ``why`` why it was chosen (the reasons of the first places in it, at most ``_REASONS``)."""
 
     source: str
     start: int
@@ -82,11 +82,6 @@ class Block:
     name: str = ""
     truncated: bool = False
     why: str = ""
-
-    @property
-    def key(self) -> tuple[str, int, int]:
-        """(source, start, end): the same code, whichever SAU it was chosen for."""
-        return self.source, self.start, self.end
 
     def text(self, index: RepositoryIndex) -> str:
         """The block's lines without their common indentation (a method's eight spaces cost tokens on every line),
