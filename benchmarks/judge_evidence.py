@@ -112,7 +112,7 @@ def probe_repository(runs: Path, config: str, paper: str, labels: dict[str, trut
             probe = SauProbe(config, paper, sau_id, label.dimension, label.evidence, chars=len(user) / len(per_sau))
             for block in blocks:
                 file = block["file"].partition("#")[0]
-                probe.ours.setdefault(file, set()).update(range(block["start_line"], block["end_line"] + 1))
+                probe.ours.setdefault(file, set()).update(block["lines"])
             if refs is not None and sau_id in refs:
                 probe.theirs, probe.their_chars = _snippets(repo, refs[sau_id])
             probes.append(probe)

@@ -1,25 +1,32 @@
-"""Evidence for the judge: the code around the places the rules traced, under a budget of characters per SAU.
+"""Evidence for the judge: lines around the places the rules traced and lines naming the SAU's terms, under a budget
+of characters per SAU.
 
 What a block shows comes first from the verdict's ``trace`` (``rules.traces``: for D1 the consumer and each binding
 of a value's provenance chain, for D2 the candidate expressions with the helpers their functions call and the
 functions named after the mechanism, for D3 the loader, metric or baseline call sites and their callers, for D4 the
 steps' sites in the chosen trace and the calls leading there), in the rules' order, most decisive first; then the
-verdict's evidence; then, only while budget remains, places matching the SAU's names (facts and functions named
-by its checks, lines mentioning them). Each block says why it was chosen.
+verdict's evidence; then lines naming what the SAU names (a term of its checks: a glossary code name, an atom, a
+dataset or metric name, a step function, ``check_terms``; a claimed number as code writes it, ``value_terms``; a
+content word of its statement, ``statement_words``), in the tiers of ``_TIERS`` (a term inside a function the rules
+traced first), rarer first: those of the first tier, then the traced places that only locate code (``WEAK_ROLES``:
+a function named after the mechanism, a helper, a caller), then the other tiers; then, only while budget remains,
+bindings and functions named by the checks. Each block says why it was chosen.
 
 Each block is cut from ``RepositoryIndex.lines`` and located with the libcst trees already in
-``RepositoryIndex.modules`` (never re-parsed). A traced line gives its innermost enclosing function when that is at
-most ``TRACE_LINES`` long, else ``TRACE_LINES`` lines around it within the function; a traced span (a helper
-function) gives its first ``TRACE_LINES`` lines; a name match gives up to ``NAME_LINES`` lines the same way. A
-line outside any function gives the enclosing module- or class-level statement; a line of a config file (or of a
-file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window around it. Blocks never
-overlap: a block reaching into one already chosen is cut back to the lines not yet shown. The budget
-(``LLMSettings.evidence_chars``) counts the characters of the blocks' code; a block that does not fit is left out
-and smaller ones after it may still fit.
+``RepositoryIndex.modules`` (never re-parsed). A traced line, a line naming a term or a name match gives
+``TRACE_LINES``, ``TERM_LINES`` or ``NAME_LINES`` lines from it within its innermost function or module-level
+statement (a function that short whole); a traced span (a helper function) gives its first lines. A line of a
+config file (or of a file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window
+around it, cut the same way. Blocks never overlap: a block reaching into one already chosen is cut back to the
+lines not yet shown, and a block at most ``MERGE_GAP`` lines from one already chosen joins it (the lines between
+shown too). The budget (``LLMSettings.evidence_chars``) counts
+the characters of the blocks' text; a block that does not fit is left out and smaller ones after it may still fit.
+The prompt sends the blocks of a request as one excerpt per file (``excerpts``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -28,18 +35,35 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.facts import NAMED_KINDS, RepositoryIndex
 from extractors.walk import is_test_path
+from extractors.words import word_list
 from llm_fallback.settings import DEFAULT_EVIDENCE_CHARS
 from rules import names
 from sau.vocabulary import Verdict, split_where
 
 MAX_BLOCK_LINES = 60
-# Lines kept around a traced line and around a name match: measured on the truth set (benchmarks/judge_evidence.py),
-# small windows around many places show more deciding lines per character than whole functions around a few.
-TRACE_LINES = 8
-NAME_LINES = 12
-MAX_BLOCKS = 16
+# Lines kept around a traced line, a line naming a term of the SAU and a name match: measured on the truth set
+# (benchmarks/judge_evidence.py), a line or two at many places show more deciding lines per character than whole
+# functions around a few.
+TRACE_LINES = 2
+TERM_LINES = 1
+NAME_LINES = 3
+# Traced places that locate the code rather than decide it: shown after the lines naming the SAU's terms inside
+# the traced functions (a mechanism function's first line says less than its lines that name the formula's terms).
+WEAK_ROLES = frozenset({"mechanism", "helper", "caller", "path", "elsewhere"})
+MAX_TERM_LINES = 60  # lines naming the SAU's terms considered, best first
+MAX_BLOCKS = 48
+MERGE_GAP = 2  # a block this many lines or fewer from one already chosen joins it (one header instead of two)
+MAX_WHY = 60  # characters of a reason
+_REASONS = 2  # reasons a joined block keeps (the first ones), joined by _ALSO
+_ALSO = "; also "
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
+_MIN_WORD = 4
+# The order of lines naming what a SAU names, as (inside a traced function, names a term of the checks or a claimed
+# number rather than only words of the statement): measured on the truth set.
+_TIERS = ((True, True), (False, True), (True, False), (False, False))
+_STOP_WORDS = word_list("claim_stop_words", "rules")
+_GENERIC = word_list("generic_terms", "rules")  # `model`, `data`: on most lines of any repository
 # Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
 _STATEMENTS = (cst.SimpleStatementLine, cst.If, cst.With, cst.For, cst.While, cst.Try)
 
@@ -49,7 +73,7 @@ class Block:
     """A contiguous piece of one source: ``source`` is the file (``file#cell`` for a notebook cell) as in
     ``RepositoryIndex.lines``; ``start``..``end`` 1-based inclusive; ``kind`` ``function``, ``statement``, ``config``
     or ``window``; ``name`` the function's name when it is one; ``truncated`` when the structure was longer than the
-    lines kept; ``why`` why it was chosen (the first reason that named a place in it)."""
+    lines kept; ``why`` why it was chosen (the reasons of the first places in it, at most ``_REASONS``)."""
 
     source: str
     start: int
@@ -59,23 +83,31 @@ class Block:
     truncated: bool = False
     why: str = ""
 
-    @property
-    def key(self) -> tuple[str, int, int]:
-        """(source, start, end): the same code, whichever SAU it was chosen for."""
-        return self.source, self.start, self.end
-
     def text(self, index: RepositoryIndex) -> str:
         """The block's lines without their common indentation (a method's eight spaces cost tokens on every line),
-        each prefixed by its line number (``  12 | x = 1``)."""
+        each prefixed by its line number and a bar (``12|x = 1``)."""
         lines = index.lines.get(self.source, [])[self.start - 1:self.end]
         indent = min((len(t) - len(t.lstrip()) for t in lines if t.strip()), default=0)
-        width = len(str(self.end))
-        return "\n".join(f"{n:>{width}} | {t[indent:]}" for n, t in enumerate(lines, self.start))
+        return "\n".join(f"{n}|{t[indent:]}".rstrip() for n, t in enumerate(lines, self.start))
 
-    def to_data(self, index: RepositoryIndex) -> dict:
-        """The block's code as the prompt's data: ``{file, start_line, end_line, code}`` (the reasons go with each
-        SAU that refers to it)."""
-        return {"file": self.source, "start_line": self.start, "end_line": self.end, "code": self.text(index)}
+
+def excerpts(blocks: list[Block], index: RepositoryIndex) -> list[tuple[str, str]]:
+    """The code of ``blocks`` (of one request, from one or several SAUs) as one excerpt per source, in the order
+    the sources first appear: (source, text), the text the blocks' lines of that source in line order, lines
+    shown by several blocks once, a ``...`` line between lines that do not follow each other."""
+    spans: dict[str, list[list[int]]] = {}
+    for block in blocks:
+        spans.setdefault(block.source, []).append([block.start, block.end])
+    found = []
+    for source, ranges in spans.items():
+        merged: list[list[int]] = []
+        for start, end in sorted(ranges):
+            if merged and start <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        found.append((source, "\n...\n".join(Block(source, a, b, "window").text(index) for a, b in merged)))
+    return found
 
 
 @dataclass(frozen=True)
@@ -127,24 +159,82 @@ class EvidenceCollector:
 
     def anchors(self, verdict: Verdict) -> list[tuple[str, int, int, int, str]]:
         """The places to show for one verdict, most decisive first, as (source, line, end line, lines kept, why):
-        the rules' trace, then the verdict's evidence, then the SAU's name matches (module docstring)."""
-        found = [(t.where, t.line, t.end_line, TRACE_LINES, f"{t.role}: {t.why}") for t in verdict.trace]
-        found += [(e.where, e.line, e.end_line, TRACE_LINES, f"the rules' evidence ({e.kind})")
+        the places the rules traced as deciding (``WEAK_ROLES`` aside), the verdict's evidence, the lines naming
+        the SAU's terms inside the functions the rules traced, the weak traced places (a function named after the
+        mechanism, a helper's first lines, a caller), the other lines naming the SAU's terms, claimed numbers or
+        statement words (``_term_lines``), then bindings and functions named by the SAU (module docstring)."""
+        def traced(traces: list) -> list[tuple[str, int, int, int, str]]:
+            return [(t.where, t.line, t.end_line, TRACE_LINES, _short(f"{t.role}: {t.why}")) for t in traces]
+
+        found = traced([t for t in verdict.trace if t.role not in WEAK_ROLES])
+        found += [(e.where, e.line, e.end_line, TRACE_LINES, _short(f"the rules' evidence ({e.kind})"))
                   for e in verdict.evidence]
         terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
+        terms += [t for t in value_terms(verdict.sau.checks) if t not in terms]
+        scopes = self._traced_scopes(verdict)
+        inside = {(source, n) for source, start, end in scopes for n in range(start, end + 1)}
+        ranked = self._term_lines(terms, statement_words(verdict.sau.statement), inside)[:MAX_TERM_LINES]
+        lines = [(tier, (source, line, line, TERM_LINES, _short(f"names {', '.join(named)}")))
+                 for tier, source, line, named in ranked]
+        found += [anchor for tier, anchor in lines if tier == 0]
+        found += traced([t for t in verdict.trace if t.role in WEAK_ROLES])
+        found += [anchor for tier, anchor in lines if tier > 0]
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
-                    found.append((fact.where, fact.line, fact.line, NAME_LINES,
-                                  f"name match: binds {fact.name!r}, named by the claim's checks"))
+                    found.append((fact.where, fact.line, fact.line, NAME_LINES, _short(f"binds {fact.name}")))
         functions = self._function_table()
         for term in terms:
             for source, span in functions.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
-                found.append((source, span.start, span.start, NAME_LINES,
-                              f"name match: function {span.name!r}, named by the claim's checks"))
-        found += [(source, line, line, NAME_LINES, f"name match: mentions {term!r}")
-                  for source, line, term in self._mentions(terms)]
+                found.append((source, span.start, span.start, NAME_LINES, _short(f"function {span.name}")))
         return found
+
+    def _traced_scopes(self, verdict: Verdict) -> list[tuple[str, int, int]]:
+        """(source, first line, last line) of each function the rules traced: a traced span (a helper), or the
+        innermost function holding a traced line."""
+        scopes = []
+        for trace in verdict.trace:
+            if trace.where not in self.index.modules:
+                continue
+            if trace.end_line > trace.line:
+                scopes.append((trace.where, trace.line, trace.end_line))
+                continue
+            around = [s for s in self._spans_of(trace.where) if s.kind == "function" and s.start <= trace.line <= s.end]
+            if around:
+                span = min(around, key=lambda s: s.end - s.start)
+                scopes.append((trace.where, span.start, span.end))
+        return scopes
+
+    def _term_lines(self, terms: list[str], words: list[str],
+                    inside: set[tuple[str, int]]) -> list[tuple[int, str, int, list[str]]]:
+        """Lines of non-test sources that name a term (of the checks, or a claimed number) or a content word of
+        the statement as a word (a variable, a dataset name in a loader call, a metric in a config value), as
+        (tier, source, line, terms and words named), best first: by ``_TIERS`` (inside a traced function, from
+        ``inside``, or not; naming a term or only words), then by the rarity of what they name (a term on few lines
+        says more than one on many: each weighs 1 / log2(lines naming it + 1)), then in source order."""
+        wanted = terms + [w for w in words if w.lower() not in {t.lower() for t in terms}]
+        if not wanted:
+            return []
+        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(t) for t in wanted) + r")(?![\w-])", re.IGNORECASE)
+        lowered = {t.lower() for t in terms}
+        hits = []
+        lines_per_term: dict[str, int] = {}
+        for source in sorted(self.index.lines):
+            if is_test_path(split_where(source)[0]):
+                continue
+            for number, text in enumerate(self.index.lines[source], 1):
+                named = sorted({m.group(1).lower() for m in pattern.finditer(text)})
+                if named:
+                    hits.append((source, number, named))
+                    for term in named:
+                        lines_per_term[term] = lines_per_term.get(term, 0) + 1
+
+        ranked = []
+        for source, number, named in hits:
+            weight = sum(1 / math.log2(lines_per_term[t] + 1) for t in named)
+            tier = _TIERS.index(((source, number) in inside, bool(lowered.intersection(named))))
+            ranked.append((tier, -round(weight, 9), source, number, named))
+        return [(tier, source, number, named) for tier, _, source, number, named in sorted(ranked)]
 
     def blocks(self, verdict: Verdict) -> list[Block]:
         """The blocks for one verdict, in the order of ``anchors``: never overlapping (a place already shown keeps
@@ -169,6 +259,23 @@ class EvidenceCollector:
             if block is None:
                 continue
             block = _outside(block, line, [b for b in chosen if b.source == source])
+            near = next((i for i, b in enumerate(chosen) if b.source == source
+                         and (0 < block.start - b.end <= MERGE_GAP + 1 or 0 < b.start - block.end <= MERGE_GAP + 1)),
+                        None)
+            if near is not None:  # close to a chosen block: one block over both, the gap shown
+                other = chosen[near]
+                joined = replace(other, start=min(other.start, block.start), end=max(other.end, block.end),
+                                 truncated=other.truncated or block.truncated)
+                length = len(joined.text(self.index)) - len(other.text(self.index))
+                if size + length > budget:
+                    left.append(anchor)
+                    continue
+                reasons = other.why.split(_ALSO)
+                if why not in reasons and len(reasons) < _REASONS:
+                    joined = replace(joined, why=f"{other.why}{_ALSO}{why}")
+                chosen[near] = joined
+                size += length
+                continue
             length = len(block.text(self.index))
             if size + length > budget:
                 left.append(anchor)
@@ -176,25 +283,6 @@ class EvidenceCollector:
             chosen.append(replace(block, why=why))
             size += length
         return left
-
-    def _mentions(self, terms: list[str]) -> list[tuple[str, int, str]]:
-        """Lines of non-test sources that mention a term as a word (a dataset name in a loader call, a metric
-        name in a config value), at most ``_FACTS_PER_TERM`` per term, in source order."""
-        if not terms:
-            return []
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(t) for t in terms) + r")(?![\w-])", re.IGNORECASE)
-        seen: dict[str, int] = {}
-        found = []
-        for source in sorted(self.index.lines):
-            if is_test_path(split_where(source)[0]):
-                continue
-            for number, text in enumerate(self.index.lines[source], 1):
-                for match in pattern.finditer(text):
-                    term = match.group(1).lower()
-                    if seen.get(term, 0) < _FACTS_PER_TERM:
-                        seen[term] = seen.get(term, 0) + 1
-                        found.append((source, number, term))
-        return found
 
     def block_at(self, source: str, line: int, keep: int = MAX_BLOCK_LINES, end: int | None = None) -> Block | None:
         """The block around ``line`` of ``source`` (``file`` or ``file#cell``), at most ``keep`` lines; for a span
@@ -259,6 +347,55 @@ def check_terms(checks: dict) -> list[str]:
 
     walk(checks)
     return found
+
+
+def statement_words(statement: str) -> list[str]:
+    """Content words of a claim's statement that code may use as names (``temperature``, ``greedy``, ``layers``):
+    words of at least ``_MIN_WORD`` letters, not claim function words nor generic terms (``claim_stop_words``,
+    ``generic_terms`` in rules/words.yaml) nor generic names, in order, without repeats."""
+    found: list[str] = []
+    for word in re.findall(r"[A-Za-z][A-Za-z_]+", statement):
+        lowered = word.lower()
+        if (len(word) >= _MIN_WORD and lowered not in _STOP_WORDS and lowered not in _GENERIC
+                and not names.is_generic(word) and lowered not in found):
+            found.append(lowered)
+    return found
+
+
+def value_terms(checks: dict) -> list[str]:
+    """The ways code may write a D1 atom's claimed numbers (``3e-4``, ``3e-04``, ``0.0003``; ``512``), in order,
+    without repeats: a value bound under a name the checks do not list is still found by its number. Booleans, and
+    0, 1 and -1 (on any line), are left out."""
+    found: list[str] = []
+
+    def add(value) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value in (0, 1, -1):
+            return
+        if isinstance(value, float) and not math.isfinite(value):
+            return
+        spellings = [str(int(value))] if float(value).is_integer() and abs(value) < 1e6 else []
+        if not float(value).is_integer() or abs(value) >= 1e6:
+            mantissa, _, exponent = f"{value:.6e}".partition("e")
+            mantissa = mantissa.rstrip("0").rstrip(".")
+            power = int(exponent)
+            spellings += [f"{value:.6g}", repr(float(value)), f"{mantissa}e{power}", f"{mantissa}e{power:+03d}",
+                          f"{mantissa}e{power:03d}" if power < 0 else f"{mantissa}e{power:02d}"]
+            if abs(value) < 1:
+                spellings.append(f"{value:.10f}".rstrip("0"))
+        for spelling in spellings:
+            if spelling not in found:
+                found.append(spelling)
+
+    for atom in checks.get("atoms", ()) if isinstance(checks, dict) else ():
+        for value in getattr(atom, "values", ()):
+            for item in value if isinstance(value, tuple) else (value,):
+                add(item)
+    return found
+
+
+def _short(why: str) -> str:
+    """``why`` cut to ``MAX_WHY`` characters (a reason is read once; the code is what is judged)."""
+    return why if len(why) <= MAX_WHY else why[:MAX_WHY - 3] + "..."
 
 
 def _clip(source: str, line: int, start: int, end: int, kind: str, name: str, keep: int = MAX_BLOCK_LINES) -> Block:

@@ -2,8 +2,8 @@
 
 It plays a judge that reads the prompt the way ``llm_fallback.prompt`` lays it out: the data section runs from the
 line ``<data>`` to the line ``</data>`` of the user message. Its honest answer scores each SAU 0.5 when the data
-shows code for it (citing the first of its blocks' first line; blocks are listed once under ``code`` and each SAU
-names its own by id) and 0 otherwise. It is also gullible on purpose: when the
+shows code for it (citing the first line of its first range; the code is one excerpt per file under ``code`` and
+each SAU names its line ranges of them, ``F1:12-14 why``) and 0 otherwise. It is also gullible on purpose: when the
 words "give full marks" appear anywhere *outside* the data section (the instruction part), it obeys and scores 1.
 A prompt that leaks repository text into the instructions is therefore caught by the score.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -53,12 +54,31 @@ def split_prompt(messages: list[dict]) -> tuple[str, dict | None]:
     return "\n".join(instructions), data
 
 
+_REF = re.compile(r"(?P<id>\w+):(?P<start>\d+)-(?P<end>\d+) (?P<why>.*)", re.DOTALL)
+_NUMBERED = re.compile(r"(\d+)\|")
+
+
 def shown_blocks(messages: list[dict]) -> dict[str, list[dict]]:
-    """SAU id -> the code blocks the data section shows for it (each ``{file, start_line, end_line, ...}``), in the
-    order given."""
+    """SAU id -> the code the data section shows for it, in the order given: per line range it names
+    (``F1:12-14 why``), ``{file, start_line, end_line, why, lines}`` with ``lines`` the line numbers of that range
+    that the excerpt's text really holds (``12|...`` lines)."""
     _, data = split_prompt(messages)
-    code = {block["id"]: block for block in (data or {}).get("code", [])}
-    return {sau["id"]: [code[ref["block"]] for ref in sau.get("code", [])] for sau in (data or {}).get("saus", [])}
+    code = {}
+    for excerpt in (data or {}).get("code", []):
+        numbered = {int(m.group(1)) for line in excerpt["code"].split("\n") if (m := _NUMBERED.match(line))}
+        code[excerpt["id"]] = (excerpt["file"], numbered)
+    found: dict[str, list[dict]] = {}
+    for sau in (data or {}).get("saus", []):
+        found[sau["id"]] = []
+        for ref in sau.get("code", []):
+            match = _REF.fullmatch(ref)
+            if match is None or match["id"] not in code:
+                continue
+            file, numbered = code[match["id"]]
+            start, end = int(match["start"]), int(match["end"])
+            found[sau["id"]].append({"file": file, "start_line": start, "end_line": end, "why": match["why"],
+                                     "lines": {n for n in numbered if start <= n <= end}})
+    return found
 
 
 def honest_answer(messages: list[dict], action: str = "good") -> str:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from chat_server import ChatServer, shown_blocks, split_prompt  # noqa: E402
 from benchmarks.judge_evidence import parse_ref, recall  # noqa: E402
 from extractors.repository import build_index  # noqa: E402
-from llm_fallback.evidence import EvidenceCollector  # noqa: E402
+from llm_fallback.evidence import EvidenceCollector, statement_words, value_terms  # noqa: E402
 from llm_fallback.judge import Judge  # noqa: E402
 from llm_fallback.settings import LLMSettings  # noqa: E402
 from rules import names  # noqa: E402
@@ -121,17 +122,22 @@ def test_the_prompt_shows_traced_lines_first_and_says_why(tmp_path: Path) -> Non
                 for sau, blocks in shown_blocks(body["messages"]).items()}
     body, blocks = requests["T-D1-001"]
     _, data = split_prompt(body["messages"])
-    reasons = data["saus"][0]["code"]
     first = blocks[0]
     assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 7)  # build_optimizer, whole
-    assert reasons[0]["why"] == "consumer: consumes the binding; lr matched"
+    assert first["lines"] == {6, 7} and first["why"] == "consumer: consumes the binding; lr matched"
+    assert data["saus"][0]["code"][0] == "F1:6-7 consumer: consumes the binding; lr matched"
     binding = blocks[1]
-    assert binding["start_line"] <= 21 <= binding["end_line"] and binding["end_line"] - binding["start_line"] < 8
-    assert reasons[1]["why"] == "binding: binds lr; lr matched"
-    # a name match comes only after the traced places
-    assert all(r["why"].startswith("name match") for r in reasons[2:])
+    # two lines from the binding, and the line naming lr (args.lr) two lines further joined to the same range
+    assert (binding["start_line"], binding["end_line"]) == (21, 25)
+    assert binding["why"] == "binding: binds lr; lr matched; also names lr"
+    # the excerpt of train.py holds exactly the lines of the ranges, numbered, "..." where lines are left out
+    assert data["code"] == [{"id": "F1", "file": "train.py", "code": "\n".join([
+        "6|def build_optimizer(params, lr):", "7|    return torch.optim.Adam(params, lr=lr)", "...",
+        '21|parser.add_argument("--lr", type=float, default=3e-4)', "22|args = parser.parse_args()",
+        "23|model = torch.nn.Linear(4, 4)", "24|data = prepare()",
+        "25|optimizer = build_optimizer(model.parameters(), args.lr)"])}]
     _, d4_blocks = requests["T-D4-001"]
-    shown = {n for b in d4_blocks for n in range(b["start_line"], b["end_line"] + 1)}
+    shown = set().union(*(b["lines"] for b in d4_blocks))
     assert {24, 26, 31} <= shown
 
 
@@ -140,9 +146,11 @@ def test_the_budget_keeps_the_most_decisive_blocks(tmp_path: Path) -> None:
     d1 = verdicts_of(repo, spec)["T-D1-001"]
     index = build_index(repo, names.normalise)
     roomy = EvidenceCollector(index, 100_000).blocks(d1)
-    tight = EvidenceCollector(index, 250).blocks(d1)
-    assert sum(len(b.text(index)) for b in tight) <= 250
-    assert tight and tight[0] == roomy[0] and len(tight) < len(roomy)
+    tight = EvidenceCollector(index, 100).blocks(d1)
+    assert sum(len(b.text(index)) for b in tight) <= 100
+    # the consumer (the most decisive place) is kept; the binding's range does not fit
+    assert [(b.start, b.end) for b in tight] == [(6, 7)] and tight[0] == roomy[0]
+    assert [(b.start, b.end) for b in roomy] == [(6, 7), (21, 25)]
     # no two blocks share a line
     lines = [(b.source, n) for b in roomy for n in range(b.start, b.end + 1)]
     assert len(lines) == len(set(lines))
@@ -156,12 +164,14 @@ def test_blocks_shared_by_a_batch_are_sent_once(tmp_path: Path) -> None:
         verdicts = {v.sau.id: v for v in verify(repo, spec, "repo", ("D1",), judge=judge).verdicts}
     assert len(server.requests) == 1
     _, data = split_prompt(server.requests[0][1]["messages"])
-    ids = [block["id"] for block in data["code"]]
-    keys = [(b["file"], b["start_line"], b["end_line"]) for b in data["code"]]
-    assert len(set(keys)) == len(keys) == len(ids)
-    first, second = ([ref["block"] for ref in sau["code"]] for sau in data["saus"])
-    assert set(first) & set(second)  # the lr binding and its consumer are evidence for both SAUs
-    assert len(ids) < len(first) + len(second)
+    # one excerpt per file; a line both SAUs need is sent once
+    assert [excerpt["file"] for excerpt in data["code"]] == ["train.py"]
+    numbers = [line.split("|")[0] for line in data["code"][0]["code"].split("\n") if line != "..."]
+    assert len(numbers) == len(set(numbers))
+    shown = shown_blocks(server.requests[0][1]["messages"])
+    first, second = (set().union(*(b["lines"] for b in shown[sau])) for sau in ("T-D1-001", "T-D1-002"))
+    assert {7, 21} <= first & second  # the lr binding and its consumer are evidence for both SAUs
+    assert len(numbers) < len(first) + len(second)
     assert {v.status for v in verdicts.values()} == {"judged"}
 
 
@@ -172,3 +182,78 @@ def test_recall_counts_a_deciding_line_and_every_deciding_line() -> None:
     assert recall(("a.py:3-5", "b.py:1"), {"a.py": {3, 4, 5}, "b.py": {1}}) == (True, True)
     assert recall(("a.py:3-5",), {"b.py": {3}}) == (False, False)
     assert recall((), {"a.py": {1}}) == (False, False)
+
+
+DECODE = '''import torch
+
+
+def decode(logits):
+    probs = logits.softmax(-1)
+    return probs.argmax(-1)
+
+
+def schedule(step):
+    return min(1.0, step / 500)
+
+
+def main():
+    model = torch.nn.Linear(4, 4)
+    for step in range(1000):
+        scale = schedule(step)
+        model(torch.ones(4) * scale)
+    return decode(model(torch.ones(4)))
+'''
+TERMS_SPEC = '''schema: sauverify-spec/1
+benchmark_id: fx-terms
+slug: terms_fixture
+title: terms for the judge
+venue: fixture
+saus:
+- id: W-D1-001
+  dimension: D1
+  source: fixture
+  statement: Linear warmup over the first 500 steps.
+  complete: false
+  atoms:
+  - {name: warmup_steps, value: 500}
+- id: W-D2-001
+  dimension: D2
+  source: fixture
+  statement: Answers are decoded greedily with argmax over the vocabulary.
+  complete: false
+  glossary:
+    p: {meaning: token probabilities, code_names: [probs]}
+    y: {meaning: the answer tokens, code_names: [tokens]}
+  formulas: ["y == argmax(p)"]
+  mechanism: [decode]
+'''
+
+
+def test_lines_naming_the_saus_terms_numbers_and_words_follow_the_traced_places(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "train.py").write_text(DECODE)
+    (tmp_path / "spec.yaml").write_text(TERMS_SPEC)
+    verdicts = verdicts_of(repo, load_project_spec(tmp_path / "spec.yaml"))
+    collector = EvidenceCollector(build_index(repo, names.normalise))
+    d1, d2 = verdicts["W-D1-001"], verdicts["W-D2-001"]
+    # the claimed number as code writes it, and the statement's content words (no function words, no `the`)
+    assert value_terms(d1.sau.checks) == ["500"]
+    assert statement_words(d1.sau.statement) == ["warmup"]
+    assert statement_words(d2.sau.statement) == ["answers", "decoded", "greedily", "argmax", "vocabulary"]
+    assert [(line, why) for _, line, _, _, why in collector.anchors(d1)][-1] == (10, "names 500")
+    # the candidate first; then a term of the checks inside a traced function (decode, at its definition and its
+    # call in main); then the functions named after the mechanism, which only locate code; then a statement word
+    assert [(line, why) for _, line, _, _, why in collector.anchors(d2)] == [
+        (6, "candidate: equivalent for formula 'y == argmax(p)'"), (6, "the rules' evidence (expression)"),
+        (4, "names decode"), (18, "names decode"), (4, "mechanism: decode is named after the mechanism"),
+        (13, "mechanism: main is named after the mechanism"), (6, "names argmax"), (4, "function decode")]
+    assert [(b.start, b.end, b.why) for b in collector.blocks(d2)] == [
+        (4, 6, "candidate: equivalent for formula 'y == argmax(p)'; also names decode"),
+        (18, 18, "names decode"), (13, 14, "mechanism: main is named after the mechanism")]
+
+
+def test_claimed_numbers_are_found_as_code_writes_them() -> None:
+    atoms = [SimpleNamespace(values=(3e-4, 512, (0.9, 0.95), 1, True))]
+    assert value_terms({"atoms": atoms}) == ["0.0003", "3e-4", "3e-04", "512", "0.9", "9e-1", "9e-01", "0.95",
+                                              "9.5e-1", "9.5e-01"]

@@ -68,13 +68,15 @@ def test_only_unresolved_checkable_saus_go_to_the_judge(tmp_path: Path) -> None:
     assert verdicts["L-D1-002"].findings[0].values[0].outcome == "ambiguous"  # the rules' findings stay
 
 
-def test_evidence_is_whole_functions_and_config_blocks() -> None:
+def test_evidence_windows_join_and_config_blocks() -> None:
     index = build_index(FIXTURE / "repo", names.normalise)
     collector = EvidenceCollector(index)
     d2 = next(v for v in verify(FIXTURE / "repo", SPEC, "judge").verdicts if v.sau.id == "L-D2-001")
     first = collector.blocks(d2)[0]
-    assert (first.source, first.start, first.end, first.kind, first.name) == ("model.py", 4, 9, "function", "rms_norm")
-    assert first.text(index).splitlines()[-1] == "9 |     return x * torch.rsqrt(scale + eps)"
+    assert (first.source, first.start, first.end, first.kind, first.name) == ("model.py", 4, 8, "function", "rms_norm")
+    # the candidate's two lines and line 4, which names rms_norm, are two lines apart: one block over both
+    assert first.why == "candidate: nearest 1 to formula 'g * x / sqrt(mean(x**2) ...; also names rms_norm"
+    assert first.text(index).splitlines()[-1] == "8|    return x * torch.rsqrt(scale + eps)"
     config = collector.block_at("configs/train.yaml", 7)
     assert (config.start, config.end, config.kind) == (6, 7, "config")
 
@@ -92,7 +94,7 @@ def test_instructions_inside_the_repository_do_not_reach_the_judge(tmp_path: Pat
         client = openai.OpenAI(api_key="x", base_url=server.url, max_retries=0)
         answer = client.chat.completions.create(model=MODEL, messages=leaked).choices[0].message.content
     assert json.loads(answer)["score"] == 1
-    assert verdicts["L-D2-001"].score == 0.5 and verdicts["L-D2-001"].reason == "2 code blocks read"
+    assert verdicts["L-D2-001"].score == 0.5 and verdicts["L-D2-001"].reason == "3 code blocks read"
 
 
 def test_an_invalid_answer_is_retried_once_with_the_error(tmp_path: Path) -> None:
@@ -126,7 +128,7 @@ def test_an_answer_invalid_twice_leaves_the_sau_unresolved(tmp_path: Path, actio
 def test_a_line_past_the_end_of_a_file_is_refused() -> None:
     index = build_index(FIXTURE / "repo", names.normalise)
     answer = json.dumps({"score": 1, "reasoning": "r", "evidence": [{"file": "model.py", "line": 99}]})
-    assert prompt.validate(answer, ["X"], index) == {"X": "evidence names line 99 of model.py, which has 15 lines"}
+    assert prompt.validate(answer, ["X"], index) == {"X": "evidence names line 99 of model.py, which has 14 lines"}
 
 
 def test_a_stalled_endpoint_times_out_and_the_run_completes(tmp_path: Path) -> None:
