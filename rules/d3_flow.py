@@ -21,7 +21,8 @@ that the syntax of one mention cannot answer.
 - **Whether a string dispatch can be taken** (``supplied``): code under ``if kind == "deterministic":`` runs only
   when that string reaches ``kind``; it can when the string is written anywhere else that is not dead code, a
   comparison, a message or a listed setting the loops skip (a list, a call's argument, an ``argparse`` default or
-  choice), or is a string value of a configuration file or a launcher's argument.
+  choice), or is a string value of a configuration file or a launcher's argument. When it is written only as
+  listed settings the loops skip (``skipped_only``), the code under the test is known not to run.
 
 Both read only mentions (``extractors.callgraph.Mention``: ``reads``, ``within``, ``iter:`` contexts) and
 liveness; depth-bounded, they never raise on odd input.
@@ -172,6 +173,19 @@ def supplied(mention: Mention, data: Flow) -> bool:
         for source in data.written.get(string, ()):
             if not source.within or loop_runs(source, data)[0] != Run.SKIPPED:
                 return True
+    return False
+
+
+def skipped_only(strings: tuple[str, ...], data: Flow) -> bool:
+    """Whether one of ``strings`` (those an ``if`` test selects by, or one compared there) is written only as
+    listed settings the live loops skip (``REWARD_VARIANTS[:2]`` leaving out ``"high_variance"``) and supplied
+    nowhere else: the code selected by it is then known not to run, where a string written nowhere might still come
+    from a user."""
+    for string in strings:
+        sources = data.written.get(string, ())
+        if string not in data.configured and sources and \
+                all(source.within and loop_runs(source, data)[0] == Run.SKIPPED for source in sources):
+            return True
     return False
 
 

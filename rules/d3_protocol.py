@@ -36,7 +36,9 @@ A matching mention in live code (reached from an entry point) is judged by its r
   identifier bound only to literals and handed to no loader (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
   selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
-  launcher writes that string: someone may pass it): the role cannot be told.
+  launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
+  only as listed settings the loops skip (``REWARD_VARIANTS[:2]`` leaving out ``"high_variance"``), the code
+  under the test never runs: a **trace**.
 
 Per element, in this order:
 
@@ -88,7 +90,8 @@ from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
-from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, supplied, value_source, values_run
+from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, skipped_only, supplied, value_source,
+                           values_run)
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -419,7 +422,10 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
     someone passes such a string (``rules.d3_flow.supplied``)."""
     found = _role(category, mention, constants, terms, data)
     if found == ROLE and data is not None and not supplied(mention, data):
-        return UNKNOWN
+        return TRACE if skipped_only(mention.guards, data) else UNKNOWN
+    if found == UNKNOWN and data is not None and mention.context == "compare" and mention.kind == "string" \
+            and skipped_only((mention.text,), data):
+        return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
     return found
 
 
