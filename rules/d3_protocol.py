@@ -46,7 +46,8 @@ Per element, in this order:
   a configuration or Python list holding exactly them that a live loop runs; for a setting named by numbers
   (``16 states x 16 actions``, ``(S,A) = (3,3)``, ``k=1``), live bindings of each number under a name of its word
   (the word, its singular, ``n_``/``num_`` forms or its initial: ``S, A = 16, 16``, ``MDPConfig(S=16, A=16)``, a
-  loop over ``[(3, 3), (9, 9)]``); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
+  loop over ``[(3, 3), (9, 9)]``), or whose knob's live bindings hold every claimed value (``action_repeat = 2``
+  for "action repeat 2"); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
@@ -55,10 +56,15 @@ Per element, in this order:
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
   sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
-  (a library's: ``optimizer.zero_grad``) left out; or, for a setting named with a number, a live binding of that
+  (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
+  ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
+  at run time, passed in from another name or bound to only some of the values; or, for a setting named with a
+  number, a live binding of that
   number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
-- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it), or only traces,
-  display strings, comments, docstrings or other text, or nowhere.
+- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
+  only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
+  trainer), or only traces, display strings, comments, docstrings or other text, or nowhere; for a setting named
+  by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs").
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
@@ -369,16 +375,23 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"named in live code at {best[0].ref}, but not {_ROLE_WORDS[category]} there",
                              tuple(best))
-    if generic_live:
-        best = sorted(generic_live, key=_mention_order)
-        return ElementResult(category, name, AMBIGUOUS,
-                             f"only a generic term or one without the element's number matches, at {best[0].ref}",
-                             tuple(best), hint=True)
+    setting = _knob_setting(name, generic_live, index) if category == "scope" else None
+    if setting is not None:
+        outcome, facts, knob = setting
+        shown = ", ".join(f"{show_value(f.value)} at {f.ref}" for f in facts[:2])
+        note = (f"live code binds {knob!r} to it: {shown}" if outcome == PRESENT
+                else f"live code binds {knob!r} only to other values: {shown}")
+        return ElementResult(category, name, outcome, note, facts)
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
                              f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(found[DEAD], key=_mention_order)))
+    if generic_live:
+        best = sorted(generic_live, key=_mention_order)
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"only a generic term or one without the element's number matches, at {best[0].ref}",
+                             tuple(best), hint=True)
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
@@ -616,6 +629,59 @@ def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
     knobs = {k for word in _NOT_ALNUM.split(name.lower()) if word and not word.isdigit() for k in _knob_names(word)}
     return next((f for f, numbers in index.analysis(_live_numbers) if numbers & wanted and squash(f.name) in knobs),
                 None) if wanted else None
+
+
+_CLAIMED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])", re.IGNORECASE)
+_FILLER = frozenset({"in", "of", "x", "and", "to", "at", "with", "the", "a", "per", "vs", "n", "num", "number",
+                     "size", "count", "max", "total"})  # words that name no knob of their own
+
+
+def _setting_words(text: str) -> frozenset[str]:
+    """The words of a setting's name without numbers and fillers, singular (``55 epochs`` -> ``{epoch}``,
+    ``num_epochs`` -> ``{epoch}``)."""
+    out = set()
+    for word in _NOT_ALNUM.split(text.lower()):
+        if word and not _DIGIT.search(word) and word not in _FILLER:
+            out.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+    return frozenset(out)
+
+
+def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
+                  ) -> tuple[Outcome, tuple[Fact, ...], str] | None:
+    """For a setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``, ``temperature 0.7``),
+    whose knob live code names (``mentions``, matched by a term without the number: ``epochs``), what the knob's
+    bindings hold: present when they hold every claimed value, absent when none, with those bindings and the
+    knob; ``None`` when the knob's words are not exactly the setting's, a binding is worked out at run time or
+    passed in from another name, or the values overlap in part."""
+    claimed = {float(n) for n in _CLAIMED_NUMBER.findall(name)}
+    wanted = _setting_words(name)
+    if not claimed or not wanted:
+        return None
+    liveness = index.analysis(binding_liveness)
+    for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
+        if _setting_words(knob) != wanted:
+            continue
+        facts = [f for f in index.facts if f.name == knob and f.kind != K.LITERAL and not is_test_path(f.file)
+                 and liveness(f) != DEAD]
+        if not facts or any(f.value is None and (f.computed or f.source != knob) for f in facts):
+            return None
+        at = {(f.file, f.line) for f in facts}
+        graph = index.analysis(build_call_graph)
+        if any(m.kind == "binding" and m.context != "bind:literal" and (m.file, m.line) not in at
+               and graph.live(m.scope) for text in (knob, f"self.{knob}")
+               for m in graph.mentions_by_text().get(text, ())):
+            return None  # temperature = args.temperature * 0.5: worked out where no fact holds it
+        bound = {float(v): f for f in facts for v in (f.value if isinstance(f.value, tuple) else (f.value,))
+                 if is_number(v)}
+        if not bound or any(f.value is not None and not any(is_number(v) for v in (
+                f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
+            return None
+        if claimed <= set(bound):
+            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob
+        if not claimed & set(bound):
+            return ABSENT, tuple(dict.fromkeys(bound[v] for v in sorted(bound))), knob
+        return None
+    return None
 
 
 def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
