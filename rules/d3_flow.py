@@ -11,8 +11,8 @@ that the syntax of one mention cannot answer.
   (``REWARD_VARIANTS = ["no_variance", ...]``: ``Mention.within``) is run when live code iterates that name
   (``for reward_type in REWARD_VARIANTS``, also through ``enumerate``/``tqdm`` and the like, through a local bound
   from it, ``envs = BENCHMARK_ENVS[benchmark]``, or through a dict holding it) and hands the loop's item to a call
-  that is not a print, log or plot; a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the
-  positions inside it. A setting of such a list that no loop reaches, while a slicing loop runs the list, is
+  that is not a print, log, plot or exception (``raise ValueError(f"missing {key}")`` checks a setting, runs
+  none); a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the positions inside it. A setting of such a list that no loop reaches, while a slicing loop runs the list, is
   skipped; one whose list live code does not iterate in this way is undecided here.
 - **Whether a claimed list of values runs** (``values_run``): a configuration list or a Python list bound to a
   name holding exactly the claimed values (``k_values_to_test: [0.0, 0.3, 0.6, 0.9]`` for "k_3 values
@@ -61,6 +61,7 @@ class Run(StrEnum):
 _PASS_THROUGH = roles.words("pass_through_calls")
 _MUTATORS = roles.words("mutating_methods")
 _SHOWN = frozenset(w.lower() for w in word_list("display_calls")) | roles.words("plot_calls")
+_RAISED = ("error", "exception")  # ValueError(f"missing {key}"): a message raised, nothing run with the item
 _DEPTH = 3  # hops through local bindings or enclosing tables: deeper chains are left undecided
 
 
@@ -71,10 +72,11 @@ class Flow:
     after binding (``x[k] = v``, ``x += v``, ``x.append(...)``); ``loops`` iterated name -> its live ``iter:``
     mentions; ``readers`` name -> live binding mentions whose value reads it; ``holders`` name -> mentions of that
     name inside a display bound to another name; ``used`` (scope, name) pairs handed to a call that is neither a
-    print, a log nor a plot; ``written`` string -> its mentions outside dead code that are neither comparisons nor
-    messages; ``configured`` the string values of configuration files and launchers' arguments; ``bound_at``
-    (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name ->
-    its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``)."""
+    print, a log, a plot nor an exception; ``written`` string -> its mentions outside dead code that are neither
+    comparisons nor messages; ``configured`` the string values of configuration files and launchers' arguments;
+    ``bound_at`` (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name
+    -> its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``).
+    """
 
     graph: CallGraph
     bindings: dict[tuple[str, str], list[Mention]]
@@ -136,7 +138,7 @@ def flow(index: RepositoryIndex) -> Flow:
                 loops.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
             elif context.startswith("arg:"):
                 callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
-                if callee and callee not in _SHOWN:
+                if callee and callee not in _SHOWN and not callee.endswith(_RAISED):
                     used.add((scope, text))
     configured = frozenset(f.value for f in index.facts
                            if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))

@@ -10,8 +10,8 @@ names read, called, assigned or defined, and string literals, each with the synt
 (``Mention.context``). Comments and docstrings are not mentions; strings shown to people (``print``/logging
 arguments, plot labels, ``help=``) are *display* and never count. A term matches a mention when their normalised
 forms are equal, when the term's words occur in a row among the mention's words, in any order (``val loss`` in
-``best_val_loss`` and ``loss_val``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
-when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
+``best_val_loss`` and ``loss_val``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six
+or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
 characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
 ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE").
@@ -250,8 +250,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
 def _score(results: list[ElementResult], credit: float, present: int,
            outcomes: tuple[Outcome, ...] | None = None) -> tuple[float, bool, bool]:
     """The score of elements ``results`` (their outcomes replaced by ``outcomes`` when given) worth ``credit``
-    elements, ``present`` of them present, and whether the unrun-comparison (0) or the dead-implementation (0.25) rule set it
-    (module docstring)."""
+    elements, ``present`` of them present, and whether the unrun-comparison (0) or the dead-implementation (0.25)
+    rule set it (module docstring)."""
     outs = outcomes or tuple(r.outcome for r in results)
     score = round_to_scale(credit / len(results))
     baselines = [o for r, o in zip(results, outs) if r.category == "baselines"]
