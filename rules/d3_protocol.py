@@ -11,8 +11,8 @@ names read, called, assigned or defined, and string literals, each with the synt
 arguments, plot labels, ``help=``) are *display* and never count. A term matches a mention when their normalised
 forms are equal, when the term's words occur in a row among the mention's words, in any order (``val loss`` in
 ``best_val_loss`` and ``loss_val``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six
-or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
-characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
+or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter
+than four characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
 ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE").
 
