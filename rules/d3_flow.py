@@ -13,7 +13,8 @@ that the syntax of one mention cannot answer.
   from it, ``envs = BENCHMARK_ENVS[benchmark]``, or through a dict holding it) and hands the loop's item to a call
   that is not a print, log, plot or exception (``raise ValueError(f"missing {key}")`` checks a setting, runs
   none); a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the positions inside it. A
-  setting of such a list that no loop reaches, while a slicing loop runs the list, is skipped; one whose list live code does not iterate in this way is undecided here.
+  setting of such a list that no loop reaches, while a slicing loop runs the list, is skipped; one whose list live
+  code does not iterate in this way is undecided here.
 - **Whether a claimed list of values runs** (``values_run``): a configuration list or a Python list bound to a
   name holding exactly the claimed values (``k_values_to_test: [0.0, 0.3, 0.6, 0.9]`` for "k_3 values
   0/0.3/0.6/0.9") runs when live code reads it into a local (``ks = cfg.get("...k_values_to_test")``, on the
