@@ -11,9 +11,10 @@ that the syntax of one mention cannot answer.
   (``REWARD_VARIANTS = ["no_variance", ...]``: ``Mention.within``) is run when live code iterates that name
   (``for reward_type in REWARD_VARIANTS``, also through ``enumerate``/``tqdm`` and the like, through a local bound
   from it, ``envs = BENCHMARK_ENVS[benchmark]``, or through a dict holding it) and hands the loop's item to a call
-  that is not a print, log or plot; a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the
-  positions inside it. A setting of such a list that no loop reaches, while a slicing loop runs the list, is
-  skipped; one whose list live code does not iterate in this way is undecided here.
+  that is not a print, log, plot or exception (``raise ValueError(f"missing {key}")`` checks a setting, runs
+  none); a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the positions inside it. A
+  setting of such a list that no loop reaches, while a slicing loop runs the list, is skipped; one whose list live
+  code does not iterate in this way is undecided here.
 - **Whether a claimed list of values runs** (``values_run``): a configuration list or a Python list bound to a
   name holding exactly the claimed values (``k_values_to_test: [0.0, 0.3, 0.6, 0.9]`` for "k_3 values
   0/0.3/0.6/0.9") runs when live code reads it into a local (``ks = cfg.get("...k_values_to_test")``, on the
@@ -21,7 +22,8 @@ that the syntax of one mention cannot answer.
 - **Whether a string dispatch can be taken** (``supplied``): code under ``if kind == "deterministic":`` runs only
   when that string reaches ``kind``; it can when the string is written anywhere else that is not dead code, a
   comparison, a message or a listed setting the loops skip (a list, a call's argument, an ``argparse`` default or
-  choice), or is a string value of a configuration file or a launcher's argument.
+  choice), or is a string value of a configuration file or a launcher's argument. When it is written only as
+  listed settings the loops skip (``skipped_only``), the code under the test is known not to run.
 
 Both read only mentions (``extractors.callgraph.Mention``: ``reads``, ``within``, ``iter:`` contexts) and
 liveness; depth-bounded, they never raise on odd input.
@@ -60,6 +62,7 @@ class Run(StrEnum):
 _PASS_THROUGH = roles.words("pass_through_calls")
 _MUTATORS = roles.words("mutating_methods")
 _SHOWN = frozenset(w.lower() for w in word_list("display_calls")) | roles.words("plot_calls")
+_RAISED = ("error", "exception")  # ValueError(f"missing {key}"): a message raised, nothing run with the item
 _DEPTH = 3  # hops through local bindings or enclosing tables: deeper chains are left undecided
 
 
@@ -70,10 +73,11 @@ class Flow:
     after binding (``x[k] = v``, ``x += v``, ``x.append(...)``); ``loops`` iterated name -> its live ``iter:``
     mentions; ``readers`` name -> live binding mentions whose value reads it; ``holders`` name -> mentions of that
     name inside a display bound to another name; ``used`` (scope, name) pairs handed to a call that is neither a
-    print, a log nor a plot; ``written`` string -> its mentions outside dead code that are neither comparisons nor
-    messages; ``configured`` the string values of configuration files and launchers' arguments; ``bound_at``
-    (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name ->
-    its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``)."""
+    print, a log, a plot nor an exception; ``written`` string -> its mentions outside dead code that are neither
+    comparisons nor messages; ``configured`` the string values of configuration files and launchers' arguments;
+    ``bound_at`` (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name
+    -> its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``).
+    """
 
     graph: CallGraph
     bindings: dict[tuple[str, str], list[Mention]]
@@ -135,7 +139,7 @@ def flow(index: RepositoryIndex) -> Flow:
                 loops.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
             elif context.startswith("arg:"):
                 callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
-                if callee and callee not in _SHOWN:
+                if callee and callee not in _SHOWN and not callee.endswith(_RAISED):
                     used.add((scope, text))
     configured = frozenset(f.value for f in index.facts
                            if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
@@ -172,6 +176,19 @@ def supplied(mention: Mention, data: Flow) -> bool:
         for source in data.written.get(string, ()):
             if not source.within or loop_runs(source, data)[0] != Run.SKIPPED:
                 return True
+    return False
+
+
+def skipped_only(strings: tuple[str, ...], data: Flow) -> bool:
+    """Whether one of ``strings`` (those an ``if`` test selects by, or one compared there) is written only as
+    listed settings the live loops skip (``REWARD_VARIANTS[:2]`` leaving out ``"high_variance"``) and supplied
+    nowhere else: the code selected by it is then known not to run, where a string written nowhere might still come
+    from a user."""
+    for string in strings:
+        sources = data.written.get(string, ())
+        if string not in data.configured and sources and \
+                all(source.within and loop_runs(source, data)[0] == Run.SKIPPED for source in sources):
+            return True
     return False
 
 

@@ -9,10 +9,10 @@ is looked up among the *mentions* of the call graph (``extractors.callgraph.Ment
 names read, called, assigned or defined, and string literals, each with the syntactic role it plays there
 (``Mention.context``). Comments and docstrings are not mentions; strings shown to people (``print``/logging
 arguments, plot labels, ``help=``) are *display* and never count. A term matches a mention when their normalised
-forms are equal, when the term's words occur in a row among the mention's words (``val loss`` in
-``best_val_loss``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six or more letters,
-when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter than four
-characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
+forms are equal, when the term's words occur in a row among the mention's words, in any order (``val loss`` in
+``best_val_loss`` and ``loss_val``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six
+or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter
+than four characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
 ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE").
 
@@ -36,37 +36,52 @@ A matching mention in live code (reached from an entry point) is judged by its r
   identifier bound only to literals and handed to no loader (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
   selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
-  launcher writes that string: someone may pass it): the role cannot be told.
+  launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
+  only as listed settings the loops skip (``REWARD_VARIANTS[:2]`` leaving out ``"high_variance"``), the code
+  under the test never runs: a **trace**.
 
 Per element, in this order:
 
 - **present** (1): a role in live code; for an element naming a list of values (``k_3 values 0/0.3/0.6/0.9``),
-  a configuration or Python list holding exactly them that a live loop runs; for a dataset, also a row of a
-  manifest a launcher passes (``.jsonl`` and the like, first lines read as facts: ``rules/d3_manifests.py``),
-  evidence at the row and the launcher line.
+  a configuration or Python list holding exactly them that a live loop runs; for a setting named by numbers
+  (``16 states x 16 actions``, ``(S,A) = (3,3)``, ``k=1``), live bindings of each number under a name of its word
+  (the word, its singular, ``n_``/``num_`` forms or its initial: ``S, A = 16, 16``, ``MDPConfig(S=16, A=16)``, a
+  loop over ``[(3, 3), (9, 9)]``), or whose knob's live bindings hold every claimed value (``action_repeat = 2``
+  for "action repeat 2"); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
+  like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
-  name (when it does: **present**); only unknown roles in live code; a match only through a generic term
+  name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
+  names this entry's key: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
   sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
-  (a library's: ``optimizer.zero_grad``) left out.
-- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it), or only traces,
-  display strings, comments, docstrings or other text, or nowhere.
+  (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
+  ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
+  at run time, passed in from another name or bound to only some of the values; or, for a setting named with a
+  number, a live binding of that
+  number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
+- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
+  only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
+  trainer), or only traces, display strings, comments, docstrings or other text, or nowhere; for a setting named
+  by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs").
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
 element named in code counts as half, one only hinted at by a generic term or a related name as nothing),
 rounded to the scale, except that a claim listing baselines none of which is built or run
 is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
-dead code is a trace (0.25). Settled when every element is present or absent and the SAU's checks cover its
-statement, otherwise unresolved with that score as the best estimate and one finding per element. Drift
+dead code is a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or
+absent, or the score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present
+and one undecided is 0.25 either way; not when one of the two exceptions sets it while an element is present),
+otherwise unresolved with that score as the best estimate and one finding per element. Drift
 ``protocol`` when an element is absent.
 """
 
 from __future__ import annotations
 
 import builtins
+import itertools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -76,12 +91,15 @@ from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
+from extractors.provenance import binding_liveness
+from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
-from rules.d3_flow import Flow, Run, Source, flow, loop_runs, name_source, supplied, value_source, values_run
+from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, skipped_only, supplied, value_source,
+                           values_run)
 from rules.d3_manifests import launched_manifests
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
 RULE = "rule:d3-protocol"
 CATEGORIES = ("datasets", "baselines", "metrics", "scope")
@@ -120,8 +138,8 @@ def term_matches(term: str, text: str) -> bool:
         return False
     if term_squashed == text_squashed:
         return True
-    if term_squashed not in text_squashed:  # every way of matching below needs this
-        return False
+    if term_squashed not in text_squashed:  # every way of matching below needs this, but another word order
+        return not _whole_only(term) and _run_any_order(words(text), words(term))
     if _whole_only(term):  # "jax", "ppl", "reward": only a whole identifier (a part of a dotted name) or string
         return any(squash(part) == term_squashed for part in text.split("."))
     text_words = words(text)
@@ -151,6 +169,14 @@ def _whole_only(term: str) -> bool:
 def _run(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
     n = len(needle)
     return n > 0 and any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def _run_any_order(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
+    """Whether the two or more words of ``needle`` occur in a row in ``haystack`` in another order: code orders
+    the words of a name either way (``init_random`` for ``random_init``, ``loss_val`` for ``val_loss``)."""
+    n, wanted = len(needle), sorted(needle)
+    return n > 1 and len(set(needle)) == n and any(sorted(haystack[i:i + n]) == wanted
+                                                    for i in range(len(haystack) - n + 1))
 
 
 def is_generic(term: str) -> bool:
@@ -198,15 +224,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     ambiguous = sum(r.outcome == AMBIGUOUS and not r.hint for r in results)
     # an element named in code whose role is undecided may go either way: the estimate counts it as half (a settled
     # verdict has none); one only hinted at by a generic term or a related name counts nothing
-    score = round_to_scale((present + ambiguous / 2) / len(results))
-    baselines = [r for r in results if r.category == "baselines"]
-    unrun = bool(baselines) and all(r.outcome == ABSENT for r in baselines)
-    if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
-        score = 0.0
-    unused = (present == 0 or unrun) and any(r.outcome == ABSENT and r.note.startswith(_DEAD_NOTE) for r in results)
-    if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
-        score = 0.25
-    decided = all(r.outcome != AMBIGUOUS for r in results) and sau.complete
+    score, unrun, unused = _score(results, present + ambiguous / 2, present)
+    determined = _determined(results)
+    decided = sau.complete and (all(r.outcome != AMBIGUOUS for r in results) or determined is not None)
+    if decided and determined is not None:
+        score, unrun, unused = determined
     drift = Drift.PROTOCOL if any(r.outcome == ABSENT for r in results) else None
     reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
         f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
@@ -214,6 +236,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += "; implemented only in code no entry point reaches, a trace: 0.25"
     elif unrun:
         reason += "; no claimed baseline is built or run, so the comparison the claim describes never runs: 0"
+    if decided and any(r.outcome == AMBIGUOUS for r in results):
+        reason += f"; settled: whatever the undecided elements turn out to be, the score is {score:g}"
     if not sau.complete:
         reason += "; the statement has elements no check covers"
     findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
@@ -221,6 +245,52 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     status = Status.SETTLED if decided else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), findings,
                    trace=traces.elements(results, index))
+
+
+def _score(results: list[ElementResult], credit: float, present: int,
+           outcomes: tuple[Outcome, ...] | None = None) -> tuple[float, bool, bool]:
+    """The score of elements ``results`` (their outcomes replaced by ``outcomes`` when given) worth ``credit``
+    elements, ``present`` of them present, and whether the unrun-comparison (0) or the dead-implementation (0.25)
+    rule set it (module docstring)."""
+    outs = outcomes or tuple(r.outcome for r in results)
+    score = round_to_scale(credit / len(results))
+    baselines = [o for r, o in zip(results, outs) if r.category == "baselines"]
+    unrun = bool(baselines) and all(o == ABSENT for o in baselines)
+    if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
+        score = 0.0
+    unused = (present == 0 or unrun) and any(o == ABSENT and r.note.startswith(_DEAD_NOTE)
+                                             for r, o in zip(results, outs))
+    if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
+        score = 0.25
+    return score, unrun, unused
+
+
+_MAX_UNDECIDED = 10  # 2**10 ways the undecided elements may turn out; more are left unresolved
+
+
+def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None:
+    """The score when it is the same whatever each ambiguous element turns out to be (present or absent), else
+    ``None``. A score set by the unrun-comparison or dead-implementation rule is determined only when no element is
+    present and the plain fraction could not exceed it by more than a step: with elements present, whether the
+    missing baselines or unrun code are the point of the claim is a reader's call."""
+    undecided = [i for i, r in enumerate(results) if r.outcome == AMBIGUOUS]
+    if not undecided or len(undecided) > _MAX_UNDECIDED:
+        return None
+    fixed = sum(r.outcome == PRESENT for r in results)
+    seen: set[tuple[float, bool, bool]] = set()
+    for turns in itertools.product((PRESENT, ABSENT), repeat=len(undecided)):
+        outs = [r.outcome for r in results]
+        for i, outcome in zip(undecided, turns):
+            outs[i] = outcome
+        present = fixed + sum(o == PRESENT for o in turns)
+        score, unrun, unused = _score(results, present, present, tuple(outs))
+        if (unrun or unused) and (fixed or round_to_scale(present / len(results)) - score > 0.25):
+            return None
+        seen.add((score, unrun, unused))
+        if len({s for s, _, _ in seen}) > 1:
+            return None
+    scores = sorted(seen)
+    return scores[0] if scores else None
 
 
 def decide_element(category: str, element: dict, graph: CallGraph, index: RepositoryIndex) -> ElementResult:
@@ -276,6 +346,11 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             return ElementResult(category, name, PRESENT,
                                  f"a manifest the launcher passes ({launcher.ref}) points to it at {row.ref}",
                                  (row, launcher))
+    numbered = _numbered_bindings(name, index) if category == "scope" and not found["maybe"] else None
+    if numbered:
+        return ElementResult(category, name, PRESENT,
+                             "live code binds " + ", ".join(f"{f.name} to {show_value(f.value)} at {f.ref}"
+                                                            for f in numbered), numbered)
     if found["maybe"]:
         best = sorted(found["maybe"], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
@@ -284,8 +359,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                and any(term_matches(t, f.path) or (isinstance(f.value, str) and term_matches(t, f.value))
                        for t in specific)]
     if configs:
-        keys = {f.name for f in configs}
-        read = [m for m in _live_mentions(graph) if m.text in keys]
+        # a key also naming other entries (``train_path`` under both ``math`` and ``humaneval``) does not show
+        # which entry live code reads
+        paths = {f.path for f in configs}
+        shared = {f.name for f in index.facts if f.kind == K.CONFIG and f.path not in paths}
+        keys = {f.name for f in configs} - shared
+        read = [m for m in _live_mentions(graph) if m.text in keys or m.text in paths]
         if read:
             return ElementResult(category, name, PRESENT,
                                  f"config {configs[0].ref}, key read at {read[0].ref}", tuple(configs))
@@ -296,21 +375,33 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"named in live code at {best[0].ref}, but not {_ROLE_WORDS[category]} there",
                              tuple(best))
-    if generic_live:
-        best = sorted(generic_live, key=_mention_order)
-        return ElementResult(category, name, AMBIGUOUS,
-                             f"only a generic term or one without the element's number matches, at {best[0].ref}",
-                             tuple(best), hint=True)
+    setting = _knob_setting(name, generic_live, index) if category == "scope" else None
+    if setting is not None:
+        outcome, facts, knob = setting
+        shown = ", ".join(f"{show_value(f.value)} at {f.ref}" for f in facts[:2])
+        note = (f"live code binds {knob!r} to it: {shown}" if outcome == PRESENT
+                else f"live code binds {knob!r} only to other values: {shown}")
+        return ElementResult(category, name, outcome, note, facts)
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
                              f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(found[DEAD], key=_mention_order)))
+    if generic_live:
+        best = sorted(generic_live, key=_mention_order)
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"only a generic term or one without the element's number matches, at {best[0].ref}",
+                             tuple(best), hint=True)
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,), hint=True)
+    bound = _number_bound(name, index) if category == "scope" else None
+    if bound is not None:  # S, A = 16, 16 for "16 states x 16 actions": maybe under a name the claim does not use
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"not named, but live code binds its number {show_value(bound.value)} to "
+                             f"{bound.name!r} at {bound.ref}", (bound,), hint=True)
     if found[TRACE]:
         first = sorted(found[TRACE], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
@@ -344,7 +435,10 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
     someone passes such a string (``rules.d3_flow.supplied``)."""
     found = _role(category, mention, constants, terms, data)
     if found == ROLE and data is not None and not supplied(mention, data):
-        return UNKNOWN
+        return TRACE if skipped_only(mention.guards, data) else UNKNOWN
+    if found == UNKNOWN and data is not None and mention.context == "compare" and mention.kind == "string" \
+            and skipped_only((mention.text,), data):
+        return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
     return found
 
 
@@ -462,6 +556,131 @@ def _values_run(name: str, index: RepositoryIndex, data: Flow) -> tuple[Fact, Me
             loop = values_run(fact, data)
             if loop is not None:
                 return fact, loop
+    return None
+
+
+_COUNTED = re.compile(r"(\d+(?:\.\d+)?)\s*(?:x\s+)?([a-z][a-z_-]*)", re.IGNORECASE)  # "16 states", "10 seeds"
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_BOUND_KINDS = (K.ASSIGNMENT, K.KEYWORD, K.FIELD, K.DEFAULT, K.ARGPARSE, K.DICT, K.GET_DEFAULT, K.LAUNCHER)
+
+
+_TUPLE_SETTING = re.compile(r"\(([^()]*)\)\s*=\s*\(([^()]*)\)")  # "(S,A) = (3,3)"
+_KEY_SETTING = re.compile(r"([a-z_]\w*)\s*=\s*(\d+(?:\.\d+)?)(?![\w.])", re.IGNORECASE)  # "k=1"
+
+
+def _counted(name: str) -> list[tuple[float, str]]:
+    """The (number, word) pairs of an element naming settings: ``16 states x 16 actions`` -> ``[(16, "states"),
+    (16, "actions")]``, ``(S,A) = (3,3)`` -> ``[(3, "s"), (3, "a")]``; empty when its name holds another number
+    as well."""
+    tuple_setting = _TUPLE_SETTING.search(name)
+    if tuple_setting is not None:
+        names_, numbers = (part.split(",") for part in tuple_setting.groups())
+        pairs = [(n.strip(), w.strip().lower()) for w, n in zip(names_, numbers)]
+        ok = len(names_) == len(numbers) and all(_NUMBER.fullmatch(n) and w for n, w in pairs)
+        return [(float(n), w) for n, w in pairs] if ok else []
+    pairs = [(float(n), w.lower()) for w, n in _KEY_SETTING.findall(name)] or \
+        [(float(n), w.lower()) for n, w in _COUNTED.findall(name)]
+    return pairs if pairs and len(pairs) == len(_NUMBER.findall(name)) else []
+
+
+def _knob_names(word: str) -> set[str]:
+    """Names code binds a count of ``word`` under: the word, its singular, ``n_``/``num_`` forms, and its
+    one-letter initial (``S`` for states), squashed."""
+    singular = word[:-1] if word.endswith("s") and len(word) > 3 else word
+    forms = {squash(word), squash(singular)}
+    return forms | {prefix + f for f in forms for prefix in ("n", "num", "number")} | {squash(word)[:1]}
+
+
+def _live_numbers(index: RepositoryIndex) -> list[tuple[Fact, frozenset[float]]]:
+    """Analysis provider: the numeric bindings (assignments, keywords, fields, defaults, options, and loop
+    variables over literal lists: ``for S, A in [(3, 3), (9, 9)]``) of live code outside tests, each with the
+    numbers it binds."""
+    liveness = index.analysis(binding_liveness)
+    out = []
+    for fact in index.facts:
+        values = (fact.value,) if fact.kind in _BOUND_KINDS else fact.value if fact.kind == K.LOOP else ()
+        numbers = frozenset(float(v) for v in values if is_number(v)) if isinstance(values, tuple) else frozenset()
+        if numbers and not is_test_path(fact.file) and \
+                (fact.kind in (K.ARGPARSE, K.LAUNCHER) or liveness(fact) == LIVE):
+            out.append((fact, numbers))
+    return out
+
+
+def _numbered_bindings(name: str, index: RepositoryIndex) -> tuple[Fact, ...]:
+    """For an element naming settings by number (``16 states x 16 actions``), one live binding per pair holding
+    its number under a name of its word (``S, A = 16, 16``, ``MDPConfig(S=16, A=16)``, ``for S, A in [(16,
+    16)]``); empty unless every pair has one."""
+    found = []
+    facts = index.analysis(_live_numbers)
+    for number, word in _counted(name):
+        knobs = _knob_names(word)
+        match = next((f for f, numbers in facts if number in numbers and squash(f.name) in knobs), None)
+        if match is None:
+            return ()
+        found.append(match)
+    return tuple(found)
+
+
+def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
+    """The first live binding holding a number of the element's name other than 0 and 1 (bound everywhere) under
+    a name of one of its words (``_knob_names``: ``P = 8`` for "P in {4, 8}", ``gamma = 0.8``), or ``None``: the
+    setting may be there in a form the claim does not spell out."""
+    wanted = {float(n) for n in _NUMBER.findall(name)} - {0.0, 1.0}
+    knobs = {k for word in _NOT_ALNUM.split(name.lower()) if word and not word.isdigit() for k in _knob_names(word)}
+    return next((f for f, numbers in index.analysis(_live_numbers) if numbers & wanted and squash(f.name) in knobs),
+                None) if wanted else None
+
+
+_CLAIMED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])", re.IGNORECASE)
+_FILLER = frozenset({"in", "of", "x", "and", "to", "at", "with", "the", "a", "per", "vs", "n", "num", "number",
+                     "size", "count", "max", "total"})  # words that name no knob of their own
+
+
+def _setting_words(text: str) -> frozenset[str]:
+    """The words of a setting's name without numbers and fillers, singular (``55 epochs`` -> ``{epoch}``,
+    ``num_epochs`` -> ``{epoch}``)."""
+    out = set()
+    for word in _NOT_ALNUM.split(text.lower()):
+        if word and not _DIGIT.search(word) and word not in _FILLER:
+            out.add(word[:-1] if word.endswith("s") and len(word) > 3 else word)
+    return frozenset(out)
+
+
+def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
+                  ) -> tuple[Outcome, tuple[Fact, ...], str] | None:
+    """For a setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``, ``temperature 0.7``),
+    whose knob live code names (``mentions``, matched by a term without the number: ``epochs``), what the knob's
+    bindings hold: present when they hold every claimed value, absent when none, with those bindings and the
+    knob; ``None`` when the knob's words are not exactly the setting's, a binding is worked out at run time or
+    passed in from another name, or the values overlap in part."""
+    claimed = {float(n) for n in _CLAIMED_NUMBER.findall(name)}
+    wanted = _setting_words(name)
+    if not claimed or not wanted:
+        return None
+    liveness = index.analysis(binding_liveness)
+    for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
+        if _setting_words(knob) != wanted:
+            continue
+        facts = [f for f in index.facts if f.name == knob and f.kind != K.LITERAL and not is_test_path(f.file)
+                 and liveness(f) != DEAD]
+        if not facts or any(f.value is None and (f.computed or f.source != knob) for f in facts):
+            return None
+        at = {(f.file, f.line) for f in facts}
+        graph = index.analysis(build_call_graph)
+        if any(m.kind == "binding" and m.context != "bind:literal" and (m.file, m.line) not in at
+               and graph.live(m.scope) for text in (knob, f"self.{knob}")
+               for m in graph.mentions_by_text().get(text, ())):
+            return None  # temperature = args.temperature * 0.5: worked out where no fact holds it
+        bound = {float(v): f for f in facts for v in (f.value if isinstance(f.value, tuple) else (f.value,))
+                 if is_number(v)}
+        if not bound or any(f.value is not None and not any(is_number(v) for v in (
+                f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
+            return None
+        if claimed <= set(bound):
+            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob
+        if not claimed & set(bound):
+            return ABSENT, tuple(dict.fromkeys(bound[v] for v in sorted(bound))), knob
+        return None
     return None
 
 
