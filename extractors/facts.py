@@ -64,12 +64,14 @@ class CallFact(Location):
     attributes its arguments read, in source order (``range(cfg.M)`` reads ``M``; ``f(lr=args.lr)`` reads ``lr``).
     ``referenced`` marks a dotted name used as a value without being called (``activation=nn.ReLU``,
     ``self.act = F.elu``, ``dtype=torch.bfloat16``): the choice is made there, the call happens elsewhere.
+    ``unpacks`` marks a call passing a mapping as keywords (``Config(**saved)``): it may pass any keyword.
     """
 
     callee: str
     context: str
     reads: tuple[str, ...]
     referenced: bool = False
+    unpacks: bool = False
 
     @property
     def short(self) -> str:

@@ -144,7 +144,8 @@ def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     key in a config file; for a dataclass or pydantic field, the
     keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
     keyword every live call of its function passes. A default some live call leaves alone is still used there, so
-    it is not overridden. The caller compares values."""
+    it is not overridden; a call unpacking a mapping (``TrainConfig(**saved)``) is left out of that count, as it
+    may pass the keyword or not. The caller compares values."""
     if fact.kind == K.ARGPARSE:
         return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
                      if f.kind == K.LAUNCHER and f.name == fact.name), None)
@@ -158,7 +159,10 @@ def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     owner = parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
     calls = [c for c in index.analysis(calls_by_short).get(owner, ())
              if call_liveness(index, c) != DEAD and not is_test_path(c.file)]
-    if not calls or not all(fact.name in passed_keywords(index, c) for c in calls):
+    # a call unpacking a mapping (Config(**saved)) may pass the keyword: it neither keeps nor replaces the default,
+    # which the calls passing it explicitly replace
+    explicit = [c for c in calls if not c.unpacks]
+    if not explicit or not all(fact.name in passed_keywords(index, c) for c in explicit):
         return None  # some live call leaves the default in use
     return min((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
                 and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),

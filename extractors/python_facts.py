@@ -311,7 +311,8 @@ class _FactVisitor(cst.CSTVisitor):
         if callee:
             line, end = self._lines(node)
             self.found.calls.append(CallFact(self.file, line, end, callee, self._context(),
-                                             _argument_reads(node), cell=self.cell))
+                                             _argument_reads(node), cell=self.cell,
+                                             unpacks=any(arg.star == "**" for arg in node.args)))
         for arg in node.args:
             if arg.keyword is not None:
                 self.skip_names.add(id(arg.keyword))

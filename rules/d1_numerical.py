@@ -346,6 +346,9 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         # runs: a drift; a binding read by its own unrun code path (a downstream stage no entry point calls) is
         # that path's value, another quantity than the running one: a trace
         orphan = all(not _is_read(f, index) or _override(f, atom, index) is not None for f in real)
+        if not used:  # the value replacing the default everywhere is what runs (Config(alpha=args.alpha))
+            used = [o for o in (_override(f, atom, index) for f in real if liveness(f) != DEAD)
+                    if o is not None and o.value is not None]
         if used and atom.named and not computed and orphan:
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
                                 f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
@@ -598,8 +601,12 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
 
 def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
     """The binding that replaces the default ``fact`` everywhere with a value other than the claimed ones
-    (``extractors.provenance.overridden_by``), or ``None``."""
+    (``extractors.provenance.overridden_by``), or ``None``. A pass-through override (``Config(lr=args.lr)``) has
+    the value its source binds (``extractors.provenance.resolve_source``)."""
     override = overridden_by(index, fact)
+    if override is not None and override.value is None and override.source:
+        chain = resolve_source(index, override)
+        override = replace(override, value=chain[-1].value, via=chain) if chain else override
     return override if override is not None and _differs(atom, override.value) else None
 
 
