@@ -244,10 +244,25 @@ def _qualified(name: str) -> bool:
 def step_roles(step: dict) -> frozenset[str]:
     """The roles of ``rules/roles.yaml`` (``step_roles``) that a step's name or keywords ask for: a step word or
     phrase equal to one of them or running inside one as whole words (``gradient clipping`` asks for ``clip``;
-    ``optimizer.step`` for ``optimizer_step``)."""
-    texts = [_words(t) for t in (step["name"], *step.get("keywords", ()), *step.get("functions", ())) if t]
+    ``optimizer.step`` for ``optimizer_step``; ``_asks``); for a role marked ``by_functions``, a function of the
+    step that is one of the role's calls (``fit``)."""
+    texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (step["name"], *step.get("keywords", ()),
+                                                                      *step.get("functions", ())) if t]
+    functions = {f.lower().rsplit(".", 1)[-1] for f in step.get("functions", ())}
     return frozenset(role.name for role in roles.step_roles()
-                     if any(_contains(text, _words(w)) for w in role.step_words for text in texts if _words(w)))
+                     if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
+                     or (role.by_functions and functions & role.calls))
+
+
+def _asks(text: tuple[str, ...], identifier: bool, word: tuple[str, ...]) -> bool:
+    """Whether a step's text (its words; ``identifier`` when it is a name, not a phrase) holds a role's step word:
+    a phrase holds it as whole words; a name holds a one-word step word only as its last part (``clf.fit``, not
+    ``fit_transform``, which transforms features), a longer one as whole words (``lr_scheduler.step``)."""
+    if not word:
+        return False
+    if identifier and len(word) == 1:
+        return text[-1:] == word
+    return _contains(text, word)
 
 
 def site_role(site: CallSite) -> str | None:
@@ -451,7 +466,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"settled")
     for i, j in mixed:
         order = orders[(i, j)]
-        reason += (f"; {results[j].name!r} runs at {order.second.site.ref} before {results[i].name!r} "
+        # the site of j before i's (the pair keeps the one after it, which orders the steps shown)
+        early = next((e for e in results[j].events if e.position < order.first.position), order.second)
+        reason += (f"; {results[j].name!r} runs at {early.site.ref} before {results[i].name!r} "
                    f"({order.first.site.ref}) as well as after it, so the order is not settled")
     if partial and graph.runnable and certain_steps and not violated:
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
@@ -486,7 +503,10 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
                     strong.append(event)
                 elif strength == WEAK and not strong:
                     weak.append(event)
-            chosen = strong or weak
+            # a step asking for a call role (fit, optimizer step) is where calls of that role run, when any does:
+            # a name it also lists (train_test_split beside fit) may be a preparation run before it
+            by_role = [e for e in strong if names.roles and site_role(e.site) in names.roles]
+            chosen = by_role or strong or weak
             results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
                                       STRONG if strong else WEAK if weak else None, events=tuple(chosen)))
         key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))

@@ -38,6 +38,11 @@ class Scan:
     raw: list[RawSite] = field(default_factory=list)
     # (scope, var) -> constructor text; None when several
     var_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # (scope, var) -> (line, constructor text or None, enclosing if/try arms) per binding, in source order: a
+    # variable bound to several things has, at a call, the type of its latest binding above it in an arm holding
+    # the call (detector = A(...); detector.run(); detector = B(...); detector.run())
+    var_bindings: dict[tuple[str, str], list[tuple[int, str | None, tuple[tuple[int, int], ...]]]] = field(
+        default_factory=dict)
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
@@ -409,6 +414,7 @@ class Scanner(cst.CSTVisitor):
         parts = text.split(".")
         if len(parts) == 1:
             key = (self.scopes[-1], parts[0])
+            self.s.var_bindings.setdefault(key, []).append((self._line(node), ctor, tuple(self.branches[-1])))
             if key in self.s.var_types and self.s.var_types[key] != ctor:
                 self.s.var_types[key] = None  # bound to different things: no single type
             else:
