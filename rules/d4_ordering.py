@@ -417,8 +417,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
     violated = [p for p in pairs if p in orders and orders[p].state == VIOLATED]
+    # a step playing two roles whose order a call between them breaks (its backward pass and its optimizer step,
+    # the gradients zeroed between): the step does not happen as claimed
+    broken = {i: b for i, (r, step) in enumerate(zip(results, steps))
+              if r.outcome == ORDERED and r.strength == STRONG
+              and (b := _inner_breaker(r.events, step, traces.get(entry, []) if entry else [])) is not None}
     # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
-    kept = _largest_consistent(found, orders, pairs, total, lambda i: 1.0 if results[i].strength == STRONG else 0.5)
+    kept = _largest_consistent(found, orders, pairs, total, lambda i: 0.0 if i in broken else
+                               1.0 if results[i].strength == STRONG else 0.5)
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
@@ -431,9 +437,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     partial = bool(found) and len(found) < len(steps)
     decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
     violated = [pair for pair in violated if pair not in unclear]
-    if len(found) == len(steps) and any(results[i].strength == STRONG and results[j].strength == STRONG
-                                        for i, j in violated):
+    if len(found) == len(steps) and (broken or any(results[i].strength == STRONG and results[j].strength == STRONG
+                                                   for i, j in violated)):
         score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
+    if broken:
+        score = min(score, 0.5)  # a pair out of order that may not be the claim's point (CONVENTIONS.md, "Ordering")
     if mixed:
         score = min(score, 0.75)
     shown = _shown_sites(found, orders)
@@ -445,7 +453,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     else:
         for i, event in shown.items():
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
-    drift = Drift.ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
+    drift = Drift.ORDERING if violated or broken else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
     reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph,
                      bool(unclear or mixed or scattered))
     for i, j in unclear:
@@ -476,7 +484,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
         reason += "; the statement has elements no step covers"
-    evidence = _evidence(results, [orders[p] for p in violated], index)
+    for i, (first, second, breaker) in sorted(broken.items()):
+        reason = (f"order violated: {breaker.site.target.rsplit('.', 1)[-1]} at {breaker.site.ref} runs between the "
+                  f"{_ROLE_TEXT.get(site_role(first.site), 'first call')} ({first.site.ref}) and the "
+                  f"{_ROLE_TEXT.get(site_role(second.site), 'second call')} ({second.site.ref}) of "
+                  f"{results[i].name!r}, undoing the first for the second; " + reason)
+    evidence = _evidence(results, [PairOrder(VIOLATED, first, second, breaker)
+                                   for first, second, breaker in broken.values()]
+                         + [orders[p] for p in violated], index)
     findings = tuple(StepFinding(r.name, r.outcome, r.strength, r.event.site.ref if r.event else (r.where or None),
                                  bool(r.event and r.event.in_loop)) for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
@@ -692,6 +707,33 @@ def _breaker(order: PairOrder, step_i: dict, step_j: dict, events: list[Event]) 
     scope = order.second.site.scope
     return next((e for e in events[order.first.position + 1:order.second.position]
                  if e.site.scope == scope and site_role(e.site) in breakers), None)
+
+
+_ROLE_TEXT = {"backward": "backward pass", "optimizer_step": "optimizer step", "scheduler_step": "scheduler step",
+              "zero_grad": "gradient reset", "clip": "gradient clip", "forward": "forward pass", "save": "save",
+              "fit": "fit", "predict": "prediction"}
+
+
+def _inner_breaker(events: tuple[Event, ...], step: dict, trace: list[Event]
+                   ) -> tuple[Event, Event, Event] | None:
+    """For a step asking for both roles of an order breaker (``rules/roles.yaml``, ``order_breakers``: a
+    "parameter update" with its backward pass and its optimizer step), the first of its sites of the earlier role,
+    its next site of the later role in the same body, and a breaking call between them there (the gradients zeroed
+    between ``loss.backward()`` and ``optimizer.step()``); ``None`` when no such call runs."""
+    asked = step_roles(step)
+    for first_role, then_role, breaker_role in roles.order_breakers():
+        if not {first_role, then_role} <= asked:
+            continue
+        for first in (e for e in events if site_role(e.site) == first_role):
+            second = next((e for e in events if e.position > first.position and e.site.scope == first.site.scope
+                           and site_role(e.site) == then_role), None)
+            if second is None:
+                continue
+            breaker = next((e for e in trace[first.position + 1:second.position]
+                            if e.site.scope == first.site.scope and site_role(e.site) == breaker_role), None)
+            if breaker is not None:
+                return first, second, breaker
+    return None
 
 
 def _shared(a: tuple[CallSite, ...], b: tuple[CallSite, ...]) -> int:

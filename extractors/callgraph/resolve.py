@@ -204,8 +204,10 @@ class Resolver:
             self.cg._sites.setdefault(scope, []).append(site)
             if site.callee is not None:
                 self.edge(scope, site.callee, site.kind, key, line)
-                if site.kind == CALL and text.split(".")[0] in ("self", "cls"):
-                    for override in self._overrides(site.callee):  # self.m() may run a subclass's m
+                if site.kind == CALL and (text.split(".")[0] in ("self", "cls")
+                                          or (scope, text.split(".")[0]) in scan.annotated):
+                    # self.m(), or x.m() of a parameter annotated as a class, may run a subclass's m
+                    for override in self._overrides(site.callee):
                         self.edge(scope, override, CALL, key, line)
             elif site.kind == UNRESOLVED and "." in text:
                 attr = text.rsplit(".", 1)[1]
@@ -331,13 +333,14 @@ class Resolver:
 
 
 
-def _latest_binding(bindings: list[tuple[int, str | None, tuple]], line: int, arms: tuple) -> str | None:
-    """The constructor text of the latest of a variable's ``bindings`` (line, constructor, enclosing if/try arms)
-    above ``line``, when every arm enclosing that binding also encloses the call (``arms``): ``if a: d = A() else:
-    d = B()`` leaves ``d`` untyped after the ``if``. ``None`` when there is no such binding or it is no call of a
-    constructor."""
-    above = [b for b in bindings if b[0] < line]
+def _latest_binding(bindings: list[tuple[int, str | None, tuple, bool]], line: int, arms: tuple) -> str | None:
+    """The constructor text of the latest of a variable's ``bindings`` (line, constructor, enclosing if/try arms,
+    narrows: ``Scan.var_bindings``) above ``line``, when every arm enclosing that binding also encloses the call
+    (``arms``): ``if a: d = A() else: d = B()`` leaves ``d`` untyped after the ``if``; an ``isinstance`` narrowing
+    counts only within its body. ``None`` when there is no such binding or it is no call of a constructor."""
+    inside = set(arms)
+    above = [b for b in bindings if b[0] < line and not (b[3] and not set(b[2]) <= inside)]
     if not above:
         return None
-    _, ctor, bound_in = above[-1]
-    return ctor if set(bound_in) <= set(arms) else None
+    _, ctor, bound_in, _ = above[-1]
+    return ctor if set(bound_in) <= inside else None
