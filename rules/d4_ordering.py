@@ -486,8 +486,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += "; the statement has elements no step covers"
     for i, (first, second, breaker) in sorted(broken.items()):
         reason = (f"order violated: {breaker.site.target.rsplit('.', 1)[-1]} at {breaker.site.ref} runs between the "
-                  f"{_ROLE_TEXT.get(site_role(first.site), 'first call')} ({first.site.ref}) and the "
-                  f"{_ROLE_TEXT.get(site_role(second.site), 'second call')} ({second.site.ref}) of "
+                  f"{_ROLE_TEXT.get(site_role(first.site) or '', 'first call')} ({first.site.ref}) and the "
+                  f"{_ROLE_TEXT.get(site_role(second.site) or '', 'second call')} ({second.site.ref}) of "
                   f"{results[i].name!r}, undoing the first for the second; " + reason)
     evidence = _evidence(results, [PairOrder(VIOLATED, first, second, breaker)
                                    for first, second, breaker in broken.values()]
