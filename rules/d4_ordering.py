@@ -10,8 +10,11 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   unless the step's ``functions`` name that very class (building it is the step);
 - **strongly** when the call plays a role the step asks for (``rules/roles.yaml``, ``step_roles``: the backward
   pass ``loss.backward()``, an optimizer or scheduler step ``optimizer.step()`` told by its receiver's name,
-  ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save; a step asks for a role when its name or keywords hold
-  one of the role's step words: "gradient clipping", ``optimizer.step``);
+  ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save, an estimator's ``fit``/``predict`` told by its
+  receiver; a step asks for a role when its name or keywords hold one of the role's step words: "gradient
+  clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
+  ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
+  the sites of that role when any runs, not at another name it lists (``train_test_split`` beside ``fit``);
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
@@ -40,6 +43,11 @@ first) is the pipeline; a step's position is its first strong site there
 no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
 (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
 *maybe* live, or a keyword used only as a variable or string).
+
+A step playing both roles of an order breaker (a "parameter update" with its backward pass and its optimizer
+step) is broken when the breaking call runs between them in one body (``_inner_breaker``): it counts as a violated
+pair (0 with every step found, else at most 0.5: CONVENTIONS.md, "Ordering", a pair out of order that may not be
+the claim's point) and weighs nothing in the estimate.
 
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
 none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
