@@ -14,7 +14,8 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   receiver; a step asks for a role when its name or keywords hold one of the role's step words: "gradient
   clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
   ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
-  the sites of that role when any runs, not at another name it lists (``train_test_split`` beside ``fit``);
+  the sites of that role, when any runs, and of the repository functions it names, not at a library name it lists
+  (``train_test_split`` beside ``fit``);
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
@@ -482,10 +483,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"settled")
     for i, j in mixed:
         order = orders[(i, j)]
-        # the site of j before i's (the pair keeps the one after it, which orders the steps shown)
-        early = next((e for e in results[j].events if e.position < order.first.position), order.second)
+        # a site of j before one of i (the pair keeps the sites in the claimed order, which order the steps shown)
+        early, late = next(((ej, ei) for ei in results[i].events for ej in results[j].events
+                            if ej.position < ei.position), (order.second, order.first))
         reason += (f"; {results[j].name!r} runs at {early.site.ref} before {results[i].name!r} "
-                   f"({order.first.site.ref}) as well as after it, so the order is not settled")
+                   f"({late.site.ref}) as well as after it, so the order is not settled")
     if partial and graph.runnable and certain_steps and not violated:
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if not graph.runnable:
@@ -526,9 +528,13 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
                     strong.append(event)
                 elif strength == WEAK and not strong:
                     weak.append(event)
-            # a step asking for a call role (fit, optimizer step) is where calls of that role run, when any does:
-            # a name it also lists (train_test_split beside fit) may be a preparation run before it
+            # a step asking for a call role (fit, optimizer step) is where calls of that role run, when any does,
+            # and where the repository functions it names run: a library name it also lists (train_test_split
+            # beside fit) may be a preparation run before it
             by_role = [e for e in strong if names.roles and site_role(e.site) in names.roles]
+            if by_role:
+                role_sites = {e.position for e in by_role}
+                by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
             chosen = by_role or strong or weak
             results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
                                       STRONG if strong else WEAK if weak else None, events=tuple(chosen)))
