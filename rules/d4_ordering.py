@@ -476,7 +476,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
                    f"follows" if kind == NESTED else
                    f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
-                   f"({order.second.site.ref}), so no order follows")
+                   f"({order.second.site.ref}), so no order follows"
+                   if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"; {results[j].name!r} runs before {results[i].name!r} where they run closest "
+                   f"({order.second.site.ref}, {order.first.site.ref}), but after it at other sites, so the order is "
+                   f"not settled")
     for i, j in scattered:
         reason += (f"; {results[i].name!r} and {results[j].name!r} are ordered at sites ({shown[i].site.ref}, "
                    f"{shown[j].site.ref}) that do not line up with the other steps' in one pass, so the order is not "
@@ -634,14 +638,15 @@ def _unclear(order: PairOrder) -> bool:
     """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
     training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
     other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
-    ``__init__``: setting up a step is not running it)."""
+    ``__init__``: setting up a step is not running it), or i runs before j at other sites (``held_elsewhere``)."""
     if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
     return order.state == VIOLATED and (kind == NESTED or _constructs(order.second.site)
-                                        or _constructs(order.first.site))
+                                        or _constructs(order.first.site)
+                                        or (order.held_elsewhere and order.broken_by is None))
 
 
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
@@ -661,6 +666,7 @@ class PairOrder:
     second: Event
     broken_by: Event | None = None
     inside: bool = False
+    held_elsewhere: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
@@ -673,11 +679,14 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     ordered against it: such pairs count only when no other pair exists. ``events_i`` and ``events_j`` must not be
     empty."""
     pairs = [(ei, ej) for ei in events_i[:_PAIR_EVENTS] for ej in events_j[:_PAIR_EVENTS]]
+    # some site of i runs before some site of j, though not where they run closest: a violation then rests on the
+    # choice of sites (the re-evaluation inside a sweep, not the evaluation before it) and settles nothing
+    elsewhere = any(ei.position < ej.position for ei, ej in pairs)
     apart = [(ei, ej) for ei, ej in pairs if ei is ej or relation(ei, ej) != NESTED]
     if not apart or len(apart) == len(pairs):
-        return _closest_order(pairs)
+        return replace(_closest_order(pairs), held_elsewhere=elsewhere)
     inside = max(_shared(a.path, b.path) for a, b in pairs) > max(_shared(a.path, b.path) for a, b in apart)
-    return replace(_closest_order(apart), inside=inside)
+    return replace(_closest_order(apart), inside=inside, held_elsewhere=elsewhere)
 
 
 def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
