@@ -72,7 +72,9 @@ most 0.75, so a verdict never lists steps out of the claimed order with a 1). A 
 site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
 own closest sites, a step after its predecessor in one function and before its successor in another), nothing
 settles and the score stays at most 0.75 too. A violation is further unsettled
-when one site runs inside the other's call (``relation``) or the earlier site only constructs an object. Otherwise
+when one site runs inside the other's call (``relation``), the earlier site only constructs an object, or the
+claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
+and again inside it). Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
 
