@@ -661,7 +661,8 @@ class PairOrder:
     i), ``mixed`` (both), or ``holds`` with ``first is second`` when one call maps both; ``first`` and ``second``
     the sites of i and j that show it (for a violation, the j site before the i site, unless ``broken_by`` is the
     call between them that breaks the order: ``_breaker``); ``inside`` when the closest sites of all were one
-    inside the other's call, so that the order shown comes from sites further apart and settles nothing."""
+    inside the other's call, so that the order shown comes from sites further apart and settles nothing;
+    ``held_elsewhere`` when some site of i runs before some site of j, wherever they are."""
 
     state: str
     first: Event
