@@ -10,8 +10,12 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   unless the step's ``functions`` name that very class (building it is the step);
 - **strongly** when the call plays a role the step asks for (``rules/roles.yaml``, ``step_roles``: the backward
   pass ``loss.backward()``, an optimizer or scheduler step ``optimizer.step()`` told by its receiver's name,
-  ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save; a step asks for a role when its name or keywords hold
-  one of the role's step words: "gradient clipping", ``optimizer.step``);
+  ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save, an estimator's ``fit``/``predict`` told by its
+  receiver; a step asks for a role when its name or keywords hold one of the role's step words: "gradient
+  clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
+  ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
+  the sites of that role, when any runs, and of the repository functions it names, not at a library name it lists
+  (``train_test_split`` beside ``fit``);
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
@@ -41,6 +45,11 @@ no order follows), ``dead`` (only code no entry point reaches: reported with whe
 (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
 *maybe* live, or a keyword used only as a variable or string).
 
+A step playing both roles of an order breaker (a "parameter update" with its backward pass and its optimizer
+step) is broken when the breaking call runs between them in one body (``_inner_breaker``): it counts as a violated
+pair (0 with every step found, else at most 0.5: CONVENTIONS.md, "Ordering", a pair out of order that may not be
+the claim's point) and weighs nothing in the estimate.
+
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
 none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
@@ -63,7 +72,9 @@ most 0.75, so a verdict never lists steps out of the claimed order with a 1). A 
 site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
 own closest sites, a step after its predecessor in one function and before its successor in another), nothing
 settles and the score stays at most 0.75 too. A violation is further unsettled
-when one site runs inside the other's call (``relation``) or the earlier site only constructs an object. Otherwise
+when one site runs inside the other's call (``relation``), the earlier site only constructs an object, or the
+claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
+and again inside it). Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
 
@@ -244,10 +255,25 @@ def _qualified(name: str) -> bool:
 def step_roles(step: dict) -> frozenset[str]:
     """The roles of ``rules/roles.yaml`` (``step_roles``) that a step's name or keywords ask for: a step word or
     phrase equal to one of them or running inside one as whole words (``gradient clipping`` asks for ``clip``;
-    ``optimizer.step`` for ``optimizer_step``)."""
-    texts = [_words(t) for t in (step["name"], *step.get("keywords", ()), *step.get("functions", ())) if t]
+    ``optimizer.step`` for ``optimizer_step``; ``_asks``); for a role marked ``by_functions``, a function of the
+    step that is one of the role's calls (``fit``)."""
+    texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (step["name"], *step.get("keywords", ()),
+                                                                      *step.get("functions", ())) if t]
+    functions = {f.lower().rsplit(".", 1)[-1] for f in step.get("functions", ())}
     return frozenset(role.name for role in roles.step_roles()
-                     if any(_contains(text, _words(w)) for w in role.step_words for text in texts if _words(w)))
+                     if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
+                     or (role.by_functions and functions & role.calls))
+
+
+def _asks(text: tuple[str, ...], identifier: bool, word: tuple[str, ...]) -> bool:
+    """Whether a step's text (its words; ``identifier`` when it is a name, not a phrase) holds a role's step word:
+    a phrase holds it as whole words; a name holds a one-word step word only as its last part (``clf.fit``, not
+    ``fit_transform``, which transforms features), a longer one as whole words (``lr_scheduler.step``)."""
+    if not word:
+        return False
+    if identifier and len(word) == 1:
+        return text[-1:] == word
+    return _contains(text, word)
 
 
 def site_role(site: CallSite) -> str | None:
@@ -402,8 +428,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
     violated = [p for p in pairs if p in orders and orders[p].state == VIOLATED]
+    # a step playing two roles whose order a call between them breaks (its backward pass and its optimizer step,
+    # the gradients zeroed between): the step does not happen as claimed
+    broken = {i: b for i, (r, step) in enumerate(zip(results, steps))
+              if r.outcome == ORDERED and r.strength == STRONG
+              and (b := _inner_breaker(r.events, step, traces.get(entry, []) if entry else [])) is not None}
     # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
-    kept = _largest_consistent(found, orders, pairs, total, lambda i: 1.0 if results[i].strength == STRONG else 0.5)
+    kept = _largest_consistent(found, orders, pairs, total, lambda i: 0.0 if i in broken else
+                               1.0 if results[i].strength == STRONG else 0.5)
     score = round_to_scale(kept / len(steps))
     certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
                         for r in results)
@@ -416,9 +448,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     partial = bool(found) and len(found) < len(steps)
     decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
     violated = [pair for pair in violated if pair not in unclear]
-    if len(found) == len(steps) and any(results[i].strength == STRONG and results[j].strength == STRONG
-                                        for i, j in violated):
+    if len(found) == len(steps) and (broken or any(results[i].strength == STRONG and results[j].strength == STRONG
+                                                   for i, j in violated)):
         score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
+    if broken:
+        score = min(score, 0.5)  # a pair out of order that may not be the claim's point (CONVENTIONS.md, "Ordering")
     if mixed:
         score = min(score, 0.75)
     shown = _shown_sites(found, orders)
@@ -430,7 +464,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     else:
         for i, event in shown.items():
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
-    drift = Drift.ORDERING if violated else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
+    drift = Drift.ORDERING if violated or broken else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
     reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph,
                      bool(unclear or mixed or scattered))
     for i, j in unclear:
@@ -444,22 +478,36 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
                    f"follows" if kind == NESTED else
                    f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
-                   f"({order.second.site.ref}), so no order follows")
+                   f"({order.second.site.ref}), so no order follows"
+                   if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"; {results[j].name!r} runs before {results[i].name!r} where they run closest "
+                   f"({order.second.site.ref}, {order.first.site.ref}), but after it at other sites, so the order is "
+                   f"not settled")
     for i, j in scattered:
         reason += (f"; {results[i].name!r} and {results[j].name!r} are ordered at sites ({shown[i].site.ref}, "
                    f"{shown[j].site.ref}) that do not line up with the other steps' in one pass, so the order is not "
                    f"settled")
     for i, j in mixed:
         order = orders[(i, j)]
-        reason += (f"; {results[j].name!r} runs at {order.second.site.ref} before {results[i].name!r} "
-                   f"({order.first.site.ref}) as well as after it, so the order is not settled")
+        # a site of j before one of i (the pair keeps the sites in the claimed order, which order the steps shown)
+        early, late = next(((ej, ei) for ei in results[i].events for ej in results[j].events
+                            if ej.position < ei.position), (order.second, order.first))
+        reason += (f"; {results[j].name!r} runs at {early.site.ref} before {results[i].name!r} "
+                   f"({late.site.ref}) as well as after it, so the order is not settled")
     if partial and graph.runnable and certain_steps and not violated:
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
         reason += "; the statement has elements no step covers"
-    evidence = _evidence(results, [orders[p] for p in violated], index)
+    for i, (first, second, breaker) in sorted(broken.items()):
+        reason = (f"order violated: {breaker.site.target.rsplit('.', 1)[-1]} at {breaker.site.ref} runs between the "
+                  f"{_ROLE_TEXT.get(site_role(first.site) or '', 'first call')} ({first.site.ref}) and the "
+                  f"{_ROLE_TEXT.get(site_role(second.site) or '', 'second call')} ({second.site.ref}) of "
+                  f"{results[i].name!r}, undoing the first for the second; " + reason)
+    evidence = _evidence(results, [PairOrder(VIOLATED, first, second, breaker)
+                                   for first, second, breaker in broken.values()]
+                         + [orders[p] for p in violated], index)
     findings = tuple(StepFinding(r.name, r.outcome, r.strength, r.event.site.ref if r.event else (r.where or None),
                                  bool(r.event and r.event.in_loop)) for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
@@ -486,7 +534,14 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
                     strong.append(event)
                 elif strength == WEAK and not strong:
                     weak.append(event)
-            chosen = strong or weak
+            # a step asking for a call role (fit, optimizer step) is where calls of that role run, when any does,
+            # and where the repository functions it names run: a library name it also lists (train_test_split
+            # beside fit) may be a preparation run before it
+            by_role = [e for e in strong if names.roles and site_role(e.site) in names.roles]
+            if by_role:
+                role_sites = {e.position for e in by_role}
+                by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
+            chosen = by_role or strong or weak
             results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
                                       STRONG if strong else WEAK if weak else None, events=tuple(chosen)))
         key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))
@@ -585,14 +640,15 @@ def _unclear(order: PairOrder) -> bool:
     """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
     training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
     other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
-    ``__init__``: setting up a step is not running it)."""
+    ``__init__``: setting up a step is not running it), or i runs before j at other sites (``held_elsewhere``)."""
     if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
     return order.state == VIOLATED and (kind == NESTED or _constructs(order.second.site)
-                                        or _constructs(order.first.site))
+                                        or _constructs(order.first.site)
+                                        or (order.held_elsewhere and order.broken_by is None))
 
 
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
@@ -605,13 +661,15 @@ class PairOrder:
     i), ``mixed`` (both), or ``holds`` with ``first is second`` when one call maps both; ``first`` and ``second``
     the sites of i and j that show it (for a violation, the j site before the i site, unless ``broken_by`` is the
     call between them that breaks the order: ``_breaker``); ``inside`` when the closest sites of all were one
-    inside the other's call, so that the order shown comes from sites further apart and settles nothing."""
+    inside the other's call, so that the order shown comes from sites further apart and settles nothing;
+    ``held_elsewhere`` when some site of i runs before some site of j, wherever they are."""
 
     state: str
     first: Event
     second: Event
     broken_by: Event | None = None
     inside: bool = False
+    held_elsewhere: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
@@ -624,11 +682,14 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     ordered against it: such pairs count only when no other pair exists. ``events_i`` and ``events_j`` must not be
     empty."""
     pairs = [(ei, ej) for ei in events_i[:_PAIR_EVENTS] for ej in events_j[:_PAIR_EVENTS]]
+    # some site of i runs before some site of j, though not where they run closest: a violation then rests on the
+    # choice of sites (the re-evaluation inside a sweep, not the evaluation before it) and settles nothing
+    elsewhere = any(ei.position < ej.position for ei, ej in pairs)
     apart = [(ei, ej) for ei, ej in pairs if ei is ej or relation(ei, ej) != NESTED]
     if not apart or len(apart) == len(pairs):
-        return _closest_order(pairs)
+        return replace(_closest_order(pairs), held_elsewhere=elsewhere)
     inside = max(_shared(a.path, b.path) for a, b in pairs) > max(_shared(a.path, b.path) for a, b in apart)
-    return replace(_closest_order(apart), inside=inside)
+    return replace(_closest_order(apart), inside=inside, held_elsewhere=elsewhere)
 
 
 def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
@@ -672,6 +733,33 @@ def _breaker(order: PairOrder, step_i: dict, step_j: dict, events: list[Event]) 
     scope = order.second.site.scope
     return next((e for e in events[order.first.position + 1:order.second.position]
                  if e.site.scope == scope and site_role(e.site) in breakers), None)
+
+
+_ROLE_TEXT = {"backward": "backward pass", "optimizer_step": "optimizer step", "scheduler_step": "scheduler step",
+              "zero_grad": "gradient reset", "clip": "gradient clip", "forward": "forward pass", "save": "save",
+              "fit": "fit", "predict": "prediction"}
+
+
+def _inner_breaker(events: tuple[Event, ...], step: dict, trace: list[Event]
+                   ) -> tuple[Event, Event, Event] | None:
+    """For a step asking for both roles of an order breaker (``rules/roles.yaml``, ``order_breakers``: a
+    "parameter update" with its backward pass and its optimizer step), the first of its sites of the earlier role,
+    its next site of the later role in the same body, and a breaking call between them there (the gradients zeroed
+    between ``loss.backward()`` and ``optimizer.step()``); ``None`` when no such call runs."""
+    asked = step_roles(step)
+    for first_role, then_role, breaker_role in roles.order_breakers():
+        if not {first_role, then_role} <= asked:
+            continue
+        for first in (e for e in events if site_role(e.site) == first_role):
+            second = next((e for e in events if e.position > first.position and e.site.scope == first.site.scope
+                           and site_role(e.site) == then_role), None)
+            if second is None:
+                continue
+            breaker = next((e for e in trace[first.position + 1:second.position]
+                            if e.site.scope == first.site.scope and site_role(e.site) == breaker_role), None)
+            if breaker is not None:
+                return first, second, breaker
+    return None
 
 
 def _shared(a: tuple[CallSite, ...], b: tuple[CallSite, ...]) -> int:

@@ -25,18 +25,26 @@ class RolesError(LookupError):
 class StepRole:
     """One role a call plays in a pipeline: ``name``; ``calls`` the last name parts of calls playing it;
     ``receivers`` words one of which the receiver's last name part must hold (empty: any receiver);
-    ``step_words`` the words or phrases of a step that ask for the role (lower case)."""
+    ``step_words`` the words or phrases of a step that ask for the role (lower case); ``by_functions`` whether a
+    step whose functions name one of the calls asks for it too."""
 
     name: str
     calls: frozenset[str]
     receivers: frozenset[str]
     step_words: frozenset[str]
+    by_functions: bool = False
 
 
 def _strings(value, where: str) -> frozenset[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise RolesError(f"rules/{ROLES_FILE}: {where} must be a list of strings (quote yes/no/numbers)")
     return frozenset(item.lower() for item in value)
+
+
+def _flag(value, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise RolesError(f"rules/{ROLES_FILE}: {where} must be true or false")
+    return value
 
 
 @lru_cache(maxsize=None)
@@ -82,5 +90,6 @@ def step_roles() -> tuple[StepRole, ...]:
             raise RolesError(f"rules/{ROLES_FILE}: step role {name!r} needs calls and step_words")
         out.append(StepRole(str(name), _strings(fields["calls"], f"{name}.calls"),
                             _strings(fields.get("receivers", []), f"{name}.receivers"),
-                            _strings(fields["step_words"], f"{name}.step_words")))
+                            _strings(fields["step_words"], f"{name}.step_words"),
+                            _flag(fields.get("by_functions", False), f"{name}.by_functions")))
     return tuple(out)

@@ -171,3 +171,36 @@ def test_bare_import_of_a_module_in_a_folder_put_on_sys_path(tmp_path) -> None:
     built = build_call_graph(build_index(tmp_path, names.normalise))
     assert built.liveness("src.sokoban.Env.__init__") == LIVE
     assert built.liveness("src.json.dumps") != LIVE
+
+
+def test_variable_rebound_to_another_class_is_typed_by_its_latest_binding(tmp_path) -> None:
+    """A variable bound to two classes in one scope runs, at each call, the class of its latest binding above the
+    call; a binding in one arm of an if leaves the variable untyped after it (either arm may have run)."""
+    (tmp_path / "main.py").write_text(
+        "class Probe:\n    def run(self):\n        return 1\n\n\n"
+        "class Detector:\n    def run(self):\n        return 2\n\n\n"
+        "def main(flag):\n"
+        "    runner = Probe()\n    runner.run()\n"
+        "    runner = Detector()\n    runner.run()\n"
+        "    if flag:\n        runner = Probe()\n    else:\n        runner = Detector()\n    runner.run()\n\n\n"
+        "if __name__ == '__main__':\n    main(True)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    runs = [(s.line, s.callee) for s in graph.callees_in_order("main.main") if s.target.endswith(".run")]
+    assert runs == [(13, "main.Probe.run"), (15, "main.Detector.run"), (20, None)]
+
+
+def test_annotated_parameter_and_isinstance_type_a_receiver(tmp_path) -> None:
+    """A parameter annotated with a repository class runs that class's methods (and may run a subclass's
+    override: a ``call`` edge to it); inside ``if isinstance(x, Sub):`` x runs Sub's methods."""
+    (tmp_path / "main.py").write_text(
+        "class Base:\n    def step(self):\n        return 1\n\n    def collect(self):\n        return 0\n\n\n"
+        "class Sub(Base):\n    def step(self):\n        return 2\n\n\n"
+        "def epoch(trainer: Base):\n"
+        "    trainer.collect()\n"
+        "    if isinstance(trainer, Sub):\n        trainer.step()\n    else:\n        trainer.step()\n"
+        "    trainer.step()\n\n\n"
+        "if __name__ == '__main__':\n    epoch(Sub())\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    calls = [(s.line, s.callee) for s in graph.callees_in_order("main.epoch") if s.kind == "call"]
+    assert calls == [(15, "main.Base.collect"), (17, "main.Sub.step"), (19, "main.Base.step"), (20, "main.Base.step")]
+    assert graph.graph.edges["main.epoch", "main.Sub.step"]["kind"] == "call"

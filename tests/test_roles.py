@@ -165,7 +165,8 @@ def test_manifest_rows_are_bounded(tmp_path: Path) -> None:
     ("actor_optim.step", "optimizer_step"), ("self.lr_scheduler.step", "scheduler_step"), ("env.step", None),
     ("optimizer.zero_grad", "zero_grad"), ("torch.nn.utils.clip_grad_norm_", "clip"),
     ("gradio.Video", None), ("PPOTrainer", None), ("self.model.model", "forward"), ("model.forward", "forward"),
-    ("Model", None)])
+    ("Model", None), ("self.classifier.fit", "fit"), ("clf.predict_proba", "predict"), ("np.polyfit", None),
+    ("curve.fit", None)])
 def test_call_roles(target: str, role_name: str | None) -> None:
     assert site_role(CallSite.at("t.py", 1, "t", None, target, UNRESOLVED)) == role_name
 
@@ -176,6 +177,13 @@ def test_steps_ask_for_roles() -> None:
     assert step_roles({"name": "AdamW update", "keywords": ["optimizer.step"], "functions": []}) == {"optimizer_step"}
     assert step_roles({"name": "forward pass", "keywords": ["lora_A"], "functions": []}) == {"forward"}
     assert step_roles({"name": "forward diffusion", "keywords": ["noise"], "functions": []}) == set()
+    # an estimator's fit is asked for by a phrase or by the call among the functions, never by "fit" in a name
+    # (a Bradley-Terry fit) or inside another call's name (fit_transform builds features)
+    assert step_roles({"name": "fit logistic regression", "keywords": [], "functions": []}) == {"fit"}
+    assert step_roles({"name": "train detector", "keywords": [], "functions": ["fit", "predict"]}) == {
+        "fit", "predict"}
+    assert step_roles({"name": "initial Bradley-Terry fit", "keywords": [], "functions": ["fit_bt"]}) == set()
+    assert step_roles({"name": "extract features", "keywords": [], "functions": ["fit_transform"]}) == set()
     assert roles.order_breakers() == (("backward", "optimizer_step", "zero_grad"),)
 
 

@@ -196,7 +196,7 @@ class Resolver:
                 if scope in g:
                     g.nodes[scope]["dynamic"] = True
                 continue
-            site = self._site(module, scan, scope, how, text, line, in_loop, key)
+            site = self._site(module, scan, scope, how, text, line, in_loop, key, branch)
             if site is None:
                 continue
             if branch:
@@ -204,8 +204,10 @@ class Resolver:
             self.cg._sites.setdefault(scope, []).append(site)
             if site.callee is not None:
                 self.edge(scope, site.callee, site.kind, key, line)
-                if site.kind == CALL and text.split(".")[0] in ("self", "cls"):
-                    for override in self._overrides(site.callee):  # self.m() may run a subclass's m
+                if site.kind == CALL and (text.split(".")[0] in ("self", "cls")
+                                          or (scope, text.split(".")[0]) in scan.annotated):
+                    # self.m(), or x.m() of a parameter annotated as a class, may run a subclass's m
+                    for override in self._overrides(site.callee):
                         self.edge(scope, override, CALL, key, line)
             elif site.kind == UNRESOLVED and "." in text:
                 attr = text.rsplit(".", 1)[1]
@@ -221,7 +223,7 @@ class Resolver:
             self.edge(module, main, RUN, scan.file, scan.main_line)
 
     def _site(self, module: str, scan: Scan, scope: str, how: str, text: str, line: int, in_loop: bool,
-              key: str) -> CallSite | None:
+              key: str, branch: tuple = ()) -> CallSite | None:
         """The call site of one raw record (see ``scan.RawSite``), or ``None`` for a reference that names no
         repository function or class."""
         if how == "super":
@@ -232,7 +234,7 @@ class Resolver:
             return CallSite.at(key, line, scope, None, f"super().{text}", UNRESOLVED, in_loop)
         if how == "expr":  # the receiver is computed: nothing resolves it (``EXPR_RECEIVER`` stands for it)
             return CallSite.at(key, line, scope, None, f"{EXPR_RECEIVER}.{text}", UNRESOLVED, in_loop)
-        resolved = self._resolve_local(module, scan, scope, text)
+        resolved = self._resolve_local(module, scan, scope, text, (line, branch))
         if how == "ref":  # a function or class passed, stored or returned: it may run wherever that goes
             if resolved and resolved[0] == "repo" and (resolved[1] in self.cg.functions or
                                                        resolved[1] in self.cg.classes):
@@ -251,9 +253,12 @@ class Resolver:
             return CallSite.at(key, line, scope, target, target, CALL, in_loop)
         return CallSite.at(key, line, scope, None, target, UNRESOLVED, in_loop)  # a module called: odd code
 
-    def _resolve_local(self, module: str, scan: Scan, scope: str, text: str) -> tuple[str, str] | None:
+    def _resolve_local(self, module: str, scan: Scan, scope: str, text: str,
+                       at: tuple[int, tuple] | None = None) -> tuple[str, str] | None:
         """Resolve a called or read dotted name in ``scope``: ``("repo", node)``, ``("instance", method)`` for
-        calling an instance, ``("external", dotted)``, or ``None``."""
+        calling an instance, ``("external", dotted)``, or ``None``. ``at`` (line, enclosing if/try arms) of the
+        call, when given, types a variable bound to several things by its latest binding above the call
+        (``_latest_binding``)."""
         parts = text.split(".")
         head = parts[0]
         owner = self.cg.functions.get(scope)
@@ -278,7 +283,10 @@ class Resolver:
         for holder in holders:
             if (holder, head) not in scan.var_types:
                 continue
-            var_cls = self._type_of(scan.var_types[(holder, head)], module)
+            text_type = scan.var_types[(holder, head)]
+            if text_type is None and at is not None and holder == scope:
+                text_type = _latest_binding(scan.var_bindings.get((holder, head), []), *at)
+            var_cls = self._type_of(text_type, module)
             if var_cls is None:
                 return None  # a variable of unknown type shadows module-level names
             if len(parts) == 1:
@@ -323,3 +331,16 @@ class Resolver:
             return
         g.add_edge(source, target, kind=kind, file=file, line=line, lines=[line])
 
+
+
+def _latest_binding(bindings: list[tuple[int, str | None, tuple, bool]], line: int, arms: tuple) -> str | None:
+    """The constructor text of the latest of a variable's ``bindings`` (line, constructor, enclosing if/try arms,
+    narrows: ``Scan.var_bindings``) above ``line``, when every arm enclosing that binding also encloses the call
+    (``arms``): ``if a: d = A() else: d = B()`` leaves ``d`` untyped after the ``if``; an ``isinstance`` narrowing
+    counts only within its body. ``None`` when there is no such binding or it is no call of a constructor."""
+    inside = set(arms)
+    above = [b for b in bindings if b[0] < line and not (b[3] and not set(b[2]) <= inside)]
+    if not above:
+        return None
+    _, ctor, bound_in, _ = above[-1]
+    return ctor if set(bound_in) <= inside else None

@@ -38,6 +38,14 @@ class Scan:
     raw: list[RawSite] = field(default_factory=list)
     # (scope, var) -> constructor text; None when several
     var_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # (scope, var) -> (line, constructor text or None, enclosing if/try arms, narrows) per binding, in source order:
+    # a variable bound to several things has, at a call, the type of its latest binding above it in an arm holding
+    # the call (detector = A(...); detector.run(); detector = B(...); detector.run()). A parameter's annotation
+    # binds it at the def line; ``isinstance(x, C)`` narrows x to C in the body of its if (``narrows``: no binding
+    # outside that body)
+    var_bindings: dict[tuple[str, str], list[tuple[int, str | None, tuple[tuple[int, int], ...], bool]]] = field(
+        default_factory=dict)
+    annotated: set[tuple[str, str]] = field(default_factory=set)  # (scope, var) typed by an annotation or isinstance
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
@@ -195,6 +203,10 @@ class Scanner(cst.CSTVisitor):
 
     def visit_Param(self, node: cst.Param) -> None:
         self.skip.add(id(node.name))
+        annotation = dotted_name(node.annotation.annotation) if node.annotation is not None else None
+        if annotation is not None and len(self.scopes) > 1:  # def run(trainer: PPOTrainer): trainer is one
+            self._type_var(node.name.value, self._line(node), annotation, ())
+            self.s.annotated.add((self.scopes[-1], node.name.value))
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
@@ -246,6 +258,14 @@ class Scanner(cst.CSTVisitor):
             self.s.main_line, self.s.main_end = self._line(node), self._end(node.body)
             return
         self.arms[id(node.body)] = (id(node), 0)
+        test = node.test
+        if (isinstance(test, cst.Call) and dotted_name(test.func) == "isinstance" and len(test.args) == 2
+                and isinstance(test.args[0].value, cst.Name) and dotted_name(test.args[1].value)):
+            # if isinstance(trainer, MAPPOTrainer): the body runs trainer's methods of that class
+            name = test.args[0].value.value
+            self._type_var(name, self._line(node), dotted_name(test.args[1].value),
+                           (*self.branches[-1], (id(node), 0)), narrows=True)
+            self.s.annotated.add((self.scopes[-1], name))
         compared = compared_strings(node.test)
         if compared:
             self.guard_of[id(node.body)] = compared
@@ -408,16 +428,23 @@ class Scanner(cst.CSTVisitor):
         self._mention(text.split(".")[-1], "binding", node, context, reads)
         parts = text.split(".")
         if len(parts) == 1:
-            key = (self.scopes[-1], parts[0])
-            if key in self.s.var_types and self.s.var_types[key] != ctor:
-                self.s.var_types[key] = None  # bound to different things: no single type
-            else:
-                self.s.var_types[key] = ctor
+            self._type_var(parts[0], self._line(node), ctor, tuple(self.branches[-1]))
         elif len(parts) == 2 and parts[0] == "self" and ctor is not None:
             owner = self._owner_class()
             if owner is not None:
                 key = (owner, parts[1])
                 self.s.attr_types[key] = ctor if self.s.attr_types.get(key, ctor) == ctor else None
+
+    def _type_var(self, name: str, line: int, ctor: str | None, arms: tuple[tuple[int, int], ...],
+                  narrows: bool = False) -> None:
+        """Note a binding of the variable ``name`` of the current scope to the class text ``ctor`` (``None``: not a
+        constructor call) at ``line`` within ``arms`` (``Scan.var_bindings``)."""
+        key = (self.scopes[-1], name)
+        self.s.var_bindings.setdefault(key, []).append((line, ctor, arms, narrows))
+        if key in self.s.var_types and self.s.var_types[key] != ctor:
+            self.s.var_types[key] = None  # bound to different things: no single type
+        else:
+            self.s.var_types[key] = ctor
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         text = dotted_name(node)
