@@ -94,6 +94,24 @@ def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
     return _scope_liveness(index.analysis(build_call_graph), call.file, call.cell, call.context)
 
 
+def _runs(program: str, file: str) -> bool:
+    """Whether a launcher's program (``train.py``, ``scripts/train.py`` or a module, ``pkg.train``) is the
+    repository file ``file``: the same path, one ending the other, or the same module."""
+    if program.endswith(".py"):
+        a, b = program.lstrip("./"), file
+        return a == b or b.endswith("/" + a) or a.endswith("/" + b)
+    module = module_name(file)
+    return module == program or module.endswith("." + program)
+
+
+def _accepts(index: RepositoryIndex, file: str, name: str) -> bool:
+    """Whether the program ``file`` declares the command-line option ``--name`` (dashes or underscores), as a
+    string literal of its source: an argparse option with or without a default."""
+    spellings = {name, name.replace("_", "-")}
+    quoted = {f"{quote}--{spelling}{quote}" for spelling in spellings for quote in "\"'"}
+    return any(q in line for line in index.lines.get(file, ()) for q in quoted)
+
+
 def _scope_liveness(graph, file: str, cell: int | None, scope: str) -> str:
     """The liveness of the innermost call-graph node holding ``scope`` (a dotted class/function path inside the
     module of ``file``; a notebook's top level is its cell); ``MAYBE`` for a place the graph does not know."""
@@ -140,18 +158,26 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
 
 def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
-    counts"): for an argparse default, an option a shell launcher passes; for a ``.get(key, default)`` default, the
-    key in a config file; for a dataclass or pydantic field, the
+    counts"): for an argparse default, an option a shell launcher passes; for a config file's key, an option a
+    launcher passes to a program accepting it; for a ``.get(key, default)`` default, the key in a config file (or
+    what replaces that key); for a dataclass or pydantic field, the
     keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
     keyword every live call of its function passes. A default some live call leaves alone is still used there, so
     it is not overridden; a call unpacking a mapping (``TrainConfig(**saved)``) is left out of that count, as it
     may pass the keyword or not. The caller compares values."""
+    named = sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
     if fact.kind == K.ARGPARSE:
-        return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
-                     if f.kind == K.LAUNCHER and f.name == fact.name), None)
+        return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name), None)
+    if fact.kind == K.CONFIG:
+        # an option the launcher passes to a program that accepts it (an argparse option of that name) wins over
+        # the config file's key (args.lr or cfg["lr"])
+        return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name
+                     and any(_runs(f.context, file) and _accepts(index, file, fact.name) for file in index.lines)),
+                    None)
     if fact.kind == K.GET_DEFAULT:  # cfg.get("betas", [0.9, 0.995]) reads the config's betas where it has one
-        return next((f for f in sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
-                     if f.kind == K.CONFIG and f.name == fact.name and not is_test_path(f.file)), None)
+        config = next((f for f in named if f.kind == K.CONFIG and f.name == fact.name
+                       and not is_test_path(f.file)), None)
+        return (overridden_by(index, config) or config) if config is not None else None
     if fact.kind not in (K.FIELD, K.DEFAULT) or not fact.context:
         return None
     parts = fact.context.split(".")

@@ -101,9 +101,22 @@ def _plain(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
+def claimed_key(choice: str) -> str:
+    """The key of a claimed choice: its ``choice_key``, except that a phrase naming exactly one member of a family
+    realised by calls reads as that member (``cosine_annealing``, ``linear_warmup_cosine`` -> ``cosine``), unless
+    the phrase is itself a realising callee (``CosineAnnealingLR`` stays as written, matching only itself)."""
+    key = choice_key(choice)
+    data = _data()
+    if key in data.realisers or any(key in callees for callees in data.realisers.values()):
+        return key
+    named = {member for members in data.families.values() if members & data.realisers.keys()
+             for member in _members_named(choice, members)}
+    return named.pop() if len(named) == 1 else key
+
+
 def family_of(choice: str) -> frozenset[str]:
     """The keys of the family the choice belongs to (``AdamW`` -> the optimizers), or an empty set."""
-    key = choice_key(choice)
+    key = claimed_key(choice)
     return next((members for members in _data().families.values() if key in members), frozenset())
 
 
@@ -131,7 +144,7 @@ def name_speaks_for(name: str, choice: str) -> bool:
     word of it is one of the family's ``atom_words`` (``lr_schedule``, ``scheduler`` yes; ``noise_scheduler``,
     ``guidance_scheduler`` no: a cosine noise or guidance schedule is no learning-rate schedule). Always true for
     choices outside such families."""
-    allowed = _data().atom_words.get(choice_key(choice))
+    allowed = _data().atom_words.get(claimed_key(choice))
     return allowed is None or {w.lower() for w in _WORDS.findall(name)} <= allowed
 
 
@@ -139,7 +152,7 @@ def own_function_realises(name: str, choice: str) -> bool:
     """Whether a repository's own function or class of this name realises the claimed choice of a
     ``choice_calls`` family: the name names that member and no other, and its other words are the family's
     ``atom_words`` or ``callee_words`` (``cosine_lr`` realises ``cosine``; ``cosine_beta_schedule`` does not)."""
-    key = choice_key(choice)
+    key = claimed_key(choice)
     allowed = _data().callee_words.get(key)
     if allowed is None:
         return False
@@ -158,7 +171,7 @@ def realising_calls(choice: str) -> frozenset[str]:
     the ``choice_calls`` of ``rules/quantities.yaml`` for a choice code realises through a library function
     (``cosine`` -> ``cosineannealinglr``, ``getcosineschedulewithwarmup``, ...), else the choice's own key
     (``AdamW`` -> ``adamw``)."""
-    key = choice_key(choice)
+    key = claimed_key(choice)
     return _data().realisers.get(key, frozenset({key}))
 
 
@@ -166,7 +179,7 @@ def rival_calls(choice: str) -> frozenset[str]:
     """The callee keys realising another member of the claimed choice's family (``Adam`` where ``AdamW`` is
     claimed; ``get_linear_schedule_with_warmup`` where a cosine schedule is), or an empty set when no family is
     known."""
-    key = choice_key(choice)
+    key = claimed_key(choice)
     return frozenset().union(*(realising_calls(member) for member in family_of(choice) - {key}))
 
 
@@ -174,19 +187,19 @@ def formula_calls(choice: str) -> frozenset[str]:
     """The callee keys that build a member of the choice's family from a formula (``LambdaLR``): where one runs,
     the claimed choice may be that formula, so rival calls settle nothing. Empty for choices without such
     callees."""
-    return _data().custom.get(choice_key(choice), frozenset())
+    return _data().custom.get(claimed_key(choice), frozenset())
 
 
 def formula_markers(choice: str) -> frozenset[str]:
     """The callee keys whose call inside a ``formula_calls`` formula realises the choice (``cos`` for a cosine
     schedule written out in a ``LambdaLR``; ``formula_markers`` in ``rules/quantities.yaml``), or an empty set."""
-    return _data().markers.get(choice_key(choice), frozenset())
+    return _data().markers.get(claimed_key(choice), frozenset())
 
 
 def realised_by_calls(choice: str) -> bool:
     """Whether the choice is one code realises by a library call or a formula (a learning-rate schedule) rather
     than by naming it: such a choice found nowhere may still be written out, so it is never settled absent."""
-    return choice_key(choice) in _data().realisers
+    return claimed_key(choice) in _data().realisers
 
 
 def choice_equal(claimed: str, found: str) -> bool | None:
@@ -196,7 +209,7 @@ def choice_equal(claimed: str, found: str) -> bool | None:
     differs (``adam`` against ``AdamW``), none named is not comparable (``ddpm``, a noise scheduler, says nothing
     about a learning-rate schedule). A member just before ``warmup`` names the warmup, not the choice, when the
     text names another member too. Without a family, different keys differ."""
-    key, found_key = choice_key(claimed), choice_key(found)
+    key, found_key = claimed_key(claimed), choice_key(found)
     if key == found_key:
         return True
     family = family_of(claimed)

@@ -63,3 +63,14 @@ def test_symbolic_equality_pairs_symbols_by_name():
 ])
 def test_library_choices_compare_by_the_family_members_a_text_names(claimed, found, expected) -> None:
     assert quantities.choice_equal(claimed, found) is expected
+
+
+@pytest.mark.parametrize("claimed, key", [
+    ("cosine annealing", "cosine"),               # a phrase naming one learning-rate schedule
+    ("linear_warmup_cosine", "cosine"),           # the member before "warmup" names the warmup
+    ("CosineAnnealingLR", "cosineannealinglr"),   # a realising callee stays itself
+    ("AdamW", "adamw"),                           # no call-realised family: its own key
+    ("cosine or linear", "cosineorlinear"),       # two schedules named: no one member
+])
+def test_a_claimed_schedule_phrase_reads_as_the_one_schedule_it_names(claimed, key) -> None:
+    assert quantities.claimed_key(claimed) == key

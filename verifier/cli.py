@@ -78,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="output format: " + ", ".join(f.help for f in FORMATS.values()))
     parser.add_argument("--output", "-o", metavar="FILE", type=Path, help="write the report to FILE")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                        help="skip repository files matching GLOB (relative POSIX path); repeatable")
+                        help="skip repository files whose relative path matches GLOB (* also crosses /), or with a "
+                             "folder or file named GLOB in their path; repeatable")
     parser.add_argument("--max-file-bytes", type=_positive, metavar="N", help="skip files larger than N bytes "
                                                                                "(default 1000000)")
     parser.add_argument("--no-cache", action="store_true",
