@@ -108,10 +108,11 @@ def test_ctrl_c_is_one_line_and_exit_130_without_partial_output(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     for number in range(1500):  # enough files that the run is still reading when the signal comes
-        (repo / f"m{number}.py").write_text("def f(x):\n    return x * 2\n" * 50)
+        (repo / f"m{number}.py").write_text(f"def f{number}(x):\n    return x * {number}\n" * 50)
     out = tmp_path / "report.json"
+    # no cache: a cache an earlier run filled would answer at once and end the run before the signal
     process = subprocess.Popen([sys.executable, "-m", "verifier.cli", str(repo), "--paper", "demo-001", "-q",
-                                "--format", "json", "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                "--no-cache", "--format", "json", "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     # past the imports (an interrupt there is Python's own): the parsers' native modules are loaded, then a while
     deadline = time.monotonic() + 60
