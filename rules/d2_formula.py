@@ -643,7 +643,8 @@ def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bo
     return None
 
 
-def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
+@lru_cache(maxsize=1 << 14)  # every formula with a part search asks for the parts of the same candidate forms
+def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
     """The proper subexpressions of ``expression`` worth comparing (not a lone symbol or number), outermost first,
     at most ``MAX_PARTS``."""
     found: list[sympy.Basic] = []
@@ -661,7 +662,7 @@ def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
             # a product or sum less one of its factors or terms: v * sigmoid(v) inside u * v * sigmoid(v)
             queue.extend((node, node / arg if isinstance(node, sympy.Mul) else node - arg) for arg in node.args
                          if not arg.is_Number)
-    return found
+    return tuple(found)
 
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
@@ -669,8 +670,7 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
     or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
     code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. Not
     for a tiny claim: ``y == E(x)`` would match any call of anything."""
-    placeholders = sorted(n for n in _undefined_names(claim.rhs)
-                          if n in table.placeholders or (names.is_generic(n) and n not in table.activations))
+    placeholders = _placeholders(claim.rhs)
     if len(placeholders) != 1 or claim.tiny:  # y == E(x) would match any call of anything
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
@@ -684,6 +684,15 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
                                 lambda e: sympy.Function(spare[0])(*e.args))
         variants[key] = _claim(rhs, glossary) or claim
     return variants[key]
+
+
+@lru_cache(maxsize=1 << 12)  # asked for every candidate form of every formula
+def _placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
+    """The function names of ``rhs`` that stand for some function (see ``_placeholder_variant``) in the packaged
+    operations table, sorted."""
+    table = operations.load()
+    return tuple(sorted(n for n in _undefined_names(rhs)
+                        if n in table.placeholders or (names.is_generic(n) and n not in table.activations)))
 
 
 def _weights(rhs: sympy.Basic, hints: dict) -> dict:
@@ -1040,17 +1049,22 @@ def _in_scope(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     return any(_contains(keys, c) for c in record.callees) or any(_contains(keys, t) for t in record.targets)
 
 
-def _nodes(expression: sympy.Basic) -> list[sympy.Basic]:
-    return dag_nodes(expression, 1 << 30) or []
+# The walks below are pure functions of an expression, asked again for the same candidate forms and parts by every
+# formula of a repository: each is computed once (bounded caches; results are immutable).
+@lru_cache(maxsize=1 << 15)
+def _nodes(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
+    return tuple(dag_nodes(expression, 1 << 30) or ())
 
 
-def _free(expression: sympy.Basic) -> set[sympy.Symbol]:
-    return {s for s in _nodes(expression) if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
+@lru_cache(maxsize=1 << 15)
+def _free(expression: sympy.Basic) -> frozenset[sympy.Symbol]:
+    return frozenset(s for s in _nodes(expression) if isinstance(s, sympy.Symbol) and s.name not in (":", "None"))
 
 
-def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
-    """The code's names that a formula symbol may stand for (not opaque code, not small constants)."""
-    return sorted((s for s in _free(expression) if not s.name.startswith("<")), key=lambda s: s.name)
+@lru_cache(maxsize=1 << 15)
+def _leaves(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
+    """The code's names that a formula symbol may stand for (not opaque code, not small constants), by name."""
+    return tuple(sorted((s for s in _free(expression) if not s.name.startswith("<")), key=lambda s: s.name))
 
 
 def _leaf_key(leaf: sympy.Basic) -> str:
@@ -1076,9 +1090,10 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
     return substitute(code, mapping)
 
 
-def _functions(expression: sympy.Basic) -> set[str]:
-    return {type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
-            for f in _nodes(expression) if isinstance(f, sympy.Function)}
+@lru_cache(maxsize=1 << 15)
+def _functions(expression: sympy.Basic) -> frozenset[str]:
+    return frozenset(type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
+                     for f in _nodes(expression) if isinstance(f, sympy.Function))
 
 
 @lru_cache(maxsize=1 << 12)
