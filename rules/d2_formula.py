@@ -225,6 +225,8 @@ class _Search:
     cache: dict
     dead: Callable[[FunctionRecord], bool]
     realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
+    # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
+    placeholders: dict = field(default_factory=dict)
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -274,7 +276,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
                 found = _drift(text, candidate, code, leaves, claim, FormulaResult(text), None, specific,
                                search.budget)
@@ -292,13 +294,13 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
-        forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
+        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
         forms, branches = _readings(forms, base.functions, kept_names)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
@@ -360,6 +362,16 @@ _MEAN = sympy.Function("mean")
 _SUM = sympy.Function("sum")
 
 
+def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
+                cache: dict) -> tuple:
+    """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
+    ``kept``: computed once per candidate and kept names (``cache`` lives in the index, as ``_profile``'s)."""
+    key = ("kept", id(candidate), kept)
+    if key not in cache:
+        cache[key] = candidate.kept_forms(keep)
+    return cache[key]
+
+
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
     """``expression`` with every sum divided by a name (``sum(x) / T``, ``(1 / n) * sum(L)``) read as a mean: papers
     write the average over a batch or a sequence that way, code as ``.mean()`` or a library's mean reduction. Applied
@@ -382,6 +394,13 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
     (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
+    # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
+    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean"})
+    return _readings_of(forms, shown, kept)
+
+
+@lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
+def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
     taken = _branches(forms) if "where" not in claimed else ()

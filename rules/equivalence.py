@@ -84,7 +84,7 @@ def evaluate(expression: sympy.Basic, point: int, renaming: dict[str, str] | Non
     return value
 
 
-@lru_cache(maxsize=1 << 16)  # the same candidate is evaluated under the same renaming for several formulas
+@lru_cache(maxsize=1 << 17)  # the same candidate is evaluated under the same renaming for several formulas
 def _evaluated(expression: sympy.Basic, point: int,
                renaming: tuple[tuple[str, str], ...]) -> tuple[complex | None, int, str | None]:
     """(the value of ``expression`` at ``point``, the number of distinct nodes evaluated, ``None``), or (``None``,
