@@ -20,6 +20,7 @@ import sympy
 
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, source_text
+from extractors.python_facts import child_nodes
 from extractors.values import dotted_name
 from sau.vocabulary import Location, split_where
 
@@ -667,30 +668,24 @@ def _names_in(target) -> list[str]:
     return []
 
 
-class _CalleeCollector(cst.CSTVisitor):
-    def __init__(self, record: FunctionRecord, skip_bodies: bool) -> None:
-        self.record = record
-        self.skip_bodies = skip_bodies
-
-    def visit_Call(self, node: cst.Call) -> None:
-        name = dotted_name(node.func)
-        if name is None and isinstance(node.func, cst.Attribute):
-            name = node.func.attr.value
-        if name is not None:
-            self.record.callees.add(name.rsplit(".", 1)[-1])
-
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
-        return not self.skip_bodies  # statements inside are visited on their own
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        return False
-
-
 def _collect_callees(node, record: FunctionRecord, skip_bodies: bool) -> None:
-    node.visit(_CalleeCollector(record, skip_bodies))
+    """Add to ``record.callees`` the last name component of every call in ``node``, not inside nested function or
+    class definitions, nor (``skip_bodies``) inside indented blocks, whose statements are visited on their own. A
+    walk over the node's fields (``child_nodes``): several times cheaper than a libcst visitor, and the callees
+    are a set, so the order of the walk does not matter."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            name = dotted_name(current.func)
+            if name is None and isinstance(current.func, cst.Attribute):
+                name = current.func.attr.value
+            if name is not None:
+                record.callees.add(name.rsplit(".", 1)[-1])
+        elif isinstance(current, (cst.FunctionDef, cst.ClassDef)) or \
+                (skip_bodies and isinstance(current, cst.IndentedBlock)):
+            continue
+        stack.extend(child_nodes(current))
 
 
 def _docstring(node: cst.FunctionDef) -> str:

@@ -678,10 +678,7 @@ def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: fro
     atom names. With ``equal``, a match when that default is the claimed value; without, a drift when it differs
     (used only where the claim's name is bound nowhere else, so the default is what runs). ``None`` otherwise."""
     places = frozenset(atom.used_in)
-    for call in sorted(index.calls, key=lambda c: (c.file, c.cell or 0, c.line)):
-        defaults = quantities.library_defaults(call.callee)
-        if not defaults or call.referenced or is_test_path(call.file):
-            continue
+    for call, defaults in index.analysis(_consumer_calls):
         if places and not places & {call.short, *call.context.split("."), *module_name(call.file).split(".")}:
             continue
         passed = passed_keywords(index, call)
@@ -696,6 +693,18 @@ def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: fro
             if not equal and _differs(atom, default):
                 return ValueOutcome(value, DRIFT, (fact,), "code runs with " + note + " unchanged")
     return None
+
+
+def _consumer_calls(index: RepositoryIndex) -> list[tuple[CallFact, dict[str, object]]]:
+    """Analysis provider: the calls of library consumers with defaults (``rules.quantities.library_defaults``) that
+    are neither referenced nor in tests, by file, cell and line, each with those defaults: what
+    ``_library_default`` reads for every atom, found once per repository."""
+    found = []
+    for call in sorted(index.calls, key=lambda c: (c.file, c.cell or 0, c.line)):
+        defaults = quantities.library_defaults(call.callee)
+        if defaults and not call.referenced and not is_test_path(call.file):
+            found.append((call, defaults))
+    return found
 
 
 def _combinations(groups: list[list]) -> list[tuple]:

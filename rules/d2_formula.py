@@ -225,6 +225,8 @@ class _Search:
     cache: dict
     dead: Callable[[FunctionRecord], bool]
     realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
+    # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
+    placeholders: dict = field(default_factory=dict)
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -274,7 +276,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
                 found = _drift(text, candidate, code, leaves, claim, FormulaResult(text), None, specific,
                                search.budget)
@@ -292,13 +294,13 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
-        forms = candidate.forms() + (candidate.kept_forms(keep) if kept_names else ())
+        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
         forms, branches = _readings(forms, base.functions, kept_names)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-            claim = _placeholder_variant(claim, functions, table, glossary, variants)
+            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
@@ -360,6 +362,16 @@ _MEAN = sympy.Function("mean")
 _SUM = sympy.Function("sum")
 
 
+def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
+                cache: dict) -> tuple:
+    """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
+    ``kept``: computed once per candidate and kept names (``cache`` lives in the index, as ``_profile``'s)."""
+    key = ("kept", id(candidate), kept)
+    if key not in cache:
+        cache[key] = candidate.kept_forms(keep)
+    return cache[key]
+
+
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
     """``expression`` with every sum divided by a name (``sum(x) / T``, ``(1 / n) * sum(L)``) read as a mean: papers
     write the average over a batch or a sequence that way, code as ``.mean()`` or a library's mean reduction. Applied
@@ -382,6 +394,13 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
     (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
+    # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
+    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean"})
+    return _readings_of(forms, shown, kept)
+
+
+@lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
+def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
     taken = _branches(forms) if "where" not in claimed else ()
@@ -643,7 +662,8 @@ def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bo
     return None
 
 
-def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
+@lru_cache(maxsize=1 << 14)  # every formula with a part search asks for the parts of the same candidate forms
+def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
     """The proper subexpressions of ``expression`` worth comparing (not a lone symbol or number), outermost first,
     at most ``MAX_PARTS``."""
     found: list[sympy.Basic] = []
@@ -661,7 +681,7 @@ def _parts(expression: sympy.Basic) -> list[sympy.Basic]:
             # a product or sum less one of its factors or terms: v * sigmoid(v) inside u * v * sigmoid(v)
             queue.extend((node, node / arg if isinstance(node, sympy.Mul) else node - arg) for arg in node.args
                          if not arg.is_Number)
-    return found
+    return tuple(found)
 
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
@@ -669,8 +689,7 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
     or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
     code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. Not
     for a tiny claim: ``y == E(x)`` would match any call of anything."""
-    placeholders = sorted(n for n in _undefined_names(claim.rhs)
-                          if n in table.placeholders or (names.is_generic(n) and n not in table.activations))
+    placeholders = _placeholders(claim.rhs)
     if len(placeholders) != 1 or claim.tiny:  # y == E(x) would match any call of anything
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
@@ -684,6 +703,15 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
                                 lambda e: sympy.Function(spare[0])(*e.args))
         variants[key] = _claim(rhs, glossary) or claim
     return variants[key]
+
+
+@lru_cache(maxsize=1 << 12)  # asked for every candidate form of every formula
+def _placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
+    """The function names of ``rhs`` that stand for some function (see ``_placeholder_variant``) in the packaged
+    operations table, sorted."""
+    table = operations.load()
+    return tuple(sorted(n for n in _undefined_names(rhs)
+                        if n in table.placeholders or (names.is_generic(n) and n not in table.activations)))
 
 
 def _weights(rhs: sympy.Basic, hints: dict) -> dict:
@@ -1040,17 +1068,22 @@ def _in_scope(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     return any(_contains(keys, c) for c in record.callees) or any(_contains(keys, t) for t in record.targets)
 
 
-def _nodes(expression: sympy.Basic) -> list[sympy.Basic]:
-    return dag_nodes(expression, 1 << 30) or []
+# The walks below are pure functions of an expression, asked again for the same candidate forms and parts by every
+# formula of a repository: each is computed once (bounded caches; results are immutable).
+@lru_cache(maxsize=1 << 15)
+def _nodes(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
+    return tuple(dag_nodes(expression, 1 << 30) or ())
 
 
-def _free(expression: sympy.Basic) -> set[sympy.Symbol]:
-    return {s for s in _nodes(expression) if isinstance(s, sympy.Symbol) and s.name not in (":", "None")}
+@lru_cache(maxsize=1 << 15)
+def _free(expression: sympy.Basic) -> frozenset[sympy.Symbol]:
+    return frozenset(s for s in _nodes(expression) if isinstance(s, sympy.Symbol) and s.name not in (":", "None"))
 
 
-def _leaves(expression: sympy.Basic) -> list[sympy.Basic]:
-    """The code's names that a formula symbol may stand for (not opaque code, not small constants)."""
-    return sorted((s for s in _free(expression) if not s.name.startswith("<")), key=lambda s: s.name)
+@lru_cache(maxsize=1 << 15)
+def _leaves(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
+    """The code's names that a formula symbol may stand for (not opaque code, not small constants), by name."""
+    return tuple(sorted((s for s in _free(expression) if not s.name.startswith("<")), key=lambda s: s.name))
 
 
 def _leaf_key(leaf: sympy.Basic) -> str:
@@ -1076,9 +1109,10 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
     return substitute(code, mapping)
 
 
-def _functions(expression: sympy.Basic) -> set[str]:
-    return {type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
-            for f in _nodes(expression) if isinstance(f, sympy.Function)}
+@lru_cache(maxsize=1 << 15)
+def _functions(expression: sympy.Basic) -> frozenset[str]:
+    return frozenset(type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
+                     for f in _nodes(expression) if isinstance(f, sympy.Function))
 
 
 @lru_cache(maxsize=1 << 12)

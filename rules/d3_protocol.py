@@ -86,6 +86,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import Callable
 
 from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
@@ -309,11 +310,14 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     constants = index.analysis(literal_constants)
     data = index.analysis(flow)
     short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
+    hits = index.analysis(_term_hits) if graph is index.analysis(build_call_graph) else _hits_in(graph, {})
+    specific_texts = frozenset().union(*(hits(t) for t in specific))
+    generic_texts = frozenset().union(*(hits(t) for t in generic))
     for text, mentions in graph.mentions_by_text().items():
-        hit_specific = any(term_matches(t, text) for t in specific)
+        hit_specific = text in specific_texts
         # a short alias is a word of a call's name: F.mse_loss(...) computes the MSE, compute_ppl(...) the PPL
         hit_call = not hit_specific and bool(short) and bool(set(short) & set(words(text.rsplit(".", 1)[-1])))
-        if not hit_specific and not hit_call and not any(term_matches(t, text) for t in generic):
+        if not hit_specific and not hit_call and text not in generic_texts:
             continue
         matched.add(text)
         for mention in mentions:
@@ -415,6 +419,24 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if trace is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _term_hits(index: RepositoryIndex) -> Callable[[str], frozenset[str]]:
+    """Analysis provider: a function from a claim term to the mention texts of the call graph it matches
+    (``term_matches``), each term's found once per repository: the elements of a paper's SAUs share their terms."""
+    return _hits_in(index.analysis(build_call_graph), {})
+
+
+def _hits_in(graph: CallGraph, known: dict[str, frozenset[str]]) -> Callable[[str], frozenset[str]]:
+    """A function from a term to the mention texts of ``graph`` it matches, remembered in ``known``."""
+    texts = list(graph.mentions_by_text())
+
+    def hits(term: str) -> frozenset[str]:
+        if term not in known:
+            known[term] = frozenset(text for text in texts if term_matches(term, text))
+        return known[term]
+
+    return hits
 
 
 ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"

@@ -73,25 +73,38 @@ def evaluate(expression: sympy.Basic, point: int, renaming: dict[str, str] | Non
              budget: Budget | None = None) -> complex:
     """The value of ``expression`` at pseudo-random point number ``point``; a symbol named in ``renaming`` takes the
     value of the symbol it is renamed to. Raises ``Inconclusive``, and ``Exhausted`` when ``budget`` runs out
-    (charged one unit per distinct node)."""
-    memo: dict = {}
-    renaming = renaming or {}
-    stack = [(expression, False)]
-    while stack:
-        node, ready = stack.pop()
-        if node in memo:
-            continue
-        if not ready and node.args:
-            stack.append((node, True))
-            stack.extend((arg, False) for arg in node.args if arg not in memo)
-            continue
-        memo[node] = _value(node, [memo[a] for a in node.args], point, renaming)
+    (charged one unit per distinct node, whether or not the value was computed before)."""
+    value, units, error = _evaluated(expression, point, tuple(sorted(renaming.items())) if renaming else ())
+    if error is not None:
+        raise Inconclusive(error)
     if budget is not None:
-        budget.spend(len(memo))
-    value = memo[expression]
+        budget.spend(units)
     if value is None:
         raise Inconclusive("an operand left out")
     return value
+
+
+@lru_cache(maxsize=1 << 17)  # the same candidate is evaluated under the same renaming for several formulas
+def _evaluated(expression: sympy.Basic, point: int,
+               renaming: tuple[tuple[str, str], ...]) -> tuple[complex | None, int, str | None]:
+    """(the value of ``expression`` at ``point``, the number of distinct nodes evaluated, ``None``), or (``None``,
+    0, why) where the evaluation is inconclusive (``evaluate``)."""
+    memo: dict = {}
+    names = dict(renaming)
+    stack = [(expression, False)]
+    try:
+        while stack:
+            node, ready = stack.pop()
+            if node in memo:
+                continue
+            if not ready and node.args:
+                stack.append((node, True))
+                stack.extend((arg, False) for arg in node.args if arg not in memo)
+                continue
+            memo[node] = _value(node, [memo[a] for a in node.args], point, names)
+    except Inconclusive as error:
+        return None, 0, str(error)
+    return memo[expression], len(memo), None
 
 
 def _value(node: sympy.Basic, args: list, point: int, renaming: dict[str, str]) -> complex | None:

@@ -57,6 +57,7 @@ def table() -> AliasTable:
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789")
 
 
+@lru_cache(maxsize=65536)  # pure on a string; the rules ask about the same names many times per repository
 def _greek_to_ascii(text: str) -> str:
     out = []
     for char in text.translate(_SUBSCRIPTS):
@@ -138,6 +139,7 @@ def narrower(claim_keys: frozenset[str], fact_key: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)  # pure on a string, given the packaged alias table; asked per candidate and formula
 def is_generic(name: str) -> bool:
     """A name too generic to settle a drift on: one letter (``K``, ``N``), or a lone Greek letter or generic
     token (``alpha``, ``scale``), since such names are reused across unrelated components."""

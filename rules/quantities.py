@@ -126,9 +126,11 @@ def is_consumer(callee: str) -> bool:
     return _plain(callee.rsplit(".", 1)[-1]) in _data().consumers
 
 
+@lru_cache(maxsize=65536)  # asked for every call of a repository per atom: the lookup is pure on the callee
 def library_defaults(callee: str) -> dict[str, object]:
     """The defaults of a library consumer's parameters (``library_defaults`` in ``rules/quantities.yaml``) by its
-    last component (``torch.optim.AdamW`` -> ``{"eps": 1e-08, ...}``); empty for other callees."""
+    last component (``torch.optim.AdamW`` -> ``{"eps": 1e-08, ...}``); empty for other callees. The dictionary is
+    shared: read it, never change it."""
     return _data().defaults.get(_plain(callee.rsplit(".", 1)[-1]), {})
 
 
