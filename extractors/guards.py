@@ -1,4 +1,5 @@
-"""Cheap checks that keep pathological source from crashing or stalling the parsers.
+"""Cheap checks that keep pathological source from crashing or stalling the parsers, and the test that tells a
+user's Ctrl-C inside a parser from a parse failure.
 
 libcst's native parser crashes the process (a segmentation fault) on very deep bracket nesting, and its Python
 visitors exhaust the recursion limit on very long operator chains (``1+1+...``). Neither can be caught afterwards, so
@@ -51,3 +52,17 @@ def too_complex(source: str) -> str | None:
         if not line.lstrip().startswith("#") and (_TRAILERS.search(line) or _PREFIXES.search(line)):
             return f"line {number} chains more than {MAX_CHAIN} subscripts, calls, attributes or prefixes; not parsed"
     return None
+
+
+def interrupted(error: BaseException) -> bool:
+    """Whether ``error`` was raised while handling a Ctrl-C (a ``KeyboardInterrupt`` in its cause or context chain):
+    a library that catches the interrupt mid-operation may raise its own error instead (libcst's metadata resolver
+    then raises ``KeyError``), which is still the user's Ctrl-C, not a bug."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False

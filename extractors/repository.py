@@ -18,7 +18,7 @@ from typing import Callable
 
 from extractors.cache import Cache
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
-from extractors.guards import too_complex
+from extractors.guards import interrupted, too_complex
 from extractors.notebooks import NotebookError, code_cells
 from extractors.python_source import compile_error, refusal, source_lines
 from extractors.trees import parse_python
@@ -143,6 +143,8 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
         found.wrappers[key] = wrapper
         return found
     except (cst.ParserSyntaxError, ValueError) as error:
+        if interrupted(error):  # the user's Ctrl-C inside the parser, not a syntax error to read around
+            raise
         cpython_error = compile_error(text, file, cell is not None)
         cpython = refusal(text, file, cell is not None)
         line, column = _error_position(error)

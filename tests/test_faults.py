@@ -217,3 +217,19 @@ def test_an_error_raised_while_handling_ctrl_c_is_the_interrupt():
         line = error_line(error)
     assert "\n" not in line and len(line) == 300 and line.startswith("KeyError: ")
     assert not interrupted(ValueError("a bug"))
+
+
+def test_a_parser_error_raised_while_handling_ctrl_c_is_the_interrupt_not_a_syntax_error(monkeypatch):
+    """A parser that loses its state to a Ctrl-C may raise ValueError; reading around it with tree-sitter would
+    swallow the user's interrupt and run on."""
+    import extractors.repository as repository
+
+    def interrupted_parse(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise ValueError("parser state lost")
+
+    monkeypatch.setattr(repository, "parse_python", interrupted_parse)
+    with pytest.raises(ValueError, match="parser state lost"):
+        repository.extract_python("x = 1\n", "a.py")

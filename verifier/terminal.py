@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from extractors.guards import interrupted  # re-exported: the CLIs report an interrupt as one line
+
 # Unicode's bidirectional formatting characters (UAX #9): embeddings, overrides, isolates and marks.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -29,20 +31,6 @@ def _escape(char: str) -> str:
 
 
 _SHOWN = 300  # characters of an internal error's message shown: one readable line, not a dumped syntax tree
-
-
-def interrupted(error: BaseException) -> bool:
-    """Whether ``error`` was raised while handling a Ctrl-C (a ``KeyboardInterrupt`` in its cause or context chain):
-    a library that catches the interrupt mid-operation may raise its own error instead (libcst's metadata resolver
-    then raises ``KeyError``), which is still the user's Ctrl-C, not a bug."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        if isinstance(current, KeyboardInterrupt):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
 
 
 def error_line(error: BaseException) -> str:
