@@ -12,6 +12,9 @@ import either.
 from __future__ import annotations
 
 import re
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 MAX_NESTING = 200
 # x[0][0]..., f()()..., x.T.T..., - - - x, not not ..., lambda: lambda: ...: nesting without brackets. A chain of
@@ -66,3 +69,39 @@ def interrupted(error: BaseException) -> bool:
         seen.add(id(current))
         current = current.__cause__ or current.__context__
     return False
+
+
+class _Interrupt:
+    """Whether the user pressed Ctrl-C during this run (``watch_interrupts``). A library that catches the
+    ``KeyboardInterrupt`` mid-operation and raises its own error, which a rule then reads as odd input, would
+    otherwise let the run go on; the run checks this at each file and each SAU (``stop_if_interrupted``)."""
+
+    pressed = False
+
+
+def _note_interrupt(signum: int, frame: object) -> None:
+    """The SIGINT handler while a run is watched: remember the interrupt, then raise it as Python's own does."""
+    _Interrupt.pressed = True
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def watch_interrupts() -> Iterator[None]:
+    """Within the block, remember a Ctrl-C for ``stop_if_interrupted``; Python's default SIGINT handling is
+    replaced only where it is in place (not where an embedding program installed its own), and restored after."""
+    _Interrupt.pressed = False
+    default = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if default:
+        signal.signal(signal.SIGINT, _note_interrupt)
+    try:
+        yield
+    finally:
+        if default:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        _Interrupt.pressed = False
+
+
+def stop_if_interrupted() -> None:
+    """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed during this run, even if a library swallowed it."""
+    if _Interrupt.pressed:
+        raise KeyboardInterrupt

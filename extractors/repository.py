@@ -18,7 +18,7 @@ from typing import Callable
 
 from extractors.cache import Cache
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
-from extractors.guards import interrupted, too_complex
+from extractors.guards import interrupted, stop_if_interrupted, too_complex
 from extractors.notebooks import NotebookError, code_cells
 from extractors.python_source import compile_error, refusal, source_lines
 from extractors.trees import parse_python
@@ -68,6 +68,7 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
             text = raw.decode("utf-8", errors="replace")
             index.warnings.append(Warning_(source.relative, raw.count(b"\n", 0, error.start) + 1,
                                            "not valid UTF-8; undecodable bytes replaced"))
+        stop_if_interrupted()
         digest = index.hashes[source.relative] = hashlib.sha256(raw).hexdigest()
         key = cache.key("file", source.kind, source.relative, digest) if cache is not None else ""
         product = cache.get(key, FileProduct) if cache is not None else None

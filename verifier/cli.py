@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 # Only what building the parser needs is imported here, so that ``verify --help`` starts at once; the analysis
 # (libcst, sympy, networkx through the rules), rich and the spec loaders are imported where a command uses them.
+from extractors.guards import watch_interrupts
 from extractors.walk import DEFAULT_MAX_BYTES
 from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
 from llm_fallback.store import DEFAULT_FOLDER
@@ -189,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     and ``EXIT_INTERRUPTED``; the report is then not written (it is written only once the run completes). An
     internal error (a bug) is one line and ``EXIT_INTERNAL``."""
     try:
-        return _main(argv)
+        with watch_interrupts():
+            return _main(argv)
     except KeyboardInterrupt:
         _say("verify: interrupted")
         return EXIT_INTERRUPTED

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 from extractors.cache import Cache, tree_manifest
 from extractors.callgraph.build import build_call_graph
 from extractors.facts import RepositoryIndex, Warning_
+from extractors.guards import stop_if_interrupted
 from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
 from rules import names
@@ -103,6 +104,7 @@ def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress) -> tu
         _prepare_call_graph(index)
     verdicts: list[Verdict] = []
     for number, sau in enumerate(chosen, 1):
+        stop_if_interrupted()
         tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
         verdicts.append(hold(decide(sau, index), index.unread, index.unread_text))
     return tuple(verdicts)
