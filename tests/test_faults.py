@@ -113,7 +113,9 @@ def test_ctrl_c_is_one_line_and_exit_130_without_partial_output(tmp_path):
     # no cache: a cache an earlier run filled would answer at once and end the run before the signal
     process = subprocess.Popen([sys.executable, "-m", "verifier.cli", str(repo), "--paper", "demo-001", "-q",
                                 "--no-cache", "--format", "json", "-o", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                               text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                               # a shell running the tests in the background ignores SIGINT, and children inherit it
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # past the imports (an interrupt there is Python's own): the parsers' native modules are loaded, then a while
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and "tree_sitter_python" not in Path(f"/proc/{process.pid}/maps").read_text():
@@ -239,14 +241,19 @@ def test_a_ctrl_c_a_library_swallows_still_stops_the_run_at_the_next_check():
     """Issue input 15's kind: the interrupt caught and replaced mid-operation must still end the run."""
     from extractors.guards import stop_if_interrupted, watch_interrupts
 
-    with watch_interrupts():
-        stop_if_interrupted()  # nothing pressed yet
-        try:
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(1)
-        except KeyboardInterrupt:
-            pass  # a library swallowing it
-        with pytest.raises(KeyboardInterrupt):
-            stop_if_interrupted()
-    stop_if_interrupted()  # the next run starts clean
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # a shell running the tests in the background ignores SIGINT: give this process Python's own handling meanwhile
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with watch_interrupts():
+            stop_if_interrupted()  # nothing pressed yet
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)
+            except KeyboardInterrupt:
+                pass  # a library swallowing it
+            with pytest.raises(KeyboardInterrupt):
+                stop_if_interrupted()
+        stop_if_interrupted()  # the next run starts clean
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
