@@ -163,6 +163,11 @@ SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0
      "S-D1-001: uncovered must be a list of short phrases, one per element no check covers", 7),
     (SPEC_HEAD + SAU + "  uncovered: [warmup shape]\n  complete: true\n",
      "S-D1-001: a SAU with uncovered elements is not complete (drop complete: true)", 7),
+    (SPEC_HEAD + SAU + "  statment: typo\n",
+     "S-D1-001: unknown key(s) for a D1 SAU: statment (did you mean 'statement'?)", 7),
+    (SPEC_HEAD + SAU.replace("value: 0.1", "valu: 0.1"),
+     "S-D1-001: atom 'lr': unknown key(s) valu (did you mean 'value'?) (quote values that hold commas or braces)",
+     10),
 ])
 def test_bad_spec_is_a_spec_error_naming_file_and_line(tmp_path, capsys, text, message, line):
     """Issue input 18 and siblings: an unknown top-level key, a duplicated key (top level and inside a SAU), an

@@ -16,7 +16,7 @@ from extractors.formulas import FormulaError, parse_formula, symbol_names
 from extractors.values import parse_value
 from sau.vocabulary import Atom, AtomKind, Value
 from verifier.specs.claims import number
-from verifier.specs.errors import SpecError
+from verifier.specs.errors import SpecError, unknown_keys
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ def only(mapping: dict, allowed: set[str], what: str, entry: Entry) -> None:
     """Reject unknown keys: in YAML flow style a stray comma (``{meaning: f(a, b)}``) silently makes one."""
     unknown = sorted(str(k) for k in set(mapping) - allowed - {"__line__"})
     if unknown:
-        raise SpecError(f"{what}: unknown key(s) {', '.join(unknown)} (quote values that hold commas or braces)",
+        raise SpecError(f"{what}: unknown key(s) {unknown_keys(unknown, allowed)} (quote values that hold commas or "
+                        "braces)",
                         entry.path, mapping.get("__line__", entry.line))
 
 

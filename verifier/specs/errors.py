@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 
@@ -17,3 +18,14 @@ class SpecError(Exception):
         if self.file and line:
             where += f":{line}"
         super().__init__(f"{where}: {message}" if where else message)
+
+
+def unknown_keys(unknown: list[str], allowed: set[str]) -> str:
+    """``a, b`` for the unknown keys of a spec mapping, each followed by the allowed key it most likely misspells
+    (``statment (did you mean 'statement'?)``; ``difflib`` similarity of at least 0.75)."""
+    known = sorted(k for k in allowed if not k.startswith("__"))
+    shown = []
+    for key in unknown:
+        near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+        shown.append(f"{key} (did you mean {near[0]!r}?)" if near else key)
+    return ", ".join(shown)

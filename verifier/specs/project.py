@@ -60,7 +60,7 @@ import yaml
 from sau.vocabulary import SAU, Dimension, PaperSpec
 from verifier.dimensions import DIMENSION_RULES
 from verifier.specs.checks import Entry
-from verifier.specs.errors import SpecError
+from verifier.specs.errors import SpecError, unknown_keys
 
 SPEC_SCHEMA = "sauverify-spec/1"
 # The top-level keys of a spec; any other is a typo or a newer format, and an error.
@@ -184,7 +184,8 @@ def _sau(data: object, path: Path) -> SAU:
     check_keys = DIMENSION_RULES[dimension].check_keys
     unknown = sorted(set(data) - _COMMON_KEYS - set(check_keys))
     if unknown:
-        raise SpecError(f"{sau_id}: unknown key(s) for a {dimension} SAU: {', '.join(unknown)}", path, line)
+        known = _COMMON_KEYS | set(check_keys)
+        raise SpecError(f"{sau_id}: unknown key(s) for a {dimension} SAU: {unknown_keys(unknown, known)}", path, line)
     checkable = data.get("checkable", True)
     if not isinstance(checkable, bool):
         raise SpecError(f"{sau_id}: checkable must be true or false", path, line)
