@@ -535,22 +535,27 @@ def _call_fact(call: CallFact) -> Fact:
                 cell=call.cell)
 
 
-def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[Fact]:
+def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[CallFact]:
     """Calls outside tests and outside dead code whose callee's last component has one of the choice ``keys``
-    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in evidence order."""
+    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in the index's order."""
     found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
     if atom.used_in:
         places = frozenset(atom.used_in)
         found = [c for c in found if places & {*c.context.split("."), *module_name(c.file).split(".")}]
-    return sorted((_call_fact(c) for c in found if call_liveness(index, c) != DEAD), key=_evidence_order)
+    return [c for c in found if call_liveness(index, c) != DEAD]
+
+
+def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[Fact]:
+    """``_live_call_sites`` as facts naming the choice, in evidence order."""
+    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys)), key=_evidence_order)
 
 
 def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
     """Live calls realising the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``,
     ``CosineAnnealingLR(...)`` for a cosine schedule; ``quantities.realising_calls``), or calling the repository's
     own function that names it (``cosine_lr(...)``; ``quantities.own_function_realises``), when such calls speak for
-    the atom (``quantities.calls_speak_for``)."""
-    if not quantities.calls_speak_for(atom, value):
+    the atom (``quantities.name_speaks_for``)."""
+    if not quantities.name_speaks_for(atom.name, value):
         return []
     own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
                     if quantities.own_function_realises(name, value))
@@ -567,10 +572,7 @@ def _formula_calls_realising(atom: Atom, value: str, index: RepositoryIndex) -> 
     if not markers:
         return []
     marked = [c for c in index.calls if quantities.choice_key(c.short) in markers and not is_test_path(c.file)]
-    custom = {(f.file, f.line): f for f in _live_calls(atom, index, quantities.formula_calls(value))}
-    calls = [c for c in index.calls if (c.file, c.line) in custom and quantities.choice_key(c.short)
-             in quantities.formula_calls(value)]
-    return [custom[(c.file, c.line)] for c in calls
+    return [_call_fact(c) for c in _live_call_sites(atom, index, quantities.formula_calls(value))
             if any(m.file == c.file and (c.line <= m.line <= c.end_line or m.context.rsplit(".", 1)[-1] in c.reads)
                    for m in marked)]
 
@@ -580,7 +582,7 @@ def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
     only when a family is known (``rules/quantities.yaml``) and no live call builds a member from a formula
     (``LambdaLR``), which may be the claimed choice written out."""
     rivals = quantities.rival_calls(value)
-    if not rivals or not quantities.calls_speak_for(atom, value) or _live_calls(atom, index, quantities.formula_calls(value)):
+    if not rivals or not quantities.name_speaks_for(atom.name, value) or _live_calls(atom, index, quantities.formula_calls(value)):
         return []
     return _live_calls(atom, index, rivals)
 

@@ -101,6 +101,7 @@ def _plain(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
+@lru_cache(maxsize=4096)  # asked at every comparison of a claimed text: pure on the text once the data is loaded
 def claimed_key(choice: str) -> str:
     """The key of a claimed choice: its ``choice_key``, except that a phrase naming exactly one member of a family
     realised by calls reads as that member (``cosine_annealing``, ``linear_warmup_cosine`` -> ``cosine``), unless
@@ -134,13 +135,6 @@ def library_defaults(callee: str) -> dict[str, object]:
     return _data().defaults.get(_plain(callee.rsplit(".", 1)[-1]), {})
 
 
-def calls_speak_for(atom: Atom, choice: str) -> bool:
-    """Whether library calls realising ``choice`` speak for ``atom``: always for a choice named by its call
-    (``AdamW``); for a choice of a ``choice_calls`` family, only when the atom's name names the family's quantity
-    (``name_speaks_for``)."""
-    return name_speaks_for(atom.name, choice)
-
-
 def name_speaks_for(name: str, choice: str) -> bool:
     """Whether a name (an atom's, or a binding's) names the quantity of the choice's ``choice_calls`` family: every
     word of it is one of the family's ``atom_words`` (``lr_schedule``, ``scheduler`` yes; ``noise_scheduler``,
@@ -158,14 +152,14 @@ def own_function_realises(name: str, choice: str) -> bool:
     allowed = _data().callee_words.get(key)
     if allowed is None:
         return False
+    family = family_of(choice)
     words = [w.lower() for w in _WORDS.findall(name)]
-    spans = _member_spans(words, family_of(choice))
+    spans = _member_spans(words, family)
     if {member for _, _, member in spans} != {key}:
         return False
     named = {i for start, end, _ in spans for i in range(start, end)}
     # the warmup's own member word (linear_warmup_cosine_lr) is part of the schedule's description
-    return all(w in allowed or w.isdigit() or choice_key(w) in family_of(choice)
-               for i, w in enumerate(words) if i not in named)
+    return all(w in allowed or w.isdigit() or choice_key(w) in family for i, w in enumerate(words) if i not in named)
 
 
 def realising_calls(choice: str) -> frozenset[str]:
