@@ -42,7 +42,8 @@ class Fact(Location):
     else 0.0``, ``bs = len(x)``) rather than passed through from another name (``lr = args.lr``); ``source`` is
     then the name it passes through (``lr`` for ``args.lr``, ``learning_rate`` for ``cfg["learning_rate"]``), which
     value provenance follows (``extractors.provenance.resolve_source``); ``via`` holds the bindings it followed
-    when the fact's value was resolved that way (empty for a value read where the fact is).
+    when the fact's value was resolved that way (empty for a value read where the fact is). ``unread`` marks a
+    parameter default the function's body never reads (nor captures with ``locals()``): the value is never used.
     """
 
     name: str
@@ -53,6 +54,7 @@ class Fact(Location):
     computed: bool = False
     source: str = ""
     via: tuple["Fact", ...] = ()
+    unread: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,9 @@ class CallFact(Location):
     attributes its arguments read, in source order (``range(cfg.M)`` reads ``M``; ``f(lr=args.lr)`` reads ``lr``).
     ``referenced`` marks a dotted name used as a value without being called (``activation=nn.ReLU``,
     ``self.act = F.elu``, ``dtype=torch.bfloat16``): the choice is made there, the call happens elsewhere.
-    ``unpacks`` marks a call passing a mapping as keywords (``Config(**saved)``): it may pass any keyword.
+    ``unpacks`` marks a call passing a mapping as keywords (``Config(**saved)``): it may pass any keyword;
+    ``unpacked_keys`` the keys every written-out mapping it unpacks holds (``opts = dict(lr=1e-3)`` then
+    ``Config(**opts)`` passes ``lr``).
     """
 
     callee: str
@@ -72,6 +76,7 @@ class CallFact(Location):
     reads: tuple[str, ...]
     referenced: bool = False
     unpacks: bool = False
+    unpacked_keys: tuple[str, ...] = ()
 
     @property
     def short(self) -> str:

@@ -84,9 +84,11 @@ _KEYWORD_LINES = 200  # lines of one call searched for its keywords: a bound on 
 
 def passed_keywords(index: RepositoryIndex, call: CallFact) -> set[str]:
     """The names of the keyword arguments ``call`` passes: its keyword facts within its lines (at most
-    ``_KEYWORD_LINES``), a keyword's own line rather than the call's first."""
+    ``_KEYWORD_LINES``), a keyword's own line rather than the call's first, and the keys of the written-out
+    mappings it unpacks (``CallFact.unpacked_keys``)."""
     return {f.name for line in range(call.line, min(call.end_line, call.line + _KEYWORD_LINES) + 1)
-            for f in index.facts_at(call.where, line) if f.kind == K.KEYWORD and f.context == call.callee}
+            for f in index.facts_at(call.where, line)
+            if f.kind == K.KEYWORD and f.context == call.callee} | set(call.unpacked_keys)
 
 
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
@@ -156,6 +158,27 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     return ()
 
 
+def default_owner(fact: Fact) -> str | None:
+    """The name whose calls pass a default's parameter: the class of a field or of an ``__init__`` parameter
+    (``MRQ(gamma=0.9)`` for ``MRQ.__init__(gamma=0.99)``), the function of another parameter; ``None`` for a fact
+    that is no field or parameter default."""
+    if fact.kind not in (K.FIELD, K.DEFAULT) or not fact.context:
+        return None
+    parts = fact.context.split(".")
+    return parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+
+
+def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
+    """The keyword arguments that calls of a default's owner (``default_owner``) pass for its parameter, written
+    at the call or in a written-out mapping it unpacks, outside tests, in source order; empty for other facts."""
+    owner = default_owner(fact)
+    if owner is None:
+        return []
+    return sorted((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
+                   and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
+                  key=lambda f: (f.file, f.line))
+
+
 def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
     counts"): for an argparse default, an option a shell launcher passes; for a config file's key, an option a
@@ -178,18 +201,15 @@ def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
         config = next((f for f in named if f.kind == K.CONFIG and f.name == fact.name
                        and not is_test_path(f.file)), None)
         return (overridden_by(index, config) or config) if config is not None else None
-    if fact.kind not in (K.FIELD, K.DEFAULT) or not fact.context:
+    owner = default_owner(fact)
+    if owner is None:
         return None
-    parts = fact.context.split(".")
-    # a constructor's defaults are passed where its class is called: MRQ(gamma=0.9) for MRQ.__init__(gamma=0.99)
-    owner = parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
     calls = [c for c in index.analysis(calls_by_short).get(owner, ())
              if call_liveness(index, c) != DEAD and not is_test_path(c.file)]
     # a call unpacking a mapping (Config(**saved)) may pass the keyword: it neither keeps nor replaces the default,
-    # which the calls passing it explicitly replace
-    explicit = [c for c in calls if not c.unpacks]
+    # which the calls passing it explicitly replace (or a written-out mapping's key every binding holds)
+    explicit = [c for c in calls if not c.unpacks or fact.name in c.unpacked_keys]
     if not explicit or not all(fact.name in passed_keywords(index, c) for c in explicit):
         return None  # some live call leaves the default in use
-    return min((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
-                and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
-               key=lambda f: (f.file, f.line))
+    passed = passed_for(index, fact)
+    return passed[0] if passed else None

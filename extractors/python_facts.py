@@ -24,6 +24,7 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
 from extractors.values import dotted_name, fold, is_number
+from extractors.words import word_list
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
 _DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
@@ -52,6 +53,7 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     visitor = _FactVisitor(file, line_offset, cell)
     wrapper.visit(visitor)
     visitor.resolve_loops()
+    visitor.resolve_unpacking()
     if visitor.augmented:
         # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
         # start value (n_tokens = 0) says nothing about the claimed value
@@ -115,6 +117,12 @@ class _FactVisitor(cst.CSTVisitor):
         self.contexts: list[object] = [ExpressionContext.LOAD]
         self.context_nodes: list[cst.CSTNode] = []  # the nodes that pushed the contexts above the first
         self.marked: dict[int, object] = {}  # id of a node -> the context it sets
+        # per function being visited: the names its body reads, and where its parameter defaults' facts start
+        self.function_reads: list[tuple[set[str], int]] = []
+        self.unpacked: list[tuple[str, str]] = []  # (context, name) of each call argument **name
+        # (context, name) -> whether every binding of the name there is a dict display with literal keys
+        self.literal_keyed: dict[tuple[str, str], bool] = {}
+        self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -179,6 +187,7 @@ class _FactVisitor(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         params = node.params
+        self.function_reads.append((set(), len(self.found.facts)))
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             self.skip_names.add(id(param.name))
             if param.default is not None:
@@ -188,6 +197,17 @@ class _FactVisitor(cst.CSTVisitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
+        reads, start = self.function_reads.pop()
+        if self.function_reads:
+            self.function_reads[-1][0].update(reads)  # a closure's reads are its enclosing function's too
+        if reads & word_list("argument_capturing_calls"):
+            return
+        context = ".".join([*[s for s, _ in self.scopes], original_node.name.value])
+        facts = self.found.facts
+        for at in range(start, len(facts)):
+            fact = facts[at]
+            if fact.kind == K.DEFAULT and fact.context == context and fact.name not in reads:
+                facts[at] = replace(fact, unread=True)
 
     # -- assignments ---------------------------------------------------------------------------------------
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -212,7 +232,24 @@ class _FactVisitor(cst.CSTVisitor):
             if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements):
                 for sub_target, sub_value in zip(target.elements, value.elements):
                     self._assign(sub_target.value, sub_value.value, at, kind)
+            else:
+                for element in target.elements:
+                    if isinstance(element.value, cst.Name):
+                        self._keyed(element.value.value, False)
             return
+        if isinstance(target, cst.Name):
+            entries = _literal_entries(value)
+            self._keyed(target.value, entries is not None)
+            if entries is not None:
+                self.literal_bindings.setdefault((self._context(), target.value), []).append(entries)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            index = target.slice[0].slice if len(target.slice) == 1 else None
+            key = index.value.evaluated_value if isinstance(index, cst.Index) \
+                and isinstance(index.value, cst.SimpleString) else None
+            self._keyed(target.value.value, isinstance(key, str))  # d[key] = v adds a key only known at run time
+            bindings = self.literal_bindings.get((self._context(), target.value.value))
+            if isinstance(key, str) and bindings:
+                bindings[-1].append((key, value, at))  # opts["lr"] = 1e-3 adds an entry to the latest binding
         name, path = _target_name(target)
         if name is None:
             return
@@ -222,6 +259,56 @@ class _FactVisitor(cst.CSTVisitor):
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
             return
         self._record(name, path, value, kind, at)
+
+    def _unpacked(self, value: cst.BaseExpression) -> list[list[list[tuple]]] | None:
+        """The written-out mappings a call unpacks (``**opts``, ``**{**base, **extra}``), each as its alternative
+        bindings seen so far in this scope (else at module level: one per branch that binds it), each binding a
+        list of (key, value node, node to place it at); ``None`` when some keys are not written out here (then
+        ``resolve_unpacking`` decides whether any config key may pass). ``**kwargs`` passed on gives none."""
+        if isinstance(value, cst.Name):
+            if value.value in _PASS_THROUGH:
+                return []
+            self.unpacked.append((self._context(), value.value))
+            for scope in (self._context(), ""):
+                key = (scope, value.value)
+                if key in self.literal_keyed:
+                    found = self.literal_bindings.get(key, [])
+                    return [found] if self.literal_keyed[key] and found else None
+            return None
+        if isinstance(value, cst.Dict):
+            parts: list[list[list[tuple]]] = []
+            own: list[tuple] = []
+            for element in value.elements:
+                if isinstance(element, cst.StarredDictElement):
+                    inner = self._unpacked(element.value)
+                    if inner is None:
+                        return None
+                    parts.extend(inner)
+                elif isinstance(element.key, cst.SimpleString) and isinstance(element.key.evaluated_value, str):
+                    own.append((element.key.evaluated_value, element.value, element))
+                else:
+                    self.found.dynamic_unpacking = True  # a key computed at run time
+                    return None
+            return [*parts, [own]] if own else parts
+        self.found.dynamic_unpacking = True  # **vars(args), **self.cfg: any config key may pass
+        return None
+
+    def _keyed(self, name: str, literal: bool) -> None:
+        """Note one binding of ``name`` in the current scope: ``literal`` when its keys are written out."""
+        key = (self._context(), name)
+        self.literal_keyed[key] = self.literal_keyed.get(key, True) and literal
+
+    def resolve_unpacking(self) -> None:
+        """Set ``dynamic_unpacking`` when a call unpacks a mapping whose keys are not written out here
+        (``Config(**cfg)`` with ``cfg`` loaded from a file or passed in): then any config key may reach a consumer.
+        Not for a mapping every binding of which (in its scope, else at module level) is a dict display with literal
+        keys, nor for one named as data (``model(**batch)``; ``data_mapping_words`` in ``extractors/words.yaml``)."""
+        data = word_list("data_mapping_words")
+        for context, name in self.unpacked:
+            literal = self.literal_keyed.get((context, name), self.literal_keyed.get(("", name), False))
+            if not literal and not set(re.split(r"_+", name.lower())) & data:
+                self.found.dynamic_unpacking = True
+                return
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         name, _ = _target_name(node.target)
@@ -308,16 +395,31 @@ class _FactVisitor(cst.CSTVisitor):
         callee = dotted_name(node.func) or ""
         last = callee.rsplit(".", 1)[-1]
         self.not_references.add(id(node.func))
+        unpacked = [self._unpacked(arg.value) for arg in node.args if arg.star == "**"]
+        mappings = [m for u in unpacked if u is not None for m in u]
         if callee:
             line, end = self._lines(node)
+            # a mapping whose keys are written out passes them as keywords; one of unknown keys, or of keys only
+            # some of its bindings hold (one dict per branch), may pass any keyword
+            known: set[str] = set()
+            unpacks = any(u is None for u in unpacked)
+            for bindings in mappings:
+                key_sets = [frozenset(key for key, _, _ in binding) for binding in bindings]
+                common = frozenset.intersection(*key_sets)
+                known |= common
+                unpacks = unpacks or any(keys != common for keys in key_sets)
             self.found.calls.append(CallFact(self.file, line, end, callee, self._context(),
-                                             _argument_reads(node), cell=self.cell,
-                                             unpacks=any(arg.star == "**" for arg in node.args)))
+                                             _argument_reads(node), cell=self.cell, unpacks=unpacks,
+                                             unpacked_keys=tuple(sorted(known))))
+            for binding in (b for bindings in mappings for b in bindings):  # each entry is a keyword of the call
+                for key, value, at in binding:
+                    self._record(key, f"{callee}.{key}", value, K.KEYWORD, at, context=callee)
         for arg in node.args:
             if arg.keyword is not None:
                 self.skip_names.add(id(arg.keyword))
-            if arg.star == "**" and not (isinstance(arg.value, cst.Name) and arg.value.value in _PASS_THROUGH):
-                self.found.dynamic_unpacking = True
+        if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+                and node.func.attr.value in ("update", "setdefault"):
+            self._keyed(node.func.value.value, False)  # keys added at run time
         if last == "add_argument":
             self._argparse(node)
             return
@@ -396,11 +498,15 @@ class _FactVisitor(cst.CSTVisitor):
             return
         if self._loaded():
             self.found.reads[node.value] += 1
+            if self.function_reads:
+                self.function_reads[-1][0].add(node.value)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.not_references.add(id(node.value))
         if self._loaded():
             self.found.reads[node.attr.value] += 1
+            if self.function_reads:
+                self.function_reads[-1][0].add(node.attr.value)  # self.save_hyperparameters() captures arguments
             dotted = dotted_name(node)
             if id(node) not in self.not_references and dotted and dotted.split(".", 1)[0] not in ("self", "cls"):
                 line, end = self._lines(node)
@@ -413,6 +519,20 @@ class _FactVisitor(cst.CSTVisitor):
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+
+
+def _literal_entries(value: cst.BaseExpression) -> list[tuple] | None:
+    """The entries of a mapping whose keys are all written out, as (key, value node, node to place it at): a dict
+    display with string keys and no ``**`` element, or ``dict(a=..., b=...)`` with keywords only; else ``None``."""
+    if isinstance(value, cst.Dict):
+        entries = [(e.key.evaluated_value, e.value, e) for e in value.elements
+                   if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                   and isinstance(e.key.evaluated_value, str)]
+        return entries if len(entries) == len(value.elements) else None
+    if isinstance(value, cst.Call) and dotted_name(value.func) == "dict":
+        if all(arg.keyword is not None and not arg.star for arg in value.args):
+            return [(arg.keyword.value, arg.value, arg) for arg in value.args if arg.keyword is not None]
+    return None
 
 
 def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:

@@ -55,7 +55,7 @@ from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_short,
-                                   overridden_by, passed_keywords, resolve_source)
+                                   overridden_by, passed_for, passed_keywords, resolve_source)
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -83,6 +83,10 @@ MATCHED, UNUSED, STUB, DRIFT, ABSENT, AMBIGUOUS = (Outcome.MATCHED, Outcome.UNUS
 # An ambiguous value may be anything from 0 to 1: an unresolved verdict's estimate counts it at the middle (on the
 # truth set this agrees with careful readers better than counting it absent: D1 weighted kappa 0.48 -> 0.61).
 _SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.5}
+# A value seen only under other names while no identifier in the code shares a word of the quantity's names (no
+# 'noise' anywhere for noise_std=0.01) is most likely a coincidence: the quantity is missing. Counted as a trace, the
+# scale's next level above absent, since a renamed binding is still possible (LABELLING.md, the scale).
+_UNNAMED_ESTIMATE = 0.25
 # The SAU's drift label: the first kind of shortfall present, most telling first.
 _DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (STUB, Drift.STUB), (ABSENT, Drift.MISSING), (UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
@@ -126,6 +130,12 @@ class ValueOutcome:
     note: str
     stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
     consumers: tuple[CallFact, ...] = ()  # where the matched binding is consumed (a call reading it)
+    estimate: float | None = None  # an ambiguous value's estimate when not _SCORES' middle
+
+    @property
+    def score(self) -> float:
+        """The value's score in [0, 1]: ``_SCORES`` of its outcome, or its own estimate."""
+        return _SCORES[self.outcome] if self.estimate is None else self.estimate
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -137,7 +147,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     for atom in sau.atoms:
         candidates = Candidates.of(atom, index)
         atom_results.append((atom, [decide_value(atom, value, index, candidates) for value in _required(atom)]))
-    atom_scores = [sum(_SCORES[o.outcome] for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
+    atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     score = compound_score(atom_scores)
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     bounds = _bounds(sau, [outcomes for _, outcomes in atom_results])
@@ -332,8 +342,13 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                             stub)
     computed = [f for f in agreeing if f.computed]
     if matches:
-        effective = [f for f in real if liveness(f) != DEAD and (index.dynamic_unpacking or _is_read(f, index))
+        effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]
+        rival = _passed_instead(effective, atom, index)
+        if rival is not None:  # the default holds the claim where calls leave it, another value where one passes it
+            return ValueOutcome(value, AMBIGUOUS, (effective[0], rival),
+                                f"the default at {effective[0].ref} holds it, but the call at {rival.ref} passes "
+                                f"{show_value(rival.value)}")
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
@@ -406,8 +421,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
         label = f"{shown.name!r}" if shown.name else "an unnamed literal"
+        unnamed = not _named_in_code(keys, index)
         return ValueOutcome(value, AMBIGUOUS, tuple(elsewhere),
-                            f"value seen only under other names ({label} at {shown.ref})")
+                            f"value seen only under other names ({label} at {shown.ref})"
+                            + ("; no identifier shares a word of the quantity's names" if unnamed else ""),
+                            estimate=_UNNAMED_ESTIMATE if unnamed else None)
     weak_different = sorted((f for f in weak if _differs(atom, f.value)), key=_evidence_order)
     if weak_different:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_different),
@@ -602,6 +620,17 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
     return tuple(dict.fromkeys(found))
 
 
+def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex) -> Fact | None:
+    """When every binding holding the claimed value is a default (a field, a parameter default): a keyword that
+    a live call of its owner passes with another value (``Config(top_k=4)``, or an entry of a written-out mapping
+    it unpacks; ``extractors.provenance.passed_for``), or ``None``. Both values then run, in different calls."""
+    if not effective or any(f.kind not in (K.FIELD, K.DEFAULT) for f in effective):
+        return None
+    liveness = index.analysis(binding_liveness)
+    return next((k for f in effective for k in passed_for(index, f)
+                 if k.value is not None and _differs(atom, k.value) and liveness(k) != DEAD), None)
+
+
 def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
     """The binding that replaces the default ``fact`` everywhere with a value other than the claimed ones
     (``extractors.provenance.overridden_by``), or ``None``. A pass-through override (``Config(lr=args.lr)``) has
@@ -782,7 +811,30 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
     return list(dict.fromkeys(sites))
 
 
+def _named_in_code(keys: frozenset[str], index: RepositoryIndex) -> bool:
+    """Whether some identifier of the code (a bound name, a read name or attribute, a callee) shares a word with
+    the claim's name keys other than generic ones (``rules.names.kin``)."""
+    claimed = {word for key in keys for word in key.split("_")}
+    return any(names.kin(keys, word) for word in claimed & index.analysis(_identifier_words))
+
+
+def _identifier_words(index: RepositoryIndex) -> frozenset[str]:
+    """The normalised words of every identifier in ``index`` (``_named_in_code``), each word a key of its own."""
+    raw = {*index.reads, *(call.short for call in index.calls)}
+    out = {word for key in index.by_name for word in key.split("_")}
+    out.update(word for name in raw for word in names.normalise(name).split("_"))
+    return frozenset(out)
+
+
+def _may_be_read(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether code may read the binding: ``_is_read``, or any config key when some call unpacks a mapping of
+    unknown keys (``RepositoryIndex.dynamic_unpacking``); never a parameter default its function does not read."""
+    return not fact.unread and (index.dynamic_unpacking or _is_read(fact, index))
+
+
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
+    if fact.unread:
+        return False  # a parameter default its own function never reads
     if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER):
         return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
         # a launcher passes its options to the program it runs

@@ -1,5 +1,7 @@
 """Facts from Python source (extractors/python_facts.py): the binding forms value provenance starts from."""
 
+import pytest
+
 from extractors.python_facts import extract_source
 
 SOURCE = '''
@@ -112,3 +114,48 @@ def test_child_nodes_are_libcst_children() -> None:
         stack.extend(children)
         seen += 1
     assert seen > 500
+
+
+@pytest.mark.parametrize(("source", "dynamic"), [
+    ("def f(loader):\n    for batch in loader:\n        model(**batch)\n", False),  # a data batch, not settings
+    ("def f(cfg):\n    return Model(**cfg)\n", True),  # a mapping of unknown keys: any config key may pass
+    ("def f(x):\n    opts = {'a': 1, 'b': x}\n    return Model(**opts)\n", False),
+    ("def f(x, k):\n    opts = {'a': 1}\n    opts[k] = x\n    return Model(**opts)\n", True),
+    ("def f(x, o):\n    opts = dict(a=1)\n    opts.update(o)\n    return Model(**opts)\n", True),
+    ("def f(x, o):\n    opts = {'a': 1}\n    if o:\n        opts = load(o)\n    return Model(**opts)\n", True),
+    ("OPTS = {'a': 1}\ndef f():\n    return Model(**OPTS)\n", False),
+    ("m = Model(**vars(args))\n", True),
+    ("def f(**kwargs):\n    return g(**kwargs)\n", False),
+])
+def test_only_mappings_of_unknown_keys_make_every_config_key_readable(source: str, dynamic: bool) -> None:
+    assert extract_source(source, "a.py").dynamic_unpacking is dynamic
+
+
+def test_a_written_out_mapping_passes_its_entries_as_keywords_of_the_call() -> None:
+    source = ("def build(kind):\n"
+              "    if kind:\n"
+              "        base = dict(width=64, top_k=8)\n"
+              "    else:\n"
+              "        base = dict(width=32)\n"
+              "    extra = {'heads': 4}\n"
+              "    extra['lr'] = 1e-3\n"
+              "    return Config(**{**base, **extra}, seed=1)\n")
+    found = extract_source(source, "a.py")
+    call = next(c for c in found.calls if c.callee == "Config")
+    # width and the extra entries reach the call on every path; top_k only on one, so the call may pass any keyword
+    assert (call.unpacks, call.unpacked_keys) == (True, ("heads", "lr", "width"))
+    keywords = sorted((f.name, f.value, f.line) for f in found.facts if f.kind == "keyword" and f.context == "Config")
+    assert keywords == [("heads", 4, 6), ("lr", 0.001, 7), ("seed", 1, 8), ("top_k", 8, 3), ("width", 32, 5),
+                        ("width", 64, 3)]
+
+
+def test_a_parameter_default_the_body_never_reads_is_marked_unread() -> None:
+    source = ("class A:\n"
+              "    def analyze(self, x, th=(0.01, 0.001), lr=1e-3):\n"
+              "        def inner(y, z=3):\n"
+              "            return y * lr\n"
+              "        return inner(x)\n"
+              "    def keep(self, a=1):\n"
+              "        self.save_hyperparameters()\n")
+    unread = {f.name: f.unread for f in extract_source(source, "a.py").facts if f.kind == "default"}
+    assert unread == {"th": True, "lr": False, "z": True, "a": False}
