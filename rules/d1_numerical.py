@@ -240,6 +240,9 @@ class Candidates:
         corroborated = _corroborated(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
+        claimed_words = {w for n in all_names for w in names.words(n)}
+        periods = word_list("period_words", "rules") - claimed_words
+        narrower = [f for f in narrower if not set(names.words(f.name)) & periods]  # log_interval_steps: a period
         qualified = [f for f in narrower if _extra_tokens(narrow_keys, names.normalise(f.name)) & qualifiers]
         narrower = [f for f in narrower if f not in qualified]
         schedules = [v for v in atom.values if isinstance(v, str) and quantities.realised_by_calls(v)]
@@ -296,23 +299,30 @@ def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
     return min(extra, key=len) if extra else frozenset()
 
 
+def _named_place(places: frozenset[str], parts) -> bool:
+    """Whether one of the places names one of the code's name ``parts`` (a class, function, module, callee): the
+    place's words are all words of the part (``rules.names.words``), so the spec's ``mdp`` names ``MDPConfig`` and
+    ``make_mdp`` as ``AdamW`` names ``AdamW``; a spec then places a quantity the same way in every repository."""
+    return any(set(names.words(place)) <= set(names.words(part)) for place in places for part in parts if part)
+
+
 def _placement(atom: Atom, index: RepositoryIndex):
     """A predicate: is the fact placed where ``atom.used_in`` says the quantity is used? A fact is there when one
-    of the places names its class or function, its module, its callee (a keyword of ``MDPConfig(S=3)``), a part of
-    its config path, or, for a binding that is no keyword, a call reading its name (``range(cfg.M)`` reads ``M``:
-    the binding reaches that use). A keyword belongs to its own call: ``LayerNorm(eps=1e-6)`` is not placed in
-    ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
+    of the places names (``_named_place``) its class or function, its module, its callee (a keyword of
+    ``MDPConfig(S=3)``), a part of its config path, or, for a binding that is no keyword, a call reading its name
+    (``range(cfg.M)`` reads ``M``: the binding reaches that use). A keyword belongs to its own call:
+    ``LayerNorm(eps=1e-6)`` is not placed in ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
     places = frozenset(atom.used_in)
 
     def placed(fact: Fact) -> bool:
         parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
         if fact.kind == K.KEYWORD:
             parts.add(fact.context.rsplit(".", 1)[-1])
-        if parts & places:
+        if _named_place(places, parts):
             return True
         if fact.kind == K.KEYWORD:
             return False
-        return any(call.short in places or places & set(call.context.split("."))
+        return any(_named_place(places, {call.short, *call.context.split(".")})
                    for call in index.calls_by_reads.get(fact.name, ()))
 
     return placed
@@ -362,9 +372,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         # runs: a drift; a binding read by its own unrun code path (a downstream stage no entry point calls) is
         # that path's value, another quantity than the running one: a trace
         orphan = all(not _is_read(f, index) or _override(f, atom, index) is not None for f in real)
-        if not used:  # the value replacing the default everywhere is what runs (Config(alpha=args.alpha))
-            used = [o for o in (_override(f, atom, index) for f in real if liveness(f) != DEAD)
-                    if o is not None and o.value is not None]
+        # the value replacing the default everywhere is what runs (Config(alpha=args.alpha)): the reader's first
+        # evidence, before other bindings of the name
+        used = [o for o in (_override(f, atom, index) for f in real if liveness(f) != DEAD)
+                if o is not None and o.value is not None] or used
         if used and atom.named and not computed and orphan:
             return ValueOutcome(value, DRIFT, (used[0], real[0]),
                                 f"code that runs binds {show_value(used[0].value)} at {_at(used[0])}; the claimed "
@@ -559,7 +570,8 @@ def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -
     found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
     if atom.used_in:
         places = frozenset(atom.used_in)
-        found = [c for c in found if places & {*c.context.split("."), *module_name(c.file).split(".")}]
+        found = [c for c in found
+                 if _named_place(places, {*c.context.split("."), *module_name(c.file).split(".")})]
     return [c for c in found if call_liveness(index, c) != DEAD]
 
 
@@ -710,7 +722,8 @@ def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: fro
     (used only where the claim's name is bound nowhere else, so the default is what runs). ``None`` otherwise."""
     places = frozenset(atom.used_in)
     for call, defaults in index.analysis(_consumer_calls):
-        if places and not places & {call.short, *call.context.split("."), *module_name(call.file).split(".")}:
+        where = {call.short, *call.context.split("."), *module_name(call.file).split(".")}
+        if places and not _named_place(places, where):
             continue
         passed = passed_keywords(index, call)
         for parameter, default in defaults.items():
