@@ -23,6 +23,7 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
+from extractors.signatures import positional_parameters
 from extractors.values import dotted_name, fold, is_number
 from extractors.words import word_list
 
@@ -446,6 +447,13 @@ class _FactVisitor(cst.CSTVisitor):
                     continue
                 self._record(arg.keyword.value, f"{callee}.{arg.keyword.value}", arg.value, K.KEYWORD, arg,
                              context=callee)
+        if callee and not callee.startswith(("self.", "cls.")):
+            # a known library consumer's positional arguments bind its parameters (nn.Dropout(0.1))
+            for arg, parameter in zip(node.args, positional_parameters(callee)):
+                if arg.keyword is not None or arg.star:
+                    break
+                if parameter is not None:
+                    self._record(parameter, f"{callee}.{parameter}", arg.value, K.KEYWORD, arg, context=callee)
 
     def _argparse(self, node: cst.Call) -> None:
         options = [a.value.evaluated_value for a in node.args

@@ -5,7 +5,8 @@ Texts compare as library choices (``rules.quantities.choice_equal``: case, punct
 numerical drift) and ``None``
 (not comparable: a number against a string, a symbolic value against a number, symbols we cannot pair up).
 Numbers compare with a relative tolerance of 1e-9 (``1e-4`` == ``0.0001`` == ``10**-4``), or the atom's own
-tolerance where the paper says "about", and no absolute tolerance: a small constant (``eps = 1e-12``) differs from
+tolerance where the paper says "about", and no absolute tolerance; a number equals a tuple repeating it, one size
+per dimension (``Resize((256, 256))`` for an image size of 256): a small constant (``eps = 1e-12``) differs from
 another (``1e-14``) however close both are to zero, and zero equals only zero. Symbolic values compare after pairing their free symbols by name (through
 ``rules.names``), by evaluating both at fixed pseudo-random points with ``subs``/``evalf``: nothing is evaluated as
 Python, and a deterministic seed keeps verdicts reproducible.
@@ -36,6 +37,9 @@ def equal(claimed: Value, found: Value, tolerance: float = 0.0) -> bool | None:
         return None
     if is_number(claimed) and is_number(found):
         return numbers_equal(claimed, found, tolerance)
+    if is_number(claimed) and isinstance(found, tuple) and len(found) > 1 and all(is_number(f) for f in found) \
+            and all(numbers_equal(found[0], f) for f in found):
+        return numbers_equal(claimed, found[0], tolerance)  # one size per dimension: Resize((256, 256)) is 256
     if isinstance(claimed, str) and isinstance(found, str):
         return choice_equal(claimed, found)
     if isinstance(claimed, tuple) and isinstance(found, tuple):

@@ -159,3 +159,14 @@ def test_a_parameter_default_the_body_never_reads_is_marked_unread() -> None:
               "        self.save_hyperparameters()\n")
     unread = {f.name: f.unread for f in extract_source(source, "a.py").facts if f.kind == "default"}
     assert unread == {"th": True, "lr": False, "z": True, "a": False}
+
+
+def test_positional_arguments_of_library_consumers_bind_their_parameters() -> None:
+    source = ("drop = nn.Dropout(0.1)\n"
+              "tf = transforms.Resize((256, 256))\n"
+              "opt = torch.optim.Adam(model.parameters(), 3e-4, weight_decay=0.1)\n"
+              "own = self.Dropout(0.5)\n")
+    keywords = sorted((f.name, f.value, f.context) for f in extract_source(source, "a.py").facts
+                      if f.kind == "keyword")
+    assert keywords == [("dropout", 0.1, "nn.Dropout"), ("image_size", (256, 256), "transforms.Resize"),
+                        ("lr", 0.0003, "torch.optim.Adam"), ("weight_decay", 0.1, "torch.optim.Adam")]
