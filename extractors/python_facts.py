@@ -285,7 +285,8 @@ class _FactVisitor(cst.CSTVisitor):
                     if inner is None:
                         return None
                     parts.extend(inner)
-                elif isinstance(element.key, cst.SimpleString) and isinstance(element.key.evaluated_value, str):
+                elif isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) \
+                        and isinstance(element.key.evaluated_value, str):
                     own.append((element.key.evaluated_value, element.value, element))
                 else:
                     self.found.dynamic_unpacking = True  # a key computed at run time
