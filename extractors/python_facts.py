@@ -372,7 +372,10 @@ class _FactVisitor(cst.CSTVisitor):
         if id(node) not in self.consumed:
             self._dict(node, "")
 
-    def _dict(self, node: cst.Dict, prefix: str) -> None:
+    def _dict(self, node: cst.Dict, prefix: str, callee: str | None = None) -> None:
+        """Record a dict display's entries under their dotted paths; given the ``callee`` it is passed to as a
+        keyword (``Cfg(arch={"num_layers": 2})``), each entry is a keyword of that call: the call consumes the
+        whole mapping, so the entries count as read."""
         self.consumed.add(id(node))
         for element in node.elements:
             if not isinstance(element, cst.DictElement):
@@ -388,7 +391,9 @@ class _FactVisitor(cst.CSTVisitor):
                 continue
             path = f"{prefix}.{name}" if prefix else name
             if isinstance(element.value, cst.Dict):
-                self._dict(element.value, path)
+                self._dict(element.value, path, callee)
+            elif callee is not None:
+                self._record(name, path, element.value, K.KEYWORD, element, context=callee)
             else:
                 self._record(name, path, element.value, K.DICT, element)
 
@@ -444,7 +449,7 @@ class _FactVisitor(cst.CSTVisitor):
         for arg in node.args:
             if arg.keyword is not None and not arg.star:
                 if isinstance(arg.value, cst.Dict):
-                    self._dict(arg.value, arg.keyword.value)
+                    self._dict(arg.value, arg.keyword.value, callee or None)
                     continue
                 self._record(arg.keyword.value, f"{callee}.{arg.keyword.value}", arg.value, K.KEYWORD, arg,
                              context=callee)

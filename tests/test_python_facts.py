@@ -170,3 +170,13 @@ def test_positional_arguments_of_library_consumers_bind_their_parameters() -> No
                       if f.kind == "keyword")
     assert keywords == [("dropout", 0.1, "nn.Dropout"), ("image_size", (256, 256), "transforms.Resize"),
                         ("lr", 0.0003, "torch.optim.Adam"), ("weight_decay", 0.1, "torch.optim.Adam")]
+
+
+def test_a_dict_passed_as_a_keyword_gives_keywords_of_the_call() -> None:
+    # the call consumes the whole mapping (a library reads its keys), so its entries are read where they are passed
+    source = "cfg = DynamicsCfg(architecture={'rnn_num_layers': 2, 'sizes': {'hidden': 256}})\nplain = {'lr': 1e-3}\n"
+    facts = sorted((f.kind, f.path, f.value, f.context) for f in extract_source(source, "a.py").facts
+                   if f.kind in ("keyword", "dict"))
+    assert facts == [("dict", "plain.lr", 0.001, ""),
+                     ("keyword", "architecture.rnn_num_layers", 2, "DynamicsCfg"),
+                     ("keyword", "architecture.sizes.hidden", 256, "DynamicsCfg")]
