@@ -275,7 +275,9 @@ def test_cli_inline_suppression(tmp_path: Path) -> None:
 def test_cli_tree_sitter_fallback_on_fenced_file(tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "fallback_fence.py", tmp_path / "fenced.py")
     result = run_cli("fenced.py", cwd=tmp_path)
-    assert result.returncode == 1
+    # the file does not compile: an input error naming where CPython stops, with the stubs still reported
+    assert result.returncode == 2
+    assert "fenced.py:1:1: does not compile (invalid syntax)" in result.stderr
     assert result.stdout.splitlines() == [
         "fenced.py:5:1: STB001 stub: body of `compute_fid` is only a docstring and `pass`",
         "fenced.py:11:5: STB002 stub: `Trainer.train_step` only raises NotImplementedError",

@@ -10,7 +10,9 @@ see ``extractors.stubs.iter_python_files``); the default is the current folder. 
 Exit status: 0 when there are no findings, 1 when there are findings (and nothing else went wrong), 2 on usage and
 input errors (bad options, unknown codes, a broken configuration, a path that does not exist, a file or notebook
 that cannot be read: its error is printed, naming it, and the other files are still checked), 3 on an internal
-error (a bug: one line names it; never 1, so that a hook can tell findings from failures). Notebooks are checked
+error (a bug: one line names it; never 1, so that a hook can tell findings from failures). A Python file that does
+not compile is an input error too: stderr names its line and column (its stubs are still reported, from a tolerant
+parse). Notebooks are checked
 cell by cell, findings reported as ``nb.ipynb:cell_N:line:col``. Paths and messages are printed with control
 characters escaped (``verifier.terminal``).
 
@@ -27,7 +29,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from extractors.stubs.detect import find_stubs_in_file
+from extractors.python_source import compile_error
+from extractors.stubs.detect import find_stubs_in_file, read_source
 from extractors.notebooks import NotebookError
 from extractors.stubs.findings import CODES, StubFinding, code_selected
 from extractors.walk import iter_python_files
@@ -142,12 +145,33 @@ def _main(argv: list[str] | None) -> int:
             print(printable(f"verify-stubs: error: cannot read {path}: {reason}"), file=sys.stderr)
             continue
         findings.extend(f for f in found if code_selected(f.code, select, ignore))
+        broken = _syntax_error(path)
+        if broken is not None:  # the findings above come from a tolerant parse: the file was read only in part
+            unreadable += 1
+            print(printable(f"verify-stubs: error: {broken}; its stubs were found by a tolerant parse and may be "
+                            f"incomplete"), file=sys.stderr)
     findings.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.message))
     out = sys.stdout
     for finding in findings:
         out.write(printable(finding.format()) + "\n")
     out.flush()
     return EXIT_INPUT if unreadable else EXIT_FINDINGS if findings else EXIT_CLEAN
+
+
+def _syntax_error(path: str | Path) -> str | None:
+    """``path:line:col: does not compile (message)`` for a Python file CPython would refuse (nothing is run:
+    ``extractors.python_source.compile_error``), else ``None``; notebooks and stubs (``.pyi``) are not checked."""
+    if not str(path).endswith(".py"):
+        return None
+    try:
+        error = compile_error(read_source(path), str(path))
+    except OSError:
+        return None  # find_stubs_in_file has read it; a file gone since is not a syntax error
+    if error is None:
+        return None
+    if isinstance(error, SyntaxError):
+        return f"{path}:{error.lineno or 1}:{error.offset or 1}: does not compile ({error.msg})"
+    return f"{path}: does not compile ({type(error).__name__})"
 
 
 if __name__ == "__main__":
