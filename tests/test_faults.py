@@ -164,7 +164,7 @@ SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0
     (SPEC_HEAD + SAU + "  uncovered: [warmup shape]\n  complete: true\n",
      "S-D1-001: a SAU with uncovered elements is not complete (drop complete: true)", 7),
     (SPEC_HEAD + SAU + "  statment: typo\n",
-     "S-D1-001: unknown key(s) for a D1 SAU: statment (did you mean 'statement'?)", 7),
+     "S-D1-001: unknown key(s) for a D1 SAU: statment (did you mean 'statement'?)", 11),  # the key's own line
     (SPEC_HEAD + SAU.replace("value: 0.1", "valu: 0.1"),
      "S-D1-001: atom 'lr': unknown key(s) valu (did you mean 'value'?) (quote values that hold commas or braces)",
      10),

@@ -16,7 +16,7 @@ from extractors.formulas import FormulaError, parse_formula, symbol_names
 from extractors.values import parse_value
 from sau.vocabulary import Atom, AtomKind, Value
 from verifier.specs.claims import number
-from verifier.specs.errors import SpecError, unknown_keys
+from verifier.specs.errors import SpecError, key_line, unknown_keys
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def only(mapping: dict, allowed: set[str], what: str, entry: Entry) -> None:
     if unknown:
         raise SpecError(f"{what}: unknown key(s) {unknown_keys(unknown, allowed)} (quote values that hold commas or "
                         "braces)",
-                        entry.path, mapping.get("__line__", entry.line))
+                        entry.path, key_line(mapping, unknown[0], mapping.get("__line__", entry.line)))
 
 
 def _strings(value: object) -> bool:

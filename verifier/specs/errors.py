@@ -29,3 +29,15 @@ def unknown_keys(unknown: list[str], allowed: set[str]) -> str:
         near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
         shown.append(f"{key} (did you mean {near[0]!r}?)" if near else key)
     return ", ".join(shown)
+
+
+class LinedMapping(dict):
+    """A spec mapping that also knows the line of each of its keys (``key_lines``: str -> 1-based line), so that
+    an error about one key (an unknown key under a SAU) names the key's own line."""
+
+    key_lines: dict[str, int]
+
+
+def key_line(mapping: dict, key: str, default: int | None) -> int | None:
+    """The 1-based line of ``key`` in a mapping the spec loader read, else ``default``."""
+    return getattr(mapping, "key_lines", {}).get(key, default)

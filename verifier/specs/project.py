@@ -60,7 +60,7 @@ import yaml
 from sau.vocabulary import SAU, Dimension, PaperSpec
 from verifier.dimensions import DIMENSION_RULES
 from verifier.specs.checks import Entry
-from verifier.specs.errors import SpecError, unknown_keys
+from verifier.specs.errors import LinedMapping, SpecError, key_line, unknown_keys
 
 SPEC_SCHEMA = "sauverify-spec/1"
 # The top-level keys of a spec; any other is a typo or a newer format, and an error.
@@ -70,11 +70,12 @@ _COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "
 
 
 class _LineLoader(yaml.SafeLoader):
-    """A safe loader that keeps each mapping's line as ``__line__``."""
+    """A safe loader that keeps each mapping's line as ``__line__`` and each key's line (``LinedMapping``)."""
 
 
 def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict:
-    mapping = loader.construct_mapping(node, deep=True)
+    mapping = LinedMapping(loader.construct_mapping(node, deep=True))
+    mapping.key_lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
 
@@ -185,7 +186,8 @@ def _sau(data: object, path: Path) -> SAU:
     unknown = sorted(set(data) - _COMMON_KEYS - set(check_keys))
     if unknown:
         known = _COMMON_KEYS | set(check_keys)
-        raise SpecError(f"{sau_id}: unknown key(s) for a {dimension} SAU: {unknown_keys(unknown, known)}", path, line)
+        raise SpecError(f"{sau_id}: unknown key(s) for a {dimension} SAU: {unknown_keys(unknown, known)}", path,
+                        key_line(data, str(unknown[0]), line))
     checkable = data.get("checkable", True)
     if not isinstance(checkable, bool):
         raise SpecError(f"{sau_id}: checkable must be true or false", path, line)
