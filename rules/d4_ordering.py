@@ -496,8 +496,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
     missing = [r for r in results if r.outcome != ORDERED]
     drift = (Drift.ORDERING if violated or broken else
-             Drift.STUB if all(r.outcome == STUB_STEP for r in missing) and (missing or any(r.partly_stub for r in results))
-             else Drift.MISSING if missing else None)
+             Drift.STUB if all(r.outcome == STUB_STEP for r in missing)
+             and (missing or any(r.partly_stub for r in results)) else Drift.MISSING if missing else None)
     reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph,
                      bool(unclear or mixed or scattered))
     for i, j in unclear:
