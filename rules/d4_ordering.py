@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -167,11 +168,17 @@ _STUB_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
 
 def stub_functions(index: RepositoryIndex) -> dict[str, str]:
     """Analysis provider: the repository functions whose body is a stub (``extractors.stubs`` STB001, STB002,
-    STB004), by qualname, each with its finding's place (``file:line``). A call of one runs no step: the step it
-    maps is only a placeholder there (CONVENTIONS.md, "Stubs and traces")."""
+    STB004), by qualname, each with its finding's place (``file:line``), leaving out methods that another class
+    defines too (a subclass may override the placeholder). A call of one runs no step: the step it maps is only a
+    placeholder there (CONVENTIONS.md, "Stubs and traces")."""
     graph = index.analysis(build_call_graph)
+    # a method another class also defines may be a base's placeholder that a subclass overrides (in another file,
+    # which the stub detector does not see): the override is what runs, so it is no stub here
+    methods = Counter(info.name for info in graph.functions.values() if info.class_name is not None)
     found: dict[str, str] = {}
     for qualname, info in graph.functions.items():
+        if info.class_name is not None and methods[info.name] > 1:
+            continue
         for finding in index.stubs_by_file.get(info.file, ()):
             if (finding.code in _STUB_FUNCTION_CODES and info.line <= finding.line <= info.end_line
                     and finding.qualname.rsplit(".", 1)[-1] == info.name):
