@@ -43,7 +43,11 @@ first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
 no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
 (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
-*maybe* live, or a keyword used only as a variable or string).
+*maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites call repository functions
+whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``; ``stub_functions``). A call of a stub runs
+no step; a step mapped to a stub besides sites that run (its projection a stub, its gradient computed) is partly a
+placeholder: it weighs half in the estimate and settles nothing. When no step runs and some are only dead code or
+stubs, the claim is a trace: 0.25 (CONVENTIONS.md, "Ordering", "Stubs and traces").
 
 A step playing both roles of an order breaker (a "parameter update" with its backward pass and its optimizer
 step) is broken when the breaking call runs between them in one body (``_inner_breaker``): it counts as a violated
@@ -82,6 +86,7 @@ from __future__ import annotations
 
 import builtins
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -126,11 +131,12 @@ class Outcome(StrEnum):
     DEAD_STEP = "dead"
     ABSENT = "absent"
     UNCERTAIN = "uncertain"
+    STUB = "stub"
 
 
 STRONG, WEAK = Strength.STRONG, Strength.WEAK
-ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN = (Outcome.ORDERED, Outcome.ELSEWHERE, Outcome.DEAD_STEP,
-                                                     Outcome.ABSENT, Outcome.UNCERTAIN)
+ORDERED, ELSEWHERE, DEAD_STEP, ABSENT, UNCERTAIN, STUB_STEP = (Outcome.ORDERED, Outcome.ELSEWHERE, Outcome.DEAD_STEP,
+                                                                Outcome.ABSENT, Outcome.UNCERTAIN, Outcome.STUB)
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,32 @@ def traces_by_entry(index: RepositoryIndex) -> dict[str, list[Event]]:
     for node in hooks_run(graph):
         traces.setdefault(node, trace(graph, node))
     return traces
+
+
+# Stub codes of extractors.stubs whose finding is a whole function that only pretends to run (a body of only
+# ``pass``/``...``, only ``raise NotImplementedError``, only a "not implemented" report)
+_STUB_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
+
+
+def stub_functions(index: RepositoryIndex) -> dict[str, str]:
+    """Analysis provider: the repository functions whose body is a stub (``extractors.stubs`` STB001, STB002,
+    STB004), by qualname, each with its finding's place (``file:line``), leaving out methods that another class
+    defines too (a subclass may override the placeholder). A call of one runs no step: the step it maps is only a
+    placeholder there (CONVENTIONS.md, "Stubs and traces")."""
+    graph = index.analysis(build_call_graph)
+    # a method another class also defines may be a base's placeholder that a subclass overrides (in another file,
+    # which the stub detector does not see): the override is what runs, so it is no stub here
+    methods = Counter(info.name for info in graph.functions.values() if info.class_name is not None)
+    found: dict[str, str] = {}
+    for qualname, info in graph.functions.items():
+        if info.class_name is not None and methods[info.name] > 1:
+            continue
+        for finding in index.stubs_by_file.get(info.file, ()):
+            if (finding.code in _STUB_FUNCTION_CODES and info.line <= finding.line <= info.end_line
+                    and finding.qualname.rsplit(".", 1)[-1] == info.name):
+                found[qualname] = f"{finding.path}:{finding.line}"
+                break
+    return found
 
 
 def hooks_run(graph: CallGraph) -> list[str]:
@@ -384,7 +416,8 @@ def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
 class StepResult:
     """Where one step was found: ``outcome`` (module docstring), ``event`` its first site in the chosen trace and
     ``events`` all of them (strong sites where there are any), ``strength`` of that mapping, ``where`` a site or
-    definition elsewhere (``file:line``) for the reason."""
+    definition elsewhere (``file:line``) for the reason (for a ``stub``, the stub function), ``partly_stub`` the
+    place of a stub function the step also maps to, besides sites that run (part of the step is a placeholder)."""
 
     name: str
     outcome: Outcome
@@ -392,6 +425,7 @@ class StepResult:
     strength: Strength | None = None
     where: str = ""
     events: tuple[Event, ...] = ()
+    partly_stub: str = ""
 
 
 @dataclass(frozen=True)
@@ -414,9 +448,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)
     graph = index.analysis(build_call_graph)
     traces = index.analysis(traces_by_entry)
-    entry, results = _best_trace(steps, traces)
+    entry, results = _best_trace(steps, traces, index.analysis(stub_functions))
     for result, step in zip(results, steps):
-        if result.outcome != ORDERED or result.strength != STRONG:
+        if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
@@ -434,11 +468,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
               if r.outcome == ORDERED and r.strength == STRONG
               and (b := _inner_breaker(r.events, step, traces.get(entry, []) if entry else [])) is not None}
     # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
+    # and so may a step part of which is a placeholder (its projection a stub, its other calls running)
     kept = _largest_consistent(found, orders, pairs, total, lambda i: 0.0 if i in broken else
-                               1.0 if results[i].strength == STRONG else 0.5)
+                               1.0 if results[i].strength == STRONG and not results[i].partly_stub else 0.5)
     score = round_to_scale(kept / len(steps))
-    certain_steps = all(r.strength == STRONG if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT)
-                        for r in results)
+    if not found and any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
+        score = 0.25  # no step runs, some are written but never run or only stubs: a trace (CONVENTIONS.md)
+    certain_steps = all(r.strength == STRONG and not r.partly_stub if r.outcome == ORDERED
+                        else r.outcome in (DEAD_STEP, ABSENT, STUB_STEP) for r in results)
     unclear = [p for p in pairs if p in orders and _unclear(orders[p])]
     # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
     # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
@@ -464,7 +501,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     else:
         for i, event in shown.items():
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
-    drift = Drift.ORDERING if violated or broken else Drift.MISSING if any(r.outcome != ORDERED for r in results) else None
+    missing = [r for r in results if r.outcome != ORDERED]
+    drift = (Drift.ORDERING if violated or broken else
+             Drift.STUB if all(r.outcome == STUB_STEP for r in missing)
+             and (missing or any(r.partly_stub for r in results)) else Drift.MISSING if missing else None)
     reason = _reason(results, steps, [(p, orders[p]) for p in violated], entry, graph,
                      bool(unclear or mixed or scattered))
     for i, j in unclear:
@@ -515,19 +555,26 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    trace=traced_steps(results, entry))
 
 
-def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list[StepResult]]:
+def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None
+                ) -> tuple[str | None, list[StepResult]]:
     """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
-    (strong sites where there are any)."""
+    (strong sites where there are any). A site calling a stub function (``stubs``: ``stub_functions``) runs no
+    step: a step mapped only there is a ``stub``, one mapped there besides other sites is ``partly_stub``."""
+    stubs = stubs or {}
     best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
     for entry, events in traces.items():
         results = []
         for step in steps:
             strong: list[Event] = []
             weak: list[Event] = []
+            stubbed: list[Event] = []
             names = step_names(step)
             repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
+                if strength is not None and event.site.callee in stubs:
+                    stubbed.append(event)  # the step's function is a placeholder: calling it runs nothing
+                    continue
                 if strength == STRONG and repeated and not event.in_loop:
                     strength = WEAK  # "train the variants": one call outside a loop trains one thing
                 if strength == STRONG:
@@ -542,8 +589,13 @@ def _best_trace(steps, traces: dict[str, list[Event]]) -> tuple[str | None, list
                 role_sites = {e.position for e in by_role}
                 by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
             chosen = by_role or strong or weak
+            if not chosen and stubbed:
+                results.append(StepResult(step["name"], STUB_STEP, stubbed[0], None,
+                                          where=stubs[stubbed[0].site.callee or ""], events=tuple(stubbed)))
+                continue
             results.append(StepResult(step["name"], ORDERED if chosen else ABSENT, chosen[0] if chosen else None,
-                                      STRONG if strong else WEAK if weak else None, events=tuple(chosen)))
+                                      STRONG if strong else WEAK if weak else None, events=tuple(chosen),
+                                      partly_stub=stubs[stubbed[0].site.callee or ""] if stubbed and chosen else ""))
         key = (sum(r.strength == STRONG for r in results), sum(r.event is not None for r in results))
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
@@ -812,7 +864,13 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
             parts.append(f"{r.name!r} has only uncertain matches ({r.where})")
         elif r.outcome == ABSENT:
             parts.append(f"{r.name!r} not found in code")
-    if not violated and not unclear and len(ordered) == len(results) and all(r.strength == STRONG for r in results):
+        elif r.outcome == STUB_STEP:
+            parts.append(f"{r.name!r} is only a stub: {_where(r)} calls the placeholder at {r.where}, which runs "
+                         f"nothing")
+        if r.outcome == ORDERED and r.partly_stub:
+            parts.append(f"part of {r.name!r} is only a stub ({r.partly_stub}), so it counts half")
+    if (not violated and not unclear and len(ordered) == len(results)
+            and all(r.strength == STRONG and not r.partly_stub for r in results)):
         parts.insert(0, "claimed order holds")
     return "; ".join(parts)
 
