@@ -123,19 +123,20 @@ def test_the_prompt_shows_traced_lines_first_and_says_why(tmp_path: Path) -> Non
     body, blocks = requests["T-D1-001"]
     _, data = split_prompt(body["messages"])
     first = blocks[0]
-    assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 7)  # build_optimizer, whole
-    assert first["lines"] == {6, 7} and first["why"] == "consumer: consumes the binding; lr matched"
-    assert data["saus"][0]["code"][0] == "F1:6-7 consumer: consumes the binding; lr matched"
+    # build_optimizer, whole, first; the program's functions after it (prepare, fit) join it, two lines away
+    assert (first["file"], first["start_line"], first["end_line"]) == ("train.py", 6, 16)
+    assert first["why"] == "consumer: consumes the binding; lr matched; also program: runs prepare"
+    assert data["saus"][0]["code"][0] == "F1:6-16 consumer: consumes the binding; lr matched; also program: runs prepare"
     binding = blocks[1]
-    # two lines from the binding, and the line naming lr (args.lr) two lines further joined to the same range
-    assert (binding["start_line"], binding["end_line"]) == (21, 25)
+    # two lines from the binding, the line naming lr (args.lr) and the rest of main, which the entry point runs
+    assert (binding["start_line"], binding["end_line"]) == (19, 27)
     assert binding["why"] == "binding: binds lr; lr matched; also names lr"
+    assert (blocks[2]["start_line"], blocks[2]["end_line"], blocks[2]["why"]) == (30, 31, "program: top-level call")
     # the excerpt of train.py holds exactly the lines of the ranges, numbered, "..." where lines are left out
-    assert data["code"] == [{"id": "F1", "file": "train.py", "code": "\n".join([
-        "6|def build_optimizer(params, lr):", "7|    return torch.optim.Adam(params, lr=lr)", "...",
-        '21|parser.add_argument("--lr", type=float, default=3e-4)', "22|args = parser.parse_args()",
-        "23|model = torch.nn.Linear(4, 4)", "24|data = prepare()",
-        "25|optimizer = build_optimizer(model.parameters(), args.lr)"])}]
+    code = data["code"][0]["code"].split("\n")
+    assert code[:2] == ["6|def build_optimizer(params, lr):", "7|    return torch.optim.Adam(params, lr=lr)"]
+    assert code[11:14] == ["...", "19|def main():", "20|    parser = argparse.ArgumentParser()"]
+    assert code[-3:] == ["...", '30|if __name__ == "__main__":', "31|    main()"]
     _, d4_blocks = requests["T-D4-001"]
     shown = set().union(*(b["lines"] for b in d4_blocks))
     assert {24, 26, 31} <= shown
@@ -149,8 +150,9 @@ def test_the_budget_keeps_the_most_decisive_blocks(tmp_path: Path) -> None:
     tight = EvidenceCollector(index, 100).blocks(d1)
     assert sum(len(b.text(index)) for b in tight) <= 100
     # the consumer (the most decisive place) is kept; the binding's range does not fit
-    assert [(b.start, b.end) for b in tight] == [(6, 7)] and tight[0] == roomy[0]
-    assert [(b.start, b.end) for b in roomy] == [(6, 7), (21, 25)]
+    assert [(b.start, b.end, b.why) for b in tight] == [(6, 7, "consumer: consumes the binding; lr matched")]
+    # with room, the program the entry point runs joins them (prepare and fit beside build_optimizer, main whole)
+    assert [(b.start, b.end) for b in roomy] == [(6, 16), (19, 27), (30, 31)]
     # no two blocks share a line
     lines = [(b.source, n) for b in roomy for n in range(b.start, b.end + 1)]
     assert len(lines) == len(set(lines))
@@ -241,16 +243,20 @@ def test_lines_naming_the_saus_terms_numbers_and_words_follow_the_traced_places(
     assert value_terms(d1.sau.checks) == ["500"]
     assert statement_words(d1.sau.statement) == ["warmup"]
     assert statement_words(d2.sau.statement) == ["answers", "decoded", "greedily", "argmax", "vocabulary"]
-    assert [(line, why) for _, line, _, _, why in collector.anchors(d1)][-1] == (10, "names 500")
-    # the candidate first; then a term of the checks inside a traced function (decode, at its definition and its
-    # call in main); then the functions named after the mechanism, which only locate code; then a statement word
+    assert (10, "names 500") in [(line, why) for _, line, _, _, why in collector.anchors(d1)]
+    # the candidate first; then the lines naming a term of the checks (decode, at its definition and its call in
+    # main; argmax, a function the formula applies), those inside a traced function and near other such lines
+    # first; then the functions named after the mechanism, which only locate code; then the program the entry point
+    # runs (main, the functions it calls), whole functions, only while budget remains; then names of functions
     assert [(line, why) for _, line, _, _, why in collector.anchors(d2)] == [
         (6, "candidate: equivalent for formula 'y == argmax(p)'"), (6, "the rules' evidence (expression)"),
-        (4, "names decode"), (18, "names decode"), (4, "mechanism: decode is named after the mechanism"),
-        (13, "mechanism: main is named after the mechanism"), (6, "names argmax"), (4, "function decode")]
+        (4, "names decode"), (6, "names argmax"), (18, "names decode"),
+        (4, "mechanism: decode is named after the mechanism"), (13, "mechanism: main is named after the mechanism"),
+        (13, "program: runs main"), (9, "program: runs schedule"), (4, "program: runs decode"),
+        (4, "function decode")]
     assert [(b.start, b.end, b.why) for b in collector.blocks(d2)] == [
-        (4, 6, "candidate: equivalent for formula 'y == argmax(p)'; also names decode"),
-        (18, 18, "names decode"), (13, 14, "mechanism: main is named after the mechanism")]
+        (4, 10, "candidate: equivalent for formula 'y == argmax(p)'; also names decode"),
+        (15, 18, "names decode; also program: runs main"), (13, 14, "mechanism: main is named after the mechanism")]
 
 
 def test_claimed_numbers_are_found_as_code_writes_them() -> None:
