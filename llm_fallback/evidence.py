@@ -1,27 +1,31 @@
-"""Evidence for the judge: lines around the places the rules traced and lines naming the SAU's terms, under a budget
-of characters per SAU.
+"""Evidence for the judge: lines around the places the rules traced, lines naming the SAU's terms, and the program
+the entry points run, under a budget of characters per SAU. Chosen from the verdict (its SAU, trace and evidence)
+and the repository's code only.
 
 What a block shows comes first from the verdict's ``trace`` (``rules.traces``: for D1 the consumer and each binding
 of a value's provenance chain, for D2 the candidate expressions with the helpers their functions call and the
 functions named after the mechanism, for D3 the loader, metric or baseline call sites and their callers, for D4 the
 steps' sites in the chosen trace and the calls leading there), in the rules' order, most decisive first; then the
-verdict's evidence; then lines naming what the SAU names (a term of its checks: a glossary code name, an atom, a
-dataset or metric name, a step function, ``check_terms``; a claimed number as code writes it, ``value_terms``; a
-content word of its statement, ``statement_words``), in the tiers of ``_TIERS`` (a term inside a function the rules
-traced first), rarer first: those of the first tier, then the traced places that only locate code (``WEAK_ROLES``:
-a function named after the mechanism, a helper, a caller), then the other tiers; then, only while budget remains,
+verdict's evidence; then the lines naming a term of the SAU (of its checks: a glossary code name or symbol, a
+function its formula applies, an atom, a dataset or metric name, a step function, ``check_terms``; a word of its
+statement written as code writes names, ``statement_names``; a number it claims as code writes it, ``value_terms``
+and ``number_terms``), best first (``_term_lines``); then the traced places that only locate code (``WEAK_ROLES``:
+a function named after the mechanism, a helper, a caller); then the lines naming only content words of the
+statement (``statement_words``); then, only while budget remains, the program the entry points run (``_program``:
+whole functions, breadth first along the call graph, where what replaces a claimed element usually is), and the
 bindings and functions named by the checks. Each block says why it was chosen.
 
 Each block is cut from ``RepositoryIndex.lines`` and located with the libcst trees already in
 ``RepositoryIndex.modules`` (never re-parsed). A traced line, a line naming a term or a name match gives
 ``TRACE_LINES``, ``TERM_LINES`` or ``NAME_LINES`` lines from it within its innermost function or module-level
-statement (a function that short whole); a traced span (a helper function) gives its first lines. A line of a
-config file (or of a file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window
-around it, cut the same way. Blocks never overlap: a block reaching into one already chosen is cut back to the
-lines not yet shown, and a block at most ``MERGE_GAP`` lines from one already chosen joins it (the lines between
-shown too). The budget (``LLMSettings.evidence_chars``) counts
-the characters of the blocks' text; a block that does not fit is left out and smaller ones after it may still fit.
-The prompt sends the blocks of a request as one excerpt per file (``excerpts``).
+statement (a function that short whole); a line of a docstring gives the ``DOC_LINES`` lines of code after it; a
+traced span (a helper function, a function of the program) gives its first lines. A line of a config file (or of a
+file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window around it, cut the same
+way. Blocks never overlap: a block reaching into one already chosen is cut back to the lines not yet shown (a span
+adds each run of its lines not yet shown), and a block at most ``MERGE_GAP`` lines from one already chosen joins it
+(the lines between shown too). The budget (``LLMSettings.evidence_chars``) counts the characters of the blocks'
+text; a block that does not fit is left out and smaller ones after it may still fit. The prompt sends the blocks of
+a request as one excerpt per file (``excerpts``).
 """
 
 from __future__ import annotations
@@ -49,18 +53,18 @@ MAX_BLOCK_LINES = 60
 # functions around a few.
 TRACE_LINES = 2
 TERM_LINES = 1
+DOC_LINES = 3  # lines of code shown after a docstring naming a term
 NAME_LINES = 3
 # Traced places that locate the code rather than decide it: shown after the lines naming the SAU's terms inside
 # the traced functions (a mechanism function's first line says less than its lines that name the formula's terms).
 WEAK_ROLES = frozenset({"mechanism", "helper", "caller", "path", "elsewhere"})
 MAX_TERM_LINES = 60  # lines naming the SAU's terms considered, best first
 MAX_BLOCKS = 48
-PROGRAM = True
-PROGRAM_TIER = 9
-WINDOW = 2
-COMPONENTS = True
-INSIDE_FACTOR = 2
-MAX_PROGRAM = 40  # functions of the program considered
+# How lines naming a SAU's terms are ranked (``_term_lines``), measured on the truth set: a line also weighs what
+# the lines this near name, and twice as much inside a function the rules traced.
+NEAR_LINES = 2
+INSIDE_WEIGHT = 2
+MAX_PROGRAM = 40  # functions of the program the entry points run considered (``_program``)
 _MODULE_SITES = 8  # call sites of a script's top level shown
 _RUN_EDGES = frozenset({CALL_EDGE, INSTANTIATE, HOOK_EDGE, INSTANCE, RUN})
 MERGE_GAP = 2  # a block this many lines or fewer from one already chosen joins it (one header instead of two)
@@ -70,9 +74,6 @@ _ALSO = "; also "
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
 _MIN_WORD = 4
-# The order of lines naming what a SAU names, as (inside a traced function, names a term of the checks or a claimed
-# number rather than only words of the statement): measured on the truth set.
-_TIERS = ((True, True), (False, True), (True, False), (False, False))
 _STOP_WORDS = word_list("claim_stop_words", "rules")
 _GENERIC = word_list("generic_terms", "rules")  # `model`, `data`: on most lines of any repository
 # Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
@@ -136,6 +137,7 @@ class _Spans(cst.CSTVisitor):
 
     def __init__(self) -> None:
         self.spans: list[_Span] = []
+        self.docstrings: list[tuple[int, int]] = []  # first and last line of a function's or class's docstring
         self._depth = 0  # functions entered
 
     def _add(self, node: cst.CSTNode, kind: str, name: str = "") -> None:
@@ -143,6 +145,10 @@ class _Spans(cst.CSTVisitor):
         self.spans.append(_Span(where.start.line, where.end.line, kind, name))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and isinstance(node.body, cst.IndentedBlock) \
+                and node.get_docstring(clean=False) is not None:
+            where = self.get_metadata(PositionProvider, node.body.body[0])
+            self.docstrings.append((where.start.line, where.end.line))
         if isinstance(node, cst.FunctionDef):
             self._add(node, "function", node.name.value)
             self._depth += 1
@@ -166,15 +172,17 @@ class EvidenceCollector:
         self.index = index
         self.budget = budget
         self._spans: dict[str, list[_Span]] = {}
+        self._docstrings: dict[str, list[tuple[int, int]]] = {}
         self._functions: dict[str, list[tuple[str, _Span]]] | None = None
         self._program_anchors: list[tuple[str, int, int, int, str]] | None = None
 
     def anchors(self, verdict: Verdict) -> list[tuple[str, int, int, int, str]]:
         """The places to show for one verdict, most decisive first, as (source, line, end line, lines kept, why):
         the places the rules traced as deciding (``WEAK_ROLES`` aside), the verdict's evidence, the lines naming
-        the SAU's terms inside the functions the rules traced, the weak traced places (a function named after the
-        mechanism, a helper's first lines, a caller), the other lines naming the SAU's terms, claimed numbers or
-        statement words (``_term_lines``), then bindings and functions named by the SAU (module docstring)."""
+        the SAU's terms (``_term_lines``, tier 0), the weak traced places (a function named after the mechanism, a
+        helper's first lines, a caller), the lines naming only statement words (tier 1), the program the entry
+        points run (``_program``), then bindings and functions named by the SAU (module docstring). Reads nothing
+        but ``verdict`` and the index."""
         def traced(traces: list) -> list[tuple[str, int, int, int, str]]:
             return [(t.where, t.line, t.end_line, TRACE_LINES, _short(f"{t.role}: {t.why}")) for t in traces]
 
@@ -188,14 +196,12 @@ class EvidenceCollector:
         scopes = self._traced_scopes(verdict)
         inside = {(source, n) for source, start, end in scopes for n in range(start, end + 1)}
         ranked = self._term_lines(terms, statement_words(verdict.sau.statement), inside)[:MAX_TERM_LINES]
-        lines = [(tier, (source, line, line, TERM_LINES, _short(f"names {', '.join(named)}")))
-                 for tier, source, line, named in ranked]
+        lines = [(tier, (source, at, at, keep, _short(f"names {', '.join(named)}")))
+                 for tier, source, line, named in ranked for at, keep in [self._code_at(source, line)]]
         found += [anchor for tier, anchor in lines if tier == 0]
         found += traced([t for t in verdict.trace if t.role in WEAK_ROLES])
-        found += [anchor for tier, anchor in lines if 0 < tier < PROGRAM_TIER]
-        program = self._program() if PROGRAM else []
-        found += program
-        found += [anchor for tier, anchor in lines if tier >= PROGRAM_TIER]
+        found += [anchor for tier, anchor in lines if tier == 1]
+        found += self._program()
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
@@ -260,16 +266,18 @@ class EvidenceCollector:
 
     def _term_lines(self, terms: list[str], words: list[str],
                     inside: set[tuple[str, int]]) -> list[tuple[int, str, int, list[str]]]:
-        """Lines of non-test sources that name a term (of the checks, or a claimed number) or a content word of
-        the statement as a word (a variable, a dataset name in a loader call, a metric in a config value), as
-        (tier, source, line, terms and words named), best first: by ``_TIERS`` (inside a traced function, from
-        ``inside``, or not; naming a term or only words), then by the rarity of what they name (a term on few lines
-        says more than one on many: each weighs 1 / log2(lines naming it + 1)), then in source order."""
+        """Lines of non-test sources that name a term (of the checks, a code-shaped word or a number of the
+        statement) or a content word of the statement, as a word or as a part of a snake_case name (``lifting`` in
+        ``lifting_layer``, ``additive`` in ``"g1_additive"``), as (tier, source, line, terms and words named), best
+        first: tier 0 the lines naming a term, tier 1 those naming only words; then by weight: a term on few lines
+        says more than one on many (each weighs 1 / log2(lines naming it + 1)), a line weighs what it and the lines
+        at most ``NEAR_LINES`` away name (a block of settings naming four terms beats a line naming one), times
+        ``INSIDE_WEIGHT`` inside a function the rules traced (from ``inside``); then in source order."""
         wanted = terms + [w for w in words if w.lower() not in {t.lower() for t in terms}]
         if not wanted:
             return []
-        edge = r"[A-Za-z0-9-]" if COMPONENTS else r"[\w-]"
-        pattern = re.compile(rf"(?<!{edge})(" + "|".join(re.escape(t) for t in wanted) + rf")(?!{edge})", re.IGNORECASE)
+        pattern = re.compile(r"(?<![A-Za-z0-9-])(" + "|".join(re.escape(t) for t in wanted) + r")(?![A-Za-z0-9-])",
+                             re.IGNORECASE)
         lowered = {t.lower() for t in terms}
         hits = []
         lines_per_term: dict[str, int] = {}
@@ -283,19 +291,13 @@ class EvidenceCollector:
                     for term in named:
                         lines_per_term[term] = lines_per_term.get(term, 0) + 1
 
-        ranked = []
         at = {(source, number): named for source, number, named in hits}
+        ranked = []
         for source, number, named in hits:
-            near = set(named)
-            for other in range(number - WINDOW, number + WINDOW + 1):
-                near.update(at.get((source, other), ()))
+            near = {t for n in range(number - NEAR_LINES, number + NEAR_LINES + 1) for t in at.get((source, n), ())}
             weight = sum(1 / math.log2(lines_per_term[t] + 1) for t in near)
-            traced = (source, number) in inside
-            if INSIDE_FACTOR:
-                tier = _TIERS.index((True, bool(lowered.intersection(named))))
-                weight *= INSIDE_FACTOR if traced else 1
-            else:
-                tier = _TIERS.index((traced, bool(lowered.intersection(named))))
+            weight *= INSIDE_WEIGHT if (source, number) in inside else 1
+            tier = 0 if lowered.intersection(named) else 1
             ranked.append((tier, -round(weight, 9), source, number, named))
         return [(tier, source, number, named) for tier, _, source, number, named in sorted(ranked)]
 
@@ -394,7 +396,19 @@ class EvidenceCollector:
             collector = _Spans()
             MetadataWrapper(self.index.modules[source], unsafe_skip_copy=True).visit(collector)
             self._spans[source] = collector.spans
+            self._docstrings[source] = collector.docstrings
         return self._spans[source]
+
+    def _code_at(self, source: str, line: int) -> tuple[int, int]:
+        """(anchor line, lines kept) for a line naming a term: the line itself and ``TERM_LINES``; for a line of a
+        function's or class's docstring, the first ``DOC_LINES`` lines of code after the docstring (a docstring
+        names what the code below it does; the code is what is judged)."""
+        if source in self.index.modules:
+            self._spans_of(source)
+            for start, end in self._docstrings.get(source, ()):
+                if start <= line <= end:
+                    return end + 1 + DOC_LINES // 3, DOC_LINES
+        return line, TERM_LINES
 
     def _function_table(self) -> dict[str, list[tuple[str, _Span]]]:
         """Normalised function name -> (source, span), over non-test sources, in source order."""
