@@ -483,7 +483,8 @@ def number_terms(checks: dict, statement: str) -> list[str]:
     """The ways code may write the numbers a SAU names outside D1's atoms (``value_terms``): numbers written as
     strings in its checks (a D4 step's keyword ``512``, a D3 baseline's alias ``0.95``) and in its statement
     (``0.95``, ``1e-3``, ``rank 129``; a size such as ``27B`` or ``100k`` as written, lower-cased), in order,
-    without repeats; 0, 1 and -1 left out (``value_terms``)."""
+    without repeats; 0, 1 and -1 left out (``value_terms``), and the statement's single digits (on too many lines
+    of any repository to say anything)."""
     found: list[str] = []
     strings: list[str] = []
 
