@@ -1,27 +1,31 @@
-"""Evidence for the judge: lines around the places the rules traced and lines naming the SAU's terms, under a budget
-of characters per SAU.
+"""Evidence for the judge: lines around the places the rules traced, lines naming the SAU's terms, and the program
+the entry points run, under a budget of characters per SAU. Chosen from the verdict (its SAU, trace and evidence)
+and the repository's code only.
 
 What a block shows comes first from the verdict's ``trace`` (``rules.traces``: for D1 the consumer and each binding
 of a value's provenance chain, for D2 the candidate expressions with the helpers their functions call and the
 functions named after the mechanism, for D3 the loader, metric or baseline call sites and their callers, for D4 the
 steps' sites in the chosen trace and the calls leading there), in the rules' order, most decisive first; then the
-verdict's evidence; then lines naming what the SAU names (a term of its checks: a glossary code name, an atom, a
-dataset or metric name, a step function, ``check_terms``; a claimed number as code writes it, ``value_terms``; a
-content word of its statement, ``statement_words``), in the tiers of ``_TIERS`` (a term inside a function the rules
-traced first), rarer first: those of the first tier, then the traced places that only locate code (``WEAK_ROLES``:
-a function named after the mechanism, a helper, a caller), then the other tiers; then, only while budget remains,
+verdict's evidence; then the lines naming a term of the SAU (of its checks: a glossary code name or symbol, a
+function its formula applies, an atom, a dataset or metric name, a step function, ``check_terms``; a word of its
+statement written as code writes names, ``statement_names``; a number it claims as code writes it, ``value_terms``
+and ``number_terms``), best first (``_term_lines``); then the traced places that only locate code (``WEAK_ROLES``:
+a function named after the mechanism, a helper, a caller); then the lines naming only content words of the
+statement (``statement_words``); then, only while budget remains, the program the entry points run (``_program``:
+whole functions, breadth first along the call graph, where what replaces a claimed element usually is), and the
 bindings and functions named by the checks. Each block says why it was chosen.
 
 Each block is cut from ``RepositoryIndex.lines`` and located with the libcst trees already in
 ``RepositoryIndex.modules`` (never re-parsed). A traced line, a line naming a term or a name match gives
 ``TRACE_LINES``, ``TERM_LINES`` or ``NAME_LINES`` lines from it within its innermost function or module-level
-statement (a function that short whole); a traced span (a helper function) gives its first lines. A line of a
-config file (or of a file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window
-around it, cut the same way. Blocks never overlap: a block reaching into one already chosen is cut back to the
-lines not yet shown, and a block at most ``MERGE_GAP`` lines from one already chosen joins it (the lines between
-shown too). The budget (``LLMSettings.evidence_chars``) counts
-the characters of the blocks' text; a block that does not fit is left out and smaller ones after it may still fit.
-The prompt sends the blocks of a request as one excerpt per file (``excerpts``).
+statement (a function that short whole); a line of a docstring gives the ``DOC_LINES`` lines of code after it; a
+traced span (a helper function, a function of the program) gives its first lines. A line of a config file (or of a
+file libcst could not parse) gives its top-level block (YAML key, TOML table) or a window around it, cut the same
+way. Blocks never overlap: a block reaching into one already chosen is cut back to the lines not yet shown (a span
+adds each run of its lines not yet shown), and a block at most ``MERGE_GAP`` lines from one already chosen joins it
+(the lines between shown too). The budget (``LLMSettings.evidence_chars``) counts the characters of the blocks'
+text; a block that does not fit is left out and smaller ones after it may still fit. The prompt sends the blocks of
+a request as one excerpt per file (``excerpts``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ from dataclasses import dataclass, replace
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from extractors.callgraph import CLASS, FUNCTION, INSTANCE, INSTANTIATE, MAIN, MODULE, RUN, build_call_graph
+from extractors.callgraph import CALL as CALL_EDGE
+from extractors.callgraph import HOOK as HOOK_EDGE
 from extractors.facts import NAMED_KINDS, RepositoryIndex
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -46,12 +53,20 @@ MAX_BLOCK_LINES = 60
 # functions around a few.
 TRACE_LINES = 2
 TERM_LINES = 1
+DOC_LINES = 3  # lines of code shown after a docstring naming a term
 NAME_LINES = 3
 # Traced places that locate the code rather than decide it: shown after the lines naming the SAU's terms inside
 # the traced functions (a mechanism function's first line says less than its lines that name the formula's terms).
 WEAK_ROLES = frozenset({"mechanism", "helper", "caller", "path", "elsewhere"})
 MAX_TERM_LINES = 60  # lines naming the SAU's terms considered, best first
 MAX_BLOCKS = 48
+# How lines naming a SAU's terms are ranked (``_term_lines``), measured on the truth set: a line also weighs what
+# the lines this near name, and twice as much inside a function the rules traced.
+NEAR_LINES = 2
+INSIDE_WEIGHT = 2
+MAX_PROGRAM = 40  # functions of the program the entry points run considered (``_program``)
+_MODULE_SITES = 8  # call sites of a script's top level shown
+_RUN_EDGES = frozenset({CALL_EDGE, INSTANTIATE, HOOK_EDGE, INSTANCE, RUN})
 MERGE_GAP = 2  # a block this many lines or fewer from one already chosen joins it (one header instead of two)
 MAX_WHY = 60  # characters of a reason
 _REASONS = 2  # reasons a joined block keeps (the first ones), joined by _ALSO
@@ -59,9 +74,6 @@ _ALSO = "; also "
 _WINDOW = 12  # lines either side of a line with no structure around it
 _FACTS_PER_TERM = 2
 _MIN_WORD = 4
-# The order of lines naming what a SAU names, as (inside a traced function, names a term of the checks or a claimed
-# number rather than only words of the statement): measured on the truth set.
-_TIERS = ((True, True), (False, True), (True, False), (False, False))
 _STOP_WORDS = word_list("claim_stop_words", "rules")
 _GENERIC = word_list("generic_terms", "rules")  # `model`, `data`: on most lines of any repository
 # Statements outside functions that make a block of their own (a module- or class-level line, an `if __name__` block).
@@ -125,6 +137,7 @@ class _Spans(cst.CSTVisitor):
 
     def __init__(self) -> None:
         self.spans: list[_Span] = []
+        self.docstrings: list[tuple[int, int]] = []  # first and last line of a function's or class's docstring
         self._depth = 0  # functions entered
 
     def _add(self, node: cst.CSTNode, kind: str, name: str = "") -> None:
@@ -132,6 +145,10 @@ class _Spans(cst.CSTVisitor):
         self.spans.append(_Span(where.start.line, where.end.line, kind, name))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and isinstance(node.body, cst.IndentedBlock) \
+                and node.get_docstring(clean=False) is not None:
+            where = self.get_metadata(PositionProvider, node.body.body[0])
+            self.docstrings.append((where.start.line, where.end.line))
         if isinstance(node, cst.FunctionDef):
             self._add(node, "function", node.name.value)
             self._depth += 1
@@ -155,14 +172,17 @@ class EvidenceCollector:
         self.index = index
         self.budget = budget
         self._spans: dict[str, list[_Span]] = {}
+        self._docstrings: dict[str, list[tuple[int, int]]] = {}
         self._functions: dict[str, list[tuple[str, _Span]]] | None = None
+        self._program_anchors: list[tuple[str, int, int, int, str]] | None = None
 
     def anchors(self, verdict: Verdict) -> list[tuple[str, int, int, int, str]]:
         """The places to show for one verdict, most decisive first, as (source, line, end line, lines kept, why):
         the places the rules traced as deciding (``WEAK_ROLES`` aside), the verdict's evidence, the lines naming
-        the SAU's terms inside the functions the rules traced, the weak traced places (a function named after the
-        mechanism, a helper's first lines, a caller), the other lines naming the SAU's terms, claimed numbers or
-        statement words (``_term_lines``), then bindings and functions named by the SAU (module docstring)."""
+        the SAU's terms (``_term_lines``, tier 0), the weak traced places (a function named after the mechanism, a
+        helper's first lines, a caller), the lines naming only statement words (tier 1), the program the entry
+        points run (``_program``), then bindings and functions named by the SAU (module docstring). Reads nothing
+        but ``verdict`` and the index."""
         def traced(traces: list) -> list[tuple[str, int, int, int, str]]:
             return [(t.where, t.line, t.end_line, TRACE_LINES, _short(f"{t.role}: {t.why}")) for t in traces]
 
@@ -170,15 +190,18 @@ class EvidenceCollector:
         found += [(e.where, e.line, e.end_line, TRACE_LINES, _short(f"the rules' evidence ({e.kind})"))
                   for e in verdict.evidence]
         terms = [t for t in check_terms(verdict.sau.checks) if not names.is_generic(t)]  # `alpha` is everywhere
+        terms += [t for t in statement_names(verdict.sau.statement) if t not in terms and not names.is_generic(t)]
         terms += [t for t in value_terms(verdict.sau.checks) if t not in terms]
+        terms += [t for t in number_terms(verdict.sau.checks, verdict.sau.statement) if t not in terms]
         scopes = self._traced_scopes(verdict)
         inside = {(source, n) for source, start, end in scopes for n in range(start, end + 1)}
         ranked = self._term_lines(terms, statement_words(verdict.sau.statement), inside)[:MAX_TERM_LINES]
-        lines = [(tier, (source, line, line, TERM_LINES, _short(f"names {', '.join(named)}")))
-                 for tier, source, line, named in ranked]
+        lines = [(tier, (source, at, at, keep, _short(f"names {', '.join(named)}")))
+                 for tier, source, line, named in ranked for at, keep in [self._code_at(source, line)]]
         found += [anchor for tier, anchor in lines if tier == 0]
         found += traced([t for t in verdict.trace if t.role in WEAK_ROLES])
-        found += [anchor for tier, anchor in lines if tier > 0]
+        found += [anchor for tier, anchor in lines if tier == 1]
+        found += self._program()
         for term in terms:
             for fact in self.index.by_name.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 if fact.kind in NAMED_KINDS and not is_test_path(fact.file):
@@ -187,6 +210,42 @@ class EvidenceCollector:
         for term in terms:
             for source, span in functions.get(names.normalise(term), ())[:_FACTS_PER_TERM]:
                 found.append((source, span.start, span.start, NAME_LINES, _short(f"function {span.name}")))
+        return found
+
+    def _program(self) -> list[tuple[str, int, int, int, str]]:
+        """The code the entry points run, breadth first along the call graph (``_RUN_EDGES``), as anchors of
+        whole functions (at most ``MAX_BLOCK_LINES`` lines each): the entry point, the functions it calls, the
+        classes it builds (their ``__init__`` and ``forward``), then theirs. What a SAU claims is often absent or
+        replaced by other code (one layer where four are claimed, a mean-squared error where a cross-entropy is
+        claimed): that code is no place the rules traced nor a name of the SAU, but the program that runs. The
+        same for every SAU of a repository; built once."""
+        if self._program_anchors is not None:
+            return self._program_anchors
+        graph = self.index.analysis(build_call_graph)
+        found: list[tuple[str, int, int, int, str]] = []
+        seen: set[str] = set()
+        queue = [e.node for e in graph.entry_points if not is_test_path(e.file)]
+        while queue and len(found) < MAX_PROGRAM:
+            node = queue.pop(0)
+            if node in seen or node not in graph.graph:
+                continue
+            seen.add(node)
+            data = graph.graph.nodes[node]
+            source, kind = data.get("file", ""), data.get("kind")
+            if kind in (FUNCTION, MAIN) and source in self.index.modules:
+                label = "entry point" if kind == MAIN else f"runs {node.rsplit('.', 1)[-1]}"
+                found.append((source, data["line"], data["end_line"], MAX_BLOCK_LINES, _short(f"program: {label}")))
+            elif kind == MODULE and source in self.index.modules:
+                found += [(site.where, site.line, site.line, TRACE_LINES, "program: top-level call")
+                          for site in graph.callees_in_order(node) if site.callee][:_MODULE_SITES]
+            if kind == CLASS:
+                nexts = [b for b in graph.graph.successors(node)
+                         if graph.graph.edges[node, b]["kind"] in _RUN_EDGES]
+            else:
+                nexts = [site.callee for site in graph.callees_in_order(node)
+                         if site.callee and site.kind in _RUN_EDGES]
+            queue += [n for n in dict.fromkeys(nexts) if n not in seen]
+        self._program_anchors = found
         return found
 
     def _traced_scopes(self, verdict: Verdict) -> list[tuple[str, int, int]]:
@@ -207,15 +266,18 @@ class EvidenceCollector:
 
     def _term_lines(self, terms: list[str], words: list[str],
                     inside: set[tuple[str, int]]) -> list[tuple[int, str, int, list[str]]]:
-        """Lines of non-test sources that name a term (of the checks, or a claimed number) or a content word of
-        the statement as a word (a variable, a dataset name in a loader call, a metric in a config value), as
-        (tier, source, line, terms and words named), best first: by ``_TIERS`` (inside a traced function, from
-        ``inside``, or not; naming a term or only words), then by the rarity of what they name (a term on few lines
-        says more than one on many: each weighs 1 / log2(lines naming it + 1)), then in source order."""
+        """Lines of non-test sources that name a term (of the checks, a code-shaped word or a number of the
+        statement) or a content word of the statement, as a word or as a part of a snake_case name (``lifting`` in
+        ``lifting_layer``, ``additive`` in ``"g1_additive"``), as (tier, source, line, terms and words named), best
+        first: tier 0 the lines naming a term, tier 1 those naming only words; then by weight: a term on few lines
+        says more than one on many (each weighs 1 / log2(lines naming it + 1)), a line weighs what it and the lines
+        at most ``NEAR_LINES`` away name (a block of settings naming four terms beats a line naming one), times
+        ``INSIDE_WEIGHT`` inside a function the rules traced (from ``inside``); then in source order."""
         wanted = terms + [w for w in words if w.lower() not in {t.lower() for t in terms}]
         if not wanted:
             return []
-        pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(t) for t in wanted) + r")(?![\w-])", re.IGNORECASE)
+        pattern = re.compile(r"(?<![A-Za-z0-9-])(" + "|".join(re.escape(t) for t in wanted) + r")(?![A-Za-z0-9-])",
+                             re.IGNORECASE)
         lowered = {t.lower() for t in terms}
         hits = []
         lines_per_term: dict[str, int] = {}
@@ -229,10 +291,13 @@ class EvidenceCollector:
                     for term in named:
                         lines_per_term[term] = lines_per_term.get(term, 0) + 1
 
+        at = {(source, number): named for source, number, named in hits}
         ranked = []
         for source, number, named in hits:
-            weight = sum(1 / math.log2(lines_per_term[t] + 1) for t in named)
-            tier = _TIERS.index(((source, number) in inside, bool(lowered.intersection(named))))
+            near = {t for n in range(number - NEAR_LINES, number + NEAR_LINES + 1) for t in at.get((source, n), ())}
+            weight = sum(1 / math.log2(lines_per_term[t] + 1) for t in near)
+            weight *= INSIDE_WEIGHT if (source, number) in inside else 1
+            tier = 0 if lowered.intersection(named) else 1
             ranked.append((tier, -round(weight, 9), source, number, named))
         return [(tier, source, number, named) for tier, _, source, number, named in sorted(ranked)]
 
@@ -245,44 +310,67 @@ class EvidenceCollector:
 
     def _fill(self, chosen: list[Block], anchors: list, budget: int) -> list:
         """Add to ``chosen`` the block of each anchor that fits in ``budget`` characters in all; returns the anchors
-        left out for want of room."""
+        left out for want of room. A traced span (a function) adds the pieces of its lines not yet shown; a line
+        already shown adds nothing (its place was shown for a reason that came first)."""
         size = sum(len(b.text(self.index)) for b in chosen)
         left = []
         for anchor in anchors:
             source, line, end, keep, why = anchor
-            held = next((i for i, b in enumerate(chosen) if b.source == source and b.start <= line <= b.end), None)
-            if held is not None:  # shown already, for a reason that came first
-                continue
             if len(chosen) >= MAX_BLOCKS:
                 continue
-            block = self.block_at(source, line, keep, end)
-            if block is None:
-                continue
-            block = _outside(block, line, [b for b in chosen if b.source == source])
-            near = next((i for i, b in enumerate(chosen) if b.source == source
-                         and (0 < block.start - b.end <= MERGE_GAP + 1 or 0 < b.start - block.end <= MERGE_GAP + 1)),
-                        None)
-            if near is not None:  # close to a chosen block: one block over both, the gap shown
-                other = chosen[near]
-                joined = replace(other, start=min(other.start, block.start), end=max(other.end, block.end),
-                                 truncated=other.truncated or block.truncated)
-                length = len(joined.text(self.index)) - len(other.text(self.index))
-                if size + length > budget:
+            for block in self._pieces(source, line, end, keep, chosen):
+                added = self._add(chosen, block, why, budget - size)
+                if added is None:
                     left.append(anchor)
-                    continue
-                reasons = other.why.split(_ALSO)
-                if why not in reasons and len(reasons) < _REASONS:
-                    joined = replace(joined, why=f"{other.why}{_ALSO}{why}")
-                chosen[near] = joined
-                size += length
-                continue
-            length = len(block.text(self.index))
-            if size + length > budget:
-                left.append(anchor)
-                continue
-            chosen.append(replace(block, why=why))
-            size += length
+                    break
+                size += added
         return left
+
+    def _pieces(self, source: str, line: int, end: int, keep: int, chosen: list[Block]) -> list[Block]:
+        """The blocks an anchor adds to ``chosen``: for a span (``end`` > ``line``) its lines not yet shown, as one
+        block per run of them; for a line not yet shown its block cut back to the lines not yet shown; else none."""
+        shown = [b for b in chosen if b.source == source]
+        block = self.block_at(source, line, keep, end)
+        if block is None:
+            return []
+        if end > line:
+            seen = {n for b in shown for n in range(b.start, b.end + 1)}
+            free = [n for n in range(block.start, block.end + 1) if n not in seen]
+            runs: list[list[int]] = []
+            for n in free:
+                if runs and n == runs[-1][1] + 1:
+                    runs[-1][1] = n
+                else:
+                    runs.append([n, n])
+            return [replace(block, start=a, end=b, truncated=block.truncated or (a, b) != (block.start, block.end))
+                    for a, b in runs]
+        if any(b.start <= line <= b.end for b in shown):
+            return []
+        return [_outside(block, line, shown)]
+
+    def _add(self, chosen: list[Block], block: Block, why: str, room: int) -> int | None:
+        """Add ``block`` to ``chosen`` (joined to a chosen block at most ``MERGE_GAP`` lines away, the gap shown)
+        when its characters fit in ``room``; returns the characters added, ``None`` when it does not fit."""
+        near = next((i for i, b in enumerate(chosen) if b.source == block.source
+                     and (0 < block.start - b.end <= MERGE_GAP + 1 or 0 < b.start - block.end <= MERGE_GAP + 1)),
+                    None)
+        if near is not None:  # close to a chosen block: one block over both, the gap shown
+            other = chosen[near]
+            joined = replace(other, start=min(other.start, block.start), end=max(other.end, block.end),
+                             truncated=other.truncated or block.truncated)
+            length = len(joined.text(self.index)) - len(other.text(self.index))
+            if length > room:
+                return None
+            reasons = other.why.split(_ALSO)
+            if why not in reasons and len(reasons) < _REASONS:
+                joined = replace(joined, why=f"{other.why}{_ALSO}{why}")
+            chosen[near] = joined
+            return length
+        length = len(block.text(self.index))
+        if length > room:
+            return None
+        chosen.append(replace(block, why=why))
+        return length
 
     def block_at(self, source: str, line: int, keep: int = MAX_BLOCK_LINES, end: int | None = None) -> Block | None:
         """The block around ``line`` of ``source`` (``file`` or ``file#cell``), at most ``keep`` lines; for a span
@@ -308,7 +396,19 @@ class EvidenceCollector:
             collector = _Spans()
             MetadataWrapper(self.index.modules[source], unsafe_skip_copy=True).visit(collector)
             self._spans[source] = collector.spans
+            self._docstrings[source] = collector.docstrings
         return self._spans[source]
+
+    def _code_at(self, source: str, line: int) -> tuple[int, int]:
+        """(anchor line, lines kept) for a line naming a term: the line itself and ``TERM_LINES``; for a line of a
+        function's or class's docstring, the first ``DOC_LINES`` lines of code after the docstring (a docstring
+        names what the code below it does; the code is what is judged)."""
+        if source in self.index.modules:
+            self._spans_of(source)
+            for start, end in self._docstrings.get(source, ()):
+                if start <= line <= end:
+                    return end + 1 + DOC_LINES // 3, DOC_LINES
+        return line, TERM_LINES
 
     def _function_table(self) -> dict[str, list[tuple[str, _Span]]]:
         """Normalised function name -> (source, span), over non-test sources, in source order."""
@@ -337,7 +437,12 @@ def check_terms(checks: dict) -> list[str]:
                 found.append(tail)
         elif isinstance(value, dict):
             for key in sorted(value):
-                if key not in ("formulas", "expressions", "meaning", "strict"):
+                if key == "glossary" and isinstance(value[key], dict):
+                    walk(list(value[key]))  # a formula's symbols, which code often spells as is (`W_u`)
+                if key == "formulas":
+                    walk([f for formula in value[key] if isinstance(formula, str)
+                          for f in re.findall(r"([A-Za-z_]\w*)\s*\(", formula)])  # functions it applies: swiglu
+                elif key not in ("expressions", "meaning", "strict"):
                     walk(value[key])
         elif isinstance(value, (list, tuple)):
             for item in value:
@@ -362,35 +467,92 @@ def statement_words(statement: str) -> list[str]:
     return found
 
 
+def statement_names(statement: str) -> list[str]:
+    """Words of a claim's statement written as code names (an underscore, a digit or a capital after the first
+    letter: ``s_qk``, ``alpha_A``, ``nGPT``, ``W_oMLP``), in order, without repeats: a statement that spells a
+    name as code does names code, as a term of its checks does."""
+    found: list[str] = []
+    for word in re.findall(r"(?<!\w)[A-Za-z][A-Za-z0-9_]+", statement):
+        if ("_" in word.strip("_") or any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:])) \
+                and not word.isupper() and word not in found:
+            found.append(word)
+    return found
+
+
+def number_terms(checks: dict, statement: str) -> list[str]:
+    """The ways code may write the numbers a SAU names outside D1's atoms (``value_terms``): numbers written as
+    strings in its checks (a D4 step's keyword ``512``, a D3 baseline's alias ``0.95``) and in its statement
+    (``0.95``, ``1e-3``, ``rank 129``; a size such as ``27B`` or ``100k`` as written, lower-cased), in order,
+    without repeats; 0, 1 and -1 left out (``value_terms``), and the statement's single digits (on too many lines
+    of any repository to say anything)."""
+    found: list[str] = []
+    strings: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, dict):
+            for key in sorted(value):
+                if key not in ("formulas", "expressions", "meaning"):
+                    walk(value[key])
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item)
+
+    walk(checks)
+    numbers = [s.strip() for s in strings if _NUMBER.fullmatch(s.strip())]
+    numbers += [m.group(0) for m in _NUMBER_IN_TEXT.finditer(statement) if len(m.group(0)) > 1]  # `2` is everywhere
+    for text in numbers:
+        size = _SIZE.fullmatch(text)
+        if size:
+            if text.lower() not in found:
+                found.append(text.lower())
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            continue
+        for spelling in _spellings(int(value) if value.is_integer() and "e" not in text.lower() else value):
+            if spelling not in found:
+                found.append(spelling)
+    return found
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+_SIZE = re.compile(r"\d+(\.\d+)?[kKmMbB]")
+# A number in running text: not part of a word or a name (`G1`, `x_2`), a size like `27B` kept whole.
+_NUMBER_IN_TEXT = re.compile(r"(?<![\w.])(\d+(\.\d+)?[kKmMbB]|\d+\.\d+([eE][-+]?\d+)?|\d+[eE][-+]?\d+|\d+)(?![\w.])")
+
+
 def value_terms(checks: dict) -> list[str]:
     """The ways code may write a D1 atom's claimed numbers (``3e-4``, ``3e-04``, ``0.0003``; ``512``), in order,
     without repeats: a value bound under a name the checks do not list is still found by its number. Booleans, and
     0, 1 and -1 (on any line), are left out."""
     found: list[str] = []
-
-    def add(value) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value in (0, 1, -1):
-            return
-        if isinstance(value, float) and not math.isfinite(value):
-            return
-        spellings = [str(int(value))] if float(value).is_integer() and abs(value) < 1e6 else []
-        if not float(value).is_integer() or abs(value) >= 1e6:
-            mantissa, _, exponent = f"{value:.6e}".partition("e")
-            mantissa = mantissa.rstrip("0").rstrip(".")
-            power = int(exponent)
-            spellings += [f"{value:.6g}", repr(float(value)), f"{mantissa}e{power}", f"{mantissa}e{power:+03d}",
-                          f"{mantissa}e{power:03d}" if power < 0 else f"{mantissa}e{power:02d}"]
-            if abs(value) < 1:
-                spellings.append(f"{value:.10f}".rstrip("0"))
-        for spelling in spellings:
-            if spelling not in found:
-                found.append(spelling)
-
     for atom in checks.get("atoms", ()) if isinstance(checks, dict) else ():
         for value in getattr(atom, "values", ()):
             for item in value if isinstance(value, tuple) else (value,):
-                add(item)
+                found += [s for s in _spellings(item) if s not in found]
     return found
+
+
+def _spellings(value: object) -> list[str]:
+    """The ways code writes the number ``value`` (``3e-4``, ``3e-04``, ``0.0003``; ``512``); none for what is not
+    a finite number, for booleans, and for 0, 1 and -1 (on any line)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value in (0, 1, -1):
+        return []
+    if isinstance(value, float) and not math.isfinite(value):
+        return []
+    spellings = [str(int(value))] if float(value).is_integer() and abs(value) < 1e6 else []
+    if not float(value).is_integer() or abs(value) >= 1e6:
+        mantissa, _, exponent = f"{value:.6e}".partition("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        power = int(exponent)
+        spellings += [f"{value:.6g}", repr(float(value)), f"{mantissa}e{power}", f"{mantissa}e{power:+03d}",
+                      f"{mantissa}e{power:03d}" if power < 0 else f"{mantissa}e{power:02d}"]
+        if abs(value) < 1:
+            spellings.append(f"{value:.10f}".rstrip("0"))
+    return list(dict.fromkeys(spellings))
 
 
 def _short(why: str) -> str:

@@ -12,7 +12,7 @@ DEFAULT_MODEL = "gpt-4o-mini"
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_RETRIES = 3
 DEFAULT_CONCURRENCY = 4
-DEFAULT_EVIDENCE_CHARS = 2_500  # characters of code per SAU; README, "The LLM judge", gives the measurement
+DEFAULT_EVIDENCE_CHARS = 2_600  # characters of code per SAU; README, "The LLM judge", gives the measurement
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ def test_instructions_inside_the_repository_do_not_reach_the_judge(tmp_path: Pat
         client = openai.OpenAI(api_key="x", base_url=server.url, max_retries=0)
         answer = client.chat.completions.create(model=MODEL, messages=leaked).choices[0].message.content
     assert json.loads(answer)["score"] == 1
-    assert verdicts["L-D2-001"].score == 0.5 and verdicts["L-D2-001"].reason == "3 code blocks read"
+    assert verdicts["L-D2-001"].score == 0.5 and verdicts["L-D2-001"].reason == "4 code blocks read"
 
 
 def test_an_invalid_answer_is_retried_once_with_the_error(tmp_path: Path) -> None:
