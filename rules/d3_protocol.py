@@ -73,7 +73,8 @@ rounded to the scale, except that a claim listing baselines none of which is bui
 is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
 dead code is a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or
 absent, or the score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present
-and one undecided is 0.25 either way; not when one of the two exceptions sets it while an element is present),
+and one undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an
+element is present),
 otherwise unresolved with that score as the best estimate and one finding per element. Drift
 ``protocol`` when an element is absent.
 """
@@ -272,7 +273,8 @@ _MAX_UNDECIDED = 10  # 2**10 ways the undecided elements may turn out; more are 
 def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None:
     """The score when it is the same whatever each ambiguous element turns out to be (present or absent), else
     ``None``. A score set by the unrun-comparison or dead-implementation rule is determined only when no element is
-    present and the plain fraction could not exceed it by more than a step: with elements present, whether the
+    present and the plain fraction could not exceed it by more than a step, or when it is the plain fraction's own
+    score (1 of 29 present rounds to 0 with or without the rule): otherwise, with elements present, whether the
     missing baselines or unrun code are the point of the claim is a reader's call."""
     undecided = [i for i, r in enumerate(results) if r.outcome == AMBIGUOUS]
     if not undecided or len(undecided) > _MAX_UNDECIDED:
@@ -285,7 +287,10 @@ def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None
             outs[i] = outcome
         present = fixed + sum(o == PRESENT for o in turns)
         score, unrun, unused = _score(results, present, present, tuple(outs))
-        if (unrun or unused) and (fixed or round_to_scale(present / len(results)) - score > 0.25):
+        # an exception that gives what the plain fraction gives decides nothing (1 of 29 present rounds to 0 with
+        # or without the unrun comparison); otherwise, with elements present, it is a reader's call
+        plain = round_to_scale(present / len(results))
+        if (unrun or unused) and (plain != score if fixed else plain - score > 0.25):
             return None
         seen.add((score, unrun, unused))
         if len({s for s, _, _ in seen}) > 1:
