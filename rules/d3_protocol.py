@@ -53,8 +53,8 @@ Per element, in this order:
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
   names this entry's key: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
-  for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
-  sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
+  for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match but display strings and
+  text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
   (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
@@ -63,7 +63,8 @@ Per element, in this order:
   number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
-  trainer), or only traces, display strings, comments, docstrings or other text, or nowhere; for a setting named
+  trainer), or only traces (whatever related names live code uses: the element's own name is there, only as a
+  trace), display strings, comments, docstrings or other text, or nowhere; for a setting named
   by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs").
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
@@ -401,6 +402,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best), hint=True)
+    if found[TRACE]:  # its own name only as a trace: a related name is no sign of it used under another
+        first = sorted(found[TRACE], key=_mention_order)[0]
+        return ElementResult(category, name, ABSENT,
+                             f"only named by a constant, a table of written-out values, a plot, a value of another "
+                             f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
+                             (first,))
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
@@ -411,12 +418,6 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code binds its number {show_value(bound.value)} to "
                              f"{bound.name!r} at {bound.ref}", (bound,), hint=True)
-    if found[TRACE]:
-        first = sorted(found[TRACE], key=_mention_order)[0]
-        return ElementResult(category, name, ABSENT,
-                             f"only named by a constant, a table of written-out values, a plot, a value of another "
-                             f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
-                             (first,))
     if found["display"]:
         first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
