@@ -58,14 +58,15 @@ Per element, in this order:
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
   (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
-  at run time, passed in from another name or bound to only some of the values; or, for a setting named with a
-  number, a live binding of that
-  number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
+  at run time or passed in from another name, or bound to only some of the values while another live name of the
+  same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
+  of that number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (whatever related names live code uses: the element's own name is there, only as a
   trace), display strings, comments, docstrings or other text, or nowhere; for a setting named
-  by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs").
+  by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs") or, for a
+  sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run).
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
@@ -387,10 +388,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              tuple(best))
     setting = _knob_setting(name, generic_live, index) if category == "scope" else None
     if setting is not None:
-        outcome, facts, knob = setting
+        outcome, facts, knob, missing = setting
         shown = ", ".join(f"{show_value(f.value)} at {f.ref}" for f in facts[:2])
         note = (f"live code binds {knob!r} to it: {shown}" if outcome == PRESENT
-                else f"live code binds {knob!r} only to other values: {shown}")
+                else f"live code binds {knob!r} only to other values: {shown}" if not missing
+                else f"live code binds {knob!r} only to some of its values ({shown}), never to "
+                     + ", ".join(f"{v:g}" for v in missing))
         return ElementResult(category, name, outcome, note, facts)
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
@@ -675,17 +678,19 @@ def _setting_words(text: str) -> frozenset[str]:
 
 
 def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
-                  ) -> tuple[Outcome, tuple[Fact, ...], str] | None:
+                  ) -> tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None:
     """For a setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``, ``temperature 0.7``),
     whose knob live code names (``mentions``, matched by a term without the number: ``epochs``), what the knob's
-    bindings hold: present when they hold every claimed value, absent when none, with those bindings and the
-    knob; ``None`` when the knob's words are not exactly the setting's, a binding is worked out at run time or
-    passed in from another name, or the values overlap in part."""
+    bindings hold: present when they hold every claimed value, absent when none or, for a sweep of several
+    values, only some (``top_k`` bound only to 4 for "Top-K in {1, 2, 4}": the other values never run), with
+    those bindings, the knob and, when they hold some, the claimed values they lack; ``None`` when the knob's
+    words are not exactly the setting's or a binding is worked out at run time or passed in from another name."""
     claimed = {float(n) for n in _CLAIMED_NUMBER.findall(name)}
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
     liveness = index.analysis(binding_liveness)
+    partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
     for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
         if _setting_words(knob) != wanted:
             continue
@@ -705,11 +710,25 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
                 f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
             return None
         if claimed <= set(bound):
-            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob
+            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob, ()
+        held = tuple(dict.fromkeys(bound[v] for v in sorted(bound)))
         if not claimed & set(bound):
-            return ABSENT, tuple(dict.fromkeys(bound[v] for v in sorted(bound))), knob
+            return ABSENT, held, knob, ()
+        # a sweep (Top-K in {1, 2, 4}) whose knob takes only some of its values never runs the others, unless
+        # another name of the same words (ranks beside rank) holds them or is worked out at run time
+        partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(bound))))
+    if partial is not None and _other_knobs(wanted, partial[2], index):
         return None
-    return None
+    return partial
+
+
+def _other_knobs(wanted: frozenset[str], knob: str, index: RepositoryIndex) -> bool:
+    """Whether live code names or binds another name than ``knob`` whose setting words are ``wanted``
+    (``ranks`` beside ``rank``): it may hold the values ``knob`` lacks."""
+    graph = index.analysis(build_call_graph)
+    return any(text.rsplit(".", 1)[-1] != knob and _setting_words(text.rsplit(".", 1)[-1]) == wanted
+               and any(m.kind in ("name", "binding") and graph.live(m.scope) for m in mentions)
+               for text, mentions in graph.mentions_by_text().items())
 
 
 def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
