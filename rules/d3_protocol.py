@@ -64,7 +64,7 @@ Per element, in this order:
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (whatever related names live code uses: the element's own name is there, only as a
-  trace), display strings, comments, docstrings or other text, or nowhere; for a setting named
+  trace; not when live code binds a number of its name under a name of its words), display strings, comments, docstrings or other text, or nowhere; for a setting named
   by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs") or, for a
   sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run).
 
@@ -405,7 +405,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best), hint=True)
-    if found[TRACE]:  # its own name only as a trace: a related name is no sign of it used under another
+    bound = _number_bound(name, index) if category == "scope" else None
+    if found[TRACE] and bound is None:  # its own name, only as traces: a related name adds nothing
         first = sorted(found[TRACE], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
                              f"only named by a constant, a table of written-out values, a plot, a value of another "
@@ -416,7 +417,6 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,), hint=True)
-    bound = _number_bound(name, index) if category == "scope" else None
     if bound is not None:  # S, A = 16, 16 for "16 states x 16 actions": maybe under a name the claim does not use
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code binds its number {show_value(bound.value)} to "
