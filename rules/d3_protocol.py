@@ -63,8 +63,9 @@ Per element, in this order:
   of that number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
-  trainer), or only traces (whatever related names live code uses: the element's own name is there, only as a
-  trace; not when live code binds a number of its name under a name of its words), display strings, comments, docstrings or other text, or nowhere; for a setting named
+  trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
+  uses: the element's own name is there, only skipped; not when live code binds a number of its name under a name
+  of its words), display strings, comments, docstrings or other text, or nowhere; for a setting named
   by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs") or, for a
   sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run).
 
@@ -406,12 +407,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best), hint=True)
     bound = _number_bound(name, index) if category == "scope" else None
-    if found[TRACE] and bound is None:  # its own name, only as traces: a related name adds nothing
-        first = sorted(found[TRACE], key=_mention_order)[0]
-        return ElementResult(category, name, ABSENT,
-                             f"only named by a constant, a table of written-out values, a plot, a value of another "
-                             f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
-                             (first,))
+    if found[TRACE] and bound is None and all(_skipped(m, data) for m in found[TRACE]):
+        # its own name, only as listed settings the loops skip: a related name adds nothing
+        return _traced(category, name, found[TRACE])
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
@@ -421,6 +419,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code binds its number {show_value(bound.value)} to "
                              f"{bound.name!r} at {bound.ref}", (bound,), hint=True)
+    if found[TRACE]:
+        return _traced(category, name, found[TRACE])
     if found["display"]:
         first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
@@ -428,6 +428,23 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if trace is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _traced(category: str, name: str, traces: list[Mention]) -> ElementResult:
+    """The absent result of an element live code names only in ``traces``, the first of them as evidence."""
+    first = sorted(traces, key=_mention_order)[0]
+    return ElementResult(category, name, ABSENT,
+                         f"only named by a constant, a table of written-out values, a plot, a value of another "
+                         f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
+                         (first,))
+
+
+def _skipped(mention: Mention, data: Flow) -> bool:
+    """Whether ``mention`` is a listed setting the live loops skip, or a string compared where only such settings
+    write it (``rules.d3_flow``): the code says outright that the element does not run."""
+    if mention.within:
+        return loop_runs(mention, data)[0] == Run.SKIPPED
+    return mention.context == "compare" and mention.kind == "string" and skipped_only((mention.text,), data)
 
 
 def _term_hits(index: RepositoryIndex) -> Callable[[str], frozenset[str]]:
