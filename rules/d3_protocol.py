@@ -33,7 +33,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
   table bound to written-out values or to a value holding a constant nothing fills in or another metric
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
   ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
-  identifier bound only to literals and handed to no loader (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
+  identifier bound only to literals, handed to no loader and iterated by no live loop (``PALETTE_DAVIS =
+  b"..."``: ``literal_constants``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
   selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
   launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
@@ -569,8 +570,9 @@ def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
 
 def literal_constants(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: identifiers every live binding of which is a literal (``PALETTE_DAVIS = b"..."``) and
-    that no loader call is handed (``Mention.context``); read elsewhere, such a name is a constant named after
-    something, not the thing."""
+    that no loader call is handed (``Mention.context``) and no live loop iterates (``high_ranked_models = [...]``
+    run by ``for target in high_ranked_models[:2]`` is a table of settings); read elsewhere, such a name is a
+    constant named after something, not the thing."""
     graph = index.analysis(build_call_graph)
     literal: set[str] = set()
     other: set[str] = set()
@@ -582,7 +584,7 @@ def literal_constants(index: RepositoryIndex) -> frozenset[str]:
             elif mention.kind == "name" and mention.context.startswith("arg:") and \
                     set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS:
                 other.add(last)
-    return frozenset(literal - other)
+    return frozenset(literal - other - set(index.analysis(flow).loops))
 
 
 _VALUE_LIST = re.compile(r"-?\d+(?:\.\d+)?(?:\s*[/,]\s*-?\d+(?:\.\d+)?)+")
