@@ -33,7 +33,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
   table bound to written-out values or to a value holding a constant nothing fills in or another metric
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
   ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
-  identifier bound only to literals and handed to no loader (``PALETTE_DAVIS = b"..."``: ``literal_constants``);
+  identifier bound only to literals, handed to no loader and iterated by no live loop (``PALETTE_DAVIS =
+  b"..."``: ``literal_constants``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
   selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
   launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
@@ -53,18 +54,21 @@ Per element, in this order:
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
   names this entry's key: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
-  for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match, but a live identifier
-  sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
+  for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match but display strings and
+  text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
   (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
-  at run time, passed in from another name or bound to only some of the values; or, for a setting named with a
-  number, a live binding of that
-  number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
+  at run time or passed in from another name, or bound to only some of the values while another live name of the
+  same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
+  of that number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
-  trainer), or only traces, display strings, comments, docstrings or other text, or nowhere; for a setting named
-  by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs").
+  trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
+  uses: the element's own name is there, only skipped; not when live code binds a number of its name under a name
+  of its words), display strings, comments, docstrings or other text, or nowhere; for a setting named
+  by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs") or, for a
+  sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run).
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
@@ -73,7 +77,8 @@ rounded to the scale, except that a claim listing baselines none of which is bui
 is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
 dead code is a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or
 absent, or the score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present
-and one undecided is 0.25 either way; not when one of the two exceptions sets it while an element is present),
+and one undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an
+element is present),
 otherwise unresolved with that score as the best estimate and one finding per element. Drift
 ``protocol`` when an element is absent.
 """
@@ -272,7 +277,8 @@ _MAX_UNDECIDED = 10  # 2**10 ways the undecided elements may turn out; more are 
 def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None:
     """The score when it is the same whatever each ambiguous element turns out to be (present or absent), else
     ``None``. A score set by the unrun-comparison or dead-implementation rule is determined only when no element is
-    present and the plain fraction could not exceed it by more than a step: with elements present, whether the
+    present and the plain fraction could not exceed it by more than a step, or when it is the plain fraction's own
+    score (1 of 29 present rounds to 0 with or without the rule): otherwise, with elements present, whether the
     missing baselines or unrun code are the point of the claim is a reader's call."""
     undecided = [i for i, r in enumerate(results) if r.outcome == AMBIGUOUS]
     if not undecided or len(undecided) > _MAX_UNDECIDED:
@@ -285,7 +291,10 @@ def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None
             outs[i] = outcome
         present = fixed + sum(o == PRESENT for o in turns)
         score, unrun, unused = _score(results, present, present, tuple(outs))
-        if (unrun or unused) and (fixed or round_to_scale(present / len(results)) - score > 0.25):
+        # an exception that gives what the plain fraction gives decides nothing (1 of 29 present rounds to 0 with
+        # or without the unrun comparison); otherwise, with elements present, it is a reader's call
+        plain = round_to_scale(present / len(results))
+        if (unrun or unused) and (plain != score if fixed else plain - score > 0.25):
             return None
         seen.add((score, unrun, unused))
         if len({s for s, _, _ in seen}) > 1:
@@ -381,10 +390,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              tuple(best))
     setting = _knob_setting(name, generic_live, index) if category == "scope" else None
     if setting is not None:
-        outcome, facts, knob = setting
+        outcome, facts, knob, missing = setting
         shown = ", ".join(f"{show_value(f.value)} at {f.ref}" for f in facts[:2])
         note = (f"live code binds {knob!r} to it: {shown}" if outcome == PRESENT
-                else f"live code binds {knob!r} only to other values: {shown}")
+                else f"live code binds {knob!r} only to other values: {shown}" if not missing
+                else f"live code binds {knob!r} only to some of its values ({shown}), never to "
+                     + ", ".join(f"{v:g}" for v in missing))
         return ElementResult(category, name, outcome, note, facts)
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
@@ -396,22 +407,21 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best), hint=True)
+    bound = _number_bound(name, index) if category == "scope" else None
+    if found[TRACE] and bound is None and all(_skipped(m, data) for m in found[TRACE]):
+        # its own name, only as listed settings the loops skip: a related name adds nothing
+        return _traced(category, name, found[TRACE])
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,), hint=True)
-    bound = _number_bound(name, index) if category == "scope" else None
     if bound is not None:  # S, A = 16, 16 for "16 states x 16 actions": maybe under a name the claim does not use
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code binds its number {show_value(bound.value)} to "
                              f"{bound.name!r} at {bound.ref}", (bound,), hint=True)
     if found[TRACE]:
-        first = sorted(found[TRACE], key=_mention_order)[0]
-        return ElementResult(category, name, ABSENT,
-                             f"only named by a constant, a table of written-out values, a plot, a value of another "
-                             f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
-                             (first,))
+        return _traced(category, name, found[TRACE])
     if found["display"]:
         first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
@@ -419,6 +429,23 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if trace is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _traced(category: str, name: str, traces: list[Mention]) -> ElementResult:
+    """The absent result of an element live code names only in ``traces``, the first of them as evidence."""
+    first = sorted(traces, key=_mention_order)[0]
+    return ElementResult(category, name, ABSENT,
+                         f"only named by a constant, a table of written-out values, a plot, a value of another "
+                         f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
+                         (first,))
+
+
+def _skipped(mention: Mention, data: Flow) -> bool:
+    """Whether ``mention`` is a listed setting the live loops skip, or a string compared where only such settings
+    write it (``rules.d3_flow``): the code says outright that the element does not run."""
+    if mention.within:
+        return loop_runs(mention, data)[0] == Run.SKIPPED
+    return mention.context == "compare" and mention.kind == "string" and skipped_only((mention.text,), data)
 
 
 def _term_hits(index: RepositoryIndex) -> Callable[[str], frozenset[str]]:
@@ -543,8 +570,9 @@ def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
 
 def literal_constants(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: identifiers every live binding of which is a literal (``PALETTE_DAVIS = b"..."``) and
-    that no loader call is handed (``Mention.context``); read elsewhere, such a name is a constant named after
-    something, not the thing."""
+    that no loader call is handed (``Mention.context``) and no live loop iterates (``high_ranked_models = [...]``
+    run by ``for target in high_ranked_models[:2]`` is a table of settings); read elsewhere, such a name is a
+    constant named after something, not the thing."""
     graph = index.analysis(build_call_graph)
     literal: set[str] = set()
     other: set[str] = set()
@@ -556,7 +584,7 @@ def literal_constants(index: RepositoryIndex) -> frozenset[str]:
             elif mention.kind == "name" and mention.context.startswith("arg:") and \
                     set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS:
                 other.add(last)
-    return frozenset(literal - other)
+    return frozenset(literal - other - set(index.analysis(flow).loops))
 
 
 _VALUE_LIST = re.compile(r"-?\d+(?:\.\d+)?(?:\s*[/,]\s*-?\d+(?:\.\d+)?)+")
@@ -669,17 +697,19 @@ def _setting_words(text: str) -> frozenset[str]:
 
 
 def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
-                  ) -> tuple[Outcome, tuple[Fact, ...], str] | None:
+                  ) -> tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None:
     """For a setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``, ``temperature 0.7``),
     whose knob live code names (``mentions``, matched by a term without the number: ``epochs``), what the knob's
-    bindings hold: present when they hold every claimed value, absent when none, with those bindings and the
-    knob; ``None`` when the knob's words are not exactly the setting's, a binding is worked out at run time or
-    passed in from another name, or the values overlap in part."""
+    bindings hold: present when they hold every claimed value, absent when none or, for a sweep of several
+    values, only some (``top_k`` bound only to 4 for "Top-K in {1, 2, 4}": the other values never run), with
+    those bindings, the knob and, when they hold some, the claimed values they lack; ``None`` when the knob's
+    words are not exactly the setting's or a binding is worked out at run time or passed in from another name."""
     claimed = {float(n) for n in _CLAIMED_NUMBER.findall(name)}
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
     liveness = index.analysis(binding_liveness)
+    partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
     for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
         if _setting_words(knob) != wanted:
             continue
@@ -699,11 +729,25 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
                 f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
             return None
         if claimed <= set(bound):
-            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob
+            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob, ()
+        held = tuple(dict.fromkeys(bound[v] for v in sorted(bound)))
         if not claimed & set(bound):
-            return ABSENT, tuple(dict.fromkeys(bound[v] for v in sorted(bound))), knob
+            return ABSENT, held, knob, ()
+        # a sweep (Top-K in {1, 2, 4}) whose knob takes only some of its values never runs the others, unless
+        # another name of the same words (ranks beside rank) holds them or is worked out at run time
+        partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(bound))))
+    if partial is not None and _other_knobs(wanted, partial[2], index):
         return None
-    return None
+    return partial
+
+
+def _other_knobs(wanted: frozenset[str], knob: str, index: RepositoryIndex) -> bool:
+    """Whether live code names or binds another name than ``knob`` whose setting words are ``wanted``
+    (``ranks`` beside ``rank``): it may hold the values ``knob`` lacks."""
+    graph = index.analysis(build_call_graph)
+    return any(text.rsplit(".", 1)[-1] != knob and _setting_words(text.rsplit(".", 1)[-1]) == wanted
+               and any(m.kind in ("name", "binding") and graph.live(m.scope) for m in mentions)
+               for text, mentions in graph.mentions_by_text().items())
 
 
 def _in_manifest(terms: list[str], index: RepositoryIndex) -> tuple[Mention, Mention] | None:
