@@ -38,7 +38,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
-  and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+  and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
+  ``cov_f`` holds ``cov``): the SAU scores 0, settled.
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
@@ -154,7 +155,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             lhs_keys |= _hints(lhs.name, glossary)
         parsed.append((text, lhs, rhs))
     assigned = {c.target.rsplit(".", 1)[-1] for r in records for c in r.expressions}
-    lhs_found = {k for k in lhs_keys if not names.is_generic(k)} & {names.normalise(t) for t in assigned}
+    lhs_found = _assigned_to(lhs_keys, assigned)
     if not named_in_code and not lhs_found:
         shown = ", ".join(sau.checks.get("mechanism", ()))
         return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
@@ -993,6 +994,19 @@ def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | 
             return lhs.args[0], rhs
         return None, None
     return None, expression
+
+
+def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
+    """The left-hand names of ``hints`` (normalised, the generic ones aside) that code assigns: as a whole name or
+    as the tokens of one (``cov_f`` and ``cov_flat`` hold ``cov``), since code
+    suffixes the quantities it computes. Used to keep a SAU from being absent, so it errs toward finding names."""
+    wanted = [(k, frozenset(k.split("_"))) for k in sorted(hints) if not names.is_generic(k)]
+    found = set()
+    for target in assigned:
+        name = names.normalise(target)
+        tokens = set(name.split("_"))
+        found |= {k for k, key in wanted if k == name or key <= tokens}
+    return found
 
 
 def _hints(symbol: str, glossary: dict) -> set[str]:
