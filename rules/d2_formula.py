@@ -73,6 +73,7 @@ from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, par
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
+from rules.d2_stubs import stub_of
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
@@ -88,6 +89,7 @@ MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
+_HOOKS = word_list("framework_hooks")  # methods a framework calls: what their class computes
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
 # functions the translation itself introduces: never what a placeholder of the claim stands for
@@ -142,7 +144,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     formulas = sau.checks.get("formulas", ())
     named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
         or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts) \
-        or _enabled_by_setting(index, keys, _glossary_names(glossary))
+        or _enabled_by_setting(index, keys, _glossary_names(glossary)) or _switched_on(index, keys)
     lhs_keys = set()
     parsed = []
     for text in formulas:
@@ -160,9 +162,12 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         shown = ", ".join(sau.checks.get("mechanism", ()))
         return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
                        "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
+    dead = index.analysis(dead_functions)
+    stubs = [(r, stub_of(r, index)) for r in records if stub_of(r, index) is not None and _owned(r, keys)
+             and not dead(r)]
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
-                          + _where(scope), index, named_in_code)
+                          + _where(scope), index, named_in_code, stubs)
     spent = equivalence.Budget(budget)
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
@@ -173,7 +178,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             results.append(_compare(text, lhs, rhs, search))
         _chain(parsed, results, search)
     except equivalence.Exhausted:
-        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code)
+        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code,
+                          stubs)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
@@ -184,7 +190,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             reason += "; the statement has elements no formula covers"
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
-    return _ambiguous(sau, results, scope, reason, index, named_in_code)
+    return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs)
 
 
 # -- one formula ----------------------------------------------------------------------------------------------------
@@ -264,6 +270,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                      key=lambda pair: (names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints,
                                        search.dead(pair[0]), id(pair[0]) not in search.named))
 
+    def claimed(candidate: CodeExpression) -> bool:  # assigned to the formula's left-hand name, not a generic one
+        last = candidate.target.rsplit(".", 1)[-1]
+        return names.normalise(last) in lhs_hints and not names.is_generic(last)
+
     def drift_check(record: FunctionRecord, candidate: CodeExpression) -> FormulaResult | None:
         """The named difference of one candidate where a drift may be decided (as in the search below), or None."""
         last = candidate.target.rsplit(".", 1)[-1]
@@ -315,9 +325,12 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                          on_target, tied, lhs is not None):
                 if not search.dead(record):
                     result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                    if id(record) in search.named:  # the mechanism's own implementation: other copies aside
-                        return result
-                    return _unless_contradicted(result, ordered, drift_check, search.named)
+                    # the mechanism's own implementation: other copies aside, except another binding of the
+                    # claimed name (a training copy of an evaluation's formula)
+                    if id(record) in search.named:
+                        return _unless_contradicted(result, ordered, drift_check, lambda r, c: claimed(c))
+                    return _unless_contradicted(result, ordered, drift_check,
+                                                lambda r, c: id(r) in search.named or claimed(c))
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
             _add_near(result, candidate)
@@ -336,18 +349,20 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 _CONTRADICTED_CREDIT = 0.5
 
 
-def _unless_contradicted(result: FormulaResult, ordered, drift_check, named: set[int]) -> FormulaResult:
-    """``result`` (an equivalent candidate in a function not named after the mechanism), unless a live
-    function named after the mechanism computes the formula with a named difference where a drift may be decided
-    (``BradleyTerry.win_prob`` flips a sign that a report's copy has right): then the mechanism's own code
-    contradicts the copy, the formula stays undecided, and its estimate is ``_CONTRADICTED_CREDIT`` with both sites
-    as the nearest candidates. An equivalent in a function named after the mechanism is never contradicted (the
-    caller returns it): a paper's attention and a baseline's are both named so, and the baseline may differ."""
+def _unless_contradicted(result: FormulaResult, ordered, drift_check,
+                         rival: Callable[[FunctionRecord, CodeExpression], bool]) -> FormulaResult:
+    """``result`` (an equivalent candidate), unless a ``rival`` site of another function computes the formula with a
+    named difference where a drift may be decided: then live sites disagree, the formula stays undecided, and its
+    estimate is ``_CONTRADICTED_CREDIT`` with both sites as the nearest candidates. The caller's rivals: for an
+    equivalent outside the functions named after the mechanism, those functions (``BradleyTerry.win_prob`` flips a
+    sign that a report's copy has right) and other bindings of the claimed left-hand name; for one inside them, only
+    other bindings of the claimed name (``sigma_t`` computed right for evaluation and wrong for training), since a
+    paper's attention and a baseline's are both named after attention, and the baseline may differ."""
     equivalent = result.candidate
     assert equivalent is not None  # an equivalent result holds its candidate
     other = None
     for other_record, candidate in ordered:
-        if id(other_record) not in named or candidate.function == equivalent.function:
+        if candidate.function == equivalent.function or not rival(other_record, candidate):
             continue
         other = drift_check(other_record, candidate)
         if other is not None:
@@ -1069,6 +1084,42 @@ def _enabled_by_setting(index: RepositoryIndex, keys: list[frozenset[str]], symb
     return False
 
 
+def _owned(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
+    """A function the mechanism owns: a keyword's tokens make up at least half of the tokens of its name or, for a
+    framework hook (``forward``: the computation of its class), its class's name (``total_cost`` for
+    ``total_cost``, ``GateProjection.forward`` for ``gate``); not a function that merely mentions a broader word
+    (``get_macro_action_values`` is not owned by ``macro_values``), nor any method of a class named after it."""
+    parts = record.qualname.split(".")
+    for part in parts[-2:] if record.name in _HOOKS else parts[-1:]:
+        tokens = set(names.normalise(part).split("_")) - {"", names.COUNT}  # a plural's count marker names nothing
+        if any(key - {names.COUNT} <= tokens and 2 * len(key - {names.COUNT}) >= len(tokens) for key in keys):
+            return True
+    return False
+
+
+def _switched_on(index: RepositoryIndex, keys: list[frozenset[str]]) -> bool:
+    """True when a setting of the code (a call keyword, a default, a configuration key, outside tests) selects a
+    switch of the operations table (``switches``: ``eta: 1`` makes a DDIM sampler the DDPM one) that realises one of
+    the mechanism ``keys``: the mechanism runs through a general implementation, so it is not absent."""
+    for switch in operations.switches():
+        if not any(_contains(keys, mechanism) for mechanism in switch.mechanisms):
+            continue
+        for fact in index.facts:
+            if is_test_path(fact.file) or isinstance(fact.value, bool):
+                continue
+            for name, value in switch.settings:
+                if names.normalise(fact.name) == names.normalise(name) and _equal_setting(fact.value, value):
+                    return True
+    return False
+
+
+def _equal_setting(found, wanted) -> bool:
+    """A setting's value equal to the switch's: numbers numerically (``1.0`` is ``1``), other values as written."""
+    if isinstance(found, (int, float)) and isinstance(wanted, (int, float)):
+        return float(found) == float(wanted)
+    return found == wanted
+
+
 def _named(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     """A function named after the mechanism (its own name or its class's)."""
     return record.name != "<module>" and any(_contains(keys, part) for part in record.qualname.split("."))
@@ -1203,12 +1254,20 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 
 
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
-               index: RepositoryIndex | None = None, named: bool = False) -> Verdict:
+               index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = ()) -> Verdict:
     """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
-    mechanism is named somewhere in the code, a setting or a string it reads, if not in a function)."""
+    mechanism is named somewhere in the code, a setting or a string it reads, if not in a function). ``stubs``:
+    ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub (``rules.d2_stubs``): the mechanism is not computed there, so the undecided
+    formulas count 0 and the estimate is at most a trace (``_STUB_CAP``); the stubs lead the evidence."""
     live = bool(scope) and index is not None and not all(map(index.analysis(dead_functions), scope))
     estimate = _estimate(results, named or bool(scope), live)
     evidence = _evidence(results, index) if index is not None else ()
+    if stubs and index is not None:
+        estimate = min(estimate, max(_STUB_CAP, round_to_scale(
+            sum(r.credit for r in results if r.outcome != UNKNOWN) / max(len(results), 1))))
+        reason += "; " + ", ".join(f"{r.qualname} ({finding.path}:{finding.line}) is a stub ({finding.code})"
+                                   for r, finding in stubs[:_CANDIDATES_SHOWN])
+        evidence = tuple(_stub_evidence(finding, index) for _, finding in stubs[:_CANDIDATES_SHOWN]) + evidence
     if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
@@ -1217,6 +1276,15 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results), trace=trace)
 
 
+def _stub_evidence(finding, index: RepositoryIndex) -> Evidence:
+    lines = index.lines.get(finding.path, [])
+    text = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
+    return Evidence(finding.path, finding.line, finding.end_line, text, "stub")
+
+
+# A mechanism whose own function is a stub is at most "only a trace" (SA-Bench's 0.25; ARCHITECTURE.md, "Stubs"),
+# unless formulas decided elsewhere in the code (an equivalent, a drift) count more
+_STUB_CAP = 0.25
 # What an undecided formula counts toward an unresolved estimate, on SA-Bench's scale: a live candidate whose names
 # all follow the glossary (or most of them, for one equal to the formula under another renaming) computes the
 # formula's quantities where the mechanism is, with only its exact form unproved: "a minor deviation at most" (0.75).
