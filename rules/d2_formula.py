@@ -46,7 +46,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
   nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback and an estimate from what the
-  search found (``_estimate``).
+  search found (``_estimate``). A live function the mechanism owns (``_owned``) whose whole body is a stub
+  (``rules.d2_stubs``) caps the estimate at 0.25: the mechanism is not computed there.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
 drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
@@ -270,10 +271,6 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                      key=lambda pair: (names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints,
                                        search.dead(pair[0]), id(pair[0]) not in search.named))
 
-    def claimed(candidate: CodeExpression) -> bool:  # assigned to the formula's left-hand name, not a generic one
-        last = candidate.target.rsplit(".", 1)[-1]
-        return names.normalise(last) in lhs_hints and not names.is_generic(last)
-
     def drift_check(record: FunctionRecord, candidate: CodeExpression) -> FormulaResult | None:
         """The named difference of one candidate where a drift may be decided (as in the search below), or None."""
         last = candidate.target.rsplit(".", 1)[-1]
@@ -325,12 +322,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                          on_target, tied, lhs is not None):
                 if not search.dead(record):
                     result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                    # the mechanism's own implementation: other copies aside, except another binding of the
-                    # claimed name (a training copy of an evaluation's formula)
-                    if id(record) in search.named:
-                        return _unless_contradicted(result, ordered, drift_check, lambda r, c: claimed(c))
-                    return _unless_contradicted(result, ordered, drift_check,
-                                                lambda r, c: id(r) in search.named or claimed(c))
+                    if id(record) in search.named:  # the mechanism's own implementation: other copies aside
+                        return result
+                    return _unless_contradicted(result, ordered, drift_check, search.named)
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
             _add_near(result, candidate)
@@ -349,20 +343,19 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 _CONTRADICTED_CREDIT = 0.5
 
 
-def _unless_contradicted(result: FormulaResult, ordered, drift_check,
-                         rival: Callable[[FunctionRecord, CodeExpression], bool]) -> FormulaResult:
-    """``result`` (an equivalent candidate), unless a ``rival`` site of another function computes the formula with a
-    named difference where a drift may be decided: then live sites disagree, the formula stays undecided, and its
-    estimate is ``_CONTRADICTED_CREDIT`` with both sites as the nearest candidates. The caller's rivals: for an
-    equivalent outside the functions named after the mechanism, those functions (``BradleyTerry.win_prob`` flips a
-    sign that a report's copy has right) and other bindings of the claimed left-hand name; for one inside them, only
-    other bindings of the claimed name (``sigma_t`` computed right for evaluation and wrong for training), since a
-    paper's attention and a baseline's are both named after attention, and the baseline may differ."""
+def _unless_contradicted(result: FormulaResult, ordered, drift_check, named: set[int]) -> FormulaResult:
+    """``result`` (an equivalent candidate in a function not named after the mechanism), unless a live
+    function named after the mechanism computes the formula with a named difference where a drift may be decided
+    (``BradleyTerry.win_prob`` flips a sign that a report's copy has right): then the mechanism's own code
+    contradicts the copy, the formula stays undecided, and its estimate is ``_CONTRADICTED_CREDIT`` with both sites
+    as the nearest candidates. An equivalent in a function named after the mechanism is never contradicted (the
+    caller returns it): a paper's attention and a baseline's are both named so, and the baseline may differ (nor by
+    another binding of the claimed name: a baseline's ``out`` is one too)."""
     equivalent = result.candidate
     assert equivalent is not None  # an equivalent result holds its candidate
     other = None
     for other_record, candidate in ordered:
-        if candidate.function == equivalent.function or not rival(other_record, candidate):
+        if id(other_record) not in named or candidate.function == equivalent.function:
             continue
         other = drift_check(other_record, candidate)
         if other is not None:
