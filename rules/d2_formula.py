@@ -191,7 +191,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             reason += "; the statement has elements no formula covers"
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
-    return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs)
+    return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
 
 
 # -- one formula ----------------------------------------------------------------------------------------------------
@@ -1077,6 +1077,19 @@ def _enabled_by_setting(index: RepositoryIndex, keys: list[frozenset[str]], symb
     return False
 
 
+def _stubbed(parsed: list, glossary: dict, stubs: Sequence) -> frozenset[int]:
+    """The indexes of the formulas whose left-hand name (a hint of it that is not generic) a stub's name holds
+    (``nll`` for ``NLL == ...``, ``compute_nll`` too)."""
+    found = set()
+    for i, (_, lhs, _) in enumerate(parsed):
+        if lhs is None:
+            continue
+        keys = [frozenset(h.split("_")) for h in sorted(_hints(lhs.name, glossary)) if not names.is_generic(h)]
+        if any(_contains(keys, record.name) for record, _ in stubs):
+            found.add(i)
+    return frozenset(found)
+
+
 def _owned(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
     """A function the mechanism owns: a keyword's tokens make up at least half of the tokens of its name or, for a
     framework hook (``forward``: the computation of its class), its class's name (``total_cost`` for
@@ -1247,17 +1260,25 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 
 
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
-               index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = ()) -> Verdict:
+               index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = (),
+               stubbed: frozenset[int] = frozenset()) -> Verdict:
     """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
     mechanism is named somewhere in the code, a setting or a string it reads, if not in a function). ``stubs``:
-    ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub (``rules.d2_stubs``): the mechanism is not computed there, so the undecided
-    formulas count 0 and the estimate is at most a trace (``_STUB_CAP``); the stubs lead the evidence."""
+    ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub
+    (``rules.d2_stubs``): the mechanism is not computed there. When a stub's name holds the left-hand name of some
+    formulas (``stubbed``, their indexes: ``nll`` for ``NLL == ...``), those count 0 and the others keep their
+    counts; otherwise every undecided formula counts 0 and the estimate is at most a trace (``_STUB_CAP``). Either
+    way no live floor applies, and the stubs lead the evidence."""
     live = bool(scope) and index is not None and not all(map(index.analysis(dead_functions), scope))
     estimate = _estimate(results, named or bool(scope), live)
     evidence = _evidence(results, index) if index is not None else ()
     if stubs and index is not None:
-        estimate = min(estimate, max(_STUB_CAP, round_to_scale(
-            sum(r.credit for r in results if r.outcome != UNKNOWN) / max(len(results), 1))))
+        if stubbed:
+            kept = [r if i not in stubbed else FormulaResult(r.formula) for i, r in enumerate(results)]
+            estimate = _estimate(kept, True, False)
+        else:
+            estimate = min(estimate, max(_STUB_CAP, round_to_scale(
+                sum(r.credit for r in results if r.outcome != UNKNOWN) / max(len(results), 1))))
         reason += "; " + ", ".join(f"{r.qualname} ({finding.path}:{finding.line}) is a stub ({finding.code})"
                                    for r, finding in stubs[:_CANDIDATES_SHOWN])
         evidence = tuple(_stub_evidence(finding, index) for _, finding in stubs[:_CANDIDATES_SHOWN]) + evidence
