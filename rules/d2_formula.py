@@ -1007,13 +1007,16 @@ def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | 
 def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
     """The left-hand names of ``hints`` (normalised, the generic ones aside) that code assigns: as a whole name or
     as the tokens of one (``cov_f`` and ``cov_flat`` hold ``cov``), since code
-    suffixes the quantities it computes. Used to keep a SAU from being absent, so it errs toward finding names."""
+    suffixes the quantities it computes; a count (``out_channels`` for ``out``) is not one. Used to keep a SAU from
+    being absent, so it errs toward finding names."""
     wanted = [(k, frozenset(k.split("_"))) for k in sorted(hints) if not names.is_generic(k)]
     found = set()
     for target in assigned:
         name = names.normalise(target)
         tokens = set(name.split("_"))
-        found |= {k for k, key in wanted if k == name or key <= tokens}
+        # a count of things (out_channels, num_out: the normaliser marks counts) is not the quantity itself
+        found |= {k for k, key in wanted if k == name or (key <= tokens and (names.COUNT not in tokens
+                                                                               or names.COUNT in key))}
     return found
 
 
