@@ -28,18 +28,16 @@ WHOLE_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
 def stubbed_functions(index: RepositoryIndex) -> dict[tuple[str, str], StubFinding]:
     """Analysis provider: ``(file, qualname) -> StubFinding`` for each whole-function stub of the repository's
     non-test sources, methods that a derived class of the repository overrides left out (interfaces)."""
-    overridden = index.analysis(overridden_methods)
+    stubs = [(file, finding) for file, findings in sorted(index.stubs_by_file.items()) if not is_test_path(file)
+             for finding in findings if finding.code in WHOLE_FUNCTION_CODES and finding.qualname]
+    # the class hierarchy is read only when some stub is a method (most repositories have no stub at all)
+    overridden = index.analysis(overridden_methods) if any("." in f.qualname for _, f in stubs) else {}
     found: dict[tuple[str, str], StubFinding] = {}
-    for file, findings in sorted(index.stubs_by_file.items()):
-        if is_test_path(file):
+    for file, finding in stubs:
+        owner, _, method = finding.qualname.rpartition(".")
+        if owner and method in overridden.get(owner.rsplit(".", 1)[-1], ()):
             continue
-        for finding in findings:
-            if finding.code not in WHOLE_FUNCTION_CODES or not finding.qualname:
-                continue
-            owner, _, method = finding.qualname.rpartition(".")
-            if owner and method in overridden.get(owner.rsplit(".", 1)[-1], ()):
-                continue
-            found.setdefault((file, finding.qualname), finding)
+        found.setdefault((file, finding.qualname), finding)
     return found
 
 
