@@ -38,14 +38,16 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
-  and nothing is assigned to the equation's left-hand names: the SAU scores 0, settled.
+  and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
+  ``cov_f`` holds ``cov``): the SAU scores 0, settled.
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
   through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
   nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback and an estimate from what the
-  search found (``_estimate``).
+  search found (``_estimate``). A live function the mechanism owns (``_owned``) whose whole body is a stub
+  (``rules.d2_stubs``) caps the estimate at 0.25: the mechanism is not computed there.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
 drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
@@ -72,6 +74,7 @@ from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, par
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
+from rules.d2_stubs import stub_of
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale
 
 RULE = "rule:d2-formula"
@@ -87,6 +90,7 @@ MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
+_HOOKS = word_list("framework_hooks")  # methods a framework calls: what their class computes
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
 # functions the translation itself introduces: never what a placeholder of the claim stands for
@@ -141,7 +145,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     formulas = sau.checks.get("formulas", ())
     named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
         or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts) \
-        or _enabled_by_setting(index, keys, _glossary_names(glossary))
+        or _enabled_by_setting(index, keys, _glossary_names(glossary)) or _switched_on(index, keys)
     lhs_keys = set()
     parsed = []
     for text in formulas:
@@ -154,14 +158,17 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             lhs_keys |= _hints(lhs.name, glossary)
         parsed.append((text, lhs, rhs))
     assigned = {c.target.rsplit(".", 1)[-1] for r in records for c in r.expressions}
-    lhs_found = {k for k in lhs_keys if not names.is_generic(k)} & {names.normalise(t) for t in assigned}
+    lhs_found = _assigned_to(lhs_keys, assigned)
     if not named_in_code and not lhs_found:
         shown = ", ".join(sau.checks.get("mechanism", ()))
         return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
                        "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
+    dead = index.analysis(dead_functions)
+    stubs = [(r, stub_of(r, index)) for r in records if stub_of(r, index) is not None and _owned(r, keys)
+             and not dead(r)]
     if not parsed:
         return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
-                          + _where(scope), index, named_in_code)
+                          + _where(scope), index, named_in_code, stubs)
     spent = equivalence.Budget(budget)
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
@@ -172,7 +179,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             results.append(_compare(text, lhs, rhs, search))
         _chain(parsed, results, search)
     except equivalence.Exhausted:
-        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code)
+        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code,
+                          stubs)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
         score = round_to_scale(sum(r.credit for r in results) / len(results))
@@ -183,7 +191,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             reason += "; the statement has elements no formula covers"
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
-    return _ambiguous(sau, results, scope, reason, index, named_in_code)
+    return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
 
 
 # -- one formula ----------------------------------------------------------------------------------------------------
@@ -341,7 +349,8 @@ def _unless_contradicted(result: FormulaResult, ordered, drift_check, named: set
     (``BradleyTerry.win_prob`` flips a sign that a report's copy has right): then the mechanism's own code
     contradicts the copy, the formula stays undecided, and its estimate is ``_CONTRADICTED_CREDIT`` with both sites
     as the nearest candidates. An equivalent in a function named after the mechanism is never contradicted (the
-    caller returns it): a paper's attention and a baseline's are both named so, and the baseline may differ."""
+    caller returns it): a paper's attention and a baseline's are both named so, and the baseline may differ (nor by
+    another binding of the claimed name: a baseline's ``out`` is one too)."""
     equivalent = result.candidate
     assert equivalent is not None  # an equivalent result holds its candidate
     other = None
@@ -995,6 +1004,22 @@ def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | 
     return None, expression
 
 
+def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
+    """The left-hand names of ``hints`` (normalised, the generic ones aside) that code assigns: as a whole name or
+    as the tokens of one (``cov_f`` and ``cov_flat`` hold ``cov``), since code
+    suffixes the quantities it computes; a count (``out_channels`` for ``out``) is not one. Used to keep a SAU from
+    being absent, so it errs toward finding names."""
+    wanted = [(k, frozenset(k.split("_"))) for k in sorted(hints) if not names.is_generic(k)]
+    found = set()
+    for target in assigned:
+        name = names.normalise(target)
+        tokens = set(name.split("_"))
+        # a count of things (out_channels, num_out: the normaliser marks counts) is not the quantity itself
+        found |= {k for k, key in wanted if k == name or (key <= tokens and (names.COUNT not in tokens
+                                                                               or names.COUNT in key))}
+    return found
+
+
 def _hints(symbol: str, glossary: dict) -> set[str]:
     root = symbol.split(".")[0]
     entry = glossary.get(root, {})
@@ -1053,6 +1078,55 @@ def _enabled_by_setting(index: RepositoryIndex, keys: list[frozenset[str]], symb
                 and names.normalise(fact.name) in symbols:
             return True
     return False
+
+
+def _stubbed(parsed: list, glossary: dict, stubs: Sequence) -> frozenset[int]:
+    """The indexes of the formulas whose left-hand name (a hint of it that is not generic) a stub's name holds
+    (``nll`` for ``NLL == ...``, ``compute_nll`` too)."""
+    found = set()
+    for i, (_, lhs, _) in enumerate(parsed):
+        if lhs is None:
+            continue
+        keys = [frozenset(h.split("_")) for h in sorted(_hints(lhs.name, glossary)) if not names.is_generic(h)]
+        if any(_contains(keys, record.name) for record, _ in stubs):
+            found.add(i)
+    return frozenset(found)
+
+
+def _owned(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
+    """A function the mechanism owns: a keyword's tokens make up at least half of the tokens of its name or, for a
+    framework hook (``forward``: the computation of its class), its class's name (``total_cost`` for
+    ``total_cost``, ``GateProjection.forward`` for ``gate``); not a function that merely mentions a broader word
+    (``get_macro_action_values`` is not owned by ``macro_values``), nor any method of a class named after it."""
+    parts = record.qualname.split(".")
+    for part in parts[-2:] if record.name in _HOOKS else parts[-1:]:
+        tokens = set(names.normalise(part).split("_")) - {"", names.COUNT}  # a plural's count marker names nothing
+        if any(key - {names.COUNT} <= tokens and 2 * len(key - {names.COUNT}) >= len(tokens) for key in keys):
+            return True
+    return False
+
+
+def _switched_on(index: RepositoryIndex, keys: list[frozenset[str]]) -> bool:
+    """True when a setting of the code (a call keyword, a default, a configuration key, outside tests) selects a
+    switch of the operations table (``switches``: ``eta: 1`` makes a DDIM sampler the DDPM one) that realises one of
+    the mechanism ``keys``: the mechanism runs through a general implementation, so it is not absent."""
+    for switch in operations.switches():
+        if not any(_contains(keys, mechanism) for mechanism in switch.mechanisms):
+            continue
+        for fact in index.facts:
+            if is_test_path(fact.file) or isinstance(fact.value, bool):
+                continue
+            for name, value in switch.settings:
+                if names.normalise(fact.name) == names.normalise(name) and _equal_setting(fact.value, value):
+                    return True
+    return False
+
+
+def _equal_setting(found, wanted) -> bool:
+    """A setting's value equal to the switch's: numbers numerically (``1.0`` is ``1``), other values as written."""
+    if isinstance(found, (int, float)) and isinstance(wanted, (int, float)):
+        return float(found) == float(wanted)
+    return found == wanted
 
 
 def _named(record: FunctionRecord, keys: list[frozenset[str]]) -> bool:
@@ -1189,12 +1263,28 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 
 
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
-               index: RepositoryIndex | None = None, named: bool = False) -> Verdict:
+               index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = (),
+               stubbed: frozenset[int] = frozenset()) -> Verdict:
     """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
-    mechanism is named somewhere in the code, a setting or a string it reads, if not in a function)."""
+    mechanism is named somewhere in the code, a setting or a string it reads, if not in a function). ``stubs``:
+    ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub
+    (``rules.d2_stubs``): the mechanism is not computed there. When a stub's name holds the left-hand name of some
+    formulas (``stubbed``, their indexes: ``nll`` for ``NLL == ...``), those count 0 and the others keep their
+    counts; otherwise every undecided formula counts 0 and the estimate is at most a trace (``_STUB_CAP``). Either
+    way no live floor applies, and the stubs lead the evidence."""
     live = bool(scope) and index is not None and not all(map(index.analysis(dead_functions), scope))
     estimate = _estimate(results, named or bool(scope), live)
     evidence = _evidence(results, index) if index is not None else ()
+    if stubs and index is not None:
+        if stubbed:
+            kept = [r if i not in stubbed else FormulaResult(r.formula) for i, r in enumerate(results)]
+            estimate = _estimate(kept, True, False)
+        else:
+            estimate = min(estimate, max(_STUB_CAP, round_to_scale(
+                sum(r.credit for r in results if r.outcome != UNKNOWN) / max(len(results), 1))))
+        reason += "; " + ", ".join(f"{r.qualname} ({finding.path}:{finding.line}) is a stub ({finding.code})"
+                                   for r, finding in stubs[:_CANDIDATES_SHOWN])
+        evidence = tuple(_stub_evidence(finding, index) for _, finding in stubs[:_CANDIDATES_SHOWN]) + evidence
     if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
@@ -1203,6 +1293,15 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results), trace=trace)
 
 
+def _stub_evidence(finding, index: RepositoryIndex) -> Evidence:
+    lines = index.lines.get(finding.path, [])
+    text = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
+    return Evidence(finding.path, finding.line, finding.end_line, text, "stub")
+
+
+# A mechanism whose own function is a stub is at most "only a trace" (SA-Bench's 0.25; ARCHITECTURE.md, "Stubs"),
+# unless formulas decided elsewhere in the code (an equivalent, a drift) count more
+_STUB_CAP = 0.25
 # What an undecided formula counts toward an unresolved estimate, on SA-Bench's scale: a live candidate whose names
 # all follow the glossary (or most of them, for one equal to the formula under another renaming) computes the
 # formula's quantities where the mechanism is, with only its exact form unproved: "a minor deviation at most" (0.75).

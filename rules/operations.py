@@ -65,6 +65,39 @@ def parse_implementations(data: dict, table: Operations | None = None) -> tuple[
     return tuple(found)
 
 
+@dataclass(frozen=True)
+class Switch:
+    """A setting that makes a library or a general sampler run a mechanism (``switches`` in ``operations.yaml``): its
+    ``name``, the ``settings`` (setting name -> the value that selects the mechanism) and the ``mechanisms`` it
+    realises (keywords, compared with a SAU's mechanism keywords as tokens)."""
+
+    name: str
+    settings: tuple[tuple[str, float | str | bool], ...]
+    mechanisms: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def switches() -> tuple[Switch, ...]:
+    """The packaged switches. Raises ``ValueError`` naming the entry when one is malformed."""
+    return parse_switches(_data())
+
+
+def parse_switches(data: dict) -> tuple[Switch, ...]:
+    """``Switch`` records from the YAML mapping's ``switches`` section. Raises ``ValueError`` naming the entry that
+    is malformed (no settings mapping, or no mechanisms list)."""
+    found = []
+    for name, entry in (data.get("switches") or {}).items():
+        settings = entry.get("settings") if isinstance(entry, dict) else None
+        mechanisms = entry.get("mechanisms") if isinstance(entry, dict) else None
+        if not isinstance(settings, dict) or not settings:
+            raise ValueError(f"switches.{name}: expected a mapping with settings (name: value)")
+        if not isinstance(mechanisms, list) or not mechanisms:
+            raise ValueError(f"switches.{name}.mechanisms: expected a list")
+        found.append(Switch(name, tuple(sorted((str(k), v) for k, v in settings.items())),
+                            tuple(str(m) for m in mechanisms)))
+    return tuple(found)
+
+
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
     ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``).

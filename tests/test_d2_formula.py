@@ -256,3 +256,23 @@ def test_reading_forms_per_sample_and_submodule_leaves() -> None:
 ])
 def test_a_sum_divided_by_a_name_reads_as_a_mean(written: str, read: str) -> None:
     assert d2_formula._as_means(formula(written)) == formula(read)
+
+
+def test_a_switch_entry_without_settings_or_mechanisms_is_refused() -> None:
+    with pytest.raises(ValueError, match="switches.ddpm: expected a mapping with settings"):
+        operations.parse_switches({"switches": {"ddpm": {"mechanisms": ["ddpm"]}}})
+    with pytest.raises(ValueError, match="switches.ddpm.mechanisms: expected a list"):
+        operations.parse_switches({"switches": {"ddpm": {"settings": {"eta": 1}}}})
+
+
+@pytest.mark.parametrize("eta, status, score", [("1.0", Status.UNRESOLVED, 0.25), ("0.0", Status.SETTLED, 0.0)])
+def test_a_sampler_switched_to_the_mechanism_keeps_it_from_being_absent(tmp_path: Path, eta: str, status: Status,
+                                                                         score: float) -> None:
+    # a DDIM step with eta = 1 is the DDPM sampler (operations.yaml, switches); with eta = 0 it is deterministic
+    source = (f"def sample(x, eps, alpha, eta={eta}):\n    sigma = eta * (1 - alpha) ** 0.5\n"
+              "    return x - sigma * eps\n")
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    sau = _sau(["x_next == x - sqrt(beta) * e + sqrt(beta) * z"], {"x_next": ["x_next"]},
+               ["ddpm", "memoryless"])
+    verdict = d2_formula.check(sau, index)
+    assert (verdict.status, verdict.score) == (status, score), verdict.reason

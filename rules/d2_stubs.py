@@ -1,0 +1,68 @@
+"""D2's view of stubs: which functions of the repository are whole-function stubs standing where a mechanism should
+be computed.
+
+A function whose body is only ``pass``, ``...``, a docstring, ``raise NotImplementedError`` or a "not implemented"
+print (``extractors.stubs`` codes STB001, STB002, STB004, found by ``extractors.facts.RepositoryIndex.stubs_by_file``)
+computes nothing. Named after a SAU's mechanism, it tells that the mechanism is not implemented there, whatever
+else in the repository is named after it (ARCHITECTURE.md, "Stubs": a SAU whose only implementation is a stub
+scores at most 0.25).
+
+A stubbed method that a class of the repository derived from its class overrides is an interface (the subclass
+implements it, as with an abstract method declared without ``abc``), not a stub.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from extractors.expressions import FunctionRecord
+from extractors.facts import RepositoryIndex
+from extractors.stubs.findings import StubFinding
+from extractors.walk import is_test_path
+from extractors.values import dotted_name
+
+# the stub codes that mean a whole function computes nothing (STB003, a placeholder value, is one line of a body)
+WHOLE_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
+
+
+def stubbed_functions(index: RepositoryIndex) -> dict[tuple[str, str], StubFinding]:
+    """Analysis provider: ``(file, qualname) -> StubFinding`` for each whole-function stub of the repository's
+    non-test sources, methods that a derived class of the repository overrides left out (interfaces)."""
+    stubs = [(file, finding) for file, findings in sorted(index.stubs_by_file.items()) if not is_test_path(file)
+             for finding in findings if finding.code in WHOLE_FUNCTION_CODES and finding.qualname]
+    # the class hierarchy is read only when some stub is a method (most repositories have no stub at all)
+    overridden = index.analysis(overridden_methods) if any("." in f.qualname for _, f in stubs) else {}
+    found: dict[tuple[str, str], StubFinding] = {}
+    for file, finding in stubs:
+        owner, _, method = finding.qualname.rpartition(".")
+        if owner and method in overridden.get(owner.rsplit(".", 1)[-1], ()):
+            continue
+        found.setdefault((file, finding.qualname), finding)
+    return found
+
+
+def stub_of(record: FunctionRecord, index: RepositoryIndex) -> StubFinding | None:
+    """The whole-function stub finding of ``record`` (``stubbed_functions``), or ``None``."""
+    return index.analysis(stubbed_functions).get((record.file, record.qualname))
+
+
+def overridden_methods(index: RepositoryIndex) -> dict[str, set[str]]:
+    """Analysis provider: base class name (last component) -> the names of the methods that classes of the repository
+    derived from it define (``class Gate(BaseGate): def forward`` -> ``{BaseGate: {forward}}``)."""
+    bases: dict[str, set[str]] = {}
+
+    class _Bases(cst.CSTVisitor):
+        def visit_ClassDef(self, node: cst.ClassDef) -> None:
+            body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+            methods = {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
+            for base in node.bases:
+                name = dotted_name(base.value)
+                if name:
+                    bases.setdefault(name.rsplit(".", 1)[-1], set()).update(methods)
+
+    for module in index.modules.values():
+        try:
+            module.visit(_Bases())
+        except RecursionError:
+            continue  # a pathological nesting depth: this source adds what it had
+    return bases
