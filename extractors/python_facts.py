@@ -23,6 +23,7 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
+from extractors.trees import visit_wrapper
 from extractors.values import dotted_name, fold, is_number
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -50,7 +51,7 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     """
     wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
     visitor = _FactVisitor(file, line_offset, cell)
-    wrapper.visit(visitor)
+    visit_wrapper(wrapper, visitor)  # libcst's walk, without entering the tokens the visitor ignores
     visitor.resolve_loops()
     if visitor.augmented:
         # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
