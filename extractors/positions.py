@@ -24,12 +24,13 @@ def resolve_positions(wrapper: MetadataWrapper) -> Mapping[Any, CodeRange]:
     ``wrapper.resolve(PositionProvider)`` and visitors depending on ``PositionProvider`` read it."""
     known = wrapper._metadata.get(PositionProvider)
     if known is not None:
-        return known
+        return known  # type: ignore[return-value]
     provider = PositionProvider()
     module = wrapper.module
     state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
     module._codegen(state)
-    table = wrapper._metadata[PositionProvider] = MappingProxyType(provider._computed)
+    table: Mapping[Any, CodeRange] = MappingProxyType(provider._computed)  # type: ignore[arg-type]
+    wrapper._metadata[PositionProvider] = table
     return table
 
 
@@ -79,7 +80,7 @@ class _Syntactic:
         self.start = self.state._position()
 
     def __exit__(self, *exc: object) -> None:
-        computed = self.state.provider._computed
+        computed: Any = self.state.provider._computed
         start = computed[self.start_node].start if self.start_node is not None else self.start
         end = computed[self.end_node].end if self.end_node is not None else self.state._position()
         computed[self.node] = CodeRange(start, end)

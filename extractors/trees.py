@@ -236,8 +236,8 @@ def _plan(kind: type) -> tuple[bool, frozenset, frozenset]:
     # libcst's CSTVisitor itself defines a no-op method for every node and attribute: only the others count
     names = [name for name in dir(kind) if name.startswith(("visit_", "leave_"))
              and getattr(kind, name) is not getattr(cst.CSTVisitor, name, None)]
-    always = (kind.on_visit_attribute is not cst.CSTVisitor.on_visit_attribute
-              or kind.on_leave_attribute is not cst.CSTVisitor.on_leave_attribute)
+    always = (getattr(kind, "on_visit_attribute") is not cst.CSTVisitor.on_visit_attribute
+              or getattr(kind, "on_leave_attribute") is not cst.CSTVisitor.on_leave_attribute)
     pairs = frozenset(tuple(name.split("_", 2)[1:]) for name in names if name.count("_") >= 2)
     handled = {name.split("_")[1] for name in names}
     if always:
