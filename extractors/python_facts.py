@@ -23,7 +23,7 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
-from extractors.trees import visit_wrapper
+from extractors.trees import node_children, visit_wrapper
 from extractors.values import dotted_name, fold, is_number
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -490,7 +490,7 @@ def _argument_reads(call: cst.Call) -> tuple[str, ...]:
                 and _IDENTIFIER.match(current.evaluated_value):
             reads.append(current.evaluated_value)
         else:
-            stack.extend(reversed(current.children))
+            stack.extend(reversed(node_children(current)))
     return tuple(reads)
 
 

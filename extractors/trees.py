@@ -144,6 +144,27 @@ def visit(node: Any, visitor: Any) -> None:
         _walk(node, visitor, *plan)
 
 
+def node_children(node: Any) -> list:
+    """The list libcst's ``node.children`` gives (every child node of a libcst ``CSTNode``, tokens included, in
+    source order), read from the attributes in libcst's visiting order instead of by rebuilding the node."""
+    global _NODE, _TOKENS
+    if _NODE is None:
+        from libcst import CSTNode
+        _TOKENS = _token_classes()
+        _NODE = CSTNode
+    order = _ORDER.get(type(node))
+    if order is None:
+        order = _attribute_order(node)
+    found: list = []
+    for name in order:
+        value = getattr(node, name)
+        if type(value) is tuple or type(value) is list:
+            found.extend(value)
+        elif isinstance(value, _NODE):
+            found.append(value)
+    return found
+
+
 def visit_wrapper(wrapper: Any, visitor: Any) -> None:
     """``wrapper.visit(visitor)`` (a libcst ``MetadataWrapper``) with ``visit``'s walk: the visitor's metadata
     dependencies are resolved on ``wrapper``, then its module is walked."""

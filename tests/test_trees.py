@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.positions import resolve_positions
-from extractors.trees import _token_classes, parse_python, visit
+from extractors.trees import _token_classes, node_children, parse_python, visit
 
 # Every kind of token and the nodes whose attribute order is unusual: decorators before a def, the body of a
 # conditional expression before its test, comments in brackets, an f-string with and without a format spec, a
@@ -106,3 +106,20 @@ def test_positions_equal_libcsts_node_for_node():
     assert dict(ours) == dict(theirs)
     assert wrapper.resolve(PositionProvider) is ours  # kept for the visitors that depend on PositionProvider
     assert parse_python(SOURCE, "m.py").resolve(PositionProvider)  # parse_python resolves them up front
+
+
+def test_node_children_are_libcsts_children():
+    class Every(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.nodes: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            self.nodes.append(node)
+            return True
+
+    every = Every()
+    cst.parse_module(SOURCE).visit(every)
+    for node in every.nodes:
+        theirs, ours = node.children, node_children(node)
+        assert len(ours) == len(theirs) and all(a is b for a, b in zip(ours, theirs)), type(node).__name__

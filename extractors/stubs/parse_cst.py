@@ -12,7 +12,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from extractors.positions import resolve_positions
-from extractors.trees import visit_wrapper
+from extractors.trees import node_children, visit_wrapper
 from extractors.stubs.parse import (DOC, ELLIPSIS, FALLBACK_ERRORS, NOT_IMPLEMENTED, OTHER, PASS, RAISE_NIE, REPORT,
                                     REPORT_MARKER, REPORT_NI, RETURN, RETURN_NI, Func, Parsed, is_report_call, last,
                                     qualname_of)
@@ -42,7 +42,7 @@ def _cst_strings(node: cst.CSTNode) -> Iterator[str]:
         elif isinstance(current, cst.FormattedStringText):
             yield current.value
         else:
-            stack.extend(current.children)
+            stack.extend(node_children(current))
 
 
 def _cst_kind(stmt: cst.BaseSmallStatement) -> str:
