@@ -21,6 +21,7 @@ import sympy
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, source_text
 from extractors.python_facts import child_nodes
+from extractors.trees import visit
 from extractors.values import dotted_name
 from sau.vocabulary import Location, split_where
 
@@ -513,7 +514,7 @@ class _Assignments(cst.CSTVisitor):
 def _assignments(function: cst.FunctionDef) -> list[cst.Assign]:
     """Every assignment statement in the body of ``function`` (in branches too), nested functions left out."""
     visitor = _Assignments()
-    function.body.visit(visitor)
+    visit(function.body, visitor)
     return visitor.found
 
 

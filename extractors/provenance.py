@@ -136,11 +136,16 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     chain: list[Fact] = []
     current = fact
     liveness = index.analysis(binding_liveness)
+    bindings = index.analysis(_live_bindings)
     for _ in range(_SOURCE_DEPTH):
         if current.value is not None or not current.source:
             break
-        bound = [f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
-                 and f is not current and not is_test_path(f.file) and liveness(f) != DEAD]
+        known = bindings.get(current.source)
+        if known is None:  # the same source is read by many pass-throughs: its bindings are found once
+            known = bindings[current.source] = [
+                f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
+                and not is_test_path(f.file) and liveness(f) != DEAD]
+        bound = [f for f in known if f is not current]
         if not bound:
             return ()
         best = min(PRECEDENCE[f.kind] for f in bound)
@@ -179,6 +184,17 @@ def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
                   key=lambda f: (f.file, f.line))
 
 
+def _live_bindings(index: RepositoryIndex) -> dict[str, list[Fact]]:
+    """Analysis provider: ``resolve_source``'s memo, source name -> its bindings outside tests and dead code."""
+    return {}
+
+
+def _overrides(index: RepositoryIndex) -> dict[int, tuple[Fact, Fact | None]]:
+    """Analysis provider: ``overridden_by``'s memo, id of a fact -> (the fact, kept so that its id stays its own;
+    what overrides it)."""
+    return {}
+
+
 def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
     counts"): for an argparse default, an option a shell launcher passes; for a config file's key, an option a
@@ -187,8 +203,19 @@ def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
     keyword every live call of its function passes. A default some live call leaves alone is still used there, so
     it is not overridden; a call unpacking a mapping (``TrainConfig(**saved)``) is left out of that count, as it
-    may pass the keyword or not. The caller compares values."""
-    named = sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
+    may pass the keyword or not. The caller compares values. Computed once per fact and index."""
+    memo = index.analysis(_overrides)
+    known = memo.get(id(fact))
+    if known is not None and known[0] is fact:
+        return known[1]
+    found = _overridden_by(index, fact)
+    memo[id(fact)] = (fact, found)
+    return found
+
+
+def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
+    if fact.kind in (K.ARGPARSE, K.CONFIG, K.GET_DEFAULT):
+        named = sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
     if fact.kind == K.ARGPARSE:
         return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name), None)
     if fact.kind == K.CONFIG:

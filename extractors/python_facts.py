@@ -24,6 +24,7 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
 from extractors.signatures import positional_parameters
+from extractors.trees import node_children, visit_wrapper
 from extractors.values import dotted_name, fold, is_number
 from extractors.words import word_list
 
@@ -52,7 +53,7 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     """
     wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
     visitor = _FactVisitor(file, line_offset, cell)
-    wrapper.visit(visitor)
+    visit_wrapper(wrapper, visitor)  # libcst's walk, without entering the tokens the visitor ignores
     visitor.resolve_loops()
     visitor.resolve_unpacking()
     if visitor.augmented:
@@ -623,7 +624,7 @@ def _argument_reads(call: cst.Call) -> tuple[str, ...]:
                 and _IDENTIFIER.match(current.evaluated_value):
             reads.append(current.evaluated_value)
         else:
-            stack.extend(reversed(current.children))
+            stack.extend(reversed(node_children(current)))
     return tuple(reads)
 
 

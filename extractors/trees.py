@@ -7,6 +7,7 @@ its tree. Either way every reader of one index shares one tree and one position 
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -17,12 +18,14 @@ _HEADROOM = 500
 
 
 def parse_python(text: str, file: str, cell: bool = False) -> Any:
-    """``text`` parsed by libcst in a ``MetadataWrapper`` (its tree not copied). Where libcst refuses the text as
-    written, it is parsed as CPython reads its tabs and form feeds (``extractors.python_source.normalised``) unless
-    CPython refuses it too. Raises libcst's ``ParserSyntaxError`` or ``ValueError`` when it cannot be parsed."""
+    """``text`` parsed by libcst in a ``MetadataWrapper`` (its tree not copied), its ``PositionProvider`` table
+    already resolved (``extractors.positions``). Where libcst refuses the text as written, it is parsed as CPython
+    reads its tabs and form feeds (``extractors.python_source.normalised``) unless CPython refuses it too. Raises
+    libcst's ``ParserSyntaxError`` or ``ValueError`` when it cannot be parsed."""
     import libcst as cst
     from libcst.metadata import MetadataWrapper
 
+    from extractors.positions import resolve_positions
     from extractors.python_source import normalised, refusal
     try:
         module = cst.parse_module(text)
@@ -31,7 +34,9 @@ def parse_python(text: str, file: str, cell: bool = False) -> Any:
         if rewritten is None or refusal(text, file, cell) is not None:
             raise
         module = cst.parse_module(rewritten)
-    return MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    resolve_positions(wrapper)
+    return wrapper
 
 
 class Trees:
@@ -102,3 +107,163 @@ class _View(Mapping):
 
     def __len__(self) -> int:
         return len(self._trees)
+
+
+# -- a read-only walk ----------------------------------------------------------------------------------------------
+# libcst's ``node.visit(visitor)`` calls the visitor on every node, and most nodes of a module are tokens: the
+# whitespace, comments, operators, commas, dots and brackets between the expressions (six in ten nodes of a typical
+# file). ``visit`` makes the same calls on the visitor, in the same order, except that it does not enter the token
+# nodes of a visitor that has no method for any token class: such a visitor does nothing on them.
+
+_ORDER: dict[type, tuple[str, ...]] = {}  # node class -> the attributes libcst visits, in its order
+_PLAN: dict[type, tuple[bool, frozenset, frozenset]] = {}  # visitor class -> how to walk it (``_plan``)
+_NODE: Any = None  # libcst.CSTNode, imported on the first walk
+# The node classes whose libcst visit depends on the node (libcst 1.x: their ``_visit_and_replace_children`` holds a
+# conditional, e.g. an f-string part without a format spec gets no callbacks for it): their order is learnt per node.
+_CONDITIONAL = frozenset({"ImportFrom", "LazyImportFrom", "FormattedStringExpression", "TemplatedStringExpression"})
+_TOKENS: frozenset = frozenset()  # the token classes (``_token_classes``)
+
+
+def visit(node: Any, visitor: Any) -> None:
+    """Walk ``node`` (a libcst ``CSTNode``) with ``visitor`` (a ``libcst.CSTVisitor``) as ``node.visit(visitor)``
+    does: ``on_visit``, then (unless it returned False) each child attribute in libcst's order with
+    ``on_visit_attribute``/``on_leave_attribute`` around it (where they can do something: ``_plan``), then
+    ``on_leave``; except that token nodes (``_token_classes``: whitespace, comments, operators, punctuation, and
+    nothing else inside them) are not entered where the visitor has no method for them (``_plan``). The
+    visitor's metadata is resolved by the caller (``visit_wrapper``). Raises ``RecursionError`` on trees deeper
+    than the stack allows."""
+    global _NODE, _TOKENS
+    if _NODE is None:
+        from libcst import CSTNode
+        _TOKENS = _token_classes()
+        _NODE = CSTNode
+    plan = _PLAN.get(type(visitor))
+    if plan is None:
+        plan = _PLAN[type(visitor)] = _plan(type(visitor))
+    if type(node) not in plan[2]:
+        _walk(node, visitor, *plan)
+
+
+def node_children(node: Any) -> list:
+    """The list libcst's ``node.children`` gives (every child node of a libcst ``CSTNode``, tokens included, in
+    source order), read from the attributes in libcst's visiting order instead of by rebuilding the node."""
+    global _NODE, _TOKENS
+    if _NODE is None:
+        from libcst import CSTNode
+        _TOKENS = _token_classes()
+        _NODE = CSTNode
+    order = _ORDER.get(type(node))
+    if order is None:
+        order = _attribute_order(node)
+    found: list = []
+    for name in order:
+        value = getattr(node, name)
+        if type(value) is tuple or type(value) is list:
+            found.extend(value)
+        elif isinstance(value, _NODE):
+            found.append(value)
+    return found
+
+
+def visit_wrapper(wrapper: Any, visitor: Any) -> None:
+    """``wrapper.visit(visitor)`` (a libcst ``MetadataWrapper``) with ``visit``'s walk: the visitor's metadata
+    dependencies are resolved on ``wrapper``, then its module is walked."""
+    with visitor.resolve(wrapper):
+        visit(wrapper.module, visitor)
+
+
+def _walk(node: Any, visitor: Any, always: bool, pairs: frozenset, skipped: frozenset) -> None:
+    if visitor.on_visit(node):
+        kind = type(node)
+        order = _ORDER.get(kind)
+        if order is None:
+            order = _attribute_order(node)
+        for name in order:
+            hook = always or (pairs and (kind.__name__, name) in pairs)
+            if hook:
+                visitor.on_visit_attribute(node, name)
+            value = getattr(node, name)
+            if type(value) is tuple or type(value) is list:
+                for child in value:
+                    if type(child) not in skipped:
+                        _walk(child, visitor, always, pairs, skipped)
+            elif isinstance(value, _NODE) and type(value) not in skipped:
+                _walk(value, visitor, always, pairs, skipped)
+            if hook:
+                visitor.on_leave_attribute(node, name)
+    visitor.on_leave(node)
+
+
+def _attribute_order(node: Any) -> tuple[str, ...]:
+    """The attributes libcst's ``_visit_and_replace_children`` visits on ``node``, in its order, learnt by running it
+    once with a visitor that records them and does not descend. Kept per class when the record is complete (every
+    field left out holds a value libcst never visits: a string, a number) and the class visits the same attributes
+    whatever its values (not one of ``_CONDITIONAL``); otherwise the record is this node's only."""
+    import dataclasses
+
+    import libcst as cst
+
+    class Recorder(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.names: list[str] = []
+
+        def on_visit(self, node: Any) -> bool:
+            return False
+
+        def on_leave(self, original_node: Any) -> None:
+            pass
+
+        def on_visit_attribute(self, node: Any, attribute: str) -> None:
+            self.names.append(attribute)
+
+        def on_leave_attribute(self, original_node: Any, attribute: str) -> None:
+            pass
+
+    recorder = Recorder()
+    node._visit_and_replace_children(recorder)
+    order = tuple(recorder.names)
+    if type(node).__name__ not in _CONDITIONAL \
+            and all(f.name in order or getattr(node, f.name) is not None for f in dataclasses.fields(node)):
+        _ORDER[type(node)] = order
+    return order
+
+
+def _token_classes() -> frozenset:
+    """libcst's token node classes: whitespace and comments (``libcst._nodes.whitespace``), operators, commas, dots,
+    colons and the like (``libcst._nodes.op``, but ``ImportStar``, which stands for names), and brackets. Nodes of
+    these classes hold only strings and other token nodes."""
+    import inspect
+
+    import libcst as cst
+    import libcst._nodes.op as operators
+    import libcst._nodes.whitespace as whitespace
+    found = {kind for module in (operators, whitespace) for _, kind in inspect.getmembers(module, inspect.isclass)
+             if issubclass(kind, cst.CSTNode) and kind.__module__ == module.__name__ and kind is not cst.ImportStar}
+    found |= {cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace,
+              cst.RightCurlyBrace}
+    return frozenset(found)
+
+
+def _plan(kind: type) -> tuple[bool, frozenset, frozenset]:
+    """How ``visit`` walks for visitors of class ``kind``: (whether to call ``on_visit_attribute`` and
+    ``on_leave_attribute`` on every attribute, the (node class name, attribute) pairs to call them on otherwise, the
+    token classes not to enter). Every attribute when the class overrides those callbacks; otherwise the pairs its
+    ``visit_<Node>_<attribute>``/``leave_<Node>_<attribute>`` methods name (libcst's node class names hold no
+    underscore), as libcst's own callbacks only dispatch to such methods. Tokens are skipped when no method names a
+    token class; when some do, only the leaf tokens (``SimpleWhitespace``, ``Newline``, ``Comment``, which hold
+    nothing) not named are skipped."""
+    import libcst as cst
+    # libcst's CSTVisitor itself defines a no-op method for every node and attribute: only the others count
+    names = [name for name in dir(kind) if name.startswith(("visit_", "leave_"))
+             and getattr(kind, name) is not getattr(cst.CSTVisitor, name, None)]
+    always = (getattr(kind, "on_visit_attribute") is not cst.CSTVisitor.on_visit_attribute
+              or getattr(kind, "on_leave_attribute") is not cst.CSTVisitor.on_leave_attribute)
+    pairs = frozenset(tuple(name.split("_", 2)[1:]) for name in names if name.count("_") >= 2)
+    handled = {name.split("_")[1] for name in names}
+    if always:
+        return True, pairs, frozenset()
+    if not handled & {token.__name__ for token in _TOKENS}:
+        return False, pairs, _TOKENS
+    leaves = {cst.SimpleWhitespace, cst.Newline, cst.Comment}
+    return False, pairs, frozenset(leaf for leaf in leaves if leaf.__name__ not in handled)

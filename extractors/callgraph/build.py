@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 import networkx as nx
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import MetadataWrapper
 
 from extractors.callgraph.entry_points import entry_points
 from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, CallGraph, FunctionInfo,
                                         module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner
+from extractors.positions import resolve_positions
+from extractors.trees import visit
 from extractors.words import word_list
 from sau.vocabulary import split_where
 
@@ -53,9 +55,9 @@ class _Builder(Resolver):
             module = self.index.modules[key]
             positions = self.index.positions.get(key)
             if positions is None:  # a module given without positions: resolve them here
-                positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+                positions = resolve_positions(MetadataWrapper(module, unsafe_skip_copy=True))
             try:
-                module.visit(Scanner(scan, key, file.endswith("__init__.py"), top, positions))
+                visit(module, Scanner(scan, key, file.endswith("__init__.py"), top, positions))
             except RecursionError:
                 continue  # a pathological nesting depth: this source contributes what it had
         for name, scan in self.scans.items():

@@ -12,6 +12,7 @@ from libcst.metadata import CodeRange
 from extractors.callgraph.model import CLASS, FUNCTION, Mention
 from extractors.values import dotted_name
 from extractors.words import word_list
+from extractors.trees import node_children
 
 # Word lists (what each holds and its source: extractors/words.yaml).
 _PLAIN_DECORATORS = word_list("plain_decorators")
@@ -594,7 +595,7 @@ def value_reads(value: cst.BaseExpression) -> tuple[str, ...]:
             continue
         if isinstance(node, (cst.Lambda, cst.SimpleString, cst.FormattedString)):
             continue
-        stack.extend(reversed(list(node.children)))
+        stack.extend(reversed(node_children(node)))  # node.children, without rebuilding the node
     return tuple(dict.fromkeys(out))
 
 

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from extractors.positions import resolve_positions
+from extractors.trees import node_children, visit_wrapper
 from extractors.stubs.parse import (DOC, ELLIPSIS, FALLBACK_ERRORS, NOT_IMPLEMENTED, OTHER, PASS, RAISE_NIE, REPORT,
                                     REPORT_MARKER, REPORT_NI, RETURN, RETURN_NI, Func, Parsed, is_report_call, last,
                                     qualname_of)
@@ -40,7 +42,7 @@ def _cst_strings(node: cst.CSTNode) -> Iterator[str]:
         elif isinstance(current, cst.FormattedStringText):
             yield current.value
         else:
-            stack.extend(current.children)
+            stack.extend(node_children(current))
 
 
 def _cst_kind(stmt: cst.BaseSmallStatement) -> str:
@@ -186,8 +188,9 @@ def parse_libcst(source: str, wrapper: MetadataWrapper | None = None) -> Parsed 
         except Exception:  # ParserSyntaxError, and anything else the native parser raises on bad input
             return None
     collector = _CstCollector()
+    resolve_positions(wrapper)  # the faster computation of PositionProvider's table
     try:
-        wrapper.visit(collector)
+        visit_wrapper(wrapper, collector)
     except RecursionError:
         return None
     return collector.parsed

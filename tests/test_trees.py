@@ -1,0 +1,125 @@
+"""The libcst helpers of ``extractors.trees`` and ``extractors.positions`` against libcst's own: the read-only walk
+makes the calls ``node.visit`` makes (less the token nodes a visitor ignores), and the faster position table is
+libcst's ``PositionProvider`` table, node for node."""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from extractors.positions import resolve_positions
+from extractors.trees import _token_classes, node_children, parse_python, visit
+
+# Every kind of token and the nodes whose attribute order is unusual: decorators before a def, the body of a
+# conditional expression before its test, comments in brackets, an f-string with and without a format spec, a
+# star import, a lambda, a walrus, a match statement, CRLF line ends.
+SOURCE = (
+    "from os import *  # star\r\n"
+    "import numpy as np\r\n"
+    "@decorate(1)\r\n"
+    "class Model(Base, metaclass=Meta):\r\n"
+    "    '''Doc.'''\r\n"
+    "    @property\r\n"
+    "    def f(self, a: int = 1, *args, b=2, **kw) -> int:\r\n"
+    "        x = [i * 2 for i in range(a) if i]  # comment\r\n"
+    "        y = {k: v for k, v in kw.items()}\r\n"
+    "        z = (a if a > 0 else -a)\r\n"
+    "        w = f'{x!r:>{a}} and {y}'\r\n"
+    "        q = f'{z}'\r\n"
+    "        if (n := len(x)) > 3:\r\n"
+    "            return lambda t: t ** 2\r\n"
+    "        match a:\r\n"
+    "            case [1, *rest]:\r\n"
+    "                pass\r\n"
+    "        for i, j in zip(x, (\r\n"
+    "                # inside brackets\r\n"
+    "                y)):\r\n"
+    "            a += i; b -= j\r\n"
+    "        return a @ b\r\n"
+)
+
+
+class _Recorder(cst.CSTVisitor):
+    """Records every callback: (event, node id, attribute)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.events.append(("visit", id(node), type(node)))
+        # one subtree left out, as a visitor may ask
+        return super().on_visit(node) and not isinstance(node, cst.Lambda)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self.events.append(("leave", id(original_node), type(original_node)))
+        super().on_leave(original_node)
+
+
+class _Attributes(_Recorder):
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.events.append(("visit attribute", id(node), attribute))
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        self.events.append(("leave attribute", id(original_node), attribute))
+
+
+class _Comments(_Recorder):
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.events.append(("comment", node.value))
+
+
+def _both(visitor_class: type) -> tuple[list, list]:
+    module = cst.parse_module(SOURCE)
+    theirs, ours = visitor_class(), visitor_class()
+    module.visit(theirs)
+    visit(module, ours)
+    return theirs.events, ours.events
+
+
+def test_walk_with_attribute_callbacks_makes_libcsts_calls_in_order():
+    theirs, ours = _both(_Attributes)
+    assert ours == theirs
+    assert ("visit attribute", theirs[0][1], "body") in theirs
+
+
+def test_walk_leaves_out_only_the_tokens_a_visitor_ignores():
+    theirs, ours = _both(_Recorder)
+    tokens = _token_classes()
+    assert ours == [e for e in theirs if e[2] not in tokens]
+    assert len(ours) < len(theirs) / 2  # most nodes are tokens
+
+
+def test_walk_enters_the_tokens_holding_comments_for_a_visitor_of_comments():
+    theirs, ours = _both(_Comments)
+    assert [e for e in ours if e[0] == "comment"] == [("comment", "# star"), ("comment", "# comment"),
+                                                      ("comment", "# inside brackets")]
+    skipped = {cst.SimpleWhitespace, cst.Newline}
+    assert ours == [e for e in theirs if len(e) == 2 or e[2] not in skipped]
+
+
+def test_positions_equal_libcsts_node_for_node():
+    module = cst.parse_module(SOURCE)
+    theirs = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    ours = resolve_positions(wrapper)
+    assert dict(ours) == dict(theirs)
+    assert wrapper.resolve(PositionProvider) is ours  # kept for the visitors that depend on PositionProvider
+    assert parse_python(SOURCE, "m.py").resolve(PositionProvider)  # parse_python resolves them up front
+
+
+def test_node_children_are_libcsts_children():
+    class Every(cst.CSTVisitor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.nodes: list[cst.CSTNode] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            self.nodes.append(node)
+            return True
+
+    every = Every()
+    cst.parse_module(SOURCE).visit(every)
+    for node in every.nodes:
+        theirs, ours = node.children, node_children(node)
+        assert len(ours) == len(theirs) and all(a is b for a, b in zip(ours, theirs)), type(node).__name__
