@@ -124,6 +124,15 @@ _CONDITIONAL = frozenset({"ImportFrom", "LazyImportFrom", "FormattedStringExpres
 _TOKENS: frozenset = frozenset()  # the token classes (``_token_classes``)
 
 
+def _load_libcst() -> None:
+    """Import libcst's node class and learn its token classes, on the first walk (startup need not import it)."""
+    global _NODE, _TOKENS
+    if _NODE is None:
+        from libcst import CSTNode
+        _TOKENS = _token_classes()
+        _NODE = CSTNode
+
+
 def visit(node: Any, visitor: Any) -> None:
     """Walk ``node`` (a libcst ``CSTNode``) with ``visitor`` (a ``libcst.CSTVisitor``) as ``node.visit(visitor)``
     does: ``on_visit``, then (unless it returned False) each child attribute in libcst's order with
@@ -132,11 +141,7 @@ def visit(node: Any, visitor: Any) -> None:
     nothing else inside them) are not entered where the visitor has no method for them (``_plan``). The
     visitor's metadata is resolved by the caller (``visit_wrapper``). Raises ``RecursionError`` on trees deeper
     than the stack allows."""
-    global _NODE, _TOKENS
-    if _NODE is None:
-        from libcst import CSTNode
-        _TOKENS = _token_classes()
-        _NODE = CSTNode
+    _load_libcst()
     plan = _PLAN.get(type(visitor))
     if plan is None:
         plan = _PLAN[type(visitor)] = _plan(type(visitor))
@@ -147,11 +152,7 @@ def visit(node: Any, visitor: Any) -> None:
 def node_children(node: Any) -> list:
     """The list libcst's ``node.children`` gives (every child node of a libcst ``CSTNode``, tokens included, in
     source order), read from the attributes in libcst's visiting order instead of by rebuilding the node."""
-    global _NODE, _TOKENS
-    if _NODE is None:
-        from libcst import CSTNode
-        _TOKENS = _token_classes()
-        _NODE = CSTNode
+    _load_libcst()
     order = _ORDER.get(type(node))
     if order is None:
         order = _attribute_order(node)
