@@ -111,6 +111,8 @@ class FileFacts:
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
     unread: dict[str, str] = field(default_factory=dict)
     unread_text: dict[str, str] = field(default_factory=dict)
+    # (function name, or the class name for __init__; parameter) -> whether some definition's body reads it
+    parameter_reads: dict[tuple[str, str], bool] = field(default_factory=dict)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -122,6 +124,7 @@ class FileFacts:
         self.wrappers.update(other.wrappers)
         self.unread.update(other.unread)
         self.unread_text.update(other.unread_text)
+        merge_parameter_reads(self.parameter_reads, other.parameter_reads)
 
 
 def value_key(value: Value) -> float | None:
@@ -171,6 +174,7 @@ class RepositoryIndex:
         self._at: dict[tuple[str, int], list[Fact]] | None = None  # see facts_at
         self.unread: dict[str, str] = {}
         self.unread_text: dict[str, str] = {}  # the lines not read of a part read in part, where known
+        self.parameter_reads: dict[tuple[str, str], bool] = {}  # FileFacts.parameter_reads of every file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -189,6 +193,7 @@ class RepositoryIndex:
                 self.calls_by_reads[name].append(call)
         self.unread.update(found.unread)
         self.unread_text.update(found.unread_text)
+        merge_parameter_reads(self.parameter_reads, found.parameter_reads)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.trees.add_parsed(key, wrapper)
         for fact in found.facts:
@@ -199,6 +204,11 @@ class RepositoryIndex:
                 key = value_key(number)
                 if key is not None:
                     self.by_value[key].append(fact)
+
+    def keyword_unread(self, fact: Fact) -> bool:
+        """Whether ``fact``, a keyword argument, goes to a parameter that no definition of the called function
+        (or of the class's ``__init__``) of that name reads in its body: the value is passed and never used."""
+        return self.parameter_reads.get((fact.context.rsplit(".", 1)[-1], fact.name)) is False
 
     def facts_at(self, where: str, line: int) -> list[Fact]:
         """The facts recorded on ``line`` of the source ``where`` (``file`` or ``file#cell``); built once."""
@@ -271,3 +281,9 @@ def stub_around(index: RepositoryIndex, fact: Fact):
         if _PLACEHOLDER.search(text.partition("#")[2]):
             return finding
     return None
+
+
+def merge_parameter_reads(into: dict[tuple[str, str], bool], other: dict[tuple[str, str], bool]) -> None:
+    """Merge one part's ``parameter_reads`` into ``into``: a parameter is read if some definition reads it."""
+    for key, read in other.items():
+        into[key] = into.get(key, False) or read

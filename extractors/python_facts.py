@@ -125,6 +125,7 @@ class _FactVisitor(cst.CSTVisitor):
         # (context, name) -> whether every binding of the name there is a dict display with literal keys
         self.literal_keyed: dict[tuple[str, str], bool] = {}
         self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
+        self.data_names: set[tuple[str, str]] = set()  # (context, name) of loop variables over data (a loader)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -202,7 +203,15 @@ class _FactVisitor(cst.CSTVisitor):
         reads, start = self.function_reads.pop()
         if self.function_reads:
             self.function_reads[-1][0].update(reads)  # a closure's reads are its enclosing function's too
-        if reads & word_list("argument_capturing_calls"):
+        captured = bool(reads & word_list("argument_capturing_calls"))
+        params = original_node.params
+        owner = self.scopes[-1][0] if original_node.name.value == "__init__" and self.scopes else \
+            original_node.name.value  # Model(lr=...) passes __init__'s lr
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            key = (owner, param.name.value)
+            self.found.parameter_reads[key] = self.found.parameter_reads.get(key, False) or captured \
+                or param.name.value in reads
+        if captured:
             return
         context = ".".join([*[s for s, _ in self.scopes], original_node.name.value])
         facts = self.found.facts
@@ -309,7 +318,7 @@ class _FactVisitor(cst.CSTVisitor):
         data = word_list("data_mapping_words")
         for context, name in self.unpacked:
             literal = self.literal_keyed.get((context, name), self.literal_keyed.get(("", name), False))
-            if not literal and not set(re.split(r"_+", name.lower())) & data:
+            if not literal and not set(re.split(r"_+", name.lower())) & data and (context, name) not in self.data_names:
                 self.found.dynamic_unpacking = True
                 return
 
@@ -331,6 +340,8 @@ class _FactVisitor(cst.CSTVisitor):
     # -- loops ---------------------------------------------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
         line, end = self._lines(node.target)
+        if isinstance(node.target, cst.Name) and _names_data(node.iter):
+            self.data_names.add((self._context(), node.target.value))  # for b in loader: b is a batch
         if isinstance(node.iter, (cst.List, cst.Tuple)):
             self._loop(node.target, tuple(fold(e.value) for e in node.iter.elements
                                           if isinstance(e, cst.Element)), line, end, self._context())
@@ -534,6 +545,21 @@ class _FactVisitor(cst.CSTVisitor):
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+
+
+def _names_data(node: cst.BaseExpression) -> bool:
+    """Whether an iterated expression names data (``loader``, ``tqdm(train_dataloader)``, ``self.dataset``): one
+    of the names or attributes it reads has a word of ``data_mapping_words``."""
+    data = word_list("data_mapping_words")
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and set(re.split(r"_+", current.value.lower())) & data:
+            return True
+        if isinstance(current, cst.Attribute):
+            stack.append(current.attr)
+        stack.extend(c for c in node_children(current) if isinstance(c, (cst.BaseExpression, cst.Arg)))
+    return False
 
 
 def _literal_entries(value: cst.BaseExpression) -> list[tuple] | None:

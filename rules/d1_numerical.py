@@ -673,6 +673,9 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     if liveness == DEAD:
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
+    if _never_read(fact, index) if index is not None else fact.unread:
+        owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
+        return f"{owner} never reads its parameter {fact.name!r}"
     return f"no code reads {fact.name!r}"
 
 
@@ -842,12 +845,17 @@ def _identifier_words(index: RepositoryIndex) -> frozenset[str]:
 def _may_be_read(fact: Fact, index: RepositoryIndex) -> bool:
     """Whether code may read the binding: ``_is_read``, or any config key when some call unpacks a mapping of
     unknown keys (``RepositoryIndex.dynamic_unpacking``); never a parameter default its function does not read."""
-    return not fact.unread and (index.dynamic_unpacking or _is_read(fact, index))
+    return not _never_read(fact, index) and (index.dynamic_unpacking or _is_read(fact, index))
+
+
+def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
+    """A parameter default its own function never reads, or a keyword passed to such a parameter."""
+    return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact))
 
 
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
-    if fact.unread:
-        return False  # a parameter default its own function never reads
+    if _never_read(fact, index):
+        return False
     if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER):
         return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
         # a launcher passes its options to the program it runs

@@ -180,3 +180,19 @@ def test_a_dict_passed_as_a_keyword_gives_keywords_of_the_call() -> None:
     assert facts == [("dict", "plain.lr", 0.001, ""),
                      ("keyword", "architecture.rnn_num_layers", 2, "DynamicsCfg"),
                      ("keyword", "architecture.sizes.hidden", 256, "DynamicsCfg")]
+
+
+def test_a_loop_variable_over_data_unpacked_into_a_call_is_data() -> None:
+    # any name will do for a batch (for b in loader), but a loop over configurations may pass any config key
+    assert not extract_source("def f(loader):\n    for b in loader:\n        model(**b)\n", "a.py").dynamic_unpacking
+    assert not extract_source("def f():\n    for b in tqdm(self.train_dataloader):\n        model(**b)\n",
+                              "a.py").dynamic_unpacking
+    assert extract_source("def f(configs):\n    for c in configs:\n        Model(**c)\n", "a.py").dynamic_unpacking
+
+
+def test_parameter_reads_say_which_parameters_a_body_reads() -> None:
+    source = ("def fit(model, lr=1e-3, warmup=5):\n    return model(lr)\n"
+              "class Net:\n    def __init__(self, width, depth):\n        self.width = width\n")
+    assert extract_source(source, "a.py").parameter_reads == {
+        ("fit", "model"): True, ("fit", "lr"): True, ("fit", "warmup"): False,
+        ("Net", "self"): True, ("Net", "width"): True, ("Net", "depth"): False}
