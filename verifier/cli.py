@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--draft-spec", action="store_true",
                         help="print a first draft of a paper spec in the project's format, compiled from the "
                              "SA-Bench claims of --paper (with --sau-dir) or --sau, and exit")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar and no warning lines (the judge's failures are still reported)")
     many = parser.add_argument_group(
         "many repositories", "verify many repositories in one command, in a pool of processes: one report per "
                              "repository (in --format, default json) and summary.json in the --output folder, and "
