@@ -113,6 +113,8 @@ class FileFacts:
     unread_text: dict[str, str] = field(default_factory=dict)
     # (function name, or the class name for __init__; parameter) -> whether some definition's body reads it
     parameter_reads: dict[tuple[str, str], bool] = field(default_factory=dict)
+    # the sources (file or file#cell) CPython would refuse to compile: none of their code can run
+    uncompilable: set[str] = field(default_factory=set)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -125,6 +127,7 @@ class FileFacts:
         self.unread.update(other.unread)
         self.unread_text.update(other.unread_text)
         merge_parameter_reads(self.parameter_reads, other.parameter_reads)
+        self.uncompilable |= other.uncompilable
 
 
 def value_key(value: Value) -> float | None:
@@ -175,6 +178,7 @@ class RepositoryIndex:
         self.unread: dict[str, str] = {}
         self.unread_text: dict[str, str] = {}  # the lines not read of a part read in part, where known
         self.parameter_reads: dict[tuple[str, str], bool] = {}  # FileFacts.parameter_reads of every file
+        self.uncompilable: set[str] = set()  # FileFacts.uncompilable of every file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -194,6 +198,7 @@ class RepositoryIndex:
         self.unread.update(found.unread)
         self.unread_text.update(found.unread_text)
         merge_parameter_reads(self.parameter_reads, found.parameter_reads)
+        self.uncompilable |= found.uncompilable
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.trees.add_parsed(key, wrapper)
         for fact in found.facts:

@@ -38,10 +38,13 @@ _UNPLACED = frozenset({K.ARGPARSE, K.CONFIG, K.LITERAL})
 def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
     """Analysis provider (``index.analysis(binding_liveness)``): a function giving the liveness (``LIVE``,
     ``MAYBE`` or ``DEAD`` of ``extractors.callgraph``) of the code that holds a fact; ``MAYBE`` when the fact
-    cannot be placed (config keys, argparse defaults, code the call graph does not know)."""
+    cannot be placed (config keys, argparse defaults, code the call graph does not know); ``DEAD`` for a fact in a
+    source CPython would not compile (``RepositoryIndex.uncompilable``: none of its code can run)."""
     graph = index.analysis(build_call_graph)
 
     def liveness(fact: Fact) -> str:
+        if fact.where in index.uncompilable:
+            return DEAD
         scope = binding_scope(index, fact)
         return MAYBE if scope is None else _scope_liveness(graph, fact.file, fact.cell, scope)
 
@@ -93,6 +96,8 @@ def passed_keywords(index: RepositoryIndex, call: CallFact) -> set[str]:
 
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
     """The liveness of the code that makes ``call`` (as ``binding_liveness``)."""
+    if call.where in index.uncompilable:
+        return DEAD
     return _scope_liveness(index.analysis(build_call_graph), call.file, call.cell, call.context)
 
 

@@ -161,6 +161,8 @@ def extract_python(text: str, file: str, cell: int | None = None) -> FileFacts:
             file, line, f"{where}syntax error{at}: libcst cannot parse this file, {why}; "
                         f"facts taken from {min(covered, total)} of {total} lines with tree-sitter"))
         found.unread[key] = "read only in part, with tree-sitter"
+        if cpython is not None:
+            found.uncompilable.add(key)  # its code cannot run: a value there is a trace (LABELLING.md)
         # what was not read, so that an absence the unread lines provably cannot touch may still settle
         found.unread_text[key] = missed
         return found

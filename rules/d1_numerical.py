@@ -670,6 +670,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         return f"is overridden by the config file ({override.ref})"
     if override is not None:
         return f"is overridden where {override.context} is called ({override.ref})"
+    if index is not None and fact.where in index.uncompilable:
+        return "sits in a file CPython would not compile, so none of its code runs"
     if liveness == DEAD:
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
