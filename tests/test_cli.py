@@ -165,7 +165,7 @@ def test_bad_settings_are_an_input_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.sauverify]\nformats = "json"\n')
     result = run(cwd=tmp_path)
     assert result.returncode == 2
-    assert "unknown key(s) in [tool.sauverify]: formats" in result.stderr
+    assert "unknown key(s) in [tool.sauverify]: formats (did you mean 'format'?)" in result.stderr
 
 
 def test_list_papers_lists_all_registry_entries():

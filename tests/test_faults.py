@@ -151,6 +151,9 @@ SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0
 @pytest.mark.parametrize("text, message, line", [
     (SPEC_HEAD + "colour: blue\n" + SAU,
      "unknown top-level key 'colour' (known: schema, benchmark_id, slug, title, venue, saus)", 6),
+    (SPEC_HEAD + "titel: t\n" + SAU,
+     "unknown top-level key 'titel' (did you mean 'title'?) (known: schema, benchmark_id, slug, title, venue, saus)",
+     6),
     (SPEC_HEAD + "slug: again\n" + SAU, "key 'slug' given twice (first at line 3)", 6),
     (SPEC_HEAD + SAU + "  atoms: []\n", "key 'atoms' given twice (first at line 9)", 11),
     (SPEC_HEAD.replace("sauverify-spec/1", "sauverify-spec/2") + SAU,

@@ -19,6 +19,7 @@ from llm_fallback.settings import MODES as LLM_MODES
 from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
+from verifier.specs.errors import unknown_keys
 _KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
          "recordings", "cache-dir"}
@@ -63,7 +64,7 @@ def load_settings(start: Path) -> Settings:
         return Settings()
     unknown = sorted(set(table) - _KEYS)
     if unknown:
-        raise ConfigError(f"{path}: unknown key(s) in [tool.{TOOL}]: {', '.join(unknown)}")
+        raise ConfigError(f"{path}: unknown key(s) in [tool.{TOOL}]: {unknown_keys(unknown, _KEYS)}")
     exclude = table.get("exclude", [])
     dimensions = table.get("dimensions", [])
     if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):

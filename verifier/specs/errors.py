@@ -20,15 +20,18 @@ class SpecError(Exception):
         super().__init__(f"{where}: {message}" if where else message)
 
 
-def unknown_keys(unknown: list[str], allowed: set[str]) -> str:
-    """``a, b`` for the unknown keys of a spec mapping, each followed by the allowed key it most likely misspells
-    (``statment (did you mean 'statement'?)``; ``difflib`` similarity of at least 0.75)."""
+def unknown_keys(unknown: list[str], allowed: set[str] | tuple[str, ...]) -> str:
+    """``a, b`` for the unknown keys of a spec mapping (or a configuration table), each followed by the allowed key
+    it most likely misspells (``statment (did you mean 'statement'?)``)."""
+    return ", ".join(key + did_you_mean(key, allowed) for key in unknown)
+
+
+def did_you_mean(key: str, allowed: set[str] | tuple[str, ...]) -> str:
+    """`` (did you mean 'statement'?)`` for the allowed key ``key`` most likely misspells (``difflib`` similarity of
+    at least 0.75; keys starting ``__`` are the loader's own), else ``""``."""
     known = sorted(k for k in allowed if not k.startswith("__"))
-    shown = []
-    for key in unknown:
-        near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
-        shown.append(f"{key} (did you mean {near[0]!r}?)" if near else key)
-    return ", ".join(shown)
+    near = difflib.get_close_matches(key, known, n=1, cutoff=0.75)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 class LinedMapping(dict):

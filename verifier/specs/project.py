@@ -60,7 +60,7 @@ import yaml
 from sau.vocabulary import SAU, Dimension, PaperSpec
 from verifier.dimensions import DIMENSION_RULES
 from verifier.specs.checks import Entry
-from verifier.specs.errors import LinedMapping, SpecError, key_line, unknown_keys
+from verifier.specs.errors import LinedMapping, SpecError, did_you_mean, key_line, unknown_keys
 
 SPEC_SCHEMA = "sauverify-spec/1"
 # The top-level keys of a spec; any other is a typo or a newer format, and an error.
@@ -114,7 +114,8 @@ def load_project_spec(path: Path) -> PaperSpec:
         raise SpecError("a spec is a mapping with benchmark_id, slug, title and saus", path, 1)
     lines = {str(k.value): k.start_mark.line + 1 for k, _ in tree.value if isinstance(k, yaml.ScalarNode)}
     for key in sorted(set(lines) - set(TOP_KEYS)):
-        raise SpecError(f"unknown top-level key {key!r} (known: {', '.join(TOP_KEYS)})", path, lines[key])
+        raise SpecError(f"unknown top-level key {key!r}{did_you_mean(key, TOP_KEYS)} (known: {', '.join(TOP_KEYS)})",
+                        path, lines[key])
     if data.get("schema", SPEC_SCHEMA) != SPEC_SCHEMA:  # absent: the one version there is
         raise SpecError(f"unknown schema {data['schema']!r}: this verifier reads {SPEC_SCHEMA}", path,
                         lines["schema"])
