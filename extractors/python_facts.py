@@ -254,12 +254,10 @@ class _FactVisitor(cst.CSTVisitor):
             if entries is not None:
                 self.literal_bindings.setdefault((self._context(), target.value), []).append(entries)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
-            index = target.slice[0].slice if len(target.slice) == 1 else None
-            key = index.value.evaluated_value if isinstance(index, cst.Index) \
-                and isinstance(index.value, cst.SimpleString) else None
-            self._keyed(target.value.value, isinstance(key, str))  # d[key] = v adds a key only known at run time
+            key, _ = _target_name(target)  # the string key of opts["lr"], None for a key known only at run time
+            self._keyed(target.value.value, key is not None)
             bindings = self.literal_bindings.get((self._context(), target.value.value))
-            if isinstance(key, str) and bindings:
+            if key is not None and bindings:
                 bindings[-1].append((key, value, at))  # opts["lr"] = 1e-3 adds an entry to the latest binding
         name, path = _target_name(target)
         if name is None:
@@ -295,9 +293,8 @@ class _FactVisitor(cst.CSTVisitor):
                     if inner is None:
                         return None
                     parts.extend(inner)
-                elif isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) \
-                        and isinstance(element.key.evaluated_value, str):
-                    own.append((element.key.evaluated_value, element.value, element))
+                elif (entry := _literal_entry(element)) is not None:
+                    own.append(entry)
                 else:
                     self.found.dynamic_unpacking = True  # a key computed at run time
                     return None
@@ -314,11 +311,10 @@ class _FactVisitor(cst.CSTVisitor):
         """Set ``dynamic_unpacking`` when a call unpacks a mapping whose keys are not written out here
         (``Config(**cfg)`` with ``cfg`` loaded from a file or passed in): then any config key may reach a consumer.
         Not for a mapping every binding of which (in its scope, else at module level) is a dict display with literal
-        keys, nor for one named as data (``model(**batch)``; ``data_mapping_words`` in ``extractors/words.yaml``)."""
-        data = word_list("data_mapping_words")
+        keys, nor for one named as data (``model(**batch)``: ``_data_name``)."""
         for context, name in self.unpacked:
             literal = self.literal_keyed.get((context, name), self.literal_keyed.get(("", name), False))
-            if not literal and not set(re.split(r"_+", name.lower())) & data and (context, name) not in self.data_names:
+            if not literal and not _data_name(name) and (context, name) not in self.data_names:
                 self.found.dynamic_unpacking = True
                 return
 
@@ -547,14 +543,19 @@ class _FactVisitor(cst.CSTVisitor):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
 
 
+def _data_name(name: str) -> bool:
+    """Whether ``name`` names data rather than settings: one of its ``_``-separated words is in
+    ``data_mapping_words`` (``extractors/words.yaml``: ``batch``, ``train_loader``)."""
+    return bool(set(re.split(r"_+", name.lower())) & word_list("data_mapping_words"))
+
+
 def _names_data(node: cst.BaseExpression) -> bool:
     """Whether an iterated expression names data (``loader``, ``tqdm(train_dataloader)``, ``self.dataset``): one
-    of the names or attributes it reads has a word of ``data_mapping_words``."""
-    data = word_list("data_mapping_words")
+    of the names or attributes it reads is a ``_data_name``."""
     stack: list[cst.CSTNode] = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Name) and set(re.split(r"_+", current.value.lower())) & data:
+        if isinstance(current, cst.Name) and _data_name(current.value):
             return True
         if isinstance(current, cst.Attribute):
             stack.append(current.attr)
@@ -562,13 +563,20 @@ def _names_data(node: cst.BaseExpression) -> bool:
     return False
 
 
+def _literal_entry(element: cst.BaseDictElement) -> tuple | None:
+    """A dict display's entry as (key, value node, the entry) when its key is a written-out string; else ``None``
+    (a ``**`` element, a key computed at run time)."""
+    if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) \
+            and isinstance(element.key.evaluated_value, str):
+        return element.key.evaluated_value, element.value, element
+    return None
+
+
 def _literal_entries(value: cst.BaseExpression) -> list[tuple] | None:
     """The entries of a mapping whose keys are all written out, as (key, value node, node to place it at): a dict
     display with string keys and no ``**`` element, or ``dict(a=..., b=...)`` with keywords only; else ``None``."""
     if isinstance(value, cst.Dict):
-        entries = [(e.key.evaluated_value, e.value, e) for e in value.elements
-                   if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
-                   and isinstance(e.key.evaluated_value, str)]
+        entries = [entry for e in value.elements if (entry := _literal_entry(e)) is not None]
         return entries if len(entries) == len(value.elements) else None
     if isinstance(value, cst.Call) and dotted_name(value.func) == "dict":
         if all(arg.keyword is not None and not arg.star for arg in value.args):

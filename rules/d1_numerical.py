@@ -675,7 +675,7 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     if liveness == DEAD:
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
-    if _never_read(fact, index) if index is not None else fact.unread:
+    if fact.unread or (index is not None and _never_read(fact, index)):
         owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
         return f"{owner} never reads its parameter {fact.name!r}"
     return f"no code reads {fact.name!r}"
