@@ -17,12 +17,9 @@ import libcst as cst
 
 from extractors.expressions import FunctionRecord
 from extractors.facts import RepositoryIndex
-from extractors.stubs.findings import StubFinding
+from extractors.stubs.findings import WHOLE_FUNCTION_CODES, StubFinding
 from extractors.walk import is_test_path
 from extractors.values import dotted_name
-
-# the stub codes that mean a whole function computes nothing (STB003, a placeholder value, is one line of a body)
-WHOLE_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
 
 
 def stubbed_functions(index: RepositoryIndex) -> dict[tuple[str, str], StubFinding]:

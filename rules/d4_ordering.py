@@ -97,6 +97,7 @@ from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
                                         CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
+from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.words import word_list
 from rules import roles
 from rules.traces import steps as traced_steps
@@ -161,11 +162,6 @@ def traces_by_entry(index: RepositoryIndex) -> dict[str, list[Event]]:
     return traces
 
 
-# Stub codes of extractors.stubs whose finding is a whole function that only pretends to run (a body of only
-# ``pass``/``...``, only ``raise NotImplementedError``, only a "not implemented" report)
-_STUB_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
-
-
 def stub_functions(index: RepositoryIndex) -> dict[str, str]:
     """Analysis provider: the repository functions whose body is a stub (``extractors.stubs`` STB001, STB002,
     STB004), by qualname, each with its finding's place (``file:line``), leaving out methods that another class
@@ -180,7 +176,7 @@ def stub_functions(index: RepositoryIndex) -> dict[str, str]:
         if info.class_name is not None and methods[info.name] > 1:
             continue
         for finding in index.stubs_by_file.get(info.file, ()):
-            if (finding.code in _STUB_FUNCTION_CODES and info.line <= finding.line <= info.end_line
+            if (finding.code in WHOLE_FUNCTION_CODES and info.line <= finding.line <= info.end_line
                     and finding.qualname.rsplit(".", 1)[-1] == info.name):
                 found[qualname] = f"{finding.path}:{finding.line}"
                 break

@@ -14,6 +14,9 @@ CODES: dict[str, str] = {
     "TOD001": "TODO / FIXME / XXX / HACK comment",
     "TOD002": "placeholder / stub / dummy / not-implemented marker in a comment",
 }
+# The codes whose finding is a whole function that computes nothing (a body of only ``pass``/``...``/a docstring,
+# only ``raise NotImplementedError``, only a "not implemented" report); STB003 is one line of a body.
+WHOLE_FUNCTION_CODES = frozenset({"STB001", "STB002", "STB004"})
 
 
 @dataclass(frozen=True, order=True)
