@@ -44,6 +44,8 @@ class Fact(Location):
     value provenance follows (``extractors.provenance.resolve_source``); ``via`` holds the bindings it followed
     when the fact's value was resolved that way (empty for a value read where the fact is). ``unread`` marks a
     parameter default the function's body never reads (nor captures with ``locals()``): the value is never used.
+    ``share`` is, for a binding computed as a fixed share of another (``n_neg = A // 8``, ``warmup = int(0.1 *
+    total_steps)``), the total's name and the share (``("A", 0.125)``; ``extractors.values.share_of``), else ``None``.
     """
 
     name: str
@@ -55,6 +57,7 @@ class Fact(Location):
     source: str = ""
     via: tuple["Fact", ...] = ()
     unread: bool = False
+    share: tuple[str, float] | None = None
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
-from extractors.values import dotted_name, fold, is_number
+from extractors.values import dotted_name, fold, is_number, share_of
 from extractors.words import word_list
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -168,9 +168,10 @@ class _FactVisitor(cst.CSTVisitor):
         read_key = _read_key(value_node)  # cfg.get("lr", 1e-3) passes the config's lr through, like cfg["lr"]
         computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES) and read_key is None
         source = (read_key or _target_name(value_node)[0] or "") if value is None and not computed else ""
+        share = share_of(value_node) if computed or isinstance(value, sympy.Expr) else None
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
-                 computed, cell=self.cell, source=source))
+                 computed, cell=self.cell, source=source, share=share))
         if value is not None and not isinstance(value, sympy.Expr):
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 

@@ -94,6 +94,41 @@ def parse_value(text: str) -> Value | None:
     return fold(node)
 
 
+# Casts and roundings a share of a total passes through (``int(0.1 * total_steps)``, ``math.ceil(n / 8)``), by the
+# callee's last component: they turn the share into a count without changing which share it is.
+_SHARE_CASTS = {"int", "float", "round", "floor", "ceil"}
+
+
+def share_of(node: cst.BaseExpression) -> tuple[str, float] | None:
+    """A fixed share of a named total that an expression computes, or ``None``: ``(total, share)`` where ``total`` is
+    the last component of the name or attribute the share is taken of (``len(train_set)`` counts ``train_set``) and
+    ``share`` a positive number. ``A // 8`` and ``A / 8`` give ``("A", 0.125)``; ``0.1 * cfg.total_steps`` and
+    ``int(total_steps * 0.1)`` give ``("total_steps", 0.1)``. Only one total times or over one constant reads as a
+    share; anything else (two names, an offset) is ``None``. Never raises."""
+    while isinstance(node, cst.Call) and len(node.args) >= 1 and node.args[0].keyword is None \
+            and (dotted_name(node.func) or "").rsplit(".", 1)[-1] in _SHARE_CASTS:
+        node = node.args[0].value  # round(x, 2) rounds the same share
+    if not isinstance(node, cst.BinaryOperation):
+        return None
+    left, right = _share_total(node.left), _share_total(node.right)
+    if isinstance(node.operator, (cst.Divide, cst.FloorDivide)) and left is not None:
+        divisor = fold(node.right, allow_symbols=False)
+        return (left, 1 / divisor) if is_number(divisor) and divisor > 0 else None
+    if isinstance(node.operator, cst.Multiply):
+        total, factor = (left, node.right) if left is not None else (right, node.left)
+        share = fold(factor, allow_symbols=False)
+        return (total, float(share)) if total is not None and is_number(share) and share > 0 else None
+    return None
+
+
+def _share_total(node: cst.BaseExpression) -> str | None:
+    """The name a share is taken of: a name or attribute (its last component) or ``len(x)`` (``x``'s)."""
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "len" and len(node.args) == 1:
+        node = node.args[0].value
+    name = dotted_name(node)
+    return name.rsplit(".", 1)[-1] if name is not None and _constant(node) is None else None
+
+
 def is_number(value: object) -> TypeGuard[int | float]:
     """True for ``int``/``float`` values (booleans excluded)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -234,9 +234,9 @@ class Candidates:
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
         qualifiers = word_list("qualifier_words", "rules")
         own, narrow, wide = _candidates(keys, index, narrow_keys, broader=True)
-        agreeing, narrower = (_resolved(group, index, narrow_keys, qualifiers) for group in (own, narrow))
-        broader = tuple(_resolved(wide, index, keys, qualifiers))
-        weak = _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers)
+        agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers)) for group in (own, narrow))
+        broader = tuple(_shares(atom, _resolved(wide, index, keys, qualifiers)))
+        weak = _shares(atom, _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers))
         corroborated = _corroborated(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
@@ -289,6 +289,26 @@ def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
         qualified = bool(_extra_tokens(keys, names.normalise(fact.source)) & qualifiers) if fact.source else False
         chain = resolve_source(index, fact) if fact.value is None and fact.source and not qualified else ()
         out.append(replace(fact, value=chain[-1].value, via=chain) if chain else fact)
+    return out
+
+
+def _shares(atom: Atom, facts: list[Fact]) -> list[Fact]:
+    """With ``Atom.of``, the facts with each binding computed as a share of the named total (``n_neg = A // 8``,
+    ``extractors.values.share_of``) holding that share as its value (0.125), so that it matches or contradicts the
+    claimed share like any bound value. Where every claimed value is a fraction (at most 1), a binding of a number
+    above 1 that is no such share is a count (``warmup_steps = 200`` beside a claimed warmup ratio): it says nothing
+    of the share either way and is left out. Without ``of`` a computed count proves nothing about a claimed
+    fraction, and the facts are returned unchanged."""
+    if not atom.of:
+        return facts
+    places = frozenset(atom.of)
+    fractions = all(is_number(v) and 0 <= v <= 1 for v in atom.values)
+    out = []
+    for fact in facts:
+        if fact.share and _named_place(places, {fact.share[0]}):
+            out.append(replace(fact, value=fact.share[1], computed=False))
+        elif not (fractions and is_number(fact.value) and fact.value > 1):
+            out.append(fact)
     return out
 
 
@@ -656,7 +676,9 @@ def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
 
 def _at(fact: Fact) -> str:
     """Where a binding is, and where its value comes from when provenance followed it (``train.py:40 (from
-    args.seq_len, train.py:12)``)."""
+    args.seq_len, train.py:12)``) or which total it is a share of (``data.py:7 (as a share of A)``)."""
+    if fact.share is not None and fact.value == fact.share[1]:
+        return f"{fact.ref} (as a share of {fact.share[0]})"
     if not fact.via:
         return fact.ref
     return f"{fact.ref} (from {fact.source}, {fact.via[-1].ref})"

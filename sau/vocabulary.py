@@ -180,7 +180,10 @@ class Atom:
     false when the name is only a count noun of the prose ("1,281,167 training images"): such a name may match a
     fact, but a different value under it proves no drift. ``used_in`` names where the quantity is used (classes,
     functions, modules or called consumers such as ``range`` or ``MDPConfig``): when given, only bindings placed
-    there or read by such a call count, and generic names (``M``, ``alpha``) bind there.
+    there or read by such a call count, and generic names (``M``, ``alpha``) bind there. ``of`` names the total
+    the claimed values are shares of (``A`` for "1/8 of the actions", ``total_steps`` for a warmup ratio), by its
+    words as ``used_in`` places are: a binding under the atom's names computed as such a share of such a total
+    (``n_neg = A // 8``) binds the share.
     """
 
     name: str
@@ -192,6 +195,7 @@ class Atom:
     text: str = ""
     named: bool = True
     used_in: tuple[str, ...] = ()
+    of: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""

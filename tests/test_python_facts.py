@@ -196,3 +196,14 @@ def test_parameter_reads_say_which_parameters_a_body_reads() -> None:
     assert extract_source(source, "a.py").parameter_reads == {
         ("fit", "model"): True, ("fit", "lr"): True, ("fit", "warmup"): False,
         ("Net", "self"): True, ("Net", "width"): True, ("Net", "depth"): False}
+
+
+def test_a_binding_computed_as_a_fixed_share_of_a_total_records_the_share() -> None:
+    source = ("n_neg = A // 8\n"
+              "warmup = int(0.1 * cfg.total_steps)\n"
+              "n_val = math.ceil(len(train_set) / 10)\n"
+              "mixed = a * b\n"
+              "shifted = total + 8\n")
+    shares = {f.name: f.share for f in extract_source(source, "a.py").facts if f.kind == "assignment"}
+    assert shares == {"n_neg": ("A", 0.125), "warmup": ("total_steps", 0.1), "n_val": ("train_set", 0.1),
+                      "mixed": None, "shifted": None}

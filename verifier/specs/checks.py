@@ -55,8 +55,9 @@ ATOM_KEYS = ("atoms",)
 
 
 def parse_atoms(data: dict, entry: Entry) -> dict:
-    """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in}``
-    (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``)."""
+    """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in, of}``
+    (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a list of
+    names of the total the values are shares of, ``sau.vocabulary.Atom.of``)."""
     if "atoms" not in data:
         return {}
     if not isinstance(data["atoms"], list) or not data["atoms"]:
@@ -69,7 +70,7 @@ def _atom(data: object, entry: Entry) -> Atom:
         raise SpecError(f"{entry.sau_id}: each atom is a mapping with a name", entry.path,
                         data.get("__line__") if isinstance(data, dict) else None)
     at = Entry(entry.path, entry.sau_id, data.get("__line__"), entry.checkable)  # errors point at the atom's line
-    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text", "in"},
+    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text", "in", "of"},
          f"{entry.sau_id}: atom {data['name']!r}", at)
     forms = [k for k in ("value", "values", "set", "range") if k in data]
     if len(forms) != 1:
@@ -90,8 +91,11 @@ def _atom(data: object, entry: Entry) -> Atom:
     used_in = data.get("in", [])
     if not isinstance(used_in, list) or not all(isinstance(u, str) and u.strip() for u in used_in):
         raise at.error("in must be a list of names (classes, functions, modules or called consumers)")
+    of = data.get("of", [])
+    if not isinstance(of, list) or not all(isinstance(o, str) and o.strip() for o in of):
+        raise at.error("of must be a list of names (of the total the values are shares of)")
     return Atom(data["name"], values, kind, tuple(aliases), float(about), any(p for _, p in parsed),
-                str(data.get("text", "")), used_in=tuple(u.strip() for u in used_in))
+                str(data.get("text", "")), used_in=tuple(u.strip() for u in used_in), of=tuple(o.strip() for o in of))
 
 
 def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
