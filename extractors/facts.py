@@ -46,6 +46,8 @@ class Fact(Location):
     parameter default the function's body never reads (nor captures with ``locals()``): the value is never used.
     ``share`` is, for a binding computed as a fixed share of another (``n_neg = A // 8``, ``warmup = int(0.1 *
     total_steps)``), the total's name and the share (``("A", 0.125)``; ``extractors.values.share_of``), else ``None``.
+    ``local_source`` marks a ``source`` read as a bare name (``lr=lr``, not ``lr=cfg.lr``): only such a read may be
+    a parameter of the function it is in.
     """
 
     name: str
@@ -58,6 +60,7 @@ class Fact(Location):
     via: tuple["Fact", ...] = ()
     unread: bool = False
     share: tuple[str, float] | None = None
+    local_source: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,9 @@ class CallFact(Location):
     ``self.act = F.elu``, ``dtype=torch.bfloat16``): the choice is made there, the call happens elsewhere.
     ``unpacks`` marks a call passing a mapping as keywords (``Config(**saved)``): it may pass any keyword;
     ``unpacked_keys`` the keys every written-out mapping it unpacks holds (``opts = dict(lr=1e-3)`` then
-    ``Config(**opts)`` passes ``lr``).
+    ``Config(**opts)`` passes ``lr``). ``positional`` holds its positional arguments before any keyword or star,
+    each an unnamed keyword fact at the argument (left empty for library consumers, whose positional arguments
+    are named facts of their own: ``extractors.signatures``).
     """
 
     callee: str
@@ -80,6 +85,7 @@ class CallFact(Location):
     referenced: bool = False
     unpacks: bool = False
     unpacked_keys: tuple[str, ...] = ()
+    positional: tuple["Fact", ...] = ()
 
     @property
     def short(self) -> str:
@@ -118,6 +124,9 @@ class FileFacts:
     parameter_reads: dict[tuple[str, str], bool] = field(default_factory=dict)
     # the sources (file or file#cell) CPython would refuse to compile: none of their code can run
     uncompilable: set[str] = field(default_factory=set)
+    # function name (the class name for __init__) -> its positional parameters after self/cls; None when two
+    # definitions of the name disagree (merge_signatures)
+    signatures: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -131,6 +140,7 @@ class FileFacts:
         self.unread_text.update(other.unread_text)
         merge_parameter_reads(self.parameter_reads, other.parameter_reads)
         self.uncompilable |= other.uncompilable
+        merge_signatures(self.signatures, other.signatures)
 
 
 def value_key(value: Value) -> float | None:
@@ -182,6 +192,7 @@ class RepositoryIndex:
         self.unread_text: dict[str, str] = {}  # the lines not read of a part read in part, where known
         self.parameter_reads: dict[tuple[str, str], bool] = {}  # FileFacts.parameter_reads of every file
         self.uncompilable: set[str] = set()  # FileFacts.uncompilable of every file
+        self.signatures: dict[str, tuple[str, ...] | None] = {}  # FileFacts.signatures of every file
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -202,6 +213,7 @@ class RepositoryIndex:
         self.unread_text.update(found.unread_text)
         merge_parameter_reads(self.parameter_reads, found.parameter_reads)
         self.uncompilable |= found.uncompilable
+        merge_signatures(self.signatures, found.signatures)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.trees.add_parsed(key, wrapper)
         for fact in found.facts:
@@ -289,6 +301,13 @@ def stub_around(index: RepositoryIndex, fact: Fact):
         if _PLACEHOLDER.search(text.partition("#")[2]):
             return finding
     return None
+
+
+def merge_signatures(into: dict[str, tuple[str, ...] | None], other: dict[str, tuple[str, ...] | None]) -> None:
+    """Merge one part's ``signatures`` into ``into``: a name two definitions give different positional
+    parameters becomes ``None`` (which of them a call reaches is not known by its name)."""
+    for owner, parameters in other.items():
+        into[owner] = parameters if into.get(owner, parameters) == parameters else None
 
 
 def merge_parameter_reads(into: dict[tuple[str, str], bool], other: dict[tuple[str, str], bool]) -> None:

@@ -16,6 +16,7 @@ through guesses, decorators or dynamic dispatch, or the repository has no runnab
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from extractors import facts as K
@@ -87,11 +88,25 @@ _KEYWORD_LINES = 200  # lines of one call searched for its keywords: a bound on 
 
 def passed_keywords(index: RepositoryIndex, call: CallFact) -> set[str]:
     """The names of the keyword arguments ``call`` passes: its keyword facts within its lines (at most
-    ``_KEYWORD_LINES``), a keyword's own line rather than the call's first, and the keys of the written-out
-    mappings it unpacks (``CallFact.unpacked_keys``)."""
+    ``_KEYWORD_LINES``), a keyword's own line rather than the call's first, the keys of the written-out
+    mappings it unpacks (``CallFact.unpacked_keys``), and the parameters its positional arguments fill
+    (``positional_passes``)."""
     return {f.name for line in range(call.line, min(call.end_line, call.line + _KEYWORD_LINES) + 1)
             for f in index.facts_at(call.where, line)
-            if f.kind == K.KEYWORD and f.context == call.callee} | set(call.unpacked_keys)
+            if f.kind == K.KEYWORD and f.context == call.callee} | set(call.unpacked_keys) \
+        | {f.name for f in positional_passes(index, call)}
+
+
+def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
+    """The positional arguments of a call of the repository's own function or class (``CallFact.positional``),
+    each named by the parameter it fills: the function's positional parameters after ``self``/``cls``, or its
+    class's ``__init__``'s (``RepositoryIndex.signatures``, by the callee's last component). Empty when no
+    definition of that name is known, or two disagree: which one runs is not known by the name."""
+    parameters = index.signatures.get(call.short) if call.positional else None
+    if not parameters:
+        return []
+    return [replace(arg, name=name, path=f"{call.callee}.{name}")
+            for arg, name in zip(call.positional, parameters)]
 
 
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
@@ -137,7 +152,9 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     """The chain from a pass-through binding (``max_seq_len=args.seq_len``: ``fact.value`` is ``None`` and
     ``fact.source`` names what it reads) to the binding that gives it a value: ``(source binding, ...)`` ending in
     a fact with a value, or ``()`` when the source is not bound, is bound only in dead code or tests, or its
-    highest-precedence bindings (``PRECEDENCE``) disagree. Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
+    highest-precedence bindings (``PRECEDENCE``) disagree. A keyword passing on a parameter of the calling function
+    follows that parameter (its default, or what every caller passes: ``_own_parameter``) rather than every
+    binding of the name. Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
     chain: list[Fact] = []
     current = fact
     liveness = index.analysis(binding_liveness)
@@ -145,17 +162,23 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     for _ in range(_SOURCE_DEPTH):
         if current.value is not None or not current.source:
             break
-        known = bindings.get(current.source)
-        if known is None:  # the same source is read by many pass-throughs: its bindings are found once
-            known = bindings[current.source] = [
-                f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
-                and not is_test_path(f.file) and liveness(f) != DEAD]
-        bound = [f for f in known if f is not current]
-        if not bound:
-            return ()
-        best = min(PRECEDENCE[f.kind] for f in bound)
-        top = sorted((f for f in bound if PRECEDENCE[f.kind] == best), key=lambda f: (f.file, f.cell or 0, f.line))
-        top = [overridden_by(index, f) or f for f in top]  # a default replaced wherever it is used
+        parameter = _own_parameter(index, current)
+        if parameter is not None:  # a parameter of the function passing it on: its default, or what callers pass
+            top = [overridden_by(index, parameter) or parameter]
+        else:
+            known = bindings.get(current.source)
+            if known is None:  # the same source is read by many pass-throughs: its bindings are found once
+                # a parameter's default is read only inside its own function (_own_parameter), never from another
+                known = bindings[current.source] = [
+                    f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
+                    and f.kind != K.DEFAULT and not is_test_path(f.file) and liveness(f) != DEAD]
+            bound = [f for f in known if f is not current]
+            if not bound:
+                return ()
+            best = min(PRECEDENCE[f.kind] for f in bound)
+            top = sorted((f for f in bound if PRECEDENCE[f.kind] == best),
+                         key=lambda f: (f.file, f.cell or 0, f.line))
+            top = [overridden_by(index, f) or f for f in top]  # a default replaced wherever it is used
         valued = [f for f in top if f.value is not None]
         if valued and len({repr(f.value) for f in valued}) == 1 and len(valued) == len(top):
             chain.append(valued[0])
@@ -166,6 +189,20 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
         chain.append(passing[0])
         current = passing[0]
     return ()
+
+
+def _own_parameter(index: RepositoryIndex, fact: Fact) -> Fact | None:
+    """The default of the parameter a binding passes on when it reads, as a bare name, a parameter of the function
+    it is in or of one enclosing it (``def run(k=3): step(k)``: ``k`` is ``run``'s own, whatever else is named
+    ``k``), the innermost; ``None`` otherwise."""
+    if not fact.local_source:
+        return None
+    scope = binding_scope(index, fact)
+    if not scope:
+        return None
+    own = [f for f in index.named(fact.source) if f.kind == K.DEFAULT and f.name == fact.source
+           and f.where == fact.where and (scope == f.context or scope.startswith(f.context + "."))]
+    return max(own, key=lambda f: len(f.context)) if own else None
 
 
 def default_owner(fact: Fact) -> str | None:
@@ -180,12 +217,15 @@ def default_owner(fact: Fact) -> str | None:
 
 def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
     """The keyword arguments that calls of a default's owner (``default_owner``) pass for its parameter, written
-    at the call or in a written-out mapping it unpacks, outside tests, in source order; empty for other facts."""
+    at the call, in a written-out mapping it unpacks, or as a positional argument filling that parameter
+    (``positional_passes``), outside tests, in source order; empty for other facts."""
     owner = default_owner(fact)
     if owner is None:
         return []
-    return sorted((f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
-                   and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)),
+    positional = [f for call in index.analysis(calls_by_short).get(owner, ()) if not is_test_path(call.file)
+                  for f in positional_passes(index, call) if f.name == fact.name]
+    return sorted([*(f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
+                     and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)), *positional],
                   key=lambda f: (f.file, f.line))
 
 

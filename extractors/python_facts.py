@@ -22,7 +22,7 @@ import sympy
 from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
-from extractors.facts import CallFact, Fact, FileFacts
+from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
 from extractors.values import dotted_name, fold, is_number, share_of
@@ -171,7 +171,8 @@ class _FactVisitor(cst.CSTVisitor):
         share = share_of(value_node) if computed or isinstance(value, sympy.Expr) else None
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
-                 computed, cell=self.cell, source=source, share=share))
+                 computed, cell=self.cell, source=source, share=share,
+                 local_source=bool(source) and isinstance(value_node, cst.Name)))
         if value is not None and not isinstance(value, sympy.Expr):
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
@@ -212,6 +213,10 @@ class _FactVisitor(cst.CSTVisitor):
             key = (owner, param.name.value)
             self.found.parameter_reads[key] = self.found.parameter_reads.get(key, False) or captured \
                 or param.name.value in reads
+        positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        if positional and positional[0] in ("self", "cls"):
+            positional = positional[1:]  # a method's receiver is not passed in the argument list
+        merge_signatures(self.found.signatures, {owner: tuple(positional)})
         if captured:
             return
         context = ".".join([*[s for s, _ in self.scopes], original_node.name.value])
@@ -426,7 +431,8 @@ class _FactVisitor(cst.CSTVisitor):
                 unpacks = unpacks or any(keys != common for keys in key_sets)
             self.found.calls.append(CallFact(self.file, line, end, callee, self._context(),
                                              _argument_reads(node), cell=self.cell, unpacks=unpacks,
-                                             unpacked_keys=tuple(sorted(known))))
+                                             unpacked_keys=tuple(sorted(known)),
+                                             positional=self._positional(node, callee)))
             for binding in (b for bindings in mappings for b in bindings):  # each entry is a keyword of the call
                 for key, value, at in binding:
                     self._record(key, f"{callee}.{key}", value, K.KEYWORD, at, context=callee)
@@ -469,6 +475,25 @@ class _FactVisitor(cst.CSTVisitor):
                     break
                 if parameter is not None:
                     self._record(parameter, f"{callee}.{parameter}", arg.value, K.KEYWORD, arg, context=callee)
+
+    def _positional(self, node: cst.Call, callee: str) -> tuple[Fact, ...]:
+        """The positional arguments of a call, before any keyword or star, each as an unnamed keyword fact (its
+        value, or the name it passes through): ``extractors.provenance.passed_for`` names them by the parameters
+        of the repository's own function they reach. Library consumers' positional arguments are named where
+        they are (``extractors.signatures``) and are left out here."""
+        if positional_parameters(callee):
+            return ()
+        out = []
+        for at, arg in enumerate(node.args):
+            if arg.keyword is not None or arg.star:
+                break
+            value = fold(arg.value)
+            line, end = self._lines(arg)
+            source = (_read_key(arg.value) or _target_name(arg.value)[0] or "") if value is None else ""
+            computed = value is None and not source
+            out.append(Fact(self.file, line, end, "", f"{callee}.{at}", value, K.KEYWORD, callee, computed,
+                            cell=self.cell, source=source, local_source=bool(source) and isinstance(arg.value, cst.Name)))
+        return tuple(out)
 
     def _argparse(self, node: cst.Call) -> None:
         options = [a.value.evaluated_value for a in node.args
