@@ -264,8 +264,9 @@ class Candidates:
 
 def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
     """The ids of the generic-name facts whose name holds two distinct claimed values of ``atom`` other than 0 and 1
-    (``Candidates``): one such coincidence may be chance, two under one name are the quantity."""
-    distinctive = [v for v in _required(atom) if is_number(v) and v not in (0, 1)]
+    (``Candidates``): one such coincidence may be chance, two under one name are the quantity. Symbolic values
+    (``sqrt(d_k)`` and ``1/sqrt(d_k)`` under ``scale``) are as telling as numbers."""
+    distinctive = [v for v in _required(atom) if (is_number(v) and v not in (0, 1)) or isinstance(v, sympy.Basic)]
     if len(set(distinctive)) < 2:
         return set()
     by_name: dict[str, list[Fact]] = {}
