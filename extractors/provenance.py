@@ -60,10 +60,30 @@ def binding_scope(index: RepositoryIndex, fact: Fact) -> str | None:
         return None
     if fact.kind != K.KEYWORD:
         return fact.context
+    call = _keyword_call(index, fact)
+    return call.context if call is not None else None
+
+
+def _keyword_call(index: RepositoryIndex, fact: Fact) -> CallFact | None:
+    """The call a keyword fact belongs to: the innermost call of its callee whose lines hold it (any call there
+    when none is of that callee), or ``None``."""
     around = [c for c in index.analysis(_calls_by_source).get(fact.where, ())
               if c.line <= fact.line <= c.end_line and not c.referenced]
     named = [c for c in around if c.callee == fact.context] or around
-    return max(named, key=lambda c: c.line).context if named else None
+    return max(named, key=lambda c: c.line) if named else None
+
+
+def result_name(index: RepositoryIndex, fact: Fact) -> str | None:
+    """The name a keyword's call binds its result to (``pg_config_s41`` for ``pg_config_s41 = PGConfig(
+    iterations=2000)``, ``vae_trainer`` for ``self.vae_trainer = Trainer(mix_ratio=0.1)``): the component the
+    keyword configures. ``None`` for other facts and for a call whose result is not bound by an assignment."""
+    if fact.kind != K.KEYWORD:
+        return None
+    call = _keyword_call(index, fact)
+    if call is None:
+        return None
+    return next((f.name for f in index.facts_at(call.where, call.line)
+                 if f.kind == K.ASSIGNMENT and f.value is None and f.computed and f.line == call.line), None)
 
 
 def _calls_by_source(index: RepositoryIndex) -> dict[str, list[CallFact]]:

@@ -55,7 +55,7 @@ from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_short,
-                                   overridden_by, passed_for, passed_keywords, resolve_source)
+                                   overridden_by, passed_for, passed_keywords, resolve_source, result_name)
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -330,7 +330,9 @@ def _named_place(places: frozenset[str], parts) -> bool:
 def _placement(atom: Atom, index: RepositoryIndex):
     """A predicate: is the fact placed where ``atom.used_in`` says the quantity is used? A fact is there when one
     of the places names (``_named_place``) its class or function, its module, its callee (a keyword of
-    ``MDPConfig(S=3)``), a part of its config path, or, for a binding that is no keyword, a call reading its name
+    ``MDPConfig(S=3)``) or the name the call's result is bound to (``vae_cfg = Config(mix=0.1)``: the component
+    it configures; ``extractors.provenance.result_name``), a part of its config path, or, for a binding that is no
+    keyword, a call reading its name
     (``range(cfg.M)`` reads ``M``: the binding reaches that use). A keyword belongs to its own call:
     ``LayerNorm(eps=1e-6)`` is not placed in ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
     places = frozenset(atom.used_in)
@@ -338,7 +340,7 @@ def _placement(atom: Atom, index: RepositoryIndex):
     def placed(fact: Fact) -> bool:
         parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
         if fact.kind == K.KEYWORD:
-            parts.add(fact.context.rsplit(".", 1)[-1])
+            parts |= {fact.context.rsplit(".", 1)[-1], result_name(index, fact) or ""}
         if _named_place(places, parts):
             return True
         if fact.kind == K.KEYWORD:
