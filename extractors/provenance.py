@@ -174,7 +174,8 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     a fact with a value, or ``()`` when the source is not bound, is bound only in dead code or tests, or its
     highest-precedence bindings (``PRECEDENCE``) disagree. A keyword passing on a parameter of the calling function
     follows that parameter (its default, or what every caller passes: ``_own_parameter``) rather than every
-    binding of the name. Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
+    binding of the name. A default that some live call replaces with another value has no single value
+    (``_passed_otherwise``). Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
     chain: list[Fact] = []
     current = fact
     liveness = index.analysis(binding_liveness)
@@ -199,6 +200,8 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
             top = sorted((f for f in bound if PRECEDENCE[f.kind] == best),
                          key=lambda f: (f.file, f.cell or 0, f.line))
             top = [overridden_by(index, f) or f for f in top]  # a default replaced wherever it is used
+        if any(_passed_otherwise(index, f) for f in top):
+            return ()  # the default runs where calls leave it, another value where one passes it: not one value
         valued = [f for f in top if f.value is not None]
         if valued and len({repr(f.value) for f in valued}) == 1 and len(valued) == len(top):
             chain.append(valued[0])
@@ -209,6 +212,16 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
         chain.append(passing[0])
         current = passing[0]
     return ()
+
+
+def _passed_otherwise(index: RepositoryIndex, fact: Fact) -> bool:
+    """Whether ``fact`` is a field or parameter default some live call of its owner passes another value for
+    (``passed_for``): reading it gives the default in some runs and that value in others."""
+    if fact.kind not in (K.FIELD, K.DEFAULT) or fact.value is None:
+        return False
+    liveness = index.analysis(binding_liveness)
+    return any(k.value is not None and repr(k.value) != repr(fact.value) and liveness(k) != DEAD
+               for k in passed_for(index, fact))
 
 
 def _own_parameter(index: RepositoryIndex, fact: Fact) -> Fact | None:
