@@ -22,6 +22,7 @@ from typing import Callable
 from extractors import facts as K
 from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex
+from extractors.values import substitute_numbers, symbol_names
 from extractors.walk import is_test_path
 
 __all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_scope", "call_liveness",
@@ -212,6 +213,36 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
         chain.append(passing[0])
         current = passing[0]
     return ()
+
+
+_EXPRESSION_SYMBOLS = 3  # symbols of one expression resolved: a setting derived from a few others, not a formula
+
+
+def resolve_expression(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
+    """The bindings that give each name of a symbolic binding a number (``fpr=(1 - acc) / 2`` inside
+    ``def run(acc=0.95)``: ``acc``'s default), each name followed as a pass-through source from where the binding
+    is (``resolve_source``: the enclosing function's own parameter first), in the order of the names
+    (``extractors.values.symbol_names``); ``()`` unless every name (at most ``_EXPRESSION_SYMBOLS``) resolves to a
+    number. ``expression_value`` computes the value from them."""
+    names = symbol_names(fact.value)
+    if not names or len(names) > _EXPRESSION_SYMBOLS:
+        return ()
+    found: list[Fact] = []
+    for name in names:
+        chain = resolve_source(index, replace(fact, value=None, source=name, local_source=True, computed=False))
+        if not chain or not isinstance(chain[-1].value, (int, float)) or isinstance(chain[-1].value, bool):
+            return ()
+        found.append(chain[-1])
+    return tuple(found)
+
+
+def expression_value(fact: Fact, sources: tuple[Fact, ...]) -> int | float | None:
+    """The number a symbolic binding has once its names take the values of ``sources`` (``resolve_expression``),
+    or ``None``."""
+    names = symbol_names(fact.value)
+    if not sources or len(names) != len(sources):
+        return None
+    return substitute_numbers(fact.value, {name: source.value for name, source in zip(names, sources)})
 
 
 def _passed_otherwise(index: RepositoryIndex, fact: Fact) -> bool:

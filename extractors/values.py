@@ -94,6 +94,28 @@ def parse_value(text: str) -> Value | None:
     return fold(node)
 
 
+def symbol_names(value: object) -> tuple[str, ...]:
+    """The names of the free symbols of a symbolic value (``("base_lr", "batch_size")`` for
+    ``base_lr*batch_size/256``), sorted; empty for any other value."""
+    if not isinstance(value, sympy.Expr):
+        return ()
+    return tuple(sorted(str(symbol) for symbol in value.free_symbols))
+
+
+def substitute_numbers(value: object, numbers: dict[str, int | float]) -> int | float | None:
+    """A symbolic value with each free symbol named in ``numbers`` replaced by its number, when that leaves a plain
+    real number (``1/2 - detector_accuracy/2`` with ``detector_accuracy=0.95`` gives ``0.025``); ``None``
+    otherwise. Never raises."""
+    if not isinstance(value, sympy.Expr):
+        return None
+    try:
+        result = _simplify(value.subs({sympy.Symbol(name): sympy.nsimplify(number) if isinstance(number, float)
+                                       else number for name, number in numbers.items()}))
+    except (_NotFoldable, ArithmeticError, ValueError, TypeError, RecursionError):
+        return None
+    return result if is_number(result) else None
+
+
 # Casts and roundings a share of a total passes through (``int(0.1 * total_steps)``, ``math.ceil(n / 8)``), by the
 # callee's last component: they turn the share into a count without changing which share it is.
 _SHARE_CASTS = {"int", "float", "round", "floor", "ceil"}

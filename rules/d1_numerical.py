@@ -55,7 +55,8 @@ from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_short,
-                                   overridden_by, passed_for, passed_keywords, resolve_source, result_name)
+                                   expression_value, overridden_by, passed_for, passed_keywords, resolve_expression,
+                                   resolve_source, result_name)
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -234,9 +235,11 @@ class Candidates:
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
         qualifiers = word_list("qualifier_words", "rules")
         own, narrow, wide = _candidates(keys, index, narrow_keys, broader=True)
-        agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers)) for group in (own, narrow))
-        broader = tuple(_shares(atom, _resolved(wide, index, keys, qualifiers)))
-        weak = _shares(atom, _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers))
+        numeric = all(is_number(v) for v in _required(atom))  # a symbolic claim compares symbolic bindings
+        agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers, numeric))
+                              for group in (own, narrow))
+        broader = tuple(_shares(atom, _resolved(wide, index, keys, qualifiers, numeric)))
+        weak = _shares(atom, _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers, numeric))
         corroborated = _corroborated(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
@@ -281,16 +284,27 @@ def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
 
 
 def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
-              qualifiers: frozenset[str]) -> list[Fact]:
+              qualifiers: frozenset[str], numeric: bool = False) -> list[Fact]:
     """The facts, each pass-through (``max_seq_len=args.seq_len``) given the value its source binds when value
     provenance finds one (``extractors.provenance.resolve_source``; the chain is kept in ``Fact.via``). Not when the
-    source's name is the claim's with a qualifier (``batch_size=self.eval_batch_size`` for a training batch)."""
+    source's name is the claim's with a qualifier (``batch_size=self.eval_batch_size`` for a training batch). With
+    ``numeric`` (the claim states numbers), a binding computed from other settings (``fpr=(1 - acc) / 2``) is
+    given the number they make (``_evaluated``)."""
     out = []
     for fact in facts:
         qualified = bool(_extra_tokens(keys, names.normalise(fact.source)) & qualifiers) if fact.source else False
         chain = resolve_source(index, fact) if fact.value is None and fact.source and not qualified else ()
-        out.append(replace(fact, value=chain[-1].value, via=chain) if chain else fact)
+        fact = replace(fact, value=chain[-1].value, via=chain) if chain else fact
+        out.append(_evaluated(fact, index) if numeric else fact)
     return out
+
+
+def _evaluated(fact: Fact, index: RepositoryIndex) -> Fact:
+    """A symbolic binding given the number its names' values make (``extractors.provenance.resolve_expression``;
+    the bindings used are kept in ``Fact.via``), else the fact as it is."""
+    sources = resolve_expression(index, fact)
+    value = expression_value(fact, sources) if sources else None
+    return replace(fact, value=value, via=sources) if value is not None else fact
 
 
 def _shares(atom: Atom, facts: list[Fact]) -> list[Fact]:
@@ -380,7 +394,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         rival = _passed_instead(effective, atom, index)
         if rival is not None:  # the default holds the claim where calls leave it, another value where one passes it
             return ValueOutcome(value, AMBIGUOUS, (effective[0], rival),
-                                f"the default at {effective[0].ref} holds it, but the call at {rival.ref} passes "
+                                f"the default at {effective[0].ref} holds it, but the call at {_at(rival)} passes "
                                 f"{show_value(rival.value)}")
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
@@ -662,8 +676,10 @@ def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex) -
     if not effective or any(f.kind not in (K.FIELD, K.DEFAULT) for f in effective):
         return None
     liveness = index.analysis(binding_liveness)
-    return next((k for f in effective for k in passed_for(index, f)
-                 if k.value is not None and _differs(atom, k.value) and liveness(k) != DEAD), None)
+    numeric = all(is_number(v) for v in _required(atom))
+    passed = (_evaluated(k, index) if numeric else k for f in effective for k in passed_for(index, f))
+    return next((k for k in passed if k.value is not None and _differs(atom, k.value) and liveness(k) != DEAD),
+                None)
 
 
 def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
@@ -674,6 +690,8 @@ def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
     if override is not None and override.value is None and override.source:
         chain = resolve_source(index, override)
         override = replace(override, value=chain[-1].value, via=chain) if chain else override
+    if override is not None and all(is_number(v) for v in _required(atom)):
+        override = _evaluated(override, index)  # Config(fpr=(1 - acc) / 2) replaces the default with a number
     return override if override is not None and _differs(atom, override.value) else None
 
 
@@ -684,6 +702,8 @@ def _at(fact: Fact) -> str:
         return f"{fact.ref} (as a share of {fact.share[0]})"
     if not fact.via:
         return fact.ref
+    if not fact.source:  # a value computed from other settings (_evaluated)
+        return f"{fact.ref} (computed from {', '.join(f'{v.name} at {v.ref}' for v in fact.via)})"
     return f"{fact.ref} (from {fact.source}, {fact.via[-1].ref})"
 
 

@@ -207,3 +207,12 @@ def test_a_binding_computed_as_a_fixed_share_of_a_total_records_the_share() -> N
     shares = {f.name: f.share for f in extract_source(source, "a.py").facts if f.kind == "assignment"}
     assert shares == {"n_neg": ("A", 0.125), "warmup": ("total_steps", 0.1), "n_val": ("train_set", 0.1),
                       "mixed": None, "shifted": None}
+
+
+def test_a_symbolic_value_takes_numbers_for_its_names() -> None:
+    from extractors.values import parse_value, substitute_numbers, symbol_names
+
+    value = parse_value("(1 - detector_accuracy) / 2")
+    assert symbol_names(value) == ("detector_accuracy",)
+    assert substitute_numbers(value, {"detector_accuracy": 0.95}) == 0.025
+    assert substitute_numbers(parse_value("base * bs / 256"), {"base": 1e-4}) is None  # bs has no number
