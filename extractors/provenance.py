@@ -32,7 +32,8 @@ __all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_s
 # an argparse default, over a config-file key, over a default written in code. Lower ranks first.
 PRECEDENCE = {K.LAUNCHER: 0, K.ARGPARSE: 1, K.CONFIG: 2, K.FIELD: 3, K.ASSIGNMENT: 3, K.DEFAULT: 3, K.DICT: 3,
               K.GET_DEFAULT: 3}
-_SOURCE_DEPTH = 3  # pass-throughs followed in a row (lr=args.lr, args from a config): real chains are short
+_SOURCE_DEPTH = 6  # pass-throughs followed in a row (lr=args.lr, args from a config, a parameter handed down through
+#                   nested constructors: Model(dropout=...) -> UNet(dropout) -> Block(dropout)): real chains are short
 
 _UNPLACED = frozenset({K.ARGPARSE, K.CONFIG, K.LITERAL})
 
