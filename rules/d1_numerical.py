@@ -304,7 +304,8 @@ def _evaluated(fact: Fact, index: RepositoryIndex) -> Fact:
     the bindings used are kept in ``Fact.via``), else the fact as it is."""
     sources = resolve_expression(index, fact)
     value = expression_value(fact, sources) if sources else None
-    return replace(fact, value=value, via=sources) if value is not None else fact
+    # the pass-through hops that reached the expression, then its names' bindings; shown as "computed from" (_at)
+    return replace(fact, value=value, via=(*fact.via, *sources), source="") if value is not None else fact
 
 
 def _shares(atom: Atom, facts: list[Fact]) -> list[Fact]:
