@@ -22,7 +22,7 @@ from typing import Callable
 from extractors import facts as K
 from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex
-from extractors.values import substitute_numbers, symbol_names
+from extractors.values import is_number, substitute_numbers, symbol_names
 from extractors.walk import is_test_path
 
 __all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_scope", "call_liveness",
@@ -231,7 +231,7 @@ def resolve_expression(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     found: list[Fact] = []
     for name in names:
         chain = resolve_source(index, replace(fact, value=None, source=name, local_source=True, computed=False))
-        if not chain or not isinstance(chain[-1].value, (int, float)) or isinstance(chain[-1].value, bool):
+        if not chain or not is_number(chain[-1].value):
             return ()
         found.append(chain[-1])
     return tuple(found)
@@ -241,9 +241,10 @@ def expression_value(fact: Fact, sources: tuple[Fact, ...]) -> int | float | Non
     """The number a symbolic binding has once its names take the values of ``sources`` (``resolve_expression``),
     or ``None``."""
     names = symbol_names(fact.value)
-    if not sources or len(names) != len(sources):
+    numbers = {name: source.value for name, source in zip(names, sources) if is_number(source.value)}
+    if not sources or len(numbers) != len(names):
         return None
-    return substitute_numbers(fact.value, {name: source.value for name, source in zip(names, sources)})
+    return substitute_numbers(fact.value, numbers)
 
 
 def _passed_otherwise(index: RepositoryIndex, fact: Fact) -> bool:
