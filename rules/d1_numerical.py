@@ -374,8 +374,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
     liveness = index.analysis(binding_liveness)
     own_bound = bool(agreeing)  # even a pass-through binding of the own name outranks a qualified one
-    # a range's bounds are often bound as name_min / name_max: for a range claim qualified names are its bounds
-    pool = agreeing + narrower + ([] if own_bound and atom.kind != AtomKind.RANGE else found.qualified)
+    # a range's bounds are often bound as name_min / name_max: for a range claim qualified names are its bounds;
+    # otherwise a qualified name (max_output_duration) is another quantity wherever the claim's own name or an
+    # unqualified narrower one (output_duration) is bound
+    named_plainly = own_bound or bool(narrower)
+    pool = agreeing + narrower + ([] if named_plainly and atom.kind != AtomKind.RANGE else found.qualified)
     if not own_bound:
         pool += found.broader
     matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
