@@ -35,8 +35,9 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
 that a value seen there keeps an atom from being called absent. The SAU's score is over its atoms as a compound
-claim's elements (an atom's score is the mean over its values: 1 matched, 0.25 unused or stub, 0 drift or absent), rounded
-to the scale, and 1 only when every atom scores 1 (``sau.vocabulary.compound_score``). The verdict is settled when no
+claim's elements, each claimed value one element (1 matched, 0.25 unused or stub, 0 drift or absent; an atom with
+four per-task values is four elements, LABELLING.md's fraction of elements that hold), rounded to the scale, and 1 only
+when every value matches (``sau.vocabulary.compound_score``). The verdict is settled when no
 undecided element can change that score: each ambiguous value may be anything from 0 to 1, and so may each element
 the spec lists as ``uncovered``; an incomplete SAU that does not count its uncovered elements never settles
 (``sau.vocabulary.determined_score``). Otherwise it is unresolved with the score as the best estimate (ambiguous
@@ -149,7 +150,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         candidates = Candidates.of(atom, index)
         atom_results.append((atom, [decide_value(atom, value, index, candidates) for value in _required(atom)]))
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
-    score = compound_score(atom_scores)
+    # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
+    score = compound_score([o.score for _, outcomes in atom_results for o in outcomes])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     bounds = _bounds(sau, [outcomes for _, outcomes in atom_results])
     # a spec that does not count what its atoms leave uncovered leaves the score open
@@ -182,13 +184,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
 
 
 def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]]) -> list[tuple[float, float]]:
-    """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): an atom's from its values
-    (an ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements."""
-    bounds = []
-    for values in outcomes:
-        low = sum(0.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
-        high = sum(1.0 if o.outcome == AMBIGUOUS else _SCORES[o.outcome] for o in values) / len(values)
-        bounds.append((low, high))
+    """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): one per claimed value (an
+    ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements."""
+    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else (_SCORES[o.outcome], _SCORES[o.outcome])
+              for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
 
 
