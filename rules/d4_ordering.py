@@ -488,6 +488,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         score = min(score, 0.5)  # a pair out of order that may not be the claim's point (CONVENTIONS.md, "Ordering")
     if mixed:
         score = min(score, 0.75)
+    if any(results[i].strength != STRONG or results[i].partly_stub for i in found):
+        # full marks need every step mapped strongly: a weak site may be another thing with the step's word in its
+        # name (4.5 of 5 steps would round to 1)
+        score = min(score, 0.75)
     shown = _shown_sites(found, orders)
     held = [p for p in pairs if p in orders and orders[p].state == HOLDS and p not in unclear]
     scattered = [(i, j) for i, j in held if shown[i].position > shown[j].position]
