@@ -361,6 +361,8 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
         lowered = called.lower()
         if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
             return STRONG
+    if _runs_built_class(site, names.functions):
+        return STRONG  # transform.apply(x) runs the WaveletTransform the step's functions name
     receiver, _, attribute = site.target.rpartition(".")
     if (receiver == "self" and site.kind in (UNRESOLVED, INSTANCE) and attribute.lower() in names.tails
             and attribute not in _COMMON_CALLS):
@@ -393,6 +395,18 @@ def _runs_object_of(site: CallSite) -> str | None:
     if method not in _COMMON_CALLS or not name[:1].isupper() or site.scope.startswith(owner + "."):
         return None  # only its main action (train, run, fit, forward...), not a helper (get_history_token_count)
     return name
+
+
+def _runs_built_class(site: CallSite, built: frozenset[str]) -> bool:
+    """Whether ``site`` calls a method of a repository class the step's ``functions`` name (``built``, lower case),
+    from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
+    construction only set it up (its ``__init__``'s own calls are not running it)."""
+    if not built or site.kind not in (CALL, INSTANCE) or site.callee is None:
+        return False
+    owner, _, method = site.callee.rpartition(".")
+    name = owner.rpartition(".")[2]
+    return (name.lower() in built and name[:1].isupper() and method != "__init__"
+            and not site.scope.startswith(owner + "."))
 
 
 @lru_cache(maxsize=65536)
@@ -517,9 +531,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"order follows" if kind == EXCLUSIVE else
                    f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
                    f"follows" if kind == NESTED else
-                   f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
-                   f"({order.second.site.ref}), so no order follows"
-                   if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"; {results[j].name!r} and {results[i].name!r} are ordered only by an object being constructed "
+                   f"({(order.second if _constructs(order.second.site) else order.first).site.ref}), so no order "
+                   f"follows" if _constructs(order.second.site) or _constructs(order.first.site) else
                    f"; {results[j].name!r} runs before {results[i].name!r} where they run closest "
                    f"({order.second.site.ref}, {order.first.site.ref}), but after it at other sites, so the order is "
                    f"not settled")
@@ -588,6 +602,10 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             if by_role:
                 role_sites = {e.position for e in by_role}
                 by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
+            # a class the step names runs where its object's methods are called: its construction only set it up
+            running = [e for e in strong if not _constructs(e.site)]
+            if not by_role and names.functions and running and len(running) < len(strong):
+                strong = running
             chosen = by_role or strong or weak
             if not chosen and stubbed:
                 results.append(StepResult(step["name"], STUB_STEP, stubbed[0], None,
@@ -690,17 +708,18 @@ def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool
 
 def _unclear(order: PairOrder) -> bool:
     """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
-    training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
-    other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
-    ``__init__``: setting up a step is not running it), or i runs before j at other sites (``held_elsewhere``)."""
+    training stage), their closest sites lie in two arms of one if/try, one runs inside the other's call, or one
+    only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an ``__init__``: setting up a step is not
+    running it): the same guards whether the pair holds or is violated (issue 16); or, for a violation, i runs
+    before j at other sites (``held_elsewhere``)."""
     if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
-    return order.state == VIOLATED and (kind == NESTED or _constructs(order.second.site)
-                                        or _constructs(order.first.site)
-                                        or (order.held_elsewhere and order.broken_by is None))
+    # the same guards both ways (issue 16): what keeps a violation from settling keeps "holds" from settling too
+    return (kind == NESTED or _constructs(order.second.site) or _constructs(order.first.site)
+            or (order.state == VIOLATED and order.held_elsewhere and order.broken_by is None))
 
 
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
