@@ -113,6 +113,8 @@ _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
+_OPTIMIZERS = roles.words("optimizer_names")
+_OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _HOOKS = word_list("framework_hooks")
 
 
@@ -288,9 +290,18 @@ def step_roles(step: dict) -> frozenset[str]:
     texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (step["name"], *step.get("keywords", ()),
                                                                       *step.get("functions", ())) if t]
     functions = {f.lower().rsplit(".", 1)[-1] for f in step.get("functions", ())}
-    return frozenset(role.name for role in roles.step_roles()
-                     if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
-                     or (role.by_functions and functions & role.calls))
+    asked = frozenset(role.name for role in roles.step_roles()
+                      if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
+                      or (role.by_functions and functions & role.calls))
+    return asked | {"optimizer_step"} if _names_optimizer_update(step["name"]) else asked
+
+
+def _names_optimizer_update(name: str) -> bool:
+    """Whether a step's name names an optimizer with its update (``AdamW update``, ``SGD step``; ``rules/roles.yaml``,
+    ``optimizer_names``): the step is that optimizer's step call. Words split on non-letters only, so that ``AdamW``
+    stays one word."""
+    lowered = set(re.findall(r"[a-z0-9]+", name.lower()))
+    return bool(lowered & _OPTIMIZERS and lowered & _OPTIMIZER_UPDATES)
 
 
 def _asks(text: tuple[str, ...], identifier: bool, word: tuple[str, ...]) -> bool:
