@@ -94,8 +94,8 @@ from itertools import combinations
 from typing import Callable, Iterator
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
-                                        CallGraph, CallSite)
+from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, REFERENCE, RUN,
+                                        UNRESOLVED, CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.words import word_list
@@ -356,8 +356,8 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
 def match_site(names: _StepNames, site: CallSite) -> str | None:
     """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
     docstring)."""
-    if site.kind == RUN or _never_a_step(site, names.functions):
-        return None
+    if site.kind in (RUN, REFERENCE) or _never_a_step(site, names.functions):
+        return None  # a reference (TRAINERS = {"ngpt": NGPTTrainer}) runs nothing where it is: see _referenced
     role = site_role(site)
     if names.roles and role in names.roles:
         return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
@@ -408,6 +408,14 @@ def _runs_object_of(site: CallSite) -> str | None:
     return name
 
 
+def _referenced(names: _StepNames, site: CallSite) -> bool:
+    """Whether ``site`` refers to a repository function or class the step names, as a value (``TRAINERS = {"ngpt":
+    NGPTTrainer}``, a callback handed over): it runs where the value is called, chosen at run time."""
+    if site.kind != REFERENCE or site.callee is None:
+        return False
+    return site.callee.rsplit(".", 1)[-1].lower() in names.tails
+
+
 def _runs_built_class(site: CallSite, built: frozenset[str]) -> bool:
     """Whether ``site`` calls a method of a repository class the step's ``functions`` name (``built``, lower case),
     from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
@@ -447,6 +455,7 @@ class StepResult:
     where: str = ""
     events: tuple[Event, ...] = ()
     partly_stub: str = ""
+    referenced: str = ""
 
 
 @dataclass(frozen=True)
@@ -618,6 +627,11 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             if not by_role and names.functions and running and len(running) < len(strong):
                 strong = running
             chosen = by_role or strong or weak
+            referenced = next((e.site.ref for e in events if not chosen and _referenced(names, e.site)), "")
+            if referenced:
+                # only a value in a registry or a callback: which of them runs is chosen at run time
+                results.append(StepResult(step["name"], UNCERTAIN, where=referenced, referenced=referenced))
+                continue
             if not chosen and stubbed:
                 results.append(StepResult(step["name"], STUB_STEP, stubbed[0], None,
                                           where=stubs[stubbed[0].site.callee or ""], events=tuple(stubbed)))
@@ -644,8 +658,8 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
             if result.outcome != ORDERED:
                 result.outcome, result.where = ELSEWHERE, hit.site.ref
             return
-    if result.outcome == ORDERED:
-        return  # weakly mapped in the trace; stays uncertain through its strength
+    if result.outcome == ORDERED or result.referenced:
+        return  # weakly mapped in the trace (uncertain through its strength), or chosen at run time
     wanted = {n.lower().rsplit(".", 1)[-1] for n in _names(step)}
     if not wanted:  # only phrases or numbers to look for: nothing a call could be matched with
         result.outcome, result.where = UNCERTAIN, "no function or identifier-like keyword to look for"
@@ -890,6 +904,9 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
             parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")
         elif r.outcome == DEAD_STEP:
             parts.append(f"{r.name!r} is implemented at {r.where} but no entry point reaches it (dead code)")
+        elif r.outcome == UNCERTAIN and r.referenced:
+            parts.append(f"{r.name!r} is only referenced as a value ({r.referenced}: a registry or a callback), so "
+                         f"whether and when it runs is chosen at run time")
         elif r.outcome == UNCERTAIN:
             parts.append(f"{r.name!r} has only uncertain matches ({r.where})")
         elif r.outcome == ABSENT:
