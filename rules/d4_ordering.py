@@ -368,6 +368,8 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
             # a repository function named as a common action (evaluate, train) is any evaluation or training, not
             # the one the step qualifies ("HumanEval evaluation")
             return WEAK if names.qualified and called.rsplit(".", 1)[-1] in _COMMON_CALLS else STRONG
+    elif site.kind == EXTERNAL and "." in called and last in names.functions:
+        return STRONG  # a library function the step's functions name (json.dump, torch.min), common or not
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
         lowered = called.lower()
         if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
