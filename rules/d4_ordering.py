@@ -115,6 +115,8 @@ _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
 _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
+_CONFIG_MODULES = roles.words("config_modules")
+_CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
 
 
@@ -358,6 +360,8 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
     docstring)."""
     if site.kind in (RUN, REFERENCE) or _never_a_step(site, names.functions):
         return None  # a reference (TRAINERS = {"ngpt": NGPTTrainer}) runs nothing where it is: see _referenced
+    if _loads_config(site) and not any(set(run) & _CONFIG_WORDS for run in names.runs):
+        return None  # OmegaConf.load("config.yaml"), load_config(): setting the run up, not a step it claims
     role = site_role(site)
     if names.roles and role in names.roles:
         return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
@@ -408,6 +412,18 @@ def _runs_object_of(site: CallSite) -> str | None:
     if method not in _COMMON_CALLS or not name[:1].isupper() or site.scope.startswith(owner + "."):
         return None  # only its main action (train, run, fit, forward...), not a helper (get_history_token_count)
     return name
+
+
+def _loads_config(site: CallSite) -> bool:
+    """Whether a call reads a run's configuration (``rules/roles.yaml``, ``config_modules``, ``config_words``): a
+    call into a configuration library (``yaml.safe_load``, ``OmegaConf.load``) or of a repository function whose name
+    holds a configuration word (``load_config``, ``read_cfg``)."""
+    called = site.target if site.callee is None else site.callee
+    if site.kind == EXTERNAL:
+        return called.split(".", 1)[0].lower() in _CONFIG_MODULES
+    if site.kind == CALL:
+        return bool(set(_words(called.rsplit(".", 1)[-1])) & _CONFIG_WORDS)
+    return False
 
 
 def _referenced(names: _StepNames, site: CallSite) -> bool:
