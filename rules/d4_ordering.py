@@ -517,8 +517,12 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
               and (b := _inner_breaker(r.events, step, traces.get(entry, []) if entry else [])) is not None}
     # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
     # and so may a step part of which is a placeholder (its projection a stub, its other calls running)
+    # and so may a step all of whose sites are another step's too (one call for "pretrain" and "fine-tune"): the call
+    # is counted once, not once per step
+    shared = _shared_steps(results, found)
     kept = _largest_consistent(found, orders, pairs, total, lambda i: 0.0 if i in broken else
-                               1.0 if results[i].strength == STRONG and not results[i].partly_stub else 0.5)
+                               1.0 if results[i].strength == STRONG and not results[i].partly_stub
+                               and i not in shared else 0.5)
     score = round_to_scale(kept / len(steps))
     if not found and any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
         score = 0.25  # no step runs, some are written but never run or only stubs: a trace (CONVENTIONS.md)
@@ -540,7 +544,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         score = min(score, 0.5)  # a pair out of order that may not be the claim's point (CONVENTIONS.md, "Ordering")
     if mixed:
         score = min(score, 0.75)
-    if any(results[i].strength != STRONG or results[i].partly_stub for i in found):
+    if any(results[i].strength != STRONG or results[i].partly_stub or i in shared for i in found):
         # full marks need every step mapped strongly: a weak site may be another thing with the step's word in its
         # name (4.5 of 5 steps would round to 1)
         score = min(score, 0.75)
@@ -605,6 +609,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     status = Status.SETTLED if decided else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings,
                    trace=traced_steps(results, entry))
+
+
+def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
+    """The found steps every site of which maps another found step too (``train_stages(...)`` for "pretrain" and
+    "fine-tune"): one call does not show two steps, so each such step weighs half in the estimate."""
+    sites = {i: {e.position for e in results[i].events} for i in found}
+    return {i for i in found if sites[i] and sites[i] <= set().union(*(sites[j] for j in found if j != i))}
 
 
 def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None
