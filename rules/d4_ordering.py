@@ -930,7 +930,8 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
         parts.append(f"{start} {entry} ({graph.node_ref(entry)}): {listed}")
     for r in results:
         if r.outcome == ELSEWHERE:
-            parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")
+            parts.append(f"{r.name!r} runs only from another entry point ({r.where}), a separate launch: unordered "
+                         f"by code")
         elif r.outcome == DEAD_STEP:
             parts.append(f"{r.name!r} is implemented at {r.where} but no entry point reaches it (dead code)")
         elif r.outcome == UNCERTAIN and r.referenced:
