@@ -7,7 +7,13 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
 
 - **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
   into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
-  unless the step's ``functions`` name that very class (building it is the step);
+  unless the step's ``functions`` name that very class (building it is the step); and a class the step names runs
+  where its object's methods are called from outside the class (``transform.apply(x)``), which, where any such call
+  runs, replaces its construction as the step's place;
+- **never** when it only refers to a function or class as a value (a registry ``TRAINERS = {"ngpt": NGPTTrainer}``,
+  a callback): which one runs is chosen at run time, so a step only referenced so is uncertain, not ordered there
+  nor absent; nor when it loads the run's configuration (a call into ``yaml``, ``omegaconf``..., a repository
+  ``load_config``: ``rules/roles.yaml``, ``config_modules``, ``config_words``) unless the step names a configuration;
 - **strongly** when the call plays a role the step asks for (``rules/roles.yaml``, ``step_roles``: the backward
   pass ``loss.backward()``, an optimizer or scheduler step ``optimizer.step()`` told by its receiver's name,
   ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save, an estimator's ``fit``/``predict`` told by its
@@ -15,12 +21,14 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
   ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
   the sites of that role, when any runs, and of the repository functions it names, not at a library name it lists
-  (``train_test_split`` beside ``fit``);
+  (``train_test_split`` beside ``fit``); a step naming an optimizer with its update ("AdamW update", "SGD step":
+  ``optimizer_names``) asks for the optimizer step;
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
-  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
+  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``), unless the step's ``functions`` name that
+  library call (``json.dump``, ``torch.min``; a bare builtin call excepted);
 - **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
   method named as a common action (``train``, ``run``, ``fit``...) called from outside the class
   (``stage1_trainer.train()`` for a step named by ``stage1``, the class being ``Stage1Trainer``), never a helper
@@ -40,10 +48,10 @@ Besides the entry points' traces, each framework hook live code runs (``forward`
 by name; there a submodule called through an attribute the step names (``self.q_proj(x)``) maps the step strongly,
 unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
 first) is the pipeline; a step's position is its first strong site there
-(else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
-no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
-(no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
-*maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites call repository functions
+(else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
+runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches: reported with where
+it is defined), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites call repository functions
 whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``; ``stub_functions``). A call of a stub runs
 no step; a step mapped to a stub besides sites that run (its projection a stub, its gradient computed) is partly a
 placeholder: it weighs half in the estimate and settles nothing. When no step runs and some are only dead code or
@@ -63,21 +71,22 @@ ordered by sites further apart, for the estimate only, since the closest evidenc
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
 hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
-its name), over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``). A settled verdict
-has strong steps only, so the weights change only estimates.
+its name), as does a step all of whose sites map another step too (one call is counted once), over the number of
+steps, rounded to the scale (``sau.vocabulary.round_to_scale``); full marks need every step mapped strongly by sites
+of its own (else at most 0.75). A settled verdict has strong steps only, so the weights change only estimates.
 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
 required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
 are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
-verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way: both sites in two arms of
-one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
+verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way (issue 16): both sites in two arms of
+one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
+running inside the other's call (``relation``), a site that only constructs an object, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
 most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
 site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
 own closest sites, a step after its predecessor in one function and before its successor in another), nothing
 settles and the score stays at most 0.75 too. A violation is further unsettled
-when one site runs inside the other's call (``relation``), the earlier site only constructs an object, or the
-claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
+when the claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
 and again inside it). Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
