@@ -7,7 +7,13 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
 
 - **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
   into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
-  unless the step's ``functions`` name that very class (building it is the step);
+  unless the step's ``functions`` name that very class (building it is the step); and a class the step names runs
+  where its object's methods are called from outside the class (``transform.apply(x)``), which, where any such call
+  runs, replaces its construction as the step's place;
+- **never** when it only refers to a function or class as a value (a registry ``TRAINERS = {"ngpt": NGPTTrainer}``,
+  a callback): which one runs is chosen at run time, so a step only referenced so is uncertain, not ordered there
+  nor absent; nor when it loads the run's configuration (a call into ``yaml``, ``omegaconf``..., a repository
+  ``load_config``: ``rules/roles.yaml``, ``config_modules``, ``config_words``) unless the step names a configuration;
 - **strongly** when the call plays a role the step asks for (``rules/roles.yaml``, ``step_roles``: the backward
   pass ``loss.backward()``, an optimizer or scheduler step ``optimizer.step()`` told by its receiver's name,
   ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save, an estimator's ``fit``/``predict`` told by its
@@ -15,12 +21,14 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
   ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
   the sites of that role, when any runs, and of the repository functions it names, not at a library name it lists
-  (``train_test_split`` beside ``fit``);
+  (``train_test_split`` beside ``fit``); a step naming an optimizer with its update ("AdamW update", "SGD step":
+  ``optimizer_names``) asks for the optimizer step;
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
-  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``);
+  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``), unless the step's ``functions`` name that
+  library call (``json.dump``, ``torch.min``; a bare builtin call excepted);
 - **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
   method named as a common action (``train``, ``run``, ``fit``...) called from outside the class
   (``stage1_trainer.train()`` for a step named by ``stage1``, the class being ``Stage1Trainer``), never a helper
@@ -40,10 +48,10 @@ Besides the entry points' traces, each framework hook live code runs (``forward`
 by name; there a submodule called through an attribute the step names (``self.q_proj(x)``) maps the step strongly,
 unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
 first) is the pipeline; a step's position is its first strong site there
-(else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point runs it, so
-no order follows), ``dead`` (only code no entry point reaches: reported with where it is defined), ``absent``
-(no call, definition or use of any of its names anywhere), ``uncertain`` (only weak sites, only code that is
-*maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites call repository functions
+(else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
+runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches: reported with where
+it is defined), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites call repository functions
 whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``; ``stub_functions``). A call of a stub runs
 no step; a step mapped to a stub besides sites that run (its projection a stub, its gradient computed) is partly a
 placeholder: it weighs half in the estimate and settles nothing. When no step runs and some are only dead code or
@@ -63,21 +71,22 @@ ordered by sites further apart, for the estimate only, since the closest evidenc
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
 hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
-its name), over the number of steps, rounded to the scale (``sau.vocabulary.round_to_scale``). A settled verdict
-has strong steps only, so the weights change only estimates.
+its name), as does a step all of whose sites map another step too (one call is counted once), over the number of
+steps, rounded to the scale (``sau.vocabulary.round_to_scale``); full marks need every step mapped strongly by sites
+of its own (else at most 0.75). A settled verdict has strong steps only, so the weights change only estimates.
 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
 required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
 are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
-verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way: both sites in two arms of
-one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, or j running
+verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way (issue 16): both sites in two arms of
+one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
+running inside the other's call (``relation``), a site that only constructs an object, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
 most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
 site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
 own closest sites, a step after its predecessor in one function and before its successor in another), nothing
 settles and the score stays at most 0.75 too. A violation is further unsettled
-when one site runs inside the other's call (``relation``), the earlier site only constructs an object, or the
-claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
+when the claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
 and again inside it). Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
@@ -94,8 +103,8 @@ from itertools import combinations
 from typing import Callable, Iterator
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, RUN, UNRESOLVED,
-                                        CallGraph, CallSite)
+from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, REFERENCE, RUN,
+                                        UNRESOLVED, CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.words import word_list
@@ -113,6 +122,10 @@ _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
+_OPTIMIZERS = roles.words("optimizer_names")
+_OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
+_CONFIG_MODULES = roles.words("config_modules")
+_CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
 
 
@@ -288,9 +301,18 @@ def step_roles(step: dict) -> frozenset[str]:
     texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (step["name"], *step.get("keywords", ()),
                                                                       *step.get("functions", ())) if t]
     functions = {f.lower().rsplit(".", 1)[-1] for f in step.get("functions", ())}
-    return frozenset(role.name for role in roles.step_roles()
-                     if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
-                     or (role.by_functions and functions & role.calls))
+    asked = frozenset(role.name for role in roles.step_roles()
+                      if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
+                      or (role.by_functions and functions & role.calls))
+    return asked | {"optimizer_step"} if _names_optimizer_update(step["name"]) else asked
+
+
+def _names_optimizer_update(name: str) -> bool:
+    """Whether a step's name names an optimizer with its update (``AdamW update``, ``SGD step``; ``rules/roles.yaml``,
+    ``optimizer_names``): the step is that optimizer's step call. Words split on non-letters only, so that ``AdamW``
+    stays one word."""
+    lowered = set(re.findall(r"[a-z0-9]+", name.lower()))
+    return bool(lowered & _OPTIMIZERS and lowered & _OPTIMIZER_UPDATES)
 
 
 def _asks(text: tuple[str, ...], identifier: bool, word: tuple[str, ...]) -> bool:
@@ -345,8 +367,10 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
 def match_site(names: _StepNames, site: CallSite) -> str | None:
     """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
     docstring)."""
-    if site.kind == RUN or _never_a_step(site, names.functions):
-        return None
+    if site.kind in (RUN, REFERENCE) or _never_a_step(site, names.functions):
+        return None  # a reference (TRAINERS = {"ngpt": NGPTTrainer}) runs nothing where it is: see _referenced
+    if _loads_config(site) and not any(set(run) & _CONFIG_WORDS for run in names.runs):
+        return None  # OmegaConf.load("config.yaml"), load_config(): setting the run up, not a step it claims
     role = site_role(site)
     if names.roles and role in names.roles:
         return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
@@ -357,10 +381,14 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
             # a repository function named as a common action (evaluate, train) is any evaluation or training, not
             # the one the step qualifies ("HumanEval evaluation")
             return WEAK if names.qualified and called.rsplit(".", 1)[-1] in _COMMON_CALLS else STRONG
+    elif site.kind == EXTERNAL and "." in called and last in names.functions:
+        return STRONG  # a library function the step's functions name (json.dump, torch.min), common or not
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
         lowered = called.lower()
         if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
             return STRONG
+    if _runs_built_class(site, names.functions):
+        return STRONG  # transform.apply(x) runs the WaveletTransform the step's functions name
     receiver, _, attribute = site.target.rpartition(".")
     if (receiver == "self" and site.kind in (UNRESOLVED, INSTANCE) and attribute.lower() in names.tails
             and attribute not in _COMMON_CALLS):
@@ -395,6 +423,38 @@ def _runs_object_of(site: CallSite) -> str | None:
     return name
 
 
+def _loads_config(site: CallSite) -> bool:
+    """Whether a call reads a run's configuration (``rules/roles.yaml``, ``config_modules``, ``config_words``): a
+    call into a configuration library (``yaml.safe_load``, ``OmegaConf.load``) or of a repository function whose name
+    holds a configuration word (``load_config``, ``read_cfg``)."""
+    called = site.target if site.callee is None else site.callee
+    if site.kind == EXTERNAL:
+        return called.split(".", 1)[0].lower() in _CONFIG_MODULES
+    if site.kind == CALL:
+        return bool(set(_words(called.rsplit(".", 1)[-1])) & _CONFIG_WORDS)
+    return False
+
+
+def _referenced(names: _StepNames, site: CallSite) -> bool:
+    """Whether ``site`` refers to a repository function or class the step names, as a value (``TRAINERS = {"ngpt":
+    NGPTTrainer}``, a callback handed over): it runs where the value is called, chosen at run time."""
+    if site.kind != REFERENCE or site.callee is None:
+        return False
+    return site.callee.rsplit(".", 1)[-1].lower() in names.tails
+
+
+def _runs_built_class(site: CallSite, built: frozenset[str]) -> bool:
+    """Whether ``site`` calls a method of a repository class the step's ``functions`` name (``built``, lower case),
+    from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
+    construction only set it up (its ``__init__``'s own calls are not running it)."""
+    if not built or site.kind not in (CALL, INSTANCE) or site.callee is None:
+        return False
+    owner, _, method = site.callee.rpartition(".")
+    name = owner.rpartition(".")[2]
+    return (name.lower() in built and name[:1].isupper() and method != "__init__"
+            and not site.scope.startswith(owner + "."))
+
+
 @lru_cache(maxsize=65536)
 def _words(text: str) -> tuple[str, ...]:
     """Step matching's own split: every capital starts a word (``KVCache`` -> k, v, cache), unlike the rules'
@@ -422,6 +482,7 @@ class StepResult:
     where: str = ""
     events: tuple[Event, ...] = ()
     partly_stub: str = ""
+    referenced: str = ""
 
 
 @dataclass(frozen=True)
@@ -465,8 +526,12 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
               and (b := _inner_breaker(r.events, step, traces.get(entry, []) if entry else [])) is not None}
     # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
     # and so may a step part of which is a placeholder (its projection a stub, its other calls running)
+    # and so may a step all of whose sites are another step's too (one call for "pretrain" and "fine-tune"): the call
+    # is counted once, not once per step
+    shared = _shared_steps(results, found)
     kept = _largest_consistent(found, orders, pairs, total, lambda i: 0.0 if i in broken else
-                               1.0 if results[i].strength == STRONG and not results[i].partly_stub else 0.5)
+                               1.0 if results[i].strength == STRONG and not results[i].partly_stub
+                               and i not in shared else 0.5)
     score = round_to_scale(kept / len(steps))
     if not found and any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
         score = 0.25  # no step runs, some are written but never run or only stubs: a trace (CONVENTIONS.md)
@@ -487,6 +552,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     if broken:
         score = min(score, 0.5)  # a pair out of order that may not be the claim's point (CONVENTIONS.md, "Ordering")
     if mixed:
+        score = min(score, 0.75)
+    if any(results[i].strength != STRONG or results[i].partly_stub or i in shared for i in found):
+        # full marks need every step mapped strongly: a weak site may be another thing with the step's word in its
+        # name (4.5 of 5 steps would round to 1)
         score = min(score, 0.75)
     shown = _shown_sites(found, orders)
     held = [p for p in pairs if p in orders and orders[p].state == HOLDS and p not in unclear]
@@ -513,9 +582,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"order follows" if kind == EXCLUSIVE else
                    f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
                    f"follows" if kind == NESTED else
-                   f"; {results[j].name!r} before {results[i].name!r} is only an object being constructed "
-                   f"({order.second.site.ref}), so no order follows"
-                   if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"; {results[j].name!r} and {results[i].name!r} are ordered only by an object being constructed "
+                   f"({(order.second if _constructs(order.second.site) else order.first).site.ref}), so no order "
+                   f"follows" if _constructs(order.second.site) or _constructs(order.first.site) else
                    f"; {results[j].name!r} runs before {results[i].name!r} where they run closest "
                    f"({order.second.site.ref}, {order.first.site.ref}), but after it at other sites, so the order is "
                    f"not settled")
@@ -551,6 +620,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    trace=traced_steps(results, entry))
 
 
+def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
+    """The found steps every site of which maps another found step too (``train_stages(...)`` for "pretrain" and
+    "fine-tune"): one call does not show two steps, so each such step weighs half in the estimate."""
+    sites = {i: {e.position for e in results[i].events} for i in found}
+    return {i for i in found if sites[i] and sites[i] <= set().union(*(sites[j] for j in found if j != i))}
+
+
 def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None
                 ) -> tuple[str | None, list[StepResult]]:
     """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
@@ -584,7 +660,16 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             if by_role:
                 role_sites = {e.position for e in by_role}
                 by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
+            # a class the step names runs where its object's methods are called: its construction only set it up
+            running = [e for e in strong if not _constructs(e.site)]
+            if not by_role and names.functions and running and len(running) < len(strong):
+                strong = running
             chosen = by_role or strong or weak
+            referenced = next((e.site.ref for e in events if not chosen and _referenced(names, e.site)), "")
+            if referenced:
+                # only a value in a registry or a callback: which of them runs is chosen at run time
+                results.append(StepResult(step["name"], UNCERTAIN, where=referenced, referenced=referenced))
+                continue
             if not chosen and stubbed:
                 results.append(StepResult(step["name"], STUB_STEP, stubbed[0], None,
                                           where=stubs[stubbed[0].site.callee or ""], events=tuple(stubbed)))
@@ -611,8 +696,8 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
             if result.outcome != ORDERED:
                 result.outcome, result.where = ELSEWHERE, hit.site.ref
             return
-    if result.outcome == ORDERED:
-        return  # weakly mapped in the trace; stays uncertain through its strength
+    if result.outcome == ORDERED or result.referenced:
+        return  # weakly mapped in the trace (uncertain through its strength), or chosen at run time
     wanted = {n.lower().rsplit(".", 1)[-1] for n in _names(step)}
     if not wanted:  # only phrases or numbers to look for: nothing a call could be matched with
         result.outcome, result.where = UNCERTAIN, "no function or identifier-like keyword to look for"
@@ -686,17 +771,18 @@ def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool
 
 def _unclear(order: PairOrder) -> bool:
     """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
-    training stage), or their closest sites lie in two arms of one if/try; or, for a violation, one runs inside the
-    other's call, or the earlier site only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an
-    ``__init__``: setting up a step is not running it), or i runs before j at other sites (``held_elsewhere``)."""
+    training stage), their closest sites lie in two arms of one if/try, one runs inside the other's call, or one
+    only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an ``__init__``: setting up a step is not
+    running it): the same guards whether the pair holds or is violated (issue 16); or, for a violation, i runs
+    before j at other sites (``held_elsewhere``)."""
     if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
-    return order.state == VIOLATED and (kind == NESTED or _constructs(order.second.site)
-                                        or _constructs(order.first.site)
-                                        or (order.held_elsewhere and order.broken_by is None))
+    # the same guards both ways (issue 16): what keeps a violation from settling keeps "holds" from settling too
+    return (kind == NESTED or _constructs(order.second.site) or _constructs(order.first.site)
+            or (order.state == VIOLATED and order.held_elsewhere and order.broken_by is None))
 
 
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
@@ -853,9 +939,13 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
         parts.append(f"{start} {entry} ({graph.node_ref(entry)}): {listed}")
     for r in results:
         if r.outcome == ELSEWHERE:
-            parts.append(f"{r.name!r} runs only from another entry point ({r.where}): no order to compare")
+            parts.append(f"{r.name!r} runs only from another entry point ({r.where}), a separate launch: unordered "
+                         f"by code")
         elif r.outcome == DEAD_STEP:
             parts.append(f"{r.name!r} is implemented at {r.where} but no entry point reaches it (dead code)")
+        elif r.outcome == UNCERTAIN and r.referenced:
+            parts.append(f"{r.name!r} is only referenced as a value ({r.referenced}: a registry or a callback), so "
+                         f"whether and when it runs is chosen at run time")
         elif r.outcome == UNCERTAIN:
             parts.append(f"{r.name!r} has only uncertain matches ({r.where})")
         elif r.outcome == ABSENT:
