@@ -48,7 +48,9 @@ Per element, in this order:
   (``16 states x 16 actions``, ``(S,A) = (3,3)``, ``k=1``), live bindings of each number under a name of its word
   (the word, its singular, ``n_``/``num_`` forms or its initial: ``S, A = 16, 16``, ``MDPConfig(S=16, A=16)``, a
   loop over ``[(3, 3), (9, 9)]``), or whose knob's live bindings hold every claimed value (``action_repeat = 2``
-  for "action repeat 2"); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
+  for "action repeat 2"; a knob kept from a parameter, ``self.action_repeat = action_repeat``, is bound by that
+  parameter's default unless every live call overrides it, and by the keyword or positional arguments the calls
+  pass for it: ``_knob_bindings``); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
@@ -99,7 +101,7 @@ from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
-from extractors.provenance import binding_liveness
+from extractors.provenance import binding_liveness, overridden_by, passed_for
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -714,20 +716,18 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
-    liveness = index.analysis(binding_liveness)
     partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
     for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
         if _setting_words(knob) != wanted:
             continue
-        facts = [f for f in index.facts if f.name == knob and f.kind != K.LITERAL and not is_test_path(f.file)
-                 and liveness(f) != DEAD]
+        facts = _knob_bindings(knob, index)
         if not facts or any(f.value is None and (f.computed or f.source != knob) for f in facts):
             return None
         at = {(f.file, f.line) for f in facts}
         graph = index.analysis(build_call_graph)
         if any(m.kind == "binding" and m.context != "bind:literal" and (m.file, m.line) not in at
-               and graph.live(m.scope) for text in (knob, f"self.{knob}")
-               for m in graph.mentions_by_text().get(text, ())):
+               and graph.live(m.scope) and not _passes_parameter(m, knob, index)
+               for text in (knob, f"self.{knob}") for m in graph.mentions_by_text().get(text, ())):
             return None  # temperature = args.temperature * 0.5: worked out where no fact holds it
         bound = {float(v): f for f in facts for v in (f.value if isinstance(f.value, tuple) else (f.value,))
                  if is_number(v)}
@@ -745,6 +745,35 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
     if partial is not None and _other_knobs(wanted, partial[2], index):
         return None
     return partial
+
+
+def _knob_bindings(knob: str, index: RepositoryIndex) -> list[Fact]:
+    """The bindings of ``knob`` that reach a run, outside tests and dead code: its facts, less a parameter or field
+    default every live call of its owner overrides (``extractors.provenance.overridden_by``: ``def make(repeat=2)``
+    only ever called as ``make(repeat=4)`` never runs 2), plus the positional arguments the repository's calls pass
+    for such a parameter (``make(env, 4)``: ``passed_for``), in source order."""
+    liveness = index.analysis(binding_liveness)
+    out: dict[tuple[str, int, str], Fact] = {}
+    for fact in index.named(knob):
+        if fact.name != knob or fact.kind == K.LITERAL or is_test_path(fact.file) or liveness(fact) == DEAD:
+            continue
+        if fact.kind in (K.DEFAULT, K.FIELD):
+            for passed in passed_for(index, fact):
+                if liveness(passed) != DEAD:
+                    out.setdefault((passed.file, passed.line, repr(passed.value)), passed)
+            if overridden_by(index, fact) is not None:
+                continue
+        out.setdefault((fact.file, fact.line, repr(fact.value)), fact)
+    return sorted(out.values(), key=lambda f: (f.file, f.line))
+
+
+def _passes_parameter(mention: Mention, knob: str, index: RepositoryIndex) -> bool:
+    """Whether the binding ``mention`` (``self.action_repeat = action_repeat``) only passes on the parameter
+    ``knob`` of the function it is in: the knob's value is that parameter's default or what the calls pass for it
+    (``_knob_bindings``), nothing worked out at run time."""
+    return mention.reads == (knob,) and any(
+        f.kind == K.DEFAULT and f.name == knob and f.where == mention.where
+        and (mention.scope == f.context or mention.scope.endswith("." + f.context)) for f in index.named(knob))
 
 
 def _other_knobs(wanted: frozenset[str], knob: str, index: RepositoryIndex) -> bool:
