@@ -63,7 +63,9 @@ Per element, in this order:
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
   at run time or passed in from another name, or bound to only some of the values while another live name of the
   same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
-  of that number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
+  of that number (not 0 or 1) under a name of one of its words or of some of them, fillers left out (``P = 8`` for
+  "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``, ``M`` or ``B`` suffix is
+  read as a thousand, million or billion (``claimed_numbers``).
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
@@ -683,13 +685,24 @@ def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
     """The first live binding holding a number of the element's name other than 0 and 1 (bound everywhere) under
     a name of one of its words (``_knob_names``: ``P = 8`` for "P in {4, 8}", ``gamma = 0.8``), or ``None``: the
     setting may be there in a form the claim does not spell out."""
-    wanted = {float(n) for n in _NUMBER.findall(name)} - {0.0, 1.0}
+    wanted = claimed_numbers(name) - {0.0, 1.0}
     knobs = {k for word in _NOT_ALNUM.split(name.lower()) if word and not word.isdigit() for k in _knob_names(word)}
-    return next((f for f, numbers in index.analysis(_live_numbers) if numbers & wanted and squash(f.name) in knobs),
-                None) if wanted else None
+    words_ = _setting_words(name)
+    # total_steps = 500_000 for "500k steps": a knob's words, fillers left out, among the claim's
+    return next((f for f, numbers in index.analysis(_live_numbers) if numbers & wanted and (
+        squash(f.name) in knobs or _setting_words(f.name) and _setting_words(f.name) <= words_)),
+        None) if wanted else None
 
 
-_CLAIMED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])", re.IGNORECASE)
+_CLAIMED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:e-?\d+)?)([kmb]?)(?![\w.])", re.IGNORECASE)
+_MAGNITUDE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9}
+
+
+def claimed_numbers(text: str) -> set[float]:
+    """The numbers a claim's element writes, a thousand, million or billion suffix read as such (``500k steps`` ->
+    ``{500000.0}``, ``2.5M steps`` -> ``{2500000.0}``, ``top-k in {1, 2, 4}`` -> ``{1.0, 2.0, 4.0}``); a number
+    glued to a word (``v3``, ``fp16``) is none."""
+    return {float(number) * _MAGNITUDE[suffix.lower()] for number, suffix in _CLAIMED_NUMBER.findall(text)}
 _FILLER = frozenset({"in", "of", "x", "and", "to", "at", "with", "the", "a", "per", "vs", "n", "num", "number",
                      "size", "count", "max", "total"})  # words that name no knob of their own
 
@@ -712,7 +725,7 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
     values, only some (``top_k`` bound only to 4 for "Top-K in {1, 2, 4}": the other values never run), with
     those bindings, the knob and, when they hold some, the claimed values they lack; ``None`` when the knob's
     words are not exactly the setting's or a binding is worked out at run time or passed in from another name."""
-    claimed = {float(n) for n in _CLAIMED_NUMBER.findall(name)}
+    claimed = claimed_numbers(name)
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
