@@ -77,14 +77,14 @@ Per element, in this order:
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
 element named in code counts as half, one only hinted at by a generic term or a related name as nothing),
-rounded to the scale, except that a claim with nothing present whose elements are implemented only in dead code is
-a trace (0.25). A claim listing baselines none of which is built or run keeps that fraction as its estimate but
-settles only at 0: careful readers count the competitors a benchmark protocol lists as elements like its tasks and
-metrics (TD7 and PPO beside five environments and four statistics), but score 0 an ablation or comparison whose arms
-are those baselines, and which of the two a claim is cannot be told from the code. Settled when the SAU's checks
-cover its statement and every element is present or absent, or the score is the same whatever each ambiguous element
-turns out to be (``_determined``: 1 of 6 present and one undecided is 0.25 either way; not when the dead-code
-exception moves it off the plain fraction while an element is present),
+rounded to the scale, except that a claim of fewer than ten elements listing baselines none of which is built or
+run is a comparison that never happens (0; a longer one is a benchmark's whole protocol, whose competitors careful
+readers count as elements like its tasks, metrics and settings: TD7 and PPO beside five environments, four
+statistics and two settings), and a claim with nothing present whose elements are implemented only in dead code is
+a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or absent, or the
+score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present and one
+undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an element
+is present),
 otherwise unresolved with that score as the best estimate and one finding per element. Drift
 ``protocol`` when an element is absent.
 """
@@ -241,20 +241,16 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     decided = sau.complete and (all(r.outcome != AMBIGUOUS for r in results) or determined is not None)
     if decided and determined is not None:
         score, unrun, unused = determined
-    if unrun and score > 0:
-        # readers count competitors a benchmark lists as elements (TD7 and PPO beside five tasks and four metrics:
-        # the fraction), but score 0 an ablation whose arms are the baselines: which one the claim is, is their call
-        decided = False
     drift = Drift.PROTOCOL if any(r.outcome == ABSENT for r in results) else None
     reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
         f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
     if unused:
         reason += "; implemented only in code no entry point reaches, a trace: 0.25"
-    elif unrun and score > 0:
-        reason += ("; no claimed baseline is built or run: 0 if the comparison is the claim's point, else the "
-                   "fraction of its elements")
     elif unrun:
         reason += "; no claimed baseline is built or run, so the comparison the claim describes never runs: 0"
+    elif _unbuilt(results):
+        reason += (f"; no claimed baseline is built or run, but in a protocol of {len(results)} elements they count "
+                   "as elements like its tasks, metrics and settings")
     if decided and any(r.outcome == AMBIGUOUS for r in results):
         reason += f"; settled: whatever the undecided elements turn out to be, the score is {score:g}"
     if not sau.complete:
@@ -269,16 +265,33 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
 def _score(results: list[ElementResult], credit: float, present: int,
            outcomes: tuple[Outcome, ...] | None = None) -> tuple[float, bool, bool]:
     """The score of elements ``results`` (their outcomes replaced by ``outcomes`` when given) worth ``credit``
-    elements, ``present`` of them present; whether the claim lists baselines none of which is built or run (the
-    score stays the plain fraction: module docstring) and whether the dead-implementation rule (0.25) set it."""
+    elements, ``present`` of them present, and whether the unrun-comparison (0) or the dead-implementation (0.25)
+    rule set it (module docstring)."""
     outs = outcomes or tuple(r.outcome for r in results)
     score = round_to_scale(credit / len(results))
-    baselines = [o for r, o in zip(results, outs) if r.category == "baselines"]
-    unrun = bool(baselines) and all(o == ABSENT for o in baselines)
-    unused = present == 0 and any(o == ABSENT and r.note.startswith(_DEAD_NOTE) for r, o in zip(results, outs))
+    unrun = len(results) < _PROTOCOL_ELEMENTS and _unbuilt(results, outs)
+    if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
+        score = 0.0
+    unused = (present == 0 or unrun) and any(o == ABSENT and r.note.startswith(_DEAD_NOTE)
+                                             for r, o in zip(results, outs))
     if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
         score = 0.25
     return score, unrun, unused
+
+
+# a claim of this many elements or more is a benchmark's whole protocol (its tasks, metrics, settings and, among
+# them, the competitors it is run against): careful readers score the missing competitors as elements like the
+# others (mrq D3-001..004, score D3-001), while a shorter one listing baselines is the comparison itself (ma-rlhf
+# D3-009: DPO and RLOO on HH-RLHF with Gemma-2B, scored 0 without them)
+_PROTOCOL_ELEMENTS = 10
+
+
+def _unbuilt(results: list[ElementResult], outcomes: tuple[Outcome, ...] | None = None) -> bool:
+    """Whether the claim lists baselines and none of them is built or run (their outcomes replaced by ``outcomes``
+    when given)."""
+    outs = outcomes or tuple(r.outcome for r in results)
+    baselines = [o for r, o in zip(results, outs) if r.category == "baselines"]
+    return bool(baselines) and all(o == ABSENT for o in baselines)
 
 
 _MAX_UNDECIDED = 10  # 2**10 ways the undecided elements may turn out; more are left unresolved
@@ -286,10 +299,10 @@ _MAX_UNDECIDED = 10  # 2**10 ways the undecided elements may turn out; more are 
 
 def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None:
     """The score when it is the same whatever each ambiguous element turns out to be (present or absent), else
-    ``None``. A score set by the dead-implementation rule is determined only when no element is present and the
-    plain fraction could not exceed it by more than a step, or when it is the plain fraction's own score; a claim
-    none of whose baselines is built or run, only when it scores 0 whichever way: otherwise whether the missing
-    baselines or unrun code are the point of the claim is a reader's call."""
+    ``None``. A score set by the unrun-comparison or dead-implementation rule is determined only when no element is
+    present and the plain fraction could not exceed it by more than a step, or when it is the plain fraction's own
+    score (1 of 29 present rounds to 0 with or without the rule): otherwise, with elements present, whether the
+    missing baselines or unrun code are the point of the claim is a reader's call."""
     undecided = [i for i, r in enumerate(results) if r.outcome == AMBIGUOUS]
     if not undecided or len(undecided) > _MAX_UNDECIDED:
         return None
@@ -304,7 +317,7 @@ def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None
         # an exception that gives what the plain fraction gives decides nothing (1 of 29 present rounds to 0 with
         # or without the unrun comparison); otherwise, with elements present, it is a reader's call
         plain = round_to_scale(present / len(results))
-        if unrun and score > 0 or unused and (plain != score if fixed else plain - score > 0.25):
+        if (unrun or unused) and (plain != score if fixed else plain - score > 0.25):
             return None
         seen.add((score, unrun, unused))
         if len({s for s, _, _ in seen}) > 1:
