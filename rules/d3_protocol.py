@@ -65,7 +65,8 @@ Per element, in this order:
   same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
   of that number (not 0 or 1) under a name of one of its words or of some of them, fillers left out (``P = 8`` for
   "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``, ``M`` or ``B`` suffix is
-  read as a thousand, million or billion (``claimed_numbers``).
+  read as a thousand, million or billion (``claimed_numbers``), and from a thousand up a value within 2.5% is the
+  claimed one ("32K" tokens are 32768).
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
@@ -702,7 +703,7 @@ def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
     knobs = {k for word in _NOT_ALNUM.split(name.lower()) if word and not word.isdigit() for k in _knob_names(word)}
     words_ = _setting_words(name)
     # total_steps = 500_000 for "500k steps": a knob's words, fillers left out, among the claim's
-    return next((f for f, numbers in index.analysis(_live_numbers) if numbers & wanted and (
+    return next((f for f, numbers in index.analysis(_live_numbers) if any(_same_count(w, n) for w in wanted for n in numbers) and (
         squash(f.name) in knobs or _setting_words(f.name) and _setting_words(f.name) <= words_)),
         None) if wanted else None
 
@@ -760,17 +761,24 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
         if not bound or any(f.value is not None and not any(is_number(v) for v in (
                 f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
             return None
-        if claimed <= set(bound):
-            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob, ()
+        found = {c: b for c in claimed for b in sorted(bound) if _same_count(c, b)}
+        if set(found) == claimed:
+            return PRESENT, tuple(dict.fromkeys(bound[found[v]] for v in sorted(claimed))), knob, ()
         held = tuple(dict.fromkeys(bound[v] for v in sorted(bound)))
-        if not claimed & set(bound):
+        if not found:
             return ABSENT, held, knob, ()
         # a sweep (Top-K in {1, 2, 4}) whose knob takes only some of its values never runs the others, unless
         # another name of the same words (ranks beside rank) holds them or is worked out at run time
-        partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(bound))))
+        partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(found))))
     if partial is not None and _other_knobs(wanted, partial[2], index):
         return None
     return partial
+
+
+def _same_count(claimed: float, bound: float) -> bool:
+    """Whether code's ``bound`` is the ``claimed`` number; from a thousand up, within 2.5%: papers write "32K" for a
+    context of 32768 tokens as well as for 32000 steps."""
+    return claimed == bound or claimed >= 1000 and abs(bound - claimed) <= 0.025 * claimed
 
 
 def _knob_bindings(knob: str, index: RepositoryIndex) -> list[Fact]:
