@@ -48,7 +48,9 @@ Per element, in this order:
   (``16 states x 16 actions``, ``(S,A) = (3,3)``, ``k=1``), live bindings of each number under a name of its word
   (the word, its singular, ``n_``/``num_`` forms or its initial: ``S, A = 16, 16``, ``MDPConfig(S=16, A=16)``, a
   loop over ``[(3, 3), (9, 9)]``), or whose knob's live bindings hold every claimed value (``action_repeat = 2``
-  for "action repeat 2"); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
+  for "action repeat 2"; a knob kept from a parameter, ``self.action_repeat = action_repeat``, is bound by that
+  parameter's default unless every live call overrides it, and by the keyword or positional arguments the calls
+  pass for it: ``_knob_bindings``); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
@@ -61,7 +63,10 @@ Per element, in this order:
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
   at run time or passed in from another name, or bound to only some of the values while another live name of the
   same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
-  of that number (not 0 or 1) under a name of one of its words (``P = 8`` for "P in {8, 32}").
+  of that number (not 0 or 1) under a name of one of its words or of some of them, fillers left out (``P = 8`` for
+  "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``, ``M`` or ``B`` suffix is
+  read as a thousand, million or billion (``claimed_numbers``), and from a thousand up a value within 2.5% is the
+  claimed one ("32K" tokens are 32768).
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
@@ -73,12 +78,14 @@ Per element, in this order:
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
 element named in code counts as half, one only hinted at by a generic term or a related name as nothing),
-rounded to the scale, except that a claim listing baselines none of which is built or run
-is a comparison that never happens (0), and a claim with nothing present whose elements are implemented only in
-dead code is a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or
-absent, or the score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present
-and one undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an
-element is present),
+rounded to the scale, except that a claim of fewer than ten elements listing baselines none of which is built or
+run is a comparison that never happens (0; a longer one is a benchmark's whole protocol, whose competitors careful
+readers count as elements like its tasks, metrics and settings: TD7 and PPO beside five environments, four
+statistics and two settings), and a claim with nothing present whose elements are implemented only in dead code is
+a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or absent, or the
+score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present and one
+undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an element
+is present),
 otherwise unresolved with that score as the best estimate and one finding per element. Drift
 ``protocol`` when an element is absent.
 """
@@ -97,7 +104,7 @@ from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
 from extractors.facts import Fact, RepositoryIndex
-from extractors.provenance import binding_liveness
+from extractors.provenance import binding_liveness, overridden_by, passed_for
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -242,6 +249,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += "; implemented only in code no entry point reaches, a trace: 0.25"
     elif unrun:
         reason += "; no claimed baseline is built or run, so the comparison the claim describes never runs: 0"
+    elif _unbuilt(results):
+        reason += (f"; no claimed baseline is built or run, but in a protocol of {len(results)} elements they count "
+                   "as elements like its tasks, metrics and settings")
     if decided and any(r.outcome == AMBIGUOUS for r in results):
         reason += f"; settled: whatever the undecided elements turn out to be, the score is {score:g}"
     if not sau.complete:
@@ -260,8 +270,7 @@ def _score(results: list[ElementResult], credit: float, present: int,
     rule set it (module docstring)."""
     outs = outcomes or tuple(r.outcome for r in results)
     score = round_to_scale(credit / len(results))
-    baselines = [o for r, o in zip(results, outs) if r.category == "baselines"]
-    unrun = bool(baselines) and all(o == ABSENT for o in baselines)
+    unrun = len(results) < _PROTOCOL_ELEMENTS and _unbuilt(results, outs)
     if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
         score = 0.0
     unused = (present == 0 or unrun) and any(o == ABSENT and r.note.startswith(_DEAD_NOTE)
@@ -269,6 +278,21 @@ def _score(results: list[ElementResult], credit: float, present: int,
     if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
         score = 0.25
     return score, unrun, unused
+
+
+# a claim of this many elements or more is a benchmark's whole protocol (its tasks, metrics, settings and, among
+# them, the competitors it is run against): careful readers score the missing competitors as elements like the
+# others (mrq D3-001..004, score D3-001), while a shorter one listing baselines is the comparison itself (ma-rlhf
+# D3-009: DPO and RLOO on HH-RLHF with Gemma-2B, scored 0 without them)
+_PROTOCOL_ELEMENTS = 10
+
+
+def _unbuilt(results: list[ElementResult], outcomes: tuple[Outcome, ...] | None = None) -> bool:
+    """Whether the claim lists baselines and none of them is built or run (their outcomes replaced by ``outcomes``
+    when given)."""
+    outs = outcomes or tuple(r.outcome for r in results)
+    baselines = [o for r, o in zip(results, outs) if r.category == "baselines"]
+    return bool(baselines) and all(o == ABSENT for o in baselines)
 
 
 _MAX_UNDECIDED = 10  # 2**10 ways the undecided elements may turn out; more are left unresolved
@@ -675,13 +699,24 @@ def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
     """The first live binding holding a number of the element's name other than 0 and 1 (bound everywhere) under
     a name of one of its words (``_knob_names``: ``P = 8`` for "P in {4, 8}", ``gamma = 0.8``), or ``None``: the
     setting may be there in a form the claim does not spell out."""
-    wanted = {float(n) for n in _NUMBER.findall(name)} - {0.0, 1.0}
+    wanted = claimed_numbers(name) - {0.0, 1.0}
     knobs = {k for word in _NOT_ALNUM.split(name.lower()) if word and not word.isdigit() for k in _knob_names(word)}
-    return next((f for f, numbers in index.analysis(_live_numbers) if numbers & wanted and squash(f.name) in knobs),
-                None) if wanted else None
+    words_ = _setting_words(name)
+    # total_steps = 500_000 for "500k steps": a knob's words, fillers left out, among the claim's
+    return next((f for f, numbers in index.analysis(_live_numbers) if any(_same_count(w, n) for w in wanted for n in numbers) and (
+        squash(f.name) in knobs or _setting_words(f.name) and _setting_words(f.name) <= words_)),
+        None) if wanted else None
 
 
-_CLAIMED_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])", re.IGNORECASE)
+_CLAIMED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:e-?\d+)?)([kmb]?)(?![\w.])", re.IGNORECASE)
+_MAGNITUDE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9}
+
+
+def claimed_numbers(text: str) -> set[float]:
+    """The numbers a claim's element writes, a thousand, million or billion suffix read as such (``500k steps`` ->
+    ``{500000.0}``, ``2.5M steps`` -> ``{2500000.0}``, ``top-k in {1, 2, 4}`` -> ``{1.0, 2.0, 4.0}``); a number
+    glued to a word (``v3``, ``fp16``) is none."""
+    return {float(number) * _MAGNITUDE[suffix.lower()] for number, suffix in _CLAIMED_NUMBER.findall(text)}
 _FILLER = frozenset({"in", "of", "x", "and", "to", "at", "with", "the", "a", "per", "vs", "n", "num", "number",
                      "size", "count", "max", "total"})  # words that name no knob of their own
 
@@ -704,41 +739,75 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
     values, only some (``top_k`` bound only to 4 for "Top-K in {1, 2, 4}": the other values never run), with
     those bindings, the knob and, when they hold some, the claimed values they lack; ``None`` when the knob's
     words are not exactly the setting's or a binding is worked out at run time or passed in from another name."""
-    claimed = {float(n) for n in _CLAIMED_NUMBER.findall(name)}
+    claimed = claimed_numbers(name)
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
-    liveness = index.analysis(binding_liveness)
     partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
     for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
         if _setting_words(knob) != wanted:
             continue
-        facts = [f for f in index.facts if f.name == knob and f.kind != K.LITERAL and not is_test_path(f.file)
-                 and liveness(f) != DEAD]
+        facts = _knob_bindings(knob, index)
         if not facts or any(f.value is None and (f.computed or f.source != knob) for f in facts):
             return None
         at = {(f.file, f.line) for f in facts}
         graph = index.analysis(build_call_graph)
         if any(m.kind == "binding" and m.context != "bind:literal" and (m.file, m.line) not in at
-               and graph.live(m.scope) for text in (knob, f"self.{knob}")
-               for m in graph.mentions_by_text().get(text, ())):
+               and graph.live(m.scope) and not _passes_parameter(m, knob, index)
+               for text in (knob, f"self.{knob}") for m in graph.mentions_by_text().get(text, ())):
             return None  # temperature = args.temperature * 0.5: worked out where no fact holds it
         bound = {float(v): f for f in facts for v in (f.value if isinstance(f.value, tuple) else (f.value,))
                  if is_number(v)}
         if not bound or any(f.value is not None and not any(is_number(v) for v in (
                 f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
             return None
-        if claimed <= set(bound):
-            return PRESENT, tuple(dict.fromkeys(bound[v] for v in sorted(claimed))), knob, ()
+        found = {c: b for c in claimed for b in sorted(bound) if _same_count(c, b)}
+        if set(found) == claimed:
+            return PRESENT, tuple(dict.fromkeys(bound[found[v]] for v in sorted(claimed))), knob, ()
         held = tuple(dict.fromkeys(bound[v] for v in sorted(bound)))
-        if not claimed & set(bound):
+        if not found:
             return ABSENT, held, knob, ()
         # a sweep (Top-K in {1, 2, 4}) whose knob takes only some of its values never runs the others, unless
         # another name of the same words (ranks beside rank) holds them or is worked out at run time
-        partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(bound))))
+        partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(found))))
     if partial is not None and _other_knobs(wanted, partial[2], index):
         return None
     return partial
+
+
+def _same_count(claimed: float, bound: float) -> bool:
+    """Whether code's ``bound`` is the ``claimed`` number; from a thousand up, within 2.5%: papers write "32K" for a
+    context of 32768 tokens as well as for 32000 steps."""
+    return claimed == bound or claimed >= 1000 and abs(bound - claimed) <= 0.025 * claimed
+
+
+def _knob_bindings(knob: str, index: RepositoryIndex) -> list[Fact]:
+    """The bindings of ``knob`` that reach a run, outside tests and dead code: its facts, less a parameter or field
+    default every live call of its owner overrides (``extractors.provenance.overridden_by``: ``def make(repeat=2)``
+    only ever called as ``make(repeat=4)`` never runs 2), plus the positional arguments the repository's calls pass
+    for such a parameter (``make(env, 4)``: ``passed_for``), in source order."""
+    liveness = index.analysis(binding_liveness)
+    out: dict[tuple[str, int, str], Fact] = {}
+    for fact in index.named(knob):
+        if fact.name != knob or fact.kind == K.LITERAL or is_test_path(fact.file) or liveness(fact) == DEAD:
+            continue
+        if fact.kind in (K.DEFAULT, K.FIELD):
+            for passed in passed_for(index, fact):
+                if liveness(passed) != DEAD:
+                    out.setdefault((passed.file, passed.line, repr(passed.value)), passed)
+            if overridden_by(index, fact) is not None:
+                continue
+        out.setdefault((fact.file, fact.line, repr(fact.value)), fact)
+    return sorted(out.values(), key=lambda f: (f.file, f.line))
+
+
+def _passes_parameter(mention: Mention, knob: str, index: RepositoryIndex) -> bool:
+    """Whether the binding ``mention`` (``self.action_repeat = action_repeat``) only passes on the parameter
+    ``knob`` of the function it is in: the knob's value is that parameter's default or what the calls pass for it
+    (``_knob_bindings``), nothing worked out at run time."""
+    return mention.reads == (knob,) and any(
+        f.kind == K.DEFAULT and f.name == knob and f.where == mention.where
+        and (mention.scope == f.context or mention.scope.endswith("." + f.context)) for f in index.named(knob))
 
 
 def _other_knobs(wanted: frozenset[str], knob: str, index: RepositoryIndex) -> bool:
