@@ -8,7 +8,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
-  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), each branch of a conditional
+  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), a name holding a reduction
+  of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
@@ -404,7 +405,7 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
-    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean"})
+    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum"})
     return _readings_of(forms, shown, kept)
 
 
@@ -412,6 +413,8 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
 def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
+    if claimed & set(_REDUCTION_WORDS.values()):
+        forms = forms + _variants(forms, lambda form: _reduction_named(form, claimed))
     taken = _branches(forms) if "where" not in claimed else ()
     if "getitem" not in claimed:
         forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
@@ -500,6 +503,32 @@ def _simple_index(index: sympy.Basic) -> bool:
         return index.name not in (":", "None") if isinstance(index, sympy.Symbol) else True
     return isinstance(index, sympy.Add) and len(index.args) == 2 and \
         all(isinstance(a, (sympy.Symbol, sympy.Integer)) for a in index.args)
+
+
+# words that name a reduction in a local's name (``grad_sum``, ``mean_reward``): the function the name says it holds
+_REDUCTION_WORDS = {"sum": "sum", "summed": "sum", "mean": "mean", "avg": "mean", "average": "mean"}
+
+
+@lru_cache(maxsize=1 << 15)
+def _reduction_named(form: sympy.Basic, claimed: frozenset[str]) -> sympy.Basic | None:
+    """``form`` with every name that says it holds a reduction of a quantity (``grad_sum``, ``sum_grad``,
+    ``avg_reward``: one reduction word and a name) read as that reduction of the quantity's leaf (``sum(grad)``),
+    for the reductions the claim applies (``claimed``), or ``None`` when there is none. Code sums per-example
+    gradients into ``grad_sum`` in one function and uses it in another, where the paper writes ``sign(sum(g))``."""
+    mapping = {}
+    for symbol in _free(form):
+        if symbol.name.startswith("<"):
+            continue
+        prefix, _, last = symbol.name.rpartition(".")
+        tokens = last.split("_")
+        words = [t for t in tokens if t.lower() in _REDUCTION_WORDS]
+        rest = [t for t in tokens if t.lower() not in _REDUCTION_WORDS]
+        if len(words) != 1 or not rest or len(tokens) != len(rest) + 1 \
+                or _REDUCTION_WORDS[words[0].lower()] not in claimed:
+            continue
+        leaf = sympy.Symbol((prefix + "." if prefix else "") + "_".join(rest))
+        mapping[symbol] = sympy.Function(_REDUCTION_WORDS[words[0].lower()])(leaf)
+    return substitute(form, mapping) if mapping else None
 
 
 def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) -> tuple:
