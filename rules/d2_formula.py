@@ -9,7 +9,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
   a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), a name holding a reduction
-  of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), each branch of a conditional
+  of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
+  and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
+  statement maximises its quantity (``_negated``), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
@@ -174,7 +176,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
-                     index.analysis(library_realisations))
+                     index.analysis(library_realisations), maximised=_maximised(sau.statement))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -236,6 +238,7 @@ class _Search:
     realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
     # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
     placeholders: dict = field(default_factory=dict)
+    maximised: bool = False  # the statement says its quantity is maximised (``_maximised``)
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -259,6 +262,19 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
         return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
 
+    # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
+    claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
+                                                            for hs in base.hints.values() for h in hs) else frozenset())
+    # an objective the statement maximises, whose glossary names a loss: a loss minimised is its negative
+    objective = search.maximised and any(_LOSS in h.split("_") for h in lhs_hints)
+
+    def readings(candidate: CodeExpression, forms: tuple) -> tuple[tuple, frozenset]:
+        """The candidate's forms and readings (``_readings``), negated for a loss of a maximised objective."""
+        found, branches = _readings(forms, claimed, kept_names)
+        if objective and _loss_named(candidate):
+            return tuple(_negated(f) for f in found), frozenset(_negated(f) for f in branches)
+        return found, branches
+
     weights = _weights(rhs, base.hints)
     table = operations.load()
     specific = table.activations | frozenset(table.operations)
@@ -280,7 +296,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 or not (claimed_name or candidate.target == "return") or search.dead(record):
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
-        forms, branches = _readings(candidate.forms(), base.functions, kept_names)
+        forms, branches = readings(candidate, candidate.forms())
         for form in forms:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
@@ -304,7 +320,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
-        forms, branches = _readings(forms, base.functions, kept_names)
+        forms, branches = readings(candidate, forms)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
@@ -405,7 +421,7 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
-    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum"})
+    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED})
     return _readings_of(forms, shown, kept)
 
 
@@ -413,6 +429,8 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
 def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
+    if _MASKED not in claimed:
+        forms = forms + _variants(forms, _unmasked)
     if claimed & set(_REDUCTION_WORDS.values()):
         forms = forms + _variants(forms, lambda form: _reduction_named(form, claimed))
     taken = _branches(forms) if "where" not in claimed else ()
@@ -503,6 +521,87 @@ def _simple_index(index: sympy.Basic) -> bool:
         return index.name not in (":", "None") if isinstance(index, sympy.Symbol) else True
     return isinstance(index, sympy.Add) and len(index.args) == 2 and \
         all(isinstance(a, (sympy.Symbol, sympy.Integer)) for a in index.args)
+
+
+_MASKED = "<masked>"  # a pseudo function name: the claim names a mask itself (``_readings``)
+_MASK_WORDS = frozenset({"mask", "masks"})
+_LOSS = "loss"
+_FLIPPED = {"max": "min", "min": "max"}
+_MAXIMISED = ("maximis", "maximiz")
+
+
+def _maximised(statement: str) -> bool:
+    """The statement says its quantity is maximised (``maximises``, ``maximizing``): an objective, whose loss is
+    its negative."""
+    text = statement.lower()
+    return any(word in text for word in _MAXIMISED)
+
+
+def _loss_named(candidate: CodeExpression) -> bool:
+    """A candidate assigned to a loss (``loss``, ``pg_loss``), or returned by a function named after one
+    (``policy_loss``)."""
+    name = candidate.function.rsplit(".", 1)[-1] if candidate.target == "return" else \
+        candidate.target.rsplit(".", 1)[-1]
+    return _LOSS in name.lower().split("_")
+
+
+@lru_cache(maxsize=1 << 14)
+def _negated(form: sympy.Basic) -> sympy.Basic:
+    """``-form``, moved inside a mean (``mean(-x)`` for ``-mean(x)``: the evaluator reads a mean as a generic
+    function, which a constant factor does not pass through) and through ``max``/``min`` (``-max(-a, -b)`` is
+    ``min(a, b)``, so that a function swapped in the code is named)."""
+    if isinstance(form, AppliedUndef) and form.func == _MEAN and len(form.args) == 1:
+        return _MEAN(_negated(form.args[0]))
+    if isinstance(form, AppliedUndef) and form.func.__name__ in _FLIPPED and len(form.args) > 1:
+        # -max(-a, -b) is min(a, b): PPO's loss takes the max of the negated surrogate terms
+        return sympy.Function(_FLIPPED[form.func.__name__])(*(_negated(a) for a in form.args))
+    if isinstance(form, sympy.Mul):
+        means = [a for a in form.args if isinstance(a, AppliedUndef) and a.func == _MEAN and len(a.args) == 1]
+        if len(means) == 1:
+            return form.xreplace({means[0]: _negated(means[0])})
+    return -form
+
+
+def _is_mask(symbol: sympy.Basic) -> bool:
+    return isinstance(symbol, sympy.Symbol) and not symbol.name.startswith("<") \
+        and bool(_MASK_WORDS & set(symbol.name.rsplit(".", 1)[-1].lower().split("_")))
+
+
+@lru_cache(maxsize=1 << 15)
+def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` read where its mask is on, or ``None`` when it has no mask: a masked mean (``sum(x * mask) /
+    (sum(mask) + eps)``) is the mean of ``x``, and every other mask factor (``(logp - old_logp) * mask``) is 1.
+    Code multiplies by a mask to leave out padding; a formula over the valid positions does not write it."""
+    masks = [s for s in _free(form) if _is_mask(s)]
+    if not masks:
+        return None
+    rewrite = {}
+    for node in _nodes(form):
+        if not isinstance(node, sympy.Mul):
+            continue
+        for count in node.args:
+            if not (isinstance(count, sympy.Pow) and count.exp == -1):
+                continue
+            kept = [t for t in sympy.Add.make_args(count.base) if not (isinstance(t, sympy.Symbol) and (
+                small_value(t) is not None or _leaf_key(t) in _STABILITY))]
+            if len(kept) != 1 or not (isinstance(kept[0], AppliedUndef) and kept[0].func == _SUM
+                                      and kept[0].args[0] in masks):
+                continue
+            mask = kept[0].args[0]
+            sums = [a for a in node.args if isinstance(a, AppliedUndef) and a.func == _SUM
+                    and mask in sympy.Mul.make_args(a.args[0])]
+            if len(sums) == 1:
+                rest = [a for a in node.args if a is not count and a is not sums[0]]
+                rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0] / mask), *rest)
+                break
+    stripped = substitute(form, rewrite) if rewrite else form
+    # only inside an operation's argument: a mask factor of a whole term decides where that term lands (which
+    # positions get a penalty), which a formula over values does not say
+    ones = {m: sympy.Integer(1) for m in masks}
+    inner = {n: substitute(n, ones) for n in _nodes(stripped) if isinstance(n, (AppliedUndef, sympy.Function))
+             and any(m in _free(n) for m in masks)}
+    unmasked = substitute(stripped, inner) if inner else stripped
+    return unmasked if unmasked != form else None
 
 
 # words that name a reduction in a local's name (``grad_sum``, ``mean_reward``): the function the name says it holds
