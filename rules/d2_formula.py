@@ -11,7 +11,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), a name holding a reduction
   of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
-  statement maximises its quantity (``_negated``), each branch of a conditional
+  statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
+  layer calls by nesting depth (``_layers_variant``), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
@@ -302,6 +303,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                                                           search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
+            claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
                 found = _drift(text, candidate, code, leaves, claim, FormulaResult(text), None, specific,
                                search.budget)
@@ -326,6 +328,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
+            claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
@@ -842,6 +845,68 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
     return variants[key]
 
 
+# words of a claimed function's name that make it a layer (``linear1``, ``linear_head``, ``conv2``)
+_LAYER_WORDS = frozenset({"linear", "layer", "conv", "mlp", "fc", "dense", "proj", "head"})
+
+
+def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary: dict, variants: dict) -> _Claim:
+    """The claim with its numbered layers (``linear3(elu(layer_norm(linear2(...))))``) renamed to the code's own
+    layer calls (``self.zs_mlp3``, ``self.zs_mlp2``, ...), matched by how deeply each is nested: code names each
+    layer after its place in the model, a paper after its order. Only when the claim has two or more layers, the
+    code as many calls of functions the claim and the operations table lack, and every one of them sits at a depth
+    of its own on both sides (a chain of layers); otherwise the claim as it is."""
+    layers = _claimed_layers(claim.rhs)
+    if len(layers) < 2:
+        return claim
+    spare = frozenset(f for f in functions if f not in claim.functions and f not in table.activations
+                      and f not in table.operations and f not in _STRUCTURAL)
+    if len(spare) != len(layers):
+        return claim
+    ordered = _by_depth(code, spare)
+    if ordered is None:
+        return claim
+    key = ("layers", claim.rhs, ordered)
+    if key not in variants:
+        renamed = dict(zip(layers, ordered))
+        rhs = claim.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in renamed,
+                                lambda e: sympy.Function(renamed[e.func.__name__])(*e.args))
+        variants[key] = _claim(rhs, glossary) or claim
+    return variants[key]
+
+
+@lru_cache(maxsize=1 << 12)
+def _claimed_layers(rhs: sympy.Basic) -> tuple[str, ...]:
+    """The claim's layer functions (a ``_LAYER_WORDS`` word in the name, digits aside), outermost first, or ``()``
+    when two sit at the same depth."""
+    table = operations.load()
+    names_found = frozenset(n for n in _undefined_names(rhs) if n not in table.operations
+                            and _LAYER_WORDS & set("".join(c for c in n.lower() if not c.isdigit()).split("_")))
+    return _by_depth(rhs, names_found) or ()
+
+
+@lru_cache(maxsize=1 << 14)
+def _by_depth(expression: sympy.Basic, wanted: frozenset[str]) -> tuple[str, ...] | None:
+    """The function names ``wanted`` ordered by the depth of their first call in ``expression`` (outermost
+    first), or ``None`` when one is missing or two share a depth."""
+    depth: dict[str, int] = {}
+    level, seen = [expression], set()
+    for number in range(64):
+        following = []
+        for node in level:
+            if node in seen:
+                continue
+            seen.add(node)
+            if isinstance(node, AppliedUndef) and node.func.__name__ in wanted:
+                depth.setdefault(node.func.__name__, number)
+            following.extend(node.args)
+        if not following:
+            break
+        level = following
+    if set(depth) != set(wanted) or len(set(depth.values())) != len(depth):
+        return None
+    return tuple(sorted(depth, key=lambda n: depth[n]))
+
+
 @lru_cache(maxsize=1 << 12)  # asked for every candidate form of every formula
 def _placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
     """The function names of ``rhs`` that stand for some function (see ``_placeholder_variant``) in the packaged
@@ -1057,7 +1122,8 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         for other in (_undefined_names(code) & specific) - {name}:
             swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
                                       lambda e: sympy.Function(other)(*e.args))
-            if same(code, swapped):
+            # relu(relu(x)) is relu(x): a function put in beside itself names a missing one, not a swap
+            if same(code, swapped) and not _doubled(swapped, other):
                 return Difference("function", f"uses {other} where the formula has {name}")
     for denominator in _denominators(claimed):
         for other in _denominators(code):
@@ -1071,6 +1137,12 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         if same(code, edited):
             return difference
     return None
+
+
+def _doubled(expression: sympy.Basic, name: str) -> bool:
+    """``expression`` applies the function ``name`` directly to its own result somewhere (``relu(relu(x))``)."""
+    return any(isinstance(n, AppliedUndef) and n.func.__name__ == name and n.args
+               and isinstance(n.args[0], AppliedUndef) and n.args[0].func.__name__ == name for n in _nodes(expression))
 
 
 def _group_signs(claimed: sympy.Basic, part: sympy.Add):
