@@ -420,10 +420,10 @@ class _Builder:
         ``nn.Linear``, reads as the uninterpreted function ``<attribute>_<position>``), else ``None``."""
         if isinstance(value, (cst.Attribute, cst.Name)):
             # self.activ = F.elu: a library function kept to be called, what the call computes
-            named = dotted_name(value)
-            last = named.rsplit(".", 1)[-1] if named and "." in named else None
-            known = last is not None and (last in self.operations.operations or last in self.operations.activations)
-            return (last,) if known and named.split(".")[0] in self.operations.modules else None
+            named = dotted_name(value) or ""
+            root, _, last = named.rpartition(".")
+            known = bool(root) and (last in self.operations.operations or last in self.operations.activations)
+            return (last,) if known and root.split(".")[0] in self.operations.modules else None
         if not isinstance(value, cst.Call):
             return None
         called = dotted_name(value.func)
