@@ -416,8 +416,14 @@ class _Builder:
 
     def _module_steps(self, value, attribute: str) -> tuple | None:
         """The steps of a library module built by ``value``: one operation for a module class the table knows
-        (``nn.GELU()``), the steps of an ``nn.Sequential`` of such modules and layers (a layer, such as
+        (``nn.GELU()``) or a library function assigned as it is (``F.elu``), the steps of an ``nn.Sequential`` of such modules and layers (a layer, such as
         ``nn.Linear``, reads as the uninterpreted function ``<attribute>_<position>``), else ``None``."""
+        if isinstance(value, (cst.Attribute, cst.Name)):
+            # self.activ = F.elu: a library function kept to be called, what the call computes
+            named = dotted_name(value) or ""
+            root, _, last = named.rpartition(".")
+            known = bool(root) and (last in self.operations.operations or last in self.operations.activations)
+            return (last,) if known and root.split(".")[0] in self.operations.modules else None
         if not isinstance(value, cst.Call):
             return None
         called = dotted_name(value.func)

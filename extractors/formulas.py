@@ -315,7 +315,7 @@ class Translator:
                     operands[position] = self._translate(arg.value, depth)
         if operation.form is None:
             return self._uninterpreted(name, operands)
-        return _apply(operation.form, operands)
+        return _apply(_reduced(operation.form, node), operands)
 
     def _identity_module(self, name: str) -> bool:
         words = self.operations.identity_modules if self.operations else frozenset()
@@ -366,6 +366,30 @@ class Translator:
         if isinstance(operator, cst.MatrixMultiply):
             return matmul(left, right)
         return self._unsupported(node, f"operator {type(operator).__name__}")
+
+
+_MEAN_NAME = "mean"
+# a loss's ``reduction`` keyword (torch.nn.functional's losses): the mean of the form becomes a sum, or goes
+_REDUCTIONS = {"sum": "sum", "none": None, "mean": _MEAN_NAME}
+
+
+def _reduced(form: sympy.Basic, node: cst.Call) -> sympy.Basic:
+    """``form`` under the call's ``reduction`` keyword, when it is a string literal: torch's losses average
+    (``reduction='mean'``, the default) or sum (``'sum'``) the per-element values, or return them (``'none'``), so
+    ``F.mse_loss(a, b, reduction='sum')`` is ``sum((a - b) ** 2)``. Any other form or value is left as it is."""
+    for arg in node.args:
+        if arg.keyword is None or arg.keyword.value != "reduction" or not isinstance(arg.value, cst.SimpleString):
+            continue
+        wanted = str(arg.value.evaluated_value).strip().lower()
+        if wanted not in _REDUCTIONS:
+            return form
+        means = [n for n in sympy.preorder_traversal(form) if isinstance(n, AppliedUndef)
+                 and n.func.__name__ == _MEAN_NAME and len(n.args) == 1]
+        if not means:
+            return form
+        target = _REDUCTIONS[wanted]
+        return form.xreplace({m: (sympy.Function(target)(m.args[0]) if target else m.args[0]) for m in means})
+    return form
 
 
 def _literal_dims(node: cst.Call, skip: int) -> tuple[int, ...] | None:

@@ -8,7 +8,11 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
-  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), each branch of a conditional
+  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), a name holding a reduction
+  of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
+  and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
+  statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
+  layer calls by nesting depth (``_layers_variant``), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
@@ -173,7 +177,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
-                     index.analysis(library_realisations))
+                     index.analysis(library_realisations), maximised=_maximised(sau.statement))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -235,6 +239,7 @@ class _Search:
     realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
     # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
     placeholders: dict = field(default_factory=dict)
+    maximised: bool = False  # the statement says its quantity is maximised (``_maximised``)
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -258,6 +263,19 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
         return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
 
+    # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
+    claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
+                                                            for hs in base.hints.values() for h in hs) else frozenset())
+    # an objective the statement maximises, whose glossary names a loss: a loss minimised is its negative
+    objective = search.maximised and any(_LOSS in h.split("_") for h in lhs_hints)
+
+    def readings(candidate: CodeExpression, forms: tuple) -> tuple[tuple, frozenset]:
+        """The candidate's forms and readings (``_readings``), negated for a loss of a maximised objective."""
+        found, branches = _readings(forms, claimed, kept_names)
+        if objective and _loss_named(candidate):
+            return tuple(_negated(f) for f in found), frozenset(_negated(f) for f in branches)
+        return found, branches
+
     weights = _weights(rhs, base.hints)
     table = operations.load()
     specific = table.activations | frozenset(table.operations)
@@ -279,12 +297,13 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 or not (claimed_name or candidate.target == "return") or search.dead(record):
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
-        forms, branches = _readings(candidate.forms(), base.functions, kept_names)
+        forms, branches = readings(candidate, candidate.forms())
         for form in forms:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
+            claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
                 found = _drift(text, candidate, code, leaves, claim, FormulaResult(text), None, specific,
                                search.budget)
@@ -303,12 +322,13 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
-        forms, branches = _readings(forms, base.functions, kept_names)
+        forms, branches = readings(candidate, forms)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
+            claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
@@ -404,7 +424,7 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
-    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean"})
+    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED})
     return _readings_of(forms, shown, kept)
 
 
@@ -412,6 +432,10 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tu
 def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
+    if _MASKED not in claimed:
+        forms = forms + _variants(forms, _unmasked)
+    if claimed & set(_REDUCTION_WORDS.values()):
+        forms = forms + _variants(forms, lambda form: _reduction_named(form, claimed))
     taken = _branches(forms) if "where" not in claimed else ()
     if "getitem" not in claimed:
         forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
@@ -500,6 +524,113 @@ def _simple_index(index: sympy.Basic) -> bool:
         return index.name not in (":", "None") if isinstance(index, sympy.Symbol) else True
     return isinstance(index, sympy.Add) and len(index.args) == 2 and \
         all(isinstance(a, (sympy.Symbol, sympy.Integer)) for a in index.args)
+
+
+_MASKED = "<masked>"  # a pseudo function name: the claim names a mask itself (``_readings``)
+_MASK_WORDS = frozenset({"mask", "masks"})
+_LOSS = "loss"
+_FLIPPED = {"max": "min", "min": "max"}
+_MAXIMISED = ("maximis", "maximiz")
+
+
+def _maximised(statement: str) -> bool:
+    """The statement says its quantity is maximised (``maximises``, ``maximizing``): an objective, whose loss is
+    its negative."""
+    text = statement.lower()
+    return any(word in text for word in _MAXIMISED)
+
+
+def _loss_named(candidate: CodeExpression) -> bool:
+    """A candidate assigned to a loss (``loss``, ``pg_loss``), or returned by a function named after one
+    (``policy_loss``)."""
+    name = candidate.function.rsplit(".", 1)[-1] if candidate.target == "return" else \
+        candidate.target.rsplit(".", 1)[-1]
+    return _LOSS in name.lower().split("_")
+
+
+@lru_cache(maxsize=1 << 14)
+def _negated(form: sympy.Basic) -> sympy.Basic:
+    """``-form``, moved inside a mean (``mean(-x)`` for ``-mean(x)``: the evaluator reads a mean as a generic
+    function, which a constant factor does not pass through) and through ``max``/``min`` (``-max(-a, -b)`` is
+    ``min(a, b)``, so that a function swapped in the code is named)."""
+    if isinstance(form, AppliedUndef) and form.func == _MEAN and len(form.args) == 1:
+        return _MEAN(_negated(form.args[0]))
+    if isinstance(form, AppliedUndef) and form.func.__name__ in _FLIPPED and len(form.args) > 1:
+        # -max(-a, -b) is min(a, b): PPO's loss takes the max of the negated surrogate terms
+        return sympy.Function(_FLIPPED[form.func.__name__])(*(_negated(a) for a in form.args))
+    if isinstance(form, sympy.Mul):
+        means = [a for a in form.args if isinstance(a, AppliedUndef) and a.func == _MEAN and len(a.args) == 1]
+        if len(means) == 1:
+            return form.xreplace({means[0]: _negated(means[0])})
+    return -form
+
+
+def _is_mask(symbol: sympy.Basic) -> bool:
+    return isinstance(symbol, sympy.Symbol) and not symbol.name.startswith("<") \
+        and bool(_MASK_WORDS & set(symbol.name.rsplit(".", 1)[-1].lower().split("_")))
+
+
+@lru_cache(maxsize=1 << 15)
+def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` read where its mask is on, or ``None`` when it has no mask: a masked mean (``sum(x * mask) /
+    (sum(mask) + eps)``) is the mean of ``x``, and every other mask factor (``(logp - old_logp) * mask``) is 1.
+    Code multiplies by a mask to leave out padding; a formula over the valid positions does not write it."""
+    masks = [s for s in _free(form) if _is_mask(s)]
+    if not masks:
+        return None
+    rewrite = {}
+    for node in _nodes(form):
+        if not isinstance(node, sympy.Mul):
+            continue
+        for count in node.args:
+            if not (isinstance(count, sympy.Pow) and count.exp == -1):
+                continue
+            kept = [t for t in sympy.Add.make_args(count.base) if not (isinstance(t, sympy.Symbol) and (
+                small_value(t) is not None or _leaf_key(t) in _STABILITY))]
+            if len(kept) != 1 or not (isinstance(kept[0], AppliedUndef) and kept[0].func == _SUM
+                                      and kept[0].args[0] in masks):
+                continue
+            mask = kept[0].args[0]
+            sums = [a for a in node.args if isinstance(a, AppliedUndef) and a.func == _SUM
+                    and mask in sympy.Mul.make_args(a.args[0])]
+            if len(sums) == 1:
+                rest = [a for a in node.args if a is not count and a is not sums[0]]
+                rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0] / mask), *rest)
+                break
+    stripped = substitute(form, rewrite) if rewrite else form
+    # only inside an operation's argument: a mask factor of a whole term decides where that term lands (which
+    # positions get a penalty), which a formula over values does not say
+    ones = {m: sympy.Integer(1) for m in masks}
+    inner = {n: substitute(n, ones) for n in _nodes(stripped) if isinstance(n, (AppliedUndef, sympy.Function))
+             and any(m in _free(n) for m in masks)}
+    unmasked = substitute(stripped, inner) if inner else stripped
+    return unmasked if unmasked != form else None
+
+
+# words that name a reduction in a local's name (``grad_sum``, ``mean_reward``): the function the name says it holds
+_REDUCTION_WORDS = {"sum": "sum", "summed": "sum", "mean": "mean", "avg": "mean", "average": "mean"}
+
+
+@lru_cache(maxsize=1 << 15)
+def _reduction_named(form: sympy.Basic, claimed: frozenset[str]) -> sympy.Basic | None:
+    """``form`` with every name that says it holds a reduction of a quantity (``grad_sum``, ``sum_grad``,
+    ``avg_reward``: one reduction word and a name) read as that reduction of the quantity's leaf (``sum(grad)``),
+    for the reductions the claim applies (``claimed``), or ``None`` when there is none. Code sums per-example
+    gradients into ``grad_sum`` in one function and uses it in another, where the paper writes ``sign(sum(g))``."""
+    mapping = {}
+    for symbol in _free(form):
+        if symbol.name.startswith("<"):
+            continue
+        prefix, _, last = symbol.name.rpartition(".")
+        tokens = last.split("_")
+        words = [t for t in tokens if t.lower() in _REDUCTION_WORDS]
+        rest = [t for t in tokens if t.lower() not in _REDUCTION_WORDS]
+        if len(words) != 1 or not rest or len(tokens) != len(rest) + 1 \
+                or _REDUCTION_WORDS[words[0].lower()] not in claimed:
+            continue
+        leaf = sympy.Symbol((prefix + "." if prefix else "") + "_".join(rest))
+        mapping[symbol] = sympy.Function(_REDUCTION_WORDS[words[0].lower()])(leaf)
+    return substitute(form, mapping) if mapping else None
 
 
 def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) -> tuple:
@@ -712,6 +843,68 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
                                 lambda e: sympy.Function(spare[0])(*e.args))
         variants[key] = _claim(rhs, glossary) or claim
     return variants[key]
+
+
+# words of a claimed function's name that make it a layer (``linear1``, ``linear_head``, ``conv2``)
+_LAYER_WORDS = frozenset({"linear", "layer", "conv", "mlp", "fc", "dense", "proj", "head"})
+
+
+def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary: dict, variants: dict) -> _Claim:
+    """The claim with its numbered layers (``linear3(elu(layer_norm(linear2(...))))``) renamed to the code's own
+    layer calls (``self.zs_mlp3``, ``self.zs_mlp2``, ...), matched by how deeply each is nested: code names each
+    layer after its place in the model, a paper after its order. Only when the claim has two or more layers, the
+    code as many calls of functions the claim and the operations table lack, and every one of them sits at a depth
+    of its own on both sides (a chain of layers); otherwise the claim as it is."""
+    layers = _claimed_layers(claim.rhs)
+    if len(layers) < 2:
+        return claim
+    spare = frozenset(f for f in functions if f not in claim.functions and f not in table.activations
+                      and f not in table.operations and f not in _STRUCTURAL)
+    if len(spare) != len(layers):
+        return claim
+    ordered = _by_depth(code, spare)
+    if ordered is None:
+        return claim
+    key = ("layers", claim.rhs, ordered)
+    if key not in variants:
+        renamed = dict(zip(layers, ordered))
+        rhs = claim.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in renamed,
+                                lambda e: sympy.Function(renamed[e.func.__name__])(*e.args))
+        variants[key] = _claim(rhs, glossary) or claim
+    return variants[key]
+
+
+@lru_cache(maxsize=1 << 12)
+def _claimed_layers(rhs: sympy.Basic) -> tuple[str, ...]:
+    """The claim's layer functions (a ``_LAYER_WORDS`` word in the name, digits aside), outermost first, or ``()``
+    when two sit at the same depth."""
+    table = operations.load()
+    names_found = frozenset(n for n in _undefined_names(rhs) if n not in table.operations
+                            and _LAYER_WORDS & set("".join(c for c in n.lower() if not c.isdigit()).split("_")))
+    return _by_depth(rhs, names_found) or ()
+
+
+@lru_cache(maxsize=1 << 14)
+def _by_depth(expression: sympy.Basic, wanted: frozenset[str]) -> tuple[str, ...] | None:
+    """The function names ``wanted`` ordered by the depth of their first call in ``expression`` (outermost
+    first), or ``None`` when one is missing or two share a depth."""
+    depth: dict[str, int] = {}
+    level, seen = [expression], set()
+    for number in range(64):
+        following = []
+        for node in level:
+            if node in seen:
+                continue
+            seen.add(node)
+            if isinstance(node, AppliedUndef) and node.func.__name__ in wanted:
+                depth.setdefault(node.func.__name__, number)
+            following.extend(node.args)
+        if not following:
+            break
+        level = following
+    if set(depth) != set(wanted) or len(set(depth.values())) != len(depth):
+        return None
+    return tuple(sorted(depth, key=lambda n: depth[n]))
 
 
 @lru_cache(maxsize=1 << 12)  # asked for every candidate form of every formula
@@ -929,7 +1122,8 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         for other in (_undefined_names(code) & specific) - {name}:
             swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
                                       lambda e: sympy.Function(other)(*e.args))
-            if same(code, swapped):
+            # relu(relu(x)) is relu(x): a function put in beside itself names a missing one, not a swap
+            if same(code, swapped) and not _doubled(swapped, other):
                 return Difference("function", f"uses {other} where the formula has {name}")
     for denominator in _denominators(claimed):
         for other in _denominators(code):
@@ -943,6 +1137,12 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         if same(code, edited):
             return difference
     return None
+
+
+def _doubled(expression: sympy.Basic, name: str) -> bool:
+    """``expression`` applies the function ``name`` directly to its own result somewhere (``relu(relu(x))``)."""
+    return any(isinstance(n, AppliedUndef) and n.func.__name__ == name and n.args
+               and isinstance(n.args[0], AppliedUndef) and n.args[0].func.__name__ == name for n in _nodes(expression))
 
 
 def _group_signs(claimed: sympy.Basic, part: sympy.Add):
