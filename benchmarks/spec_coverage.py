@@ -1,5 +1,6 @@
 """Print, per dimension, how many SAUs of the project's paper specs (benchmark_data/*.yaml) have structured checks,
-how many are marked not code-checkable, and how many D1 SAUs are incomplete (checks that cannot settle alone).
+how many are marked not code-checkable, how many D1 SAUs are incomplete (checks that cannot settle alone), and how
+many elements of checkable claims are listed as outside code (``outside_code``: hardware, parameter counts, ...).
 
 Usage: python benchmarks/spec_coverage.py
 """
@@ -29,11 +30,14 @@ def main() -> None:
             counts[sau.dimension, "checks" if sau.checkable else "not checkable"] += 1
             if sau.checkable and not sau.complete:
                 counts[sau.dimension, "incomplete"] += 1
+            counts["outside code"] += len(sau.outside_code)
+            counts["with outside code"] += bool(sau.outside_code)
     print(f"papers with a spec: {papers}")
     print(f"{'dim':<4} {'SAUs':>6} {'checks':>7} {'not checkable':>14} {'incomplete':>11}")
     for dimension in DIMENSIONS:
         print(f"{dimension:<4} {counts[dimension, 'total']:>6} {counts[dimension, 'checks']:>7} "
               f"{counts[dimension, 'not checkable']:>14} {counts[dimension, 'incomplete']:>11}")
+    print(f"elements outside code: {counts['outside code']} in {counts['with outside code']} SAUs")
 
 
 if __name__ == "__main__":

@@ -217,7 +217,10 @@ class SAU:
     ``uncovered`` names the statement's elements no check covers, one short phrase each, when the spec counts
     them: a rule may then settle an incomplete SAU whose score those elements cannot change
     (``determined_score``); an incomplete SAU without that list never settles. ``checkable`` is false for claims
-    code cannot show (hardware, a theorem, a reported result), with the reason in ``note``.
+    code cannot show (hardware, a theorem, a reported result), with the reason in ``note``; ``outside_code`` names
+    the elements of a checkable claim no code could show (a GPU count, a parameter count, a reported figure), one
+    short phrase each: like a careful reader, the rules leave them out, so they neither count in the score nor make
+    the SAU incomplete.
     """
 
     id: str
@@ -229,6 +232,7 @@ class SAU:
     checkable: bool = True
     note: str = ""
     uncovered: tuple[str, ...] = ()
+    outside_code: tuple[str, ...] = ()
 
     @property
     def atoms(self) -> tuple[Atom, ...]:

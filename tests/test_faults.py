@@ -166,6 +166,13 @@ SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0
      "S-D1-001: uncovered must be a list of short phrases, one per element no check covers", 7),
     (SPEC_HEAD + SAU + "  uncovered: [warmup shape]\n  complete: true\n",
      "S-D1-001: a SAU with uncovered elements is not complete (drop complete: true)", 7),
+    (SPEC_HEAD + SAU + "  outside_code: 8 GPUs\n",
+     "S-D1-001: outside_code must be a list of short phrases, one per element no code could show", 7),
+    (SPEC_HEAD + SAU + "  uncovered: [8 GPUs]\n  outside_code: [8 GPUs]\n",
+     "S-D1-001: '8 GPUs' is both uncovered (code could show it) and outside_code (no code could)", 12),
+    (SPEC_HEAD + SAU + "  checkable: false\n  note: hardware\n  outside_code: [8 GPUs]\n",
+     "S-D1-001: outside_code lists elements of a checkable claim; a claim code cannot show at all is checkable: "
+     "false with a note", 13),
     (SPEC_HEAD + SAU + "  statment: typo\n",
      "S-D1-001: unknown key(s) for a D1 SAU: statment (did you mean 'statement'?)", 11),  # the key's own line
     (SPEC_HEAD + SAU.replace("value: 0.1", "valu: 0.1"),

@@ -23,6 +23,7 @@ Project spec (``benchmark_data/<benchmark_id>.yaml``)::
         dimension: D1
         atoms: [{name: warmup_steps, value: 2000}]
         uncovered: [linear warmup shape]        # elements no check covers, one phrase each (implies complete: false)
+        outside_code: [8 A100 GPUs]             # elements no code could show, one phrase each: left out, as a reader does
       - id: demo-D2-001
         dimension: D2
         formulas: ["x / norm(x)"]               # Python syntax; equations as "lhs == rhs"
@@ -66,7 +67,8 @@ SPEC_SCHEMA = "sauverify-spec/1"
 # The top-level keys of a spec; any other is a typo or a newer format, and an error.
 TOP_KEYS = ("schema", "benchmark_id", "slug", "title", "venue", "saus")
 # Keys every SAU entry may have, whatever its dimension; each dimension adds its check keys.
-_COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "uncovered", "__line__"}
+_COMMON_KEYS = {"id", "dimension", "source", "statement", "checkable", "note", "complete", "uncovered", "outside_code",
+                "__line__"}
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -198,21 +200,34 @@ def _sau(data: object, path: Path) -> SAU:
         raise SpecError(f"{sau_id}: give its checks ({', '.join(sorted(check_keys))}) or mark it "
                         "checkable: false with a note", path, line)
     checks = DIMENSION_RULES[dimension].parse_checks(data, Entry(path, sau_id, line, checkable))
-    uncovered = _uncovered(data, sau_id, path, line)
+    uncovered = _phrases(data, "uncovered", sau_id, path, line)
+    outside = _phrases(data, "outside_code", sau_id, path, line)
+    if outside and not checkable:
+        raise SpecError(f"{sau_id}: outside_code lists elements of a checkable claim; a claim code cannot show at "
+                        "all is checkable: false with a note", path, key_line(data, "outside_code", line))
+    both = sorted(set(outside) & set(uncovered))
+    if both:
+        raise SpecError(f"{sau_id}: {both[0]!r} is both uncovered (code could show it) and outside_code (no code "
+                        "could)", path, key_line(data, "outside_code", line))
     complete = data.get("complete", not uncovered)
     if not isinstance(complete, bool):
         raise SpecError(f"{sau_id}: complete must be true or false", path, line)
     if complete and uncovered:
         raise SpecError(f"{sau_id}: a SAU with uncovered elements is not complete (drop complete: true)", path, line)
     return SAU(sau_id, dimension, str(data.get("source", "")), str(data.get("statement", "")), checks,
-               complete=complete, checkable=checkable, note=str(data.get("note", "")), uncovered=uncovered)
+               complete=complete, checkable=checkable, note=str(data.get("note", "")), uncovered=uncovered,
+               outside_code=outside)
 
 
-def _uncovered(data: dict, sau_id: str, path: Path, line: int | None) -> tuple[str, ...]:
-    """The entry's ``uncovered`` list: the statement's elements no check covers, each a non-empty phrase. Raises
-    ``SpecError`` for anything else."""
-    items = data.get("uncovered", [])
+# What each phrase list names, for its error message.
+_PHRASE_LISTS = {"uncovered": "element no check covers", "outside_code": "element no code could show"}
+
+
+def _phrases(data: dict, key: str, sau_id: str, path: Path, line: int | None) -> tuple[str, ...]:
+    """The entry's ``uncovered`` or ``outside_code`` list: elements of the statement, each a non-empty phrase (none
+    given: empty). Raises ``SpecError`` for anything else."""
+    items = data.get(key, [])
     if not isinstance(items, list) or not all(isinstance(i, str) and i.strip() for i in items):
-        raise SpecError(f"{sau_id}: uncovered must be a list of short phrases, one per element no check covers",
+        raise SpecError(f"{sau_id}: {key} must be a list of short phrases, one per {_PHRASE_LISTS[key]}",
                         path, line)
     return tuple(i.strip() for i in items)
