@@ -159,7 +159,13 @@ class _FactVisitor(cst.CSTVisitor):
     def _record(self, name: str, path: str, value_node: cst.BaseExpression, kind: str, at: cst.CSTNode,
                 context: str | None = None, value=None) -> None:
         """Record a named fact. A value that does not fold is recorded as ``None``: the name is bound, to something
-        we cannot compare, which keeps the rules from calling it absent."""
+        we cannot compare, which keeps the rules from calling it absent. A conditional expression
+        (``lr = 1e-3 if large else 3e-4``) binds one value per path: one fact for each branch, as two bindings
+        would be."""
+        if value is None and isinstance(value_node, cst.IfExp):
+            for branch in (value_node.body, value_node.orelse):
+                self._record(name, path, branch, kind, at, context)
+            return
         if value is None:
             value = fold(value_node)
         if not name or (isinstance(value, tuple) and not value):
