@@ -444,14 +444,16 @@ def _referenced(names: _StepNames, site: CallSite) -> bool:
 
 
 def _runs_built_class(site: CallSite, built: frozenset[str]) -> bool:
-    """Whether ``site`` calls a method of a repository class the step's ``functions`` name (``built``, lower case),
-    from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
-    construction only set it up (its ``__init__``'s own calls are not running it)."""
+    """Whether ``site`` calls the main action of a repository class the step's ``functions`` name (``built``, lower
+    case), from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
+    construction only set it up. As for ``_runs_object_of``, only a method named as a common action (``apply``,
+    ``train``, ``forward``...) or calling the object runs it, never a helper (``count_steps``) nor the class's own
+    calls while it sets itself up."""
     if not built or site.kind not in (CALL, INSTANCE) or site.callee is None:
         return False
     owner, _, method = site.callee.rpartition(".")
     name = owner.rpartition(".")[2]
-    return (name.lower() in built and name[:1].isupper() and method != "__init__"
+    return (name.lower() in built and name[:1].isupper() and (method in _COMMON_CALLS or method == "__call__")
             and not site.scope.startswith(owner + "."))
 
 
