@@ -662,10 +662,11 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             if by_role:
                 role_sites = {e.position for e in by_role}
                 by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
-            # a class the step names runs where its object's methods are called: its construction only set it up
-            running = [e for e in strong if not _constructs(e.site)]
-            if not by_role and names.functions and running and len(running) < len(strong):
-                strong = running
+            # a class the step names runs where its object's main action is called: its construction only set it up
+            run_classes = {(e.site.callee or "").rpartition(".")[0] for e in strong
+                           if _runs_built_class(e.site, names.functions)}
+            if not by_role and run_classes:
+                strong = [e for e in strong if not (e.site.kind == INSTANTIATE and e.site.callee in run_classes)]
             chosen = by_role or strong or weak
             referenced = next((e.site.ref for e in events if not chosen and _referenced(names, e.site)), "")
             if referenced:
