@@ -444,14 +444,16 @@ def _referenced(names: _StepNames, site: CallSite) -> bool:
 
 
 def _runs_built_class(site: CallSite, built: frozenset[str]) -> bool:
-    """Whether ``site`` calls a method of a repository class the step's ``functions`` name (``built``, lower case),
-    from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
-    construction only set it up (its ``__init__``'s own calls are not running it)."""
+    """Whether ``site`` calls the main action of a repository class the step's ``functions`` name (``built``, lower
+    case), from outside that class: ``transform.apply(x)`` runs the ``WaveletTransform`` built before, where the
+    construction only set it up. As for ``_runs_object_of``, only a method named as a common action (``apply``,
+    ``train``, ``forward``...) or calling the object runs it, never a helper (``count_steps``) nor the class's own
+    calls while it sets itself up."""
     if not built or site.kind not in (CALL, INSTANCE) or site.callee is None:
         return False
     owner, _, method = site.callee.rpartition(".")
     name = owner.rpartition(".")[2]
-    return (name.lower() in built and name[:1].isupper() and method != "__init__"
+    return (name.lower() in built and name[:1].isupper() and (method in _COMMON_CALLS or method == "__call__")
             and not site.scope.startswith(owner + "."))
 
 
@@ -660,10 +662,11 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             if by_role:
                 role_sites = {e.position for e in by_role}
                 by_role = [e for e in strong if e.position in role_sites or e.site.kind in (CALL, INSTANCE, INSTANTIATE)]
-            # a class the step names runs where its object's methods are called: its construction only set it up
-            running = [e for e in strong if not _constructs(e.site)]
-            if not by_role and names.functions and running and len(running) < len(strong):
-                strong = running
+            # a class the step names runs where its object's main action is called: its construction only set it up
+            run_classes = {(e.site.callee or "").rpartition(".")[0] for e in strong
+                           if _runs_built_class(e.site, names.functions)}
+            if not by_role and run_classes:
+                strong = [e for e in strong if not (e.site.kind == INSTANTIATE and e.site.callee in run_classes)]
             chosen = by_role or strong or weak
             referenced = next((e.site.ref for e in events if not chosen and _referenced(names, e.site)), "")
             if referenced:
