@@ -726,6 +726,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     if fact.unread or (index is not None and _never_read(fact, index)):
         owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
         return f"{owner} never reads its parameter {fact.name!r}"
+    if index is not None and fact.kind == K.DICT and not _holder_read(fact, index):
+        return f"no code reads the mapping {fact.path.rsplit('.', 1)[0]!r} that holds it"
     return f"no code reads {fact.name!r}"
 
 
@@ -909,7 +911,19 @@ def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
     if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER):
         return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
         # a launcher passes its options to the program it runs
+    if fact.kind == K.DICT and not _holder_read(fact, index):
+        return False
     return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
+
+
+def _holder_read(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether the mapping holding a dict display's entry is read anywhere: the variable its path starts with
+    (``OPTIM_CONFIG`` of ``OPTIM_CONFIG.warmup_steps``; ``config`` of ``self.config.beta``). A mapping nothing reads
+    passes none of its entries on, whatever else reads a name like the key (``args.warmup_steps``)."""
+    parts = fact.path.split(".")[:-1]
+    if parts and parts[0] in ("self", "cls"):
+        parts = parts[1:]
+    return not parts or index.reads.get(parts[0], 0) > 0
 
 
 def _evidence_order(fact: Fact) -> tuple:
