@@ -48,9 +48,10 @@ Per element, in this order:
   (``16 states x 16 actions``, ``(S,A) = (3,3)``, ``k=1``), live bindings of each number under a name of its word
   (the word, its singular, ``n_``/``num_`` forms or its initial: ``S, A = 16, 16``, ``MDPConfig(S=16, A=16)``, a
   loop over ``[(3, 3), (9, 9)]``), or whose knob's live bindings hold every claimed value (``action_repeat = 2``
-  for "action repeat 2"; a knob kept from a parameter, ``self.action_repeat = action_repeat``, is bound by that
-  parameter's default unless every live call overrides it, and by the keyword or positional arguments the calls
-  pass for it: ``_knob_bindings``); for a dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
+  for "action repeat 2"; the knob named by the setting's words or an alias's, ``frame_skip``; a knob kept from a
+  parameter, ``self.action_repeat = action_repeat``, is bound by that parameter's default unless every live call
+  overrides it, and by the keyword or positional arguments the calls pass for it: ``_knob_bindings``); for a
+  dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
@@ -412,7 +413,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, AMBIGUOUS,
                              f"named in live code at {best[0].ref}, but not {_ROLE_WORDS[category]} there",
                              tuple(best))
-    setting = _knob_setting(name, generic_live, index) if category == "scope" else None
+    setting = _knob_setting(name, generic_live, index, terms[1:]) if category == "scope" else None
     if setting is not None:
         outcome, facts, knob, missing = setting
         shown = ", ".join(f"{show_value(f.value)} at {f.ref}" for f in facts[:2])
@@ -701,11 +702,14 @@ def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
     setting may be there in a form the claim does not spell out."""
     wanted = claimed_numbers(name) - {0.0, 1.0}
     knobs = {k for word in _NOT_ALNUM.split(name.lower()) if word and not word.isdigit() for k in _knob_names(word)}
-    words_ = _setting_words(name)
-    # total_steps = 500_000 for "500k steps": a knob's words, fillers left out, among the claim's
-    return next((f for f, numbers in index.analysis(_live_numbers) if any(_same_count(w, n) for w in wanted for n in numbers) and (
-        squash(f.name) in knobs or _setting_words(f.name) and _setting_words(f.name) <= words_)),
-        None) if wanted else None
+    claim_words = _setting_words(name)
+
+    def named(fact: Fact) -> bool:  # total_steps for "500k steps": its words, fillers left out, among the claim's
+        own = _setting_words(fact.name)
+        return squash(fact.name) in knobs or bool(own) and own <= claim_words
+
+    return next((f for f, numbers in index.analysis(_live_numbers)
+                 if any(_same_count(w, n) for w in wanted for n in numbers) and named(f)), None) if wanted else None
 
 
 _CLAIMED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:e-?\d+)?)([kmb]?)(?![\w.])", re.IGNORECASE)
@@ -731,21 +735,24 @@ def _setting_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
+def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, aliases: list[str] | None = None
                   ) -> tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None:
     """For a setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``, ``temperature 0.7``),
     whose knob live code names (``mentions``, matched by a term without the number: ``epochs``), what the knob's
     bindings hold: present when they hold every claimed value, absent when none or, for a sweep of several
     values, only some (``top_k`` bound only to 4 for "Top-K in {1, 2, 4}": the other values never run), with
     those bindings, the knob and, when they hold some, the claimed values they lack; ``None`` when the knob's
-    words are not exactly the setting's or a binding is worked out at run time or passed in from another name."""
+    words are neither exactly the setting's nor those of one of its ``aliases`` (``frame_skip`` for "action repeat
+    2"; an alias of three letters or fewer or an ordinary word, as ``k`` or ``lr``, names no knob) or a binding is
+    worked out at run time or passed in from another name."""
     claimed = claimed_numbers(name)
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
+    knob_words = {wanted} | {_setting_words(a) for a in aliases or () if not _whole_only(a) and not _DIGIT.search(a)}
     partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
     for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
-        if _setting_words(knob) != wanted:
+        if _setting_words(knob) not in knob_words:
             continue
         facts = _knob_bindings(knob, index)
         if not facts or any(f.value is None and (f.computed or f.source != knob) for f in facts):
@@ -770,7 +777,7 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex
         # a sweep (Top-K in {1, 2, 4}) whose knob takes only some of its values never runs the others, unless
         # another name of the same words (ranks beside rank) holds them or is worked out at run time
         partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(found))))
-    if partial is not None and _other_knobs(wanted, partial[2], index):
+    if partial is not None and _other_knobs(_setting_words(partial[2]), partial[2], index):
         return None
     return partial
 
