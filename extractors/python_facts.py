@@ -41,6 +41,8 @@ _PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
 # How many nodes of one call's arguments are searched for the names they read: a bound, since an argument may be a
 # whole generated expression; real consumers pass a few names.
 _READS_BUDGET = 200
+# A conditional expression with more paths than this is a dispatch table, not a setting: one unfoldable binding.
+_MAX_PATHS = 8
 
 
 def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None,
@@ -162,8 +164,8 @@ class _FactVisitor(cst.CSTVisitor):
         we cannot compare, which keeps the rules from calling it absent. A conditional expression
         (``lr = 1e-3 if large else 3e-4``) binds one value per path: one fact for each branch, as two bindings
         would be."""
-        if value is None and isinstance(value_node, cst.IfExp):
-            for branch in (value_node.body, value_node.orelse):
+        if value is None and isinstance(value_node, cst.IfExp) and len(_paths(value_node)) <= _MAX_PATHS:
+            for branch in _paths(value_node):
                 self._record(name, path, branch, kind, at, context)
             return
         if value is None:
@@ -573,6 +575,13 @@ class _FactVisitor(cst.CSTVisitor):
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+
+
+def _paths(node: cst.IfExp) -> list[cst.BaseExpression]:
+    """The value of each path of a conditional expression, nested ones flattened: ``a if c else (b if d else e)``
+    -> ``[a, b, e]``."""
+    return [leaf for branch in (node.body, node.orelse)
+            for leaf in (_paths(branch) if isinstance(branch, cst.IfExp) else [branch])]
 
 
 def _data_name(name: str) -> bool:

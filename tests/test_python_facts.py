@@ -216,3 +216,14 @@ def test_a_symbolic_value_takes_numbers_for_its_names() -> None:
     assert symbol_names(value) == ("detector_accuracy",)
     assert substitute_numbers(value, {"detector_accuracy": 0.95}) == 0.025
     assert substitute_numbers(parse_value("base * bs / 256"), {"base": 1e-4}) is None  # bs has no number
+
+
+def test_a_conditional_expression_binds_one_value_per_path_up_to_a_bound() -> None:
+    source = ("lr = 1e-3 if large else (3e-4 if mid else 1e-4)\n"
+              "grid = {'prompts': [5, 10] if deep else [5, 10, 200]}\n"
+              "table = " + " if c else ".join(str(i) for i in range(12)) + "\n")
+    found = extract_source(source, "train.py")
+    named = [(f.name, f.value, f.line) for f in found.facts if f.kind != "literal"]
+    assert named == [("lr", 1e-3, 1), ("lr", 3e-4, 1), ("lr", 1e-4, 1),
+                     ("prompts", (5, 10), 2), ("prompts", (5, 10, 200), 2),
+                     ("table", None, 3)]  # twelve paths: a dispatch table, not one setting per path
