@@ -416,8 +416,9 @@ class _Builder:
 
     def _module_steps(self, value, attribute: str) -> tuple | None:
         """The steps of a library module built by ``value``: one operation for a module class the table knows
-        (``nn.GELU()``) or a library function assigned as it is (``F.elu``), the steps of an ``nn.Sequential`` of such modules and layers (a layer, such as
-        ``nn.Linear``, reads as the uninterpreted function ``<attribute>_<position>``), else ``None``."""
+        (``nn.GELU()``) or a library function assigned as it is (``F.elu``), the steps of an ``nn.Sequential`` of
+        such modules and layers (a layer, such as ``nn.Linear``, reads as the uninterpreted function
+        ``<attribute>_<position>``), else ``None``."""
         if isinstance(value, (cst.Attribute, cst.Name)):
             # self.activ = F.elu: a library function kept to be called, what the call computes
             named = dotted_name(value) or ""

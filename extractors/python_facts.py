@@ -164,8 +164,9 @@ class _FactVisitor(cst.CSTVisitor):
         we cannot compare, which keeps the rules from calling it absent. A conditional expression
         (``lr = 1e-3 if large else 3e-4``) binds one value per path: one fact for each branch, as two bindings
         would be."""
-        if value is None and isinstance(value_node, cst.IfExp) and len(_paths(value_node)) <= _MAX_PATHS:
-            for branch in _paths(value_node):
+        paths = _paths(value_node) if value is None and isinstance(value_node, cst.IfExp) else []
+        if 0 < len(paths) <= _MAX_PATHS:
+            for branch in paths:
                 self._record(name, path, branch, kind, at, context)
             return
         if value is None:

@@ -721,6 +721,8 @@ def claimed_numbers(text: str) -> set[float]:
     ``{500000.0}``, ``2.5M steps`` -> ``{2500000.0}``, ``top-k in {1, 2, 4}`` -> ``{1.0, 2.0, 4.0}``); a number
     glued to a word (``v3``, ``fp16``) is none."""
     return {float(number) * _MAGNITUDE[suffix.lower()] for number, suffix in _CLAIMED_NUMBER.findall(text)}
+
+
 _FILLER = frozenset({"in", "of", "x", "and", "to", "at", "with", "the", "a", "per", "vs", "n", "num", "number",
                      "size", "count", "max", "total"})  # words that name no knob of their own
 

@@ -51,8 +51,9 @@ first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
 runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches: reported with where
 it is defined), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
-sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites call repository functions
-whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``; ``stub_functions``). A call of a stub runs
+sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites
+call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``;
+``stub_functions``). A call of a stub runs
 no step; a step mapped to a stub besides sites that run (its projection a stub, its gradient computed) is partly a
 placeholder: it weighs half in the estimate and settles nothing. When no step runs and some are only dead code or
 stubs, the claim is a trace: 0.25 (CONVENTIONS.md, "Ordering", "Stubs and traces").
@@ -78,8 +79,8 @@ of its own (else at most 0.75). A settled verdict has strong steps only, so the 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
 required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
 are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
-verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way (issue 16): both sites in two arms of
-one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
+verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way
+(issue 16): both sites in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
 running inside the other's call (``relation``), a site that only constructs an object, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
 most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
@@ -531,9 +532,12 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # and so may a step all of whose sites are another step's too (one call for "pretrain" and "fine-tune"): the call
     # is counted once, not once per step
     shared = _shared_steps(results, found)
-    kept = _largest_consistent(found, orders, pairs, total, lambda i: 0.0 if i in broken else
-                               1.0 if results[i].strength == STRONG and not results[i].partly_stub
-                               and i not in shared else 0.5)
+
+    def whole(i: int) -> bool:  # strongly mapped by sites of its own, nothing of it a placeholder
+        return results[i].strength == STRONG and not results[i].partly_stub and i not in shared
+
+    kept = _largest_consistent(found, orders, pairs, total,
+                               lambda i: 0.0 if i in broken else 1.0 if whole(i) else 0.5)
     score = round_to_scale(kept / len(steps))
     if not found and any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
         score = 0.25  # no step runs, some are written but never run or only stubs: a trace (CONVENTIONS.md)
@@ -555,7 +559,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         score = min(score, 0.5)  # a pair out of order that may not be the claim's point (CONVENTIONS.md, "Ordering")
     if mixed:
         score = min(score, 0.75)
-    if any(results[i].strength != STRONG or results[i].partly_stub or i in shared for i in found):
+    if not all(whole(i) for i in found):
         # full marks need every step mapped strongly: a weak site may be another thing with the step's word in its
         # name (4.5 of 5 steps would round to 1)
         score = min(score, 0.75)
