@@ -467,7 +467,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(wider),
                             f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
                             f"{_at(wider[0])}, which may serve another part")
-    elsewhere = sorted(sites, key=_evidence_order)
+    # a value bound to another known quantity's name (the claimed 1024-token context found only as d_model=1024) is
+    # that quantity's: it neither shows nor hides the claim's (a range's bounds are rarely named after it: kept)
+    foreign = [] if atom.kind == AtomKind.RANGE else [
+        f for f in sites if f.kind != K.LITERAL and f.name and names.other_quantity(keys, names.normalise(f.name))]
+    elsewhere = sorted((f for f in sites if all(f is not g for g in foreign)), key=_evidence_order)
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
@@ -501,6 +505,15 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     default = _library_default(atom, value, index, keys, equal=False)
     if default is not None and atom.named:
         return default
+    if foreign:
+        shown = sorted(foreign, key=_evidence_order)[0]
+        why = f"the value occurs only as another quantity ({shown.name!r} at {shown.ref})"
+        related = sorted((f for key, facts in index.by_name.items() if key not in keys and names.kin(keys, key)
+                          for f in facts if _implements(f)), key=_evidence_order)
+        if related:  # out_channels=8 for claimed 16 output channels: perhaps the quantity, with another value
+            return ValueOutcome(value, AMBIGUOUS, tuple(related[:_EVIDENCE_PER_OUTCOME]),
+                                f"{why}, and the related name {related[0].name!r} is bound at {related[0].ref}")
+        return ValueOutcome(value, ABSENT, (), f"the name is not bound, and {why}")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 

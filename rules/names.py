@@ -183,6 +183,15 @@ def known_name(phrase: str) -> bool:
     return normalise(phrase) in _known_keys()
 
 
+def other_quantity(claim_keys: frozenset[str], fact_key: str) -> bool:
+    """True when ``fact_key`` (a ``normalise``d code name) is a hyperparameter of the alias table's ``groups``
+    other than every one of ``claim_keys`` and shares no non-generic token with them (``d_model`` for a claimed
+    ``block_size``, ``batch_size`` for a claimed ``hidden_size``): a value bound there is that other quantity's,
+    never a renamed binding of the claim's. Names outside the table (``out_features``, ``num_initial_steps``) may
+    be anything and give False."""
+    return fact_key in _known_keys() and fact_key not in claim_keys and not kin(claim_keys, fact_key)
+
+
 @lru_cache(maxsize=1)
 def _known_keys() -> frozenset[str]:
     return frozenset(table().group_of.values())

@@ -4,7 +4,7 @@ import pytest
 import sympy
 
 from rules.compare import equal, symbolic_equal
-from rules import quantities
+from rules import names, quantities
 from rules.names import is_generic, narrower, normalise
 
 
@@ -74,3 +74,17 @@ def test_library_choices_compare_by_the_family_members_a_text_names(claimed, fou
 ])
 def test_a_claimed_schedule_phrase_reads_as_the_one_schedule_it_names(claimed, key) -> None:
     assert quantities.claimed_key(claimed) == key
+
+
+@pytest.mark.parametrize("claim, code, expected", [
+    ("block_size", "d_model", True),       # a known hyperparameter of another group: another quantity
+    ("hidden_size", "batch_size", True),
+    ("n_train", "batch_size", True),
+    ("context_length", "max_seq_len", False),  # the same group: the claim's own quantity
+    ("input_steps", "num_initial_steps", False),  # not in the table: may be the claim renamed
+    ("n_output_channels", "batch_size", True),
+    ("warmup_ratio", "warmup_steps", False),  # shares the word warmup: related, not another quantity
+])
+def test_a_name_of_another_known_hyperparameter_is_another_quantity(claim, code, expected) -> None:
+    keys = frozenset({names.normalise(claim)})
+    assert names.other_quantity(keys, names.normalise(code)) is expected
