@@ -1367,11 +1367,16 @@ def _leaf_key(leaf: sympy.Basic) -> str:
 
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
-    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``)."""
+    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``), and a floor
+    at one (``clamp(x, min=eps)``, ``max(x, 1e-6)``) read as ``x``."""
     # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
     clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
               and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
               and (small_value(e.args[1]) is not None or _leaf_key(e.args[1]) in _STABILITY)}
+    # max(x, 1e-6) (jnp.maximum(std, 1e-6), torch.max(x, eps)) is the same floor written as a maximum
+    clamps.update({e: e.args[1 - i] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "max"
+                   and len(e.args) == 2 for i in (0, 1) if isinstance(e.args[i], sympy.Symbol)
+                   and (small_value(e.args[i]) is not None or _leaf_key(e.args[i]) in _STABILITY)})
     code = substitute(code, clamps)
     mapping = {}
     for symbol in _free(code):
