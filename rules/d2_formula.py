@@ -1056,12 +1056,17 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
     ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
     ``4 * MAX_RENAMINGS`` tried (``hinted_only``: only the leaves each symbol's hints name)."""
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
+    named = set().union(*(hints[s] for s in symbols)) if symbols else set()
     options = []
     for s in symbols:
         # an element read one step away (dones[t + 1]) only for a symbol named as shifted (V_next)
         allowed = [(leaf, key) for leaf, key in keyed if not _shifted(leaf) or _names_shift(s)]
-        preferred = [leaf for leaf, key in allowed if key in hints[s]]
-        others = [leaf for leaf, key in allowed if key not in hints[s]] \
+        # a hint with a qualifier (y_pred_std for pred_std) follows it too, after the exact names, unless the
+        # glossary names that code name for a symbol of its own (old_values beside values)
+        qualified = {leaf for leaf, key in allowed if key not in named and names.narrower(frozenset(hints[s]), key)}
+        preferred = [leaf for leaf, key in allowed if key in hints[s]] + [leaf for leaf, _ in allowed
+                                                                           if leaf in qualified]
+        others = [leaf for leaf, key in allowed if key not in hints[s] and leaf not in qualified] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
     found: list[tuple[dict, int]] = []
