@@ -97,7 +97,8 @@ class Operations:
     functions (``torch.exp``) rather than methods of a value (``x.exp``), activation functions that are a specific
     choice (``relu``), function names that are placeholders (``activation``), the name words of submodules
     that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``), and the
-    library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity)."""
+    library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity), and the
+    method names that declare a learned parameter named by their first argument (Flax's ``self.param``)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -107,6 +108,7 @@ class Operations:
     placeholders: frozenset[str] = frozenset()
     identity_modules: frozenset[str] = frozenset()
     module_classes: dict[str, str | None] = field(default_factory=dict)
+    parameters: frozenset[str] = frozenset()
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -268,6 +270,12 @@ class Translator:
     def _call(self, node: cst.Call, depth: int) -> sympy.Basic:
         func = node.func
         receiver: sympy.Basic | None = None
+        written = _indexed_update(node)
+        if written is not None and not self.strict:
+            return self._translate(written, depth)  # out.at[:, :m].set(v): JAX's functional slice write holds v
+        declared = self._declared_parameter(node)
+        if declared is not None:
+            return declared
         if isinstance(func, cst.Name):
             name = func.value
         elif isinstance(func, cst.Attribute):
@@ -317,6 +325,19 @@ class Translator:
             return self._uninterpreted(name, operands)
         return _apply(_reduced(operation.form, node), operands)
 
+    def _declared_parameter(self, node: cst.Call) -> sympy.Symbol | None:
+        """The leaf a parameter declaration stands for: ``self.param('spectral_weights', init, shape)`` (Flax) or
+        ``hk.get_parameter('w', shape)`` (Haiku) is a learned weight named by its first argument, whose initialiser
+        is not part of any formula."""
+        if self.strict or self.operations is None or not isinstance(node.func, cst.Attribute) \
+                or node.func.attr.value not in self.operations.parameters or not node.args:
+            return None
+        first = node.args[0]
+        if first.keyword is not None or not isinstance(first.value, cst.SimpleString):
+            return None
+        name = str(first.value.evaluated_value)
+        return sympy.Symbol(name) if name.isidentifier() else None
+
     def _identity_module(self, name: str) -> bool:
         words = self.operations.identity_modules if self.operations else frozenset()
         return bool(words) and any(word in words for word in name.lower().split("_"))
@@ -336,6 +357,8 @@ class Translator:
             form = self.operations.einsum.get(subscripts) if self.operations is not None else None
             if form is not None:
                 return _apply(form, operands)
+            if len(operands) == 2 and contracts_as_product(subscripts):
+                return matmul(*operands)
             return sympy.Function("einsum")(sympy.Symbol(f"'{subscripts}'"), *operands)
         return self._uninterpreted("einsum", self._positional(node, depth))
 
@@ -404,6 +427,48 @@ def _literal_dims(node: cst.Call, skip: int) -> tuple[int, ...] | None:
             return None
         found.append(-int(inner.value) if negative else int(inner.value))
     return tuple(found)
+
+
+def _indexed_update(node: cst.Call) -> cst.BaseExpression | None:
+    """The value a JAX indexed write ``x.at[idx].set(v)`` stores, or ``None`` for any other call. Like a slice
+    read (``x[:, :m]`` keeps ``x``), the written slice holds the values the formula computes (JAX documents
+    ``x.at[idx].set(y)`` as the functional form of ``x[idx] = y``)."""
+    func = node.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != "set" or not isinstance(func.value, cst.Subscript):
+        return None
+    indexed = func.value.value
+    if not isinstance(indexed, cst.Attribute) or indexed.attr.value != "at":
+        return None
+    values = [a for a in node.args if a.keyword is None and not a.star]
+    return values[0].value if len(values) == 1 else None
+
+
+def contracts_as_product(subscripts: str) -> bool:
+    """True when a two-operand einsum is a matrix product ``a @ b`` over batch axes: one index is summed, it is
+    the last of ``a`` and the first of ``b`` once the batch indices (in both operands and the output) are set
+    aside, and the output is ``a``'s other indices then ``b``'s free ones, in order (``'bji,io->bjo'``, the
+    per-mode ``'bki,kio->bko'`` of a Fourier layer). Ellipses and repeated indices are not read.
+
+    >>> contracts_as_product("bki,kio->bko"), contracts_as_product("bij,bkj->bik")
+    (True, False)
+    """
+    inputs, arrow, output = subscripts.partition("->")
+    parts = inputs.split(",")
+    if not arrow or len(parts) != 2 or "." in subscripts:
+        return False
+    left, right = parts
+    if any(len(set(p)) != len(p) for p in (left, right, output)) or not (left + right + output).isalpha():
+        return False
+    summed = (set(left) & set(right)) - set(output)
+    batch = set(left) & set(right) & set(output)
+    if len(summed) != 1:
+        return False
+    index = summed.pop()
+    left_own = [c for c in left if c not in batch]
+    right_own = [c for c in right if c not in batch]
+    if not left_own or left_own[-1] != index or not right_own or right_own[0] != index or len(right_own) < 2:
+        return False
+    return output == "".join(c for c in left if c != index) + "".join(right_own[1:])
 
 
 def apply_operation(operations: Operations, name: str, operand: sympy.Basic) -> sympy.Basic:

@@ -1056,12 +1056,17 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
     ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
     ``4 * MAX_RENAMINGS`` tried (``hinted_only``: only the leaves each symbol's hints name)."""
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
+    named = set().union(*(hints[s] for s in symbols)) if symbols else set()
     options = []
     for s in symbols:
         # an element read one step away (dones[t + 1]) only for a symbol named as shifted (V_next)
         allowed = [(leaf, key) for leaf, key in keyed if not _shifted(leaf) or _names_shift(s)]
-        preferred = [leaf for leaf, key in allowed if key in hints[s]]
-        others = [leaf for leaf, key in allowed if key not in hints[s]] \
+        # a hint with a qualifier (y_pred_std for pred_std) follows it too, after the exact names, unless the
+        # glossary names that code name for a symbol of its own (old_values beside values)
+        qualified = {leaf for leaf, key in allowed if key not in named and names.narrower(frozenset(hints[s]), key)}
+        preferred = [leaf for leaf, key in allowed if key in hints[s]] + [leaf for leaf, _ in allowed
+                                                                           if leaf in qualified]
+        others = [leaf for leaf, key in allowed if key not in hints[s] and leaf not in qualified] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
     found: list[tuple[dict, int]] = []
@@ -1367,11 +1372,16 @@ def _leaf_key(leaf: sympy.Basic) -> str:
 
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
-    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``)."""
+    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``), and a floor
+    at one (``clamp(x, min=eps)``, ``max(x, 1e-6)``) read as ``x``."""
     # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
     clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
               and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
               and (small_value(e.args[1]) is not None or _leaf_key(e.args[1]) in _STABILITY)}
+    # max(x, 1e-6) (jnp.maximum(std, 1e-6), torch.max(x, eps)) is the same floor written as a maximum
+    clamps.update({e: e.args[1 - i] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "max"
+                   and len(e.args) == 2 for i in (0, 1) if isinstance(e.args[i], sympy.Symbol)
+                   and (small_value(e.args[i]) is not None or _leaf_key(e.args[i]) in _STABILITY)})
     code = substitute(code, clamps)
     mapping = {}
     for symbol in _free(code):

@@ -100,7 +100,7 @@ def parse_switches(data: dict) -> tuple[Switch, ...]:
 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
-    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``).
+    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -122,7 +122,8 @@ def parse_table(data: dict) -> Operations:
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
                       frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
-                      frozenset(data.get("identity_modules") or ()), _module_classes(data))
+                      frozenset(data.get("identity_modules") or ()), _module_classes(data),
+                      frozenset(data.get("parameters") or ()))
 
 
 def _module_classes(data: dict) -> dict[str, str | None]:

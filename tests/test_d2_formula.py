@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 from extractors import expressions
-from extractors.formulas import FormulaError, Translator, parse_formula
+from extractors.formulas import FormulaError, Translator, contracts_as_product, parse_formula
 from extractors.repository import build_index
 from rules import d2_formula, equivalence, names, operations
 from sau.vocabulary import SAU, Status
@@ -276,3 +276,24 @@ def test_a_sampler_switched_to_the_mechanism_keeps_it_from_being_absent(tmp_path
                ["ddpm", "memoryless"])
     verdict = d2_formula.check(sau, index)
     assert (verdict.status, verdict.score) == (status, score), verdict.reason
+
+
+@pytest.mark.parametrize("subscripts, product", [
+    ("bji,io->bjo", True),  # a pointwise linear map over batch and grid
+    ("bki,kio->bko", True),  # one matrix per Fourier mode k
+    ("i,io->o", True),
+    ("bij,bkj->bik", False),  # the second operand transposed: not read as a plain product
+    ("bi,bi->b", False),  # a dot product
+    ("ij,jk->ki", False),  # the result transposed
+    ("...i,io->...o", False),
+])
+def test_a_two_operand_einsum_summing_one_index_reads_as_a_product(subscripts: str, product: bool) -> None:
+    assert contracts_as_product(subscripts) is product
+
+
+def test_jax_indexed_writes_and_flax_parameters_read_as_values() -> None:
+    translator = Translator(operations.load())
+    read = translator.translate(cst.parse_expression(
+        "out.at[:, :m].set(jnp.einsum('bji,io->bjo', x, self.param('kernel', init, (d, d))))"))
+    assert read == sympy.Function("matmul")(sympy.Symbol("x"), sympy.Symbol("kernel"))
+    assert translator.translate(cst.parse_expression("out.at[i].add(v)")) != sympy.Symbol("v")  # only a write is v
