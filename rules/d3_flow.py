@@ -63,6 +63,7 @@ _PASS_THROUGH = roles.words("pass_through_calls")
 _MUTATORS = roles.words("mutating_methods")
 _SHOWN = frozenset(w.lower() for w in word_list("display_calls")) | roles.words("plot_calls")
 _RAISED = ("error", "exception")  # ValueError(f"missing {key}"): a message raised, nothing run with the item
+_COMPARED = ("compare", "select")  # a string tested against, which supplies no value
 _DEPTH = 3  # hops through local bindings or enclosing tables: deeper chains are left undecided
 
 
@@ -109,7 +110,7 @@ def flow(index: RepositoryIndex) -> Flow:
         dead = scope in graph.graph and graph.liveness(scope) == DEAD
         for mention in mentions:
             text, context = mention.text, mention.context
-            if mention.kind == "string" and context != "compare" and not dead:
+            if mention.kind == "string" and context not in _COMPARED and not dead:
                 written.setdefault(text, []).append(mention)
             if live and mention.kind in ("string", "name"):
                 named.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
@@ -168,15 +169,17 @@ def values_run(fact: Fact, data: Flow) -> Mention | None:
 def supplied(mention: Mention, data: Flow) -> bool:
     """Whether some string ``mention``'s enclosing ``if`` tests select it by can reach the compared value (module
     docstring); true when it has no such guards."""
-    if not mention.guards:
+    return not mention.guards or any(reaches(string, data) for string in mention.guards)
+
+
+def reaches(string: str, data: Flow) -> bool:
+    """Whether ``string`` can reach a value a comparison tests (module docstring, ``supplied``): a string value of a
+    configuration file or a launcher, or written in live or maybe-live code other than as a listed setting the loops
+    skip."""
+    if string in data.configured:
         return True
-    for string in mention.guards:
-        if string in data.configured:
-            return True
-        for source in data.written.get(string, ()):
-            if not source.within or loop_runs(source, data)[0] != Run.SKIPPED:
-                return True
-    return False
+    return any(not source.within or loop_runs(source, data)[0] != Run.SKIPPED
+               for source in data.written.get(string, ()))
 
 
 def skipped_only(strings: tuple[str, ...], data: Flow) -> bool:

@@ -14,7 +14,8 @@ forms are equal, when the term's words occur in a row among the mention's words,
 or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter
 than four characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
-ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE").
+ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE"), and a label of letters then
+digits (``G3``, ``TD7``: never generic, however short) a word of any name or string (``"g3_elementwise"``).
 
 A matching mention in live code (reached from an entry point) is judged by its role (``role``, tables in
 ``rules/roles.yaml``):
@@ -28,7 +29,10 @@ A matching mention in live code (reached from an entry point) is judged by its r
   metric (``metric_call_words``), an ``add_argument`` default; for a metric also a name or dict/subscript key
   bound to a computed value (``ppl = math.exp(loss)``, ``results["ppl"] = ...``); a string or name listed in a
   table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
-  ``rules/d3_flow.py``);
+  ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
+  assignment == "unit":``) when some code, configuration or launcher writes it (a command-line option's choice or
+  default: ``rules.d3_flow.reaches``), as a run passing it runs that arm (a string tested in a filter or by ``!=``
+  selects nothing);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
   table bound to written-out values or to a value holding a constant nothing fills in or another metric
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
@@ -110,8 +114,8 @@ from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
-from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, skipped_only, supplied, value_source,
-                           values_run)
+from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, reaches, skipped_only, supplied,
+                           value_source, values_run)
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -155,7 +159,8 @@ def term_matches(term: str, text: str) -> bool:
     if term_squashed not in text_squashed:  # every way of matching below needs this, but another word order
         return not _whole_only(term) and _run_any_order(words(text), words(term))
     if _whole_only(term):  # "jax", "ppl", "reward": only a whole identifier (a part of a dotted name) or string
-        return any(squash(part) == term_squashed for part in text.split("."))
+        return any(squash(part) == term_squashed for part in text.split(".")) or \
+            (_LABEL.fullmatch(term_squashed) is not None and term_squashed in words(text))
     text_words = words(text)
     if _run(text_words, words(term)):
         return True
@@ -169,6 +174,9 @@ def term_matches(term: str, text: str) -> bool:
 
 
 _COMMON = roles.words("common_words")
+# a short label of letters then digits ("G3", "TD7", "v5") names one thing: a word of a name or string, as in
+# ``"g3_elementwise"`` or ``GatingPosition.G3_KEY``, is that thing (a size such as "7b" starts with its number)
+_LABEL = re.compile(r"[a-z]+\d+")
 _WHOLE_MIN = 4  # shorter aliases ("ppl", "up") are inside too many longer names
 
 
@@ -195,9 +203,9 @@ def _run_any_order(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
 
 def is_generic(term: str) -> bool:
     """A term that cannot identify an element on its own: one of ``_GENERIC``, a generic name of
-    ``rules.names``, or two characters or fewer."""
+    ``rules.names``, or two characters or fewer other than a label of a letter and a digit (``G3``)."""
     squashed = squash(term)
-    return len(squashed) <= 2 or squashed in _GENERIC or names.is_generic(term)
+    return (len(squashed) <= 2 and not _LABEL.fullmatch(squashed)) or squashed in _GENERIC or names.is_generic(term)
 
 
 @dataclass(frozen=True)
@@ -470,7 +478,8 @@ def _skipped(mention: Mention, data: Flow) -> bool:
     write it (``rules.d3_flow``): the code says outright that the element does not run."""
     if mention.within:
         return loop_runs(mention, data)[0] == Run.SKIPPED
-    return mention.context == "compare" and mention.kind == "string" and skipped_only((mention.text,), data)
+    return mention.context in ("compare", "select") and mention.kind == "string" \
+        and skipped_only((mention.text,), data)
 
 
 def _term_hits(index: RepositoryIndex) -> Callable[[str], frozenset[str]]:
@@ -510,9 +519,13 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
     found = _role(category, mention, constants, terms, data)
     if found == ROLE and data is not None and not supplied(mention, data):
         return TRACE if skipped_only(mention.guards, data) else UNKNOWN
-    if found == UNKNOWN and data is not None and mention.context == "compare" and mention.kind == "string" \
-            and skipped_only((mention.text,), data):
-        return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
+    if found == UNKNOWN and data is not None and mention.context in ("compare", "select") \
+            and mention.kind == "string":
+        if skipped_only((mention.text,), data):
+            return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
+        if mention.context == "select" and category in _SELECTED and reaches(mention.text, data) \
+                and supplied(mention, data):
+            return ROLE  # elif assignment == "unit": with "unit" an option's choice, a run selects that arm
     return found
 
 
@@ -574,6 +587,7 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     return UNKNOWN
 
 
+_SELECTED = ("scope", "baselines")  # settings and methods a string dispatch selects; a dataset's must be loaded
 _LISTED = ("literal", "", "key:literal", "key:computed")  # contexts of an element of a table bound to a name
 
 

@@ -189,7 +189,8 @@ def test_steps_ask_for_roles() -> None:
 
 def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None:
     """``Mention.guards``: the strings of ``==``/``in`` tests (through ``and``/``or`` when both sides compare) of
-    the enclosing ``if`` bodies in the mention's scope; comparisons' own strings have the ``compare`` context."""
+    the enclosing ``if`` bodies in the mention's scope; comparisons' own strings have the ``select`` context when
+    they select an ``if`` body so, ``compare`` otherwise."""
     (tmp_path / "run.py").write_text(
         "def main(kind, flag):\n"
         "    if kind in ('a', 'b'):\n        one(kind)\n"
@@ -200,4 +201,5 @@ def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None
     by = {(m.text, m.kind): m for ms in graph.mentions.values() for m in ms}
     assert [by[(call, "name")].guards for call in ("one", "two", "three", "four")] == [
         ("a", "b"), ("c", "d"), (), ()]
-    assert {by[(s, "string")].context for s in "abcdef"} == {"compare"}
+    assert {s: by[(s, "string")].context for s in "abcdef"} == {
+        "a": "select", "b": "select", "c": "select", "d": "select", "e": "compare", "f": "compare"}

@@ -94,7 +94,8 @@ class Mention(Location):
     iterates, directly or through ``enumerate``/``sorted``/``list``/``tqdm``..., with the literal bounds of a slice
     taken of it, empty when there is none, ``?`` when a bound is not a literal; ``targets`` the loop's names,
     comma-separated), ``bind:item`` (a name whose item or attribute is assigned, ``x[k] = v``, or augmented,
-    ``x += v``), ``compare`` (a string a comparison tests against: ``x == "a"``), or empty.
+    ``x += v``), ``compare`` (a string a comparison tests against: ``x == "a"``), ``select`` (such a string by
+    which an ``if`` statement selects its body: ``if x == "a":``, ``elif x in ("a", "b"):``), or empty.
 
     ``reads`` (bindings and computed keys) the value's inputs: the dotted names it reads and, with ``()`` after
     them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``). ``within`` (a name or string

@@ -96,6 +96,7 @@ class Scanner(cst.CSTVisitor):
         self.within_labels: dict[int, str] = {}  # id of a display's top-level element -> ``<name>:<position>``
         self.within: list[str] = []
         self.compared: set[int] = set()  # ids of strings a comparison tests against (``x == "a"``)
+        self.selecting: set[int] = set()  # ids of those an ``if`` statement selects its body by
         self.guard_of: dict[int, tuple[str, ...]] = {}  # id of an if's body -> the strings its test compares with
         self.guards: list[tuple[int, tuple[str, ...]]] = []  # (scope depth, strings) of the enclosing if bodies
 
@@ -154,6 +155,8 @@ class Scanner(cst.CSTVisitor):
             return "call"
         if id(node) in self.keyed:
             return self.keyed[id(node)]
+        if id(node) in self.selecting:
+            return "select"
         if id(node) in self.compared:
             return "compare"
         if self.calls:
@@ -268,6 +271,7 @@ class Scanner(cst.CSTVisitor):
                            (*self.branches[-1], (id(node), 0)), narrows=True)
             self.s.annotated.add((self.scopes[-1], name))
         compared = compared_strings(node.test)
+        self.selecting.update(id(string) for string in selecting_strings(node.test))
         if compared:
             self.guard_of[id(node.body)] = compared
         if isinstance(node.orelse, cst.Else):
@@ -537,22 +541,26 @@ def _strings_of(operand: cst.BaseExpression) -> list[cst.SimpleString]:
 def compared_strings(test: cst.BaseExpression) -> tuple[str, ...]:
     """The strings an ``if`` test selects its body by (``Mention.guards``): those compared with ``==`` or ``in``,
     through ``and``/``or``; empty when the test is anything else (``!=``, a call, a flag)."""
+    out = []
+    for string in selecting_strings(test):
+        try:
+            value = string.evaluated_value
+        except Exception:  # a malformed escape
+            continue
+        if isinstance(value, str):
+            out.append(value)
+    return tuple(out)
+
+
+def selecting_strings(test: cst.BaseExpression) -> list[cst.SimpleString]:
+    """The string literals of ``compared_strings``, as nodes."""
     if isinstance(test, cst.BooleanOperation):
-        left, right = compared_strings(test.left), compared_strings(test.right)
-        return (*left, *right) if left and right else ()
+        left, right = selecting_strings(test.left), selecting_strings(test.right)
+        return [*left, *right] if left and right else []
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 \
             or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.In)):
-        return ()
-    out = []
-    for operand in (test.left, test.comparisons[0].comparator):
-        for string in _strings_of(operand):
-            try:
-                value = string.evaluated_value
-            except Exception:  # a malformed escape
-                continue
-            if isinstance(value, str):
-                out.append(value)
-    return tuple(out)
+        return []
+    return [string for operand in (test.left, test.comparisons[0].comparator) for string in _strings_of(operand)]
 
 
 _ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
