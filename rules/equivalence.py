@@ -89,73 +89,129 @@ def _evaluated(expression: sympy.Basic, point: int,
                renaming: tuple[tuple[str, str], ...]) -> tuple[complex | None, int, str | None]:
     """(the value of ``expression`` at ``point``, the number of distinct nodes evaluated, ``None``), or (``None``,
     0, why) where the evaluation is inconclusive (``evaluate``)."""
-    memo: dict = {}
-    names = dict(renaming)
-    stack = [(expression, False)]
+    program = _program(expression)
     try:
-        while stack:
-            node, ready = stack.pop()
-            if node in memo:
-                continue
-            if not ready and node.args:
-                stack.append((node, True))
-                stack.extend((arg, False) for arg in node.args if arg not in memo)
-                continue
-            memo[node] = _value(node, [memo[a] for a in node.args], point, names)
+        return _run(program, point, dict(renaming)), len(program), None
     except Inconclusive as error:
         return None, 0, str(error)
-    return memo[expression], len(memo), None
 
 
-def _value(node: sympy.Basic, args: list, point: int, renaming: dict[str, str]) -> complex | None:
+# the operations of a compiled node (``_program``)
+_SYMBOL, _REAL, _CONSTANT, _FAILED, _ADD, _MUL, _POW, _EXP, _LOG, _ABS, _UNARY, _GENERIC = range(12)
+_UNARY_FUNCTIONS = {sympy.sin: cmath.sin, sympy.cos: cmath.cos, sympy.tanh: cmath.tanh}
+
+
+@lru_cache(maxsize=1 << 14)  # one program serves every point and renaming of an expression
+def _program(expression: sympy.Basic) -> tuple[tuple, ...]:
+    """The distinct nodes of ``expression`` in the order ``_run`` evaluates them (children first, each node once),
+    each as (operation, its data, the positions of its arguments in the program): the tree is read once, and each
+    point and renaming then costs only arithmetic. The order is the one a depth-first walk over the shared graph
+    gives, so the first node that fails at a point (and the reason given) depends on the expression alone."""
+    position: dict = {}
+    program: list[tuple] = []
+    stack = [(expression, False)]
+    while stack:
+        node, ready = stack.pop()
+        if node in position:
+            continue
+        if not ready and node.args:
+            stack.append((node, True))
+            stack.extend((arg, False) for arg in node.args if arg not in position)
+            continue
+        position[node] = len(program)
+        program.append(_operation(node) + (tuple(position[a] for a in node.args),))
+    return tuple(program)
+
+
+def _operation(node: sympy.Basic) -> tuple:
+    """(operation, data) of one node; a number's value is computed here, once (or the reason it has none)."""
+    if isinstance(node, sympy.Symbol):
+        return _SYMBOL, node.name
+    name = node.func.__name__ if isinstance(node, AppliedUndef) else ""
+    if name in SIGN_SENSITIVE:
+        return _REAL, name
+    if node is sympy.pi or node is sympy.E or node.is_Number:
+        try:
+            if node.is_Number and not node.is_finite:
+                return _FAILED, "infinite value"
+            value = complex(math.pi) if node is sympy.pi else complex(math.e) if node is sympy.E \
+                else complex(float(node))
+        except (OverflowError, ZeroDivisionError, ValueError) as error:
+            return _FAILED, str(error)
+        return (_CONSTANT, value) if abs(value) < _HUGE and value == value else (_FAILED, "overflow")
+    if isinstance(node, sympy.Add):
+        return _ADD, None
+    if isinstance(node, sympy.Mul):
+        return _MUL, None
+    if isinstance(node, sympy.Pow):
+        return _POW, None
+    if isinstance(node, sympy.exp):
+        return _EXP, None
+    if isinstance(node, sympy.log):
+        return _LOG, None
+    if isinstance(node, sympy.Abs):
+        return _ABS, None
+    if isinstance(node, (sympy.sin, sympy.cos, sympy.tanh)):
+        return _UNARY, _UNARY_FUNCTIONS[type(node)]
+    generic = name or type(node).__name__  # a fixed smooth function of the arguments (``_generic``)
+    return _GENERIC, (generic, _seed(generic, "c"), tuple(0.3 + _seed(generic, i) for i in range(len(node.args))),
+                      tuple(0.2 + _seed(generic, "q", i) for i in range(len(node.args))))
+
+
+def _run(program: tuple[tuple, ...], point: int, renaming: dict[str, str]) -> complex | None:
+    """The value of the last node of ``program`` at ``point``; raises ``Inconclusive`` at the first node that has
+    none (a division by zero, an overflow, an operand left out)."""
+    values: list = []
     try:
-        if isinstance(node, sympy.Symbol):
-            return _symbol(renaming.get(node.name, node.name), point)
-        name = node.func.__name__ if isinstance(node, AppliedUndef) else ""
-        if name in SIGN_SENSITIVE:
-            return _real_function(name, args)
-        if any(a is None for a in args):
-            raise Inconclusive("an operand left out")
-        if node is sympy.pi:
-            return complex(math.pi)
-        if node is sympy.E:
-            return complex(math.e)
-        if node.is_Number:
-            if not node.is_finite:
-                raise Inconclusive("infinite value")
-            return complex(float(node))
-        if isinstance(node, sympy.Add):
-            result = sum(args, 0j)
-        elif isinstance(node, sympy.Mul):
-            result = 1 + 0j
-            for value in args:
-                result *= value
-        elif isinstance(node, sympy.Pow):
-            base, exponent = args
-            if base == 0 and exponent.real <= 0:
-                raise Inconclusive("division by zero")
-            result = base ** exponent
-        elif isinstance(node, sympy.exp):
-            if args[0].real > 200:
+        for operation, data, arguments in program:
+            args = [values[i] for i in arguments]
+            if operation == _SYMBOL:
+                values.append(_symbol(renaming.get(data, data), point))
+                continue
+            if operation == _REAL:
+                values.append(_real_function(data, args))
+                continue
+            if None in args:
+                raise Inconclusive("an operand left out")
+            if operation == _CONSTANT:
+                values.append(data)
+                continue
+            if operation == _FAILED:
+                raise Inconclusive(data)
+            if operation == _ADD:
+                result = sum(args, 0j)
+            elif operation == _MUL:
+                result = 1 + 0j
+                for value in args:
+                    result *= value
+            elif operation == _POW:
+                base, exponent = args
+                if base == 0 and exponent.real <= 0:
+                    raise Inconclusive("division by zero")
+                result = base ** exponent
+            elif operation == _EXP:
+                if args[0].real > 200:
+                    raise Inconclusive("overflow")
+                result = cmath.exp(args[0])
+            elif operation == _LOG:
+                if args[0] == 0:
+                    raise Inconclusive("log of zero")
+                result = cmath.log(args[0])
+            elif operation == _ABS:
+                result = complex(abs(args[0]))
+            elif operation == _UNARY:
+                result = data(args[0])
+            else:
+                result = _generic(data, args)
+            if not (abs(result) < _HUGE) or result != result:
                 raise Inconclusive("overflow")
-            result = cmath.exp(args[0])
-        elif isinstance(node, sympy.log):
-            if args[0] == 0:
-                raise Inconclusive("log of zero")
-            result = cmath.log(args[0])
-        elif isinstance(node, sympy.Abs):
-            result = complex(abs(args[0]))
-        elif isinstance(node, (sympy.sin, sympy.cos, sympy.tanh)):
-            result = {sympy.sin: cmath.sin, sympy.cos: cmath.cos, sympy.tanh: cmath.tanh}[type(node)](args[0])
-        else:
-            result = _generic(name or type(node).__name__, args)
+            values.append(result)
     except (OverflowError, ZeroDivisionError, ValueError) as error:
         raise Inconclusive(str(error)) from None
-    if not (abs(result) < _HUGE) or result != result:
-        raise Inconclusive("overflow")
-    return result
+    return values[-1]
 
 
+@lru_cache(maxsize=1 << 14)
 def _symbol(name: str, point: int) -> complex | None:
     """A symbol's value at ``point``: positive at the first points, then all negative, then of a seeded sign."""
     if name == _NONE:
@@ -188,10 +244,12 @@ def _real_function(name: str, args: list) -> complex:
     raise Inconclusive(f"{name} with {len(args)} operands")
 
 
-def _generic(name: str, args: list[complex]) -> complex:
-    """A fixed smooth function of ``args`` for the uninterpreted function ``name``: order matters, no symmetry."""
-    linear = _seed(name, "c") + sum((0.3 + _seed(name, i)) * a for i, a in enumerate(args))
-    square = sum((0.2 + _seed(name, "q", i)) * a * a for i, a in enumerate(args))
+def _generic(data: tuple, args: list[complex]) -> complex:
+    """A fixed smooth function of ``args`` for an uninterpreted function: ``data`` is (its name, the seeded
+    constant, the linear and the square coefficients, ``_operation``); order matters, no symmetry."""
+    _, constant, linear_weights, square_weights = data
+    linear = constant + sum(w * a for w, a in zip(linear_weights, args))
+    square = sum(w * a * a for w, a in zip(square_weights, args))
     return cmath.sin(linear) + 0.5 * cmath.cos(square) + 0.25 * len(args)
 
 
