@@ -390,7 +390,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, STUB, tuple(matches),
                             f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
-    computed = [f for f in agreeing if f.computed]
+    # a value computed in code no entry point reaches is computed at no run time
+    computed = [f for f in agreeing if f.computed and liveness(f) != DEAD]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]
