@@ -177,7 +177,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
-                     index.analysis(library_realisations), maximised=_maximised(sau.statement))
+                     index.analysis(library_realisations), maximised=_maximised(sau.statement),
+                     words=frozenset(names.words(" ".join((sau.statement, *sau.checks.get("mechanism", ()))))))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -240,6 +241,7 @@ class _Search:
     # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
     placeholders: dict = field(default_factory=dict)
     maximised: bool = False  # the statement says its quantity is maximised (``_maximised``)
+    words: frozenset[str] = frozenset()  # the words of the statement and the mechanism keywords
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -723,10 +725,12 @@ def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
 def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
     """The formula realised by a library call or a configuration key (``implementations`` in
     ``rules/operations.yaml``) that the repository runs or sets, or ``None``. The claim's symbols are renamed to
-    the implementation's form's (every order tried: the forms have few symbols)."""
+    the implementation's form's (every order tried: the forms have few symbols). An implementation whose forms are
+    common shapes (Adam's moments are any moving average) counts only for a claim whose statement or mechanism
+    names it (``named_by``)."""
     for implementation in operations.implementations():
         where = search.realised.get(implementation.name)
-        if where is None:
+        if where is None or (implementation.named_by and not implementation.named_by & search.words):
             continue
         for form in implementation.forms:
             symbols = sorted(_free(form), key=lambda s: s.name)
