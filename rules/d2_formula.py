@@ -177,7 +177,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
-                     index.analysis(library_realisations), maximised=_maximised(sau.statement))
+                     index.analysis(library_realisations), maximised=_maximised(sau.statement),
+                     words=frozenset(names.words(" ".join((sau.statement, *sau.checks.get("mechanism", ()))))))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -240,6 +241,7 @@ class _Search:
     # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
     placeholders: dict = field(default_factory=dict)
     maximised: bool = False  # the statement says its quantity is maximised (``_maximised``)
+    words: frozenset[str] = frozenset()  # the words of the statement and the mechanism keywords
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -260,24 +262,30 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     kept_names = frozenset(names.normalise(n.rsplit(".", 1)[-1]) for s in base.symbols
                            for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ()))
 
+    table = operations.load()
+    specific_names = table.activations | frozenset(table.operations) | {"getitem", "matmul", "transpose", "mean",
+                                                                         "sum", "prod", "max", "min", "clip", "where"}
+
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
         return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
 
     # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
     claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
                                                             for hs in base.hints.values() for h in hs) else frozenset())
+    # the claim's own uninterpreted functions and how many arguments it gives each (attn(h), mlp(h))
+    applied = frozenset((f.func.__name__, len(f.args)) for f in _nodes(rhs) if isinstance(f, AppliedUndef)
+                        and f.func.__name__ not in specific_names)
     # an objective the statement maximises, whose glossary names a loss: a loss minimised is its negative
     objective = search.maximised and any(_LOSS in h.split("_") for h in lhs_hints)
 
     def readings(candidate: CodeExpression, forms: tuple) -> tuple[tuple, frozenset]:
         """The candidate's forms and readings (``_readings``), negated for a loss of a maximised objective."""
-        found, branches = _readings(forms, claimed, kept_names)
+        found, branches = _readings(forms, claimed, kept_names, applied)
         if objective and _loss_named(candidate):
             return tuple(_negated(f) for f in found), frozenset(_negated(f) for f in branches)
         return found, branches
 
     weights = _weights(rhs, base.hints)
-    table = operations.load()
     specific = table.activations | frozenset(table.operations)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
@@ -418,18 +426,23 @@ def _as_means(expression: sympy.Basic) -> sympy.Basic:
     return substitute(expression, rewrite) if rewrite else expression
 
 
-def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
-    """``forms`` and the ways a formula may read them: glossary-named submodule calls as leaves
+def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
+              applied: frozenset[tuple[str, int]] = frozenset()) -> tuple[tuple, frozenset]:
+    """``forms`` and the ways a formula may read them: calls of a function the claim applies to fewer arguments
+    with only the claim's leading ones (``_fewer_arguments``), glossary-named submodule calls as leaves
     (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
     shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED})
-    return _readings_of(forms, shown, kept)
+    return _readings_of(forms, shown, kept, applied)
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
-def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str]) -> tuple[tuple, frozenset]:
+def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
+                 applied: frozenset[tuple[str, int]]) -> tuple[tuple, frozenset]:
+    if applied:
+        forms = forms + _variants(forms, lambda form: _fewer_arguments(form, applied))
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
     if _MASKED not in claimed:
@@ -633,6 +646,17 @@ def _reduction_named(form: sympy.Basic, claimed: frozenset[str]) -> sympy.Basic 
     return substitute(form, mapping) if mapping else None
 
 
+@lru_cache(maxsize=1 << 15)
+def _fewer_arguments(form: sympy.Basic, applied: frozenset[tuple[str, int]]) -> sympy.Basic | None:
+    """``form`` with every call of a function the claim applies to fewer arguments cut to the claim's leading ones
+    (``attn(h, cos, sin, mask)`` read ``attn(h)``: the paper writes a layer of its input, the code also passes
+    positions, masks and caches), or ``None`` when there is none. The claim's other functions are not touched."""
+    wanted = dict(applied)
+    calls = {n: n.func(*n.args[: wanted[n.func.__name__]]) for n in _nodes(form) if isinstance(n, AppliedUndef)
+             and 0 < wanted.get(n.func.__name__, len(n.args)) < len(n.args)}
+    return substitute(form, calls) if calls else None
+
+
 def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) -> tuple:
     """The forms with every call of a submodule the glossary names as a quantity (``self.Q1(zsa)`` where the
     glossary's ``Q1`` names ``Q1``) read as that quantity's leaf, those that differ: the paper writes the network's
@@ -701,10 +725,12 @@ def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
 def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
     """The formula realised by a library call or a configuration key (``implementations`` in
     ``rules/operations.yaml``) that the repository runs or sets, or ``None``. The claim's symbols are renamed to
-    the implementation's form's (every order tried: the forms have few symbols)."""
+    the implementation's form's (every order tried: the forms have few symbols). An implementation whose forms are
+    common shapes (Adam's moments are any moving average) counts only for a claim whose statement or mechanism
+    names it (``named_by``)."""
     for implementation in operations.implementations():
         where = search.realised.get(implementation.name)
-        if where is None:
+        if where is None or (implementation.named_by and not implementation.named_by & search.words):
             continue
         for form in implementation.forms:
             symbols = sorted(_free(form), key=lambda s: s.name)
