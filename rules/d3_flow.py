@@ -172,6 +172,24 @@ def supplied(mention: Mention, data: Flow) -> bool:
     return not mention.guards or any(reaches(string, data) for string in mention.guards)
 
 
+def selects(mention: Mention, data: Flow) -> bool:
+    """Whether a run can pass the string an ``if`` statement selects its arm by (``mention``, context ``select``):
+    a string value of a configuration file or a launcher, or a string live or maybe-live code hands to a call (a
+    command-line option's choice or default, ``build("g3_elementwise")``), lists as a setting the loops do not skip,
+    or writes in the comparing function itself. Narrower than ``reaches``: a parameter default or a constant of
+    another function (``def other(kind="high_variance")``) reaches this comparison only by the coincidence of an
+    equal string."""
+    if mention.text in data.configured:
+        return True
+    for source in data.written.get(mention.text, ()):
+        if source.within:
+            if loop_runs(source, data)[0] != Run.SKIPPED:
+                return True
+        elif source.context.startswith("arg:") or source.scope == mention.scope:
+            return True
+    return False
+
+
 def reaches(string: str, data: Flow) -> bool:
     """Whether ``string`` can reach a value a comparison tests (module docstring, ``supplied``): a string value of a
     configuration file or a launcher, or written in live or maybe-live code other than as a listed setting the loops

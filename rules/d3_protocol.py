@@ -30,9 +30,9 @@ A matching mention in live code (reached from an entry point) is judged by its r
   bound to a computed value (``ppl = math.exp(loss)``, ``results["ppl"] = ...``); a string or name listed in a
   table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
-  assignment == "unit":``) when some code, configuration or launcher writes it (a command-line option's choice or
-  default: ``rules.d3_flow.reaches``), as a run passing it runs that arm (a string tested in a filter or by ``!=``
-  selects nothing);
+  assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
+  value, a call's argument: ``rules.d3_flow.selects``), as that run runs the arm (a string tested in a filter or
+  by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
   table bound to written-out values or to a value holding a constant nothing fills in or another metric
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
@@ -114,7 +114,7 @@ from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
-from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, reaches, skipped_only, supplied,
+from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, skipped_only, supplied,
                            value_source, values_run)
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
@@ -523,7 +523,7 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             and mention.kind == "string":
         if skipped_only((mention.text,), data):
             return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
-        if mention.context == "select" and category in _SELECTED and reaches(mention.text, data) \
+        if mention.context == "select" and category in _SELECTED and selects(mention, data) \
                 and supplied(mention, data):
             return ROLE  # elif assignment == "unit": with "unit" an option's choice, a run selects that arm
     return found
