@@ -45,7 +45,8 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
 
 Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
 ``hooks_run``) has a trace of its own body: the framework calls it, so its order runs although no entry point calls it
-by name; there a submodule called through an attribute the step names (``self.q_proj(x)``) maps the step strongly,
+by name; there a submodule called through an attribute the step names (``self.q_proj(x)``; ``self.encoder(x)`` of a
+repository class, by the name as written: ``CallSite.written``) maps the step strongly,
 unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
 first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
@@ -390,7 +391,7 @@ def match_site(names: _StepNames, site: CallSite) -> str | None:
             return STRONG
     if _runs_built_class(site, names.functions):
         return STRONG  # transform.apply(x) runs the WaveletTransform the step's functions name
-    receiver, _, attribute = site.target.rpartition(".")
+    receiver, _, attribute = (site.written or site.target).rpartition(".")
     if (receiver == "self" and site.kind in (UNRESOLVED, INSTANCE) and attribute.lower() in names.tails
             and attribute not in _COMMON_CALLS):
         return STRONG  # self.q_proj(x): the submodule the step names runs (not self.train(): nn.Module's)

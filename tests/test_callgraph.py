@@ -204,3 +204,21 @@ def test_annotated_parameter_and_isinstance_type_a_receiver(tmp_path) -> None:
     calls = [(s.line, s.callee) for s in graph.callees_in_order("main.epoch") if s.kind == "call"]
     assert calls == [(15, "main.Base.collect"), (17, "main.Sub.step"), (19, "main.Base.step"), (20, "main.Base.step")]
     assert graph.graph.edges["main.epoch", "main.Sub.step"]["kind"] == "call"
+
+
+def test_module_moved_to_a_device_keeps_its_class(tmp_path) -> None:
+    """Moving or casting a module returns the module (``Encoder().to(device).float()``, ``model = model.cuda()``):
+    calling it still runs its class's forward, and the call site keeps the name as written (``self.encoder``)."""
+    (tmp_path / "main.py").write_text(
+        "class Encoder:\n    def forward(self, x):\n        return x\n\n\n"
+        "class Agent:\n    def __init__(self, device):\n        self.encoder = Encoder().to(device).float()\n\n"
+        "    def act(self, x):\n        return self.encoder(x)\n\n\n"
+        "def main(device):\n"
+        "    model = Encoder()\n    model = model.cuda()\n    model(1)\n"
+        "    Agent(device).act(2)\n\n\n"
+        "if __name__ == '__main__':\n    main('cpu')\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    acts = [(s.line, s.kind, s.callee, s.written) for s in graph.callees_in_order("main.Agent.act")]
+    assert acts == [(11, "instance", "main.Encoder.forward", "self.encoder")]
+    runs = [(s.line, s.callee) for s in graph.callees_in_order("main.main") if s.kind == "instance"]
+    assert runs == [(17, "main.Encoder.forward")]

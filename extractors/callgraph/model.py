@@ -57,7 +57,9 @@ class CallSite(Location):
     (resolved outside the repository) or ``unresolved``; ``in_loop`` whether a ``for``/``while``/comprehension
     of the scope encloses it; ``branch`` the arms of the scope's ``if``/``try`` statements that enclose it, as
     (statement id, arm number) pairs: two sites of one scope holding the same statement id with different arms
-    never both run in one pass (``if gpt: GPT() else: NGPT()``). Build with ``CallSite.at``.
+    never both run in one pass (``if gpt: GPT() else: NGPT()``); ``written`` the called name as written for a
+    call of an instance (``self.encoder`` for ``self.encoder(x)`` resolved to ``Encoder.forward``), else empty.
+    Build with ``CallSite.at``.
     """
 
     scope: str
@@ -66,13 +68,14 @@ class CallSite(Location):
     kind: str
     in_loop: bool = False
     branch: tuple[tuple[int, int], ...] = ()
+    written: str = ""
 
     @classmethod
     def at(cls, key: str, line: int, scope: str, callee: str | None, target: str, kind: str,
-           in_loop: bool = False) -> CallSite:
+           in_loop: bool = False, written: str = "") -> CallSite:
         """A site on ``line`` of the source ``key`` (``file`` or ``file#cell``)."""
         file, cell = split_where(key)
-        return cls(file, line, line, scope, callee, target, kind, in_loop, cell=cell)
+        return cls(file, line, line, scope, callee, target, kind, in_loop, cell=cell, written=written)
 
 
 @dataclass(frozen=True)

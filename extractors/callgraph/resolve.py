@@ -246,7 +246,7 @@ class Resolver:
         if kind == "external":
             return CallSite.at(key, line, scope, None, target, EXTERNAL, in_loop)
         if kind == "instance":
-            return CallSite.at(key, line, scope, target, target, INSTANCE, in_loop)
+            return CallSite.at(key, line, scope, target, target, INSTANCE, in_loop, text)
         if target in self.cg.classes:
             return CallSite.at(key, line, scope, target, target, INSTANTIATE, in_loop)
         if target in self.cg.functions:

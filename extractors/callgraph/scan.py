@@ -18,6 +18,7 @@ from extractors.trees import node_children
 _PLAIN_DECORATORS = word_list("plain_decorators")
 _DISPLAY_CALLS = word_list("display_calls")
 _DISPLAY_KEYWORDS = word_list("display_keywords")
+_SELF_RETURNING = word_list("self_returning_methods")
 
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
@@ -431,6 +432,12 @@ class Scanner(cst.CSTVisitor):
                    else "bind:computed")
         reads = () if value is None or context == "bind:literal" else value_reads(value)
         self._mention(text.split(".")[-1], "binding", node, context, reads)
+        built = _moved(value) if value is not None else None
+        if built is not None and not isinstance(built, cst.Call):
+            if dotted_name(built) == text:
+                return  # model = model.to(device): the same object, its class kept
+        elif built is not None:
+            ctor = dotted_name(built.func)  # Encoder(...).to(device): an Encoder
         parts = text.split(".")
         if len(parts) == 1:
             self._type_var(parts[0], self._line(node), ctor, tuple(self.branches[-1]))
@@ -484,6 +491,17 @@ class Scanner(cst.CSTVisitor):
     def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
         if node.value.strip():
             self._mention(node.value, "string", node)
+
+
+def _moved(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The object a chain of module moves and casts returns (``extractors/words.yaml``, ``self_returning_methods``):
+    ``Encoder(...)`` for ``Encoder(...).to(device).float()``, ``model`` for ``model.cuda()``; ``None`` when
+    ``value`` is no such chain."""
+    inner = value
+    while (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
+           and inner.func.attr.value in _SELF_RETURNING):
+        inner = inner.func.value
+    return None if inner is value else inner
 
 
 def _decorator_name(decorator: cst.Decorator) -> str:
