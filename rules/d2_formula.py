@@ -394,8 +394,12 @@ _SUM = sympy.Function("sum")
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
                 cache: dict) -> tuple:
     """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
-    ``kept``: computed once per candidate and kept names (``cache`` lives in the index, as ``_profile``'s)."""
-    key = ("kept", id(candidate), kept)
+    ``kept``: computed once per candidate and set of its locals kept (``CodeExpression.locals_read``), whichever
+    formula asks (``cache`` lives in the index, as ``_profile``'s)."""
+    chosen = frozenset(name for name in candidate.locals_read if keep(name))
+    if not chosen:  # no local kept: no source reaches one
+        return ()
+    key = ("kept", id(candidate), chosen)
     if key not in cache:
         cache[key] = candidate.kept_forms(keep)
     return cache[key]
