@@ -1038,9 +1038,10 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
 def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
              cache: dict, budget: equivalence.Budget):
     """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
-    code is left in it, whether its value depends on signs), computed once per candidate form and kind of formula;
-    ``cache`` lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
-    key = (id(candidate), form, keeps_small, claimed_keys & _STABILITY)
+    code is left in it, whether its value depends on signs), computed once per form and kind of formula, whichever
+    candidate holds the form (a helper inlined in many places gives many candidates the same forms); ``cache``
+    lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
+    key = ("profile", form, keeps_small, claimed_keys & _STABILITY)
     cached = cache.get(key)
     if cached is None:
         nodes = dag_nodes(form, MAX_FORM_NODES)
