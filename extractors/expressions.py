@@ -13,6 +13,7 @@ see ``extractors.formulas`` for the translation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 import libcst as cst
@@ -81,11 +82,32 @@ class CodeExpression(Location):
 
     def forms(self) -> tuple[sympy.Basic, ...]:
         """The forms to compare: substituted first, then direct, then the other paths and the per-step term."""
+        return self._forms
+
+    @cached_property  # every formula of a run reads every candidate's forms
+    def _forms(self) -> tuple[sympy.Basic, ...]:
         found = [self.expression]
         for form in ([self.direct] if self.direct is not None else []) + list(self.alternatives):
             if form not in found:
                 found.append(form)
         return tuple(found)
+
+    @cached_property
+    def locals_read(self) -> frozenset[str]:
+        """Every local name the bindings behind the forms read, directly or through the locals read: the only names
+        ``kept_forms`` asks its ``keep`` about, so two ``keep`` that agree on these give the same forms."""
+        found: set[str] = set()
+        seen: set[int] = set()
+        stack = list(self.sources)
+        while stack:
+            binding = stack.pop()
+            if id(binding) in seen:
+                continue
+            seen.add(id(binding))
+            for name, used in binding.uses:
+                found.add(name)
+                stack.append(used)
+        return frozenset(found)
 
     def kept_forms(self, keep: Callable[[str], bool]) -> tuple[sympy.Basic, ...]:
         """The forms rebuilt with the locals ``keep(name)`` accepts left as leaves, those that differ from

@@ -402,8 +402,12 @@ _SUM = sympy.Function("sum")
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
                 cache: dict) -> tuple:
     """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
-    ``kept``: computed once per candidate and kept names (``cache`` lives in the index, as ``_profile``'s)."""
-    key = ("kept", id(candidate), kept)
+    ``kept``: computed once per candidate and set of its locals kept (``CodeExpression.locals_read``), whichever
+    formula asks (``cache`` lives in the index, as ``_profile``'s)."""
+    chosen = frozenset(name for name in candidate.locals_read if keep(name))
+    if not chosen:  # no local kept: no source reaches one
+        return ()
+    key = ("kept", id(candidate), chosen)
     if key not in cache:
         cache[key] = candidate.kept_forms(keep)
     return cache[key]
@@ -1060,9 +1064,10 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
 def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
              cache: dict, budget: equivalence.Budget):
     """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
-    code is left in it, whether its value depends on signs), computed once per candidate form and kind of formula;
-    ``cache`` lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
-    key = (id(candidate), form, keeps_small, claimed_keys & _STABILITY)
+    code is left in it, whether its value depends on signs), computed once per form and kind of formula, whichever
+    candidate holds the form (a helper inlined in many places gives many candidates the same forms); ``cache``
+    lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
+    key = ("profile", form, keeps_small, claimed_keys & _STABILITY)
     cached = cache.get(key)
     if cached is None:
         nodes = dag_nodes(form, MAX_FORM_NODES)

@@ -300,13 +300,17 @@ def step_roles(step: dict) -> frozenset[str]:
     phrase equal to one of them or running inside one as whole words (``gradient clipping`` asks for ``clip``;
     ``optimizer.step`` for ``optimizer_step``; ``_asks``); for a role marked ``by_functions``, a function of the
     step that is one of the role's calls (``fit``)."""
-    texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (step["name"], *step.get("keywords", ()),
-                                                                      *step.get("functions", ())) if t]
-    functions = {f.lower().rsplit(".", 1)[-1] for f in step.get("functions", ())}
+    return _roles_asked(step["name"], tuple(step.get("keywords", ())), tuple(step.get("functions", ())))
+
+
+@lru_cache(maxsize=4096)  # every trace and pair of steps asks again
+def _roles_asked(name: str, keywords: tuple[str, ...], step_functions: tuple[str, ...]) -> frozenset[str]:
+    texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (name, *keywords, *step_functions) if t]
+    functions = {f.lower().rsplit(".", 1)[-1] for f in step_functions}
     asked = frozenset(role.name for role in roles.step_roles()
                       if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
                       or (role.by_functions and functions & role.calls))
-    return asked | {"optimizer_step"} if _names_optimizer_update(step["name"]) else asked
+    return asked | {"optimizer_step"} if _names_optimizer_update(name) else asked
 
 
 def _names_optimizer_update(name: str) -> bool:
@@ -332,6 +336,12 @@ def site_role(site: CallSite) -> str | None:
     """The role a call site plays (``rules/roles.yaml``, ``step_roles``), or ``None``: its last name part is one of
     the role's calls and, for a role with receivers, the receiver's last name part holds one of their words
     (``self.optimizer.step()`` steps the optimizer, ``env.step()`` plays no role)."""
+    return _role_of(site.kind, site.target, site.callee)
+
+
+@lru_cache(maxsize=1 << 16)  # nothing else of a site decides its role, and every trace asks for it again
+def _role_of(kind: str, target: str, callee: str | None) -> str | None:
+    site = _site(kind, target, callee)
     if site.kind == RUN or _never_a_step(site, frozenset()):
         return None
     called = site.target if site.callee is None else site.callee
@@ -369,6 +379,17 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
 def match_site(names: _StepNames, site: CallSite) -> str | None:
     """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
     docstring)."""
+    return _match_fields(names, site.kind, site.target, site.callee, site.scope)
+
+
+def _site(kind: str, target: str, callee: str | None, scope: str = "") -> CallSite:
+    """A call site with only the fields step matching reads (``match_site``, ``site_role``): no place."""
+    return CallSite("", 0, 0, scope, callee, target, kind)
+
+
+@lru_cache(maxsize=1 << 16)  # every trace of every step reads the same sites; nothing else of a site decides
+def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None, scope: str) -> str | None:
+    site = _site(kind, target, callee, scope)
     if site.kind in (RUN, REFERENCE) or _never_a_step(site, names.functions):
         return None  # a reference (TRAINERS = {"ngpt": NGPTTrainer}) runs nothing where it is: see _referenced
     if _loads_config(site) and not any(set(run) & _CONFIG_WORDS for run in names.runs):
