@@ -379,17 +379,18 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
 def match_site(names: _StepNames, site: CallSite) -> str | None:
     """``strong``, ``weak`` or ``None``: how ``site`` maps to the step whose ``step_names`` are ``names`` (module
     docstring)."""
-    return _match_fields(names, site.kind, site.target, site.callee, site.scope)
+    return _match_fields(names, site.kind, site.target, site.callee, site.scope, site.written)
 
 
-def _site(kind: str, target: str, callee: str | None, scope: str = "") -> CallSite:
+def _site(kind: str, target: str, callee: str | None, scope: str = "", written: str = "") -> CallSite:
     """A call site with only the fields step matching reads (``match_site``, ``site_role``): no place."""
-    return CallSite("", 0, 0, scope, callee, target, kind)
+    return CallSite("", 0, 0, scope, callee, target, kind, written=written)
 
 
 @lru_cache(maxsize=1 << 16)  # every trace of every step reads the same sites; nothing else of a site decides
-def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None, scope: str) -> str | None:
-    site = _site(kind, target, callee, scope)
+def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None, scope: str,
+                  written: str) -> str | None:
+    site = _site(kind, target, callee, scope, written)
     if site.kind in (RUN, REFERENCE) or _never_a_step(site, names.functions):
         return None  # a reference (TRAINERS = {"ngpt": NGPTTrainer}) runs nothing where it is: see _referenced
     if _loads_config(site) and not any(set(run) & _CONFIG_WORDS for run in names.runs):
