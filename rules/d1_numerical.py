@@ -470,8 +470,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                             f"{_at(wider[0])}, which may serve another part")
     # a value bound to another known quantity's name (the claimed 1024-token context found only as d_model=1024) is
     # that quantity's: it neither shows nor hides the claim's (a range's bounds are rarely named after it: kept)
-    foreign = [] if atom.kind == AtomKind.RANGE else [
-        f for f in sites if f.kind != K.LITERAL and f.name and names.other_quantity(keys, names.normalise(f.name))]
+    foreign = [] if atom.kind == AtomKind.RANGE else [f for f in sites if _another_quantity(f, keys)]
     elsewhere = sorted((f for f in sites if all(f is not g for g in foreign)), key=_evidence_order)
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
@@ -494,7 +493,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
     # a count (an integer claimed as such) has no percentage form: 200 test samples is not 2.0 or 20000
     fractional = atom.percent or not (is_number(value) and float(value).is_integer())
-    rescaled = _value_sites(atom, value, index, percent_forms=True) if fractional else []
+    # a claimed percentage may be written as a fraction anywhere (torch.rand(n) < 0.75 for 75%), outside another
+    # quantity's binding; a plain fraction read as a percentage only under a name related to the claim's
+    rescaled = [f for f in (_value_sites(atom, value, index, percent_forms=True) if fractional else [])
+                if (not _another_quantity(f, keys) if atom.percent
+                    else f.kind != K.LITERAL and bool(f.name) and names.kin(keys, names.normalise(f.name)))]
     if rescaled:
         return ValueOutcome(value, AMBIGUOUS, tuple(rescaled[:_EVIDENCE_PER_OUTCOME]),
                             f"only a percentage form of the value occurs ({rescaled[0].ref})")
@@ -891,6 +894,12 @@ def _value_sites(atom: Atom, value: Value, index: RepositoryIndex, percent_forms
             f.kind == K.KEYWORD and names.ignored_callee(f.context)) and (
             f.kind == K.LITERAL or any(compare.numbers_equal(n, cast(float, target)) for n in numbers_in(f.value))))
     return list(dict.fromkeys(sites))
+
+
+def _another_quantity(fact: Fact, keys: frozenset[str]) -> bool:
+    """Whether ``fact`` is bound under the name of a known hyperparameter other than the claim's (``keys``;
+    ``rules.names.other_quantity``): its value is that quantity's (1024 as ``d_model`` is no context length)."""
+    return fact.kind != K.LITERAL and bool(fact.name) and names.other_quantity(keys, names.normalise(fact.name))
 
 
 def _named_in_code(keys: frozenset[str], index: RepositoryIndex) -> bool:
