@@ -173,7 +173,8 @@ def broader(claim_keys: frozenset[str], fact_key: str) -> bool:
     fact_tokens = frozenset(fact_key.split("_"))
     for key in claim_keys:
         extra = frozenset(key.split("_")) - fact_tokens
-        if fact_tokens < frozenset(key.split("_")) and all(len(t) == 1 for t in extra):
+        # the count mark is no subscript: seed (one seed) is not broader than num_seeds (how many)
+        if fact_tokens < frozenset(key.split("_")) and all(len(t) == 1 and t != COUNT for t in extra):
             return not is_generic(fact_key)
     return False
 
