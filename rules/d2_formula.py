@@ -853,10 +853,11 @@ def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
     """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
     or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
-    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. Not
-    for a tiny claim: ``y == E(x)`` would match any call of anything."""
+    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. A tiny
+    claim (``a_pi == activ(z_pi)``) is renamed too: ``y == E(x)`` matches any call of anything, so it settles only
+    where tiny formulas do (every name following the glossary, at the binding it ties to the claim)."""
     placeholders = _placeholders(claim.rhs)
-    if len(placeholders) != 1 or claim.tiny:  # y == E(x) would match any call of anything
+    if len(placeholders) != 1:
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
                    and f not in table.operations and f not in _STRUCTURAL)
