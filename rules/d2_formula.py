@@ -310,8 +310,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
+            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
                 found = _drift(text, candidate, code, leaves, claim, FormulaResult(text), None, specific,
                                search.budget)
@@ -335,8 +335,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
-            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
+            claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
@@ -857,10 +857,11 @@ def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
     """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
     or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
-    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. Not
-    for a tiny claim: ``y == E(x)`` would match any call of anything."""
+    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. A tiny
+    claim (``a_pi == activ(z_pi)``) is renamed too: ``y == E(x)`` matches any call of anything, so it settles only
+    where tiny formulas do (every name following the glossary, at the binding it ties to the claim)."""
     placeholders = _placeholders(claim.rhs)
-    if len(placeholders) != 1 or claim.tiny:  # y == E(x) would match any call of anything
+    if len(placeholders) != 1:
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
                    and f not in table.operations and f not in _STRUCTURAL)
@@ -884,17 +885,25 @@ def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary
     layer calls (``self.zs_mlp3``, ``self.zs_mlp2``, ...), matched by how deeply each is nested: code names each
     layer after its place in the model, a paper after its order. Only when the claim has two or more layers, the
     code as many calls of functions the claim and the operations table lack, and every one of them sits at a depth
-    of its own on both sides (a chain of layers); otherwise the claim as it is."""
+    of its own on both sides (a chain of layers); otherwise the claim as it is. A placeholder function of the claim
+    (``activ(linear3(...))``) keeps the code's function at its own depth (``gumbel_softmax``), left to
+    ``_placeholder_variant``."""
     layers = _claimed_layers(claim.rhs)
     if len(layers) < 2:
         return claim
     spare = frozenset(f for f in functions if f not in claim.functions and f not in table.activations
                       and f not in table.operations and f not in _STRUCTURAL)
-    if len(spare) != len(layers):
+    placeholders = _placeholders(claim.rhs)
+    if len(spare) != len(layers) + (len(placeholders) if len(placeholders) == 1 else 0):
         return claim
     ordered = _by_depth(code, spare)
     if ordered is None:
         return claim
+    if len(ordered) > len(layers):  # the placeholder's function sits where the claim has the placeholder
+        at = _by_depth(claim.rhs, frozenset(layers) | frozenset(placeholders))
+        if at is None:
+            return claim
+        ordered = tuple(f for f, claimed in zip(ordered, at) if claimed not in placeholders)
     key = ("layers", claim.rhs, ordered)
     if key not in variants:
         renamed = dict(zip(layers, ordered))
