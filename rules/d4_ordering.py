@@ -89,7 +89,7 @@ site that orders its pairs (``_shown_sites``); when those sites do not line up i
 own closest sites, a step after its predecessor in one function and before its successor in another), nothing
 settles and the score stays at most 0.75 too. A violation is further unsettled
 when the claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
-and again inside it). Otherwise
+and again inside it; not another object's call of the same role, ``_other_object``). Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
 
@@ -846,14 +846,26 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     ordered against it: such pairs count only when no other pair exists. ``events_i`` and ``events_j`` must not be
     empty."""
     pairs = [(ei, ej) for ei in events_i[:_PAIR_EVENTS] for ej in events_j[:_PAIR_EVENTS]]
-    # some site of i runs before some site of j, though not where they run closest: a violation then rests on the
-    # choice of sites (the re-evaluation inside a sweep, not the evaluation before it) and settles nothing
-    elsewhere = any(ei.position < ej.position for ei, ej in pairs)
     apart = [(ei, ej) for ei, ej in pairs if ei is ej or relation(ei, ej) != NESTED]
     if not apart or len(apart) == len(pairs):
-        return replace(_closest_order(pairs), held_elsewhere=elsewhere)
-    inside = max(_shared(a.path, b.path) for a, b in pairs) > max(_shared(a.path, b.path) for a, b in apart)
-    return replace(_closest_order(apart), inside=inside, held_elsewhere=elsewhere)
+        order = _closest_order(pairs)
+    else:
+        inside = max(_shared(a.path, b.path) for a, b in pairs) > max(_shared(a.path, b.path) for a, b in apart)
+        order = replace(_closest_order(apart), inside=inside)
+    # some site of i runs before some site of j, though not where they run closest: a violation then rests on the
+    # choice of sites (the re-evaluation inside a sweep, not the evaluation before it) and settles nothing. Another
+    # object's call of the role shown (the policy optimizer's step after the value network's clip, when the value
+    # optimizer steps before its clip) is another step, not this one held elsewhere
+    starts = [e.position for e in events_i[:_PAIR_EVENTS] if not _other_object(e, order.first)]
+    ends = [e.position for e in events_j[:_PAIR_EVENTS] if not _other_object(e, order.second)]
+    return replace(order, held_elsewhere=bool(starts and ends) and min(starts) < max(ends))
+
+
+def _other_object(site: Event, shown: Event) -> bool:
+    """Whether ``site`` plays the role ``shown`` plays (``site_role``) for another receiver: ``policy_optimizer.step()``
+    beside ``value_optimizer.step()``, another optimizer's step, not the step the pair is about."""
+    role = site_role(shown.site)
+    return role is not None and site.site.target != shown.site.target and site_role(site.site) == role
 
 
 def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
