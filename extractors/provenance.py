@@ -309,9 +309,20 @@ def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
         return []
     positional = [f for call in index.analysis(calls_by_short).get(owner, ()) if not is_test_path(call.file)
                   for f in positional_passes(index, call) if f.name == fact.name]
-    return sorted([*(f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
-                     and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)), *positional],
+    return sorted([*index.analysis(_keywords_by_owner).get((fact.name, owner), ()), *positional],
                   key=lambda f: (f.file, f.line))
+
+
+def _keywords_by_owner(index: RepositoryIndex) -> dict[tuple[str, str], list[Fact]]:
+    """Analysis provider: (keyword name, last component of the called name) -> the keyword arguments outside tests
+    passing it, in the order of ``index.named``; built once, so that each default does not scan every same-named
+    fact of the repository (quadratic where thousands of calls pass one keyword)."""
+    found: dict[tuple[str, str], list[Fact]] = {}
+    for named in index.by_name.values():
+        for fact in named:
+            if fact.kind == K.KEYWORD and not is_test_path(fact.file):
+                found.setdefault((fact.name, fact.context.rsplit(".", 1)[-1]), []).append(fact)
+    return found
 
 
 def _live_bindings(index: RepositoryIndex) -> dict[str, list[Fact]]:
