@@ -69,8 +69,7 @@ def binding_scope(index: RepositoryIndex, fact: Fact) -> str | None:
 def _keyword_call(index: RepositoryIndex, fact: Fact) -> CallFact | None:
     """The call a keyword fact belongs to: the innermost call of its callee whose lines hold it (any call there
     when none is of that callee), or ``None``."""
-    around = [c for c in index.analysis(_calls_by_source).get(fact.where, ())
-              if c.line <= fact.line <= c.end_line and not c.referenced]
+    around = index.analysis(_calls_by_line).get((fact.where, fact.line), ())
     named = [c for c in around if c.callee == fact.context] or around
     return max(named, key=lambda c: c.line) if named else None
 
@@ -88,11 +87,15 @@ def result_name(index: RepositoryIndex, fact: Fact) -> str | None:
                  if f.kind == K.ASSIGNMENT and f.value is None and f.computed and f.line == call.line), None)
 
 
-def _calls_by_source(index: RepositoryIndex) -> dict[str, list[CallFact]]:
-    """Analysis provider: the calls of each source key (``file`` or ``file#cell``)."""
-    found: dict[str, list[CallFact]] = {}
+def _calls_by_line(index: RepositoryIndex) -> dict[tuple[str, int], list[CallFact]]:
+    """Analysis provider: (source key, line) -> the calls (not references) whose lines hold that line, in index
+    order; built once, so that placing each keyword does not scan every call of its file (a file of thousands of
+    calls made that quadratic)."""
+    found: dict[tuple[str, int], list[CallFact]] = {}
     for call in index.calls:
-        found.setdefault(call.where, []).append(call)
+        if not call.referenced:
+            for line in range(call.line, call.end_line + 1):
+                found.setdefault((call.where, line), []).append(call)
     return found
 
 
@@ -266,9 +269,25 @@ def _own_parameter(index: RepositoryIndex, fact: Fact) -> Fact | None:
     scope = binding_scope(index, fact)
     if not scope:
         return None
-    own = [f for f in index.named(fact.source) if f.kind == K.DEFAULT and f.name == fact.source
-           and f.where == fact.where and (scope == f.context or scope.startswith(f.context + "."))]
-    return max(own, key=lambda f: len(f.context)) if own else None
+    defaults = index.analysis(_defaults_by_place)
+    parts = scope.split(".")
+    for end in range(len(parts), 0, -1):  # the innermost enclosing function first
+        own = defaults.get((fact.where, fact.source, ".".join(parts[:end])))
+        if own:
+            return own[0]
+    return None
+
+
+def _defaults_by_place(index: RepositoryIndex) -> dict[tuple[str, str, str], list[Fact]]:
+    """Analysis provider: (source key, name, function) -> the parameter defaults of that name in that function, in
+    the order of ``index.named``; built once, so that finding a binding's own parameter does not scan every
+    same-named fact of the repository (thousands of ``lr=`` parameters made that quadratic)."""
+    found: dict[tuple[str, str, str], list[Fact]] = {}
+    for named in index.by_name.values():
+        for fact in named:
+            if fact.kind == K.DEFAULT:
+                found.setdefault((fact.where, fact.name, fact.context), []).append(fact)
+    return found
 
 
 def default_owner(fact: Fact) -> str | None:
@@ -290,9 +309,20 @@ def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
         return []
     positional = [f for call in index.analysis(calls_by_short).get(owner, ()) if not is_test_path(call.file)
                   for f in positional_passes(index, call) if f.name == fact.name]
-    return sorted([*(f for f in index.named(fact.name) if f.kind == K.KEYWORD and f.name == fact.name
-                     and f.context.rsplit(".", 1)[-1] == owner and not is_test_path(f.file)), *positional],
+    return sorted([*index.analysis(_keywords_by_owner).get((fact.name, owner), ()), *positional],
                   key=lambda f: (f.file, f.line))
+
+
+def _keywords_by_owner(index: RepositoryIndex) -> dict[tuple[str, str], list[Fact]]:
+    """Analysis provider: (keyword name, last component of the called name) -> the keyword arguments outside tests
+    passing it, in the order of ``index.named``; built once, so that each default does not scan every same-named
+    fact of the repository (quadratic where thousands of calls pass one keyword)."""
+    found: dict[tuple[str, str], list[Fact]] = {}
+    for named in index.by_name.values():
+        for fact in named:
+            if fact.kind == K.KEYWORD and not is_test_path(fact.file):
+                found.setdefault((fact.name, fact.context.rsplit(".", 1)[-1]), []).append(fact)
+    return found
 
 
 def _live_bindings(index: RepositoryIndex) -> dict[str, list[Fact]]:
