@@ -201,3 +201,8 @@ def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None
     assert [by[(call, "name")].guards for call in ("one", "two", "three", "four")] == [
         ("a", "b"), ("c", "d"), (), ()]
     assert {by[(s, "string")].context for s in "abcdef"} == {"compare"}
+
+
+def test_prerequisites_table() -> None:
+    """An estimator's predict needs its fit first (rules/roles.yaml, prerequisites), each row two step roles."""
+    assert roles.prerequisites() == (("fit", "predict"),)
