@@ -64,6 +64,10 @@ step) is broken when the breaking call runs between them in one body (``_inner_b
 pair (0 with every step found, else at most 0.5: CONVENTIONS.md, "Ordering", a pair out of order that may not be
 the claim's point) and weighs nothing in the estimate.
 
+A call using an object before the call that prepares it, in one body (``rules/roles.yaml``, ``prerequisites``: an
+estimator's ``predict`` before its ``fit``, ``_used_unprepared``), violates the pair even when the same call runs
+again after the preparation: the pair is not mixed but violated at those two sites.
+
 Required pairs: ``strict: true`` orders every pair of steps (a total order), a list names the pairs, ``false``
 none. Step i precedes step j when some site of j runs after the first site of i (a validation inside the
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
@@ -544,6 +548,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         breaker = _breaker(order, steps[i], steps[j], traces.get(entry, []) if entry else [])
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
+        elif order.state == MIXED and (unprepared := _used_unprepared(results[i].events, results[j].events)):
+            orders[(i, j)] = PairOrder(VIOLATED, *unprepared)  # predicted before fitted, whatever runs after
     violated = [p for p in pairs if p in orders and orders[p].state == VIOLATED]
     # a step playing two roles whose order a call between them breaks (its backward pass and its optimizer step,
     # the gradients zeroed between): the step does not happen as claimed
@@ -909,6 +915,26 @@ def _breaker(order: PairOrder, step_i: dict, step_j: dict, events: list[Event]) 
     scope = order.second.site.scope
     return next((e for e in events[order.first.position + 1:order.second.position]
                  if e.site.scope == scope and site_role(e.site) in breakers), None)
+
+
+def _used_unprepared(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> tuple[Event, Event] | None:
+    """For steps whose roles are a prerequisite pair (``rules/roles.yaml``, ``prerequisites``: an estimator's fit
+    before its predict), the first site of i and a site of j on the same receiver, in the same body, before it
+    (``self.classifier.predict(X_test)`` before ``self.classifier.fit(X, y)``): the object is used before it is
+    prepared, which no later call undoes; else ``None``."""
+    for first_role, then_role in roles.prerequisites():
+        prepared: set[tuple[str, str]] = set()
+        for first in sorted((e for e in events_i if site_role(e.site) == first_role), key=lambda e: e.position):
+            receiver = (first.site.scope, first.site.target.rpartition(".")[0])
+            if receiver in prepared:
+                continue  # only the receiver's first preparation in a body counts
+            prepared.add(receiver)
+            early = next((e for e in events_j if e.position < first.position and e.site.scope == first.site.scope
+                          and site_role(e.site) == then_role and e.site.target.rpartition(".")[0] == receiver[1]),
+                         None)
+            if early is not None:
+                return first, early
+    return None
 
 
 _ROLE_TEXT = {"backward": "backward pass", "optimizer_step": "optimizer step", "scheduler_step": "scheduler step",

@@ -70,14 +70,26 @@ def words(key: str) -> frozenset[str]:
 def order_breakers() -> tuple[tuple[str, str, str], ...]:
     """(earlier step's role, later step's role, breaking call's role) triples: a call of the breaking role between
     the two steps breaks their order."""
-    rows = _table().get("order_breakers", [])
+    return tuple((a, b, c) for a, b, c in _role_rows("order_breakers", ("first", "then", "breaker")))
+
+
+def prerequisites() -> tuple[tuple[str, str], ...]:
+    """(earlier role, later role) pairs: a call of the later role on an object needs a call of the earlier role on it
+    first (an estimator's ``predict`` its ``fit``). Raises ``RolesError`` when a row does not name two step roles."""
+    return tuple((a, b) for a, b in _role_rows("prerequisites", ("first", "then")))
+
+
+def _role_rows(key: str, fields: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The rows of the table ``key``, each the step roles its ``fields`` name, in order. Raises ``RolesError`` when a
+    row lacks one of them or names no step role."""
+    rows = _table().get(key, [])
     known = {role.name for role in step_roles()}
     out = []
     for row in rows if isinstance(rows, list) else [None]:
-        if not isinstance(row, dict) or not {row.get("first"), row.get("then"), row.get("breaker")} <= known:
-            raise RolesError(f"rules/{ROLES_FILE}: order_breakers rows need first, then and breaker, each a step role")
-        out.append((row["first"], row["then"], row["breaker"]))
-    return tuple(out)
+        if not isinstance(row, dict) or not {row.get(f) for f in fields} <= known:
+            raise RolesError(f"rules/{ROLES_FILE}: {key} rows need {', '.join(fields)}, each a step role")
+        out.append(tuple(row[f] for f in fields))
+    return out
 
 
 @lru_cache(maxsize=None)

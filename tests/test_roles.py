@@ -203,3 +203,8 @@ def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None
         ("a", "b"), ("c", "d"), (), ()]
     assert {s: by[(s, "string")].context for s in "abcdef"} == {
         "a": "select", "b": "select", "c": "select", "d": "select", "e": "compare", "f": "compare"}
+
+
+def test_prerequisites_table() -> None:
+    """An estimator's predict needs its fit first (rules/roles.yaml, prerequisites), each row two step roles."""
+    assert roles.prerequisites() == (("fit", "predict"),)
