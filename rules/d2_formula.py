@@ -1020,7 +1020,7 @@ def _hint_renaming(leaves: list[sympy.Basic], hints: dict) -> dict | None:
     renaming, used = {}, set()
     for leaf in leaves:
         key = _leaf_key(leaf)
-        symbol = next((s for s in hints if s not in used and key in hints[s]), None)
+        symbol = next((s for s in hints if s not in used and _follows(leaf, key, hints[s])), None)
         if symbol is None:
             return None
         renaming[leaf] = symbol
@@ -1104,9 +1104,10 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
         # a hint with a qualifier (y_pred_std for pred_std) follows it too, after the exact names, unless the
         # glossary names that code name for a symbol of its own (old_values beside values)
         qualified = {leaf for leaf, key in allowed if key not in named and names.narrower(frozenset(hints[s]), key)}
-        preferred = [leaf for leaf, key in allowed if key in hints[s]] + [leaf for leaf, _ in allowed
-                                                                           if leaf in qualified]
-        others = [leaf for leaf, key in allowed if key not in hints[s] and leaf not in qualified] \
+        exact = {leaf for leaf, key in allowed if _follows(leaf, key, hints[s])}
+        preferred = [leaf for leaf, _ in allowed if leaf in exact] + [leaf for leaf, _ in allowed
+                                                                      if leaf in qualified and leaf not in exact]
+        others = [leaf for leaf, _ in allowed if leaf not in exact and leaf not in qualified] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
         options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
     found: list[tuple[dict, int]] = []
@@ -1266,9 +1267,24 @@ def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
 
 
 def _hints(symbol: str, glossary: dict) -> set[str]:
+    """The keys of the code names the glossary gives ``symbol`` (and of the symbol itself): each name's
+    normalised key, and its words run together (``_squashed``)."""
     root = symbol.split(".")[0]
     entry = glossary.get(root, {})
-    return {names.normalise(root)} | {names.normalise(n.rsplit(".", 1)[-1]) for n in entry.get("code_names", ())}
+    written = [root] + [n.rsplit(".", 1)[-1] for n in entry.get("code_names", ())]
+    return {names.normalise(n) for n in written} | {_squashed(n) for n in written}
+
+
+def _squashed(name: str) -> str:
+    """``name``'s words run together (``lambda_pre_activ`` and ``lambda_preactiv`` -> ``lambdapreactiv``): two
+    spellings that split a compound word differently name the same thing."""
+    return "".join(names.words(name))
+
+
+def _follows(leaf: sympy.Basic, key: str, hints: set[str]) -> bool:
+    """True when a code leaf (its ``_leaf_key`` ``key``) is one a symbol's ``hints`` name: by key, or with its
+    words run together."""
+    return key in hints or _squashed(leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>")) in hints
 
 
 def _mechanism_keys(keywords) -> list[frozenset[str]]:
