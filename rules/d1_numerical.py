@@ -831,7 +831,18 @@ def _combinations(groups: list[list]) -> list[tuple]:
     return combos
 
 
+def _counted(atom: Atom, found: Value) -> Value:
+    """A list of strings bound under a count's name (``IDENTITY_PROMPTS = ["...", ...]`` for a claimed number of
+    identity prompts, ``datasets=("a", "b")`` for a number of datasets) counts as its length: the collection whose
+    size the claim gives. A list of numbers stays itself: it is a sweep of the quantity (``epochs = [10, 20]``)."""
+    if (isinstance(found, tuple) and found and all(isinstance(v, str) for v in found)
+            and any(names.COUNT in names.normalise(n).split("_") for n in (atom.name, *atom.aliases))):
+        return len(found)
+    return found
+
+
 def _holds(atom: Atom, value: Value, found: Value) -> bool:
+    found = _counted(atom, found)
     if found is None:
         return False
     if atom.kind == AtomKind.RANGE:
@@ -851,6 +862,7 @@ def _differs(atom: Atom, found: Value) -> bool:
     """A comparable value equal to none of the atom's claimed values (the basis of a drift). A value that is
     another claimed alternative (24 where the claim is 24/36) is no drift; ``None`` and non-comparable values are
     not either."""
+    found = _counted(atom, found)
     if found is None:
         return False
     if atom.kind == AtomKind.RANGE:
@@ -865,6 +877,7 @@ def _differs(atom: Atom, found: Value) -> bool:
 
 def _incomparable(atom: Atom, value: Value, found: Value) -> bool:
     """A bound value we cannot compare with the claim (``lr = args.lr``, a string, a symbol we cannot pair)."""
+    found = _counted(atom, found)
     if found is None:
         return True
     if atom.kind in (AtomKind.SET, AtomKind.RANGE):
