@@ -107,7 +107,7 @@ from typing import Callable
 
 from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
+from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention, module_name
 from extractors.facts import Fact, RepositoryIndex
 from extractors.provenance import binding_liveness, overridden_by, passed_for
 from extractors.values import is_number
@@ -116,6 +116,7 @@ from extractors.words import word_list
 from rules import names, roles, traces
 from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, skipped_only, supplied,
                            value_source, values_run)
+from rules.d2_stubs import stubbed_functions
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -373,6 +374,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                     generic_live.append(mention)
             elif mention.kind == "display":
                 found["display"].append(mention)
+            elif state == LIVE and _runs_stub(mention, graph, index):
+                found[TRACE].append(mention)  # condition_number(W) whose body raises NotImplementedError
             elif state == LIVE:
                 found[role(category, mention, constants, tuple(terms), data)].append(mention)
             else:
@@ -469,8 +472,28 @@ def _traced(category: str, name: str, traces: list[Mention]) -> ElementResult:
     first = sorted(traces, key=_mention_order)[0]
     return ElementResult(category, name, ABSENT,
                          f"only named by a constant, a table of written-out values, a plot, a value of another "
-                         f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
+                         f"metric, a stub or a listed setting no loop runs, at {first.ref}, never "
+                         f"{_ROLE_WORDS[category]}",
                          (first,))
+
+
+def _runs_stub(mention: Mention, graph: CallGraph, index: RepositoryIndex) -> bool:
+    """Whether ``mention`` defines or calls one of the repository's whole-function stubs (``rules.d2_stubs``): a
+    function named after a metric or dataset whose body computes nothing names it without computing or loading
+    it (ARCHITECTURE.md, "Stubs")."""
+    stubbed = index.analysis(_stub_nodes)
+    if not stubbed:
+        return False
+    if mention.kind == "definition":
+        return mention.scope in stubbed
+    return mention.context == "call" and any(
+        site.line == mention.line and site.callee in stubbed and site.target.rsplit(".", 1)[-1] ==
+        mention.text.rsplit(".", 1)[-1] for site in graph.callees_in_order(mention.scope))
+
+
+def _stub_nodes(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the call-graph nodes (``module.qualname``) of the repository's whole-function stubs."""
+    return frozenset(f"{module_name(file)}.{qualname}" for file, qualname in index.analysis(stubbed_functions))
 
 
 def _skipped(mention: Mention, data: Flow) -> bool:
