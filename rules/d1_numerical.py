@@ -61,7 +61,7 @@ from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_l
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import compare, names, quantities, traces
+from rules import compare, d1_elements, names, quantities, traces
 from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, compound_score,
                             determined_score, score_range, show_value)
 
@@ -143,7 +143,8 @@ class ValueOutcome:
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     """Decide a code-checkable D1 SAU against ``index`` (the orchestrator answers for the others). Never raises on
     odd facts; returns an unresolved verdict with ``score`` ``None`` when the SAU has no atoms."""
-    if not sau.atoms:
+    elements = d1_elements.results(sau, index)  # the datasets and metrics the claim names (rules.d1_elements)
+    if not sau.atoms and not elements:
         return Verdict(sau, None, Status.UNRESOLVED, "no name/value atom could be read from this claim", RULE)
     atom_results = []
     for atom in sau.atoms:
@@ -151,49 +152,66 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         atom_results.append((atom, [decide_value(atom, value, index, candidates) for value in _required(atom)]))
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
-    score = compound_score([o.score for _, outcomes in atom_results for o in outcomes])
+    # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
+    protocol = any(r.outcome == d1_elements.PRESENT for r in elements)
+    score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
+                            for _, outcomes in atom_results for o in outcomes]
+                           + [d1_elements.score(r) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
-    bounds = _bounds(sau, [outcomes for _, outcomes in atom_results])
+    bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], protocol) \
+        + [d1_elements.bounds(r) for r in elements]
     # a spec that does not count what its atoms leave uncovered leaves the score open
     determined = determined_score(bounds) if sau.complete or sau.uncovered else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
+    if any(r.outcome == d1_elements.ABSENT for r in elements):
+        outcomes.append(ABSENT)  # a dataset or metric the running code never loads or computes is missing
     drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
-    evidence = _evidence(atom_results, index)
+    evidence = _evidence(atom_results, index) + d1_elements.evidence(elements, index)
     findings = tuple(
         AtomFinding(atom.describe(), atom_score,
                     tuple(ValueFinding(show_value(o.value), o.outcome, o.note,
                                        tuple(f.ref for f in o.facts[:_EVIDENCE_PER_OUTCOME])) for o in results))
-        for (atom, results), atom_score in zip(atom_results, atom_scores))
-    notes = [_atom_note(atom, results) for atom, results in atom_results]
+        for (atom, results), atom_score in zip(atom_results, atom_scores)) + d1_elements.findings(elements)
+    notes = [_atom_note(atom, results) for atom, results in atom_results] + [d1_elements.note(r) for r in elements]
     matched = sum(1 for s in atom_scores if s == 1.0)
     reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
-    undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered)
+    undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered) \
+        + sum(r.outcome == d1_elements.AMBIGUOUS for r in elements)
     if determined is not None and undecided:
         score = determined
         reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
-                   f"({_undecided_names(sau, atom_results)}) turn out to be")
+                   f"({_undecided_names(sau, atom_results, elements)}) turn out to be")
     elif sau.uncovered:
         low, high = score_range(bounds)
-        reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results)}) "
+        reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results, elements)}) "
                    f"it could score {low:g} to {high:g}")
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
+    if protocol and UNUSED in outcomes:
+        reason += "; beside a dataset or metric the code uses, an unused value counts 0 (as in D3)"
     status = Status.SETTLED if determined is not None else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, evidence, findings,
                    trace=traces.values(atom_results, _EVIDENCE_FIRST))
 
 
-def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]]) -> list[tuple[float, float]]:
+def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False) -> list[tuple[float, float]]:
     """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): one per claimed value (an
-    ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements."""
-    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else (_SCORES[o.outcome], _SCORES[o.outcome])
+    ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements. With ``protocol`` (a
+    dataset or metric of the claim present), an unused value counts 0, as D3 counts an element only dead code
+    implements beside present ones (luno-D1-009: three metrics computed, the 250 test pairs only in a config key
+    nothing reads, scored 3 of 5 elements)."""
+    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS
+              else (0.0, 0.0) if protocol and o.outcome == UNUSED
+              else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
 
 
-def _undecided_names(sau: SAU, atom_results) -> str:
-    """The undecided elements as the reason names them: ambiguous atoms by name, then the uncovered phrases."""
+def _undecided_names(sau: SAU, atom_results, elements: list) -> str:
+    """The undecided elements as the reason names them: ambiguous atoms by name, then ambiguous datasets and
+    metrics, then the uncovered phrases."""
     names_ = [atom.name for atom, outcomes in atom_results if any(o.outcome == AMBIGUOUS for o in outcomes)]
+    names_ += [r.name for r in elements if r.outcome == d1_elements.AMBIGUOUS]
     return ", ".join([*names_, *sau.uncovered])
 
 

@@ -269,7 +269,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     findings = tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(x.ref for x in r.refs[:2]))
                      for r in results)
     status = Status.SETTLED if decided else Status.UNRESOLVED
-    return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), findings,
+    return Verdict(sau, score, status, reason, RULE, drift, element_evidence(results, index), findings,
                    trace=traces.elements(results, index))
 
 
@@ -962,7 +962,10 @@ def _mention_order(mention: Mention) -> tuple:
     return (_KIND_RANK.get(mention.kind, 4), mention.where, mention.line)
 
 
-def _evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+def element_evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+    """Where each element was decided (its first ref; a manifest row and the launcher line passing it), present
+    elements first, each ``file:line`` with the line's text; also D1's dataset and metric elements
+    (``rules.d1_elements``)."""
     seen: dict[tuple, Evidence] = {}
     for result in sorted(results, key=lambda r: r.outcome != PRESENT):
         manifest = bool(result.refs) and getattr(result.refs[0], "kind", "") == "manifest"

@@ -51,18 +51,21 @@ def _strings(value: object) -> bool:
 
 
 # -- D1 ------------------------------------------------------------------------------------------------------------
-ATOM_KEYS = ("atoms",)
+ELEMENT_KEYS = ("datasets", "metrics")  # a D1 claim's datasets and metrics, decided as D3 decides them
+ATOM_KEYS = ("atoms", *ELEMENT_KEYS)
 
 
 def parse_atoms(data: dict, entry: Entry) -> dict:
     """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in, of}``
     (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a list of
-    names of the total the values are shares of, ``sau.vocabulary.Atom.of``)."""
+    names of the total the values are shares of, ``sau.vocabulary.Atom.of``); and ``datasets`` and ``metrics``,
+    the claim's datasets and metrics as D3 lists them (``{name, aliases}``, ``rules.d1_elements``)."""
+    checks = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
     if "atoms" not in data:
-        return {}
+        return checks
     if not isinstance(data["atoms"], list) or not data["atoms"]:
         raise entry.error("atoms must be a non-empty list")
-    return {"atoms": tuple(_atom(a, entry) for a in data["atoms"])}
+    return {"atoms": tuple(_atom(a, entry) for a in data["atoms"]), **checks}
 
 
 def _atom(data: object, entry: Entry) -> Atom:

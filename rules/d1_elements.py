@@ -1,0 +1,64 @@
+"""D1, the datasets and metrics a numerical claim names beside its numbers ("OpenWebText tokenized to 32000
+tokens", "RMSE and marginal NLL over 10 seeds").
+
+A D1 SAU's spec may list such elements under ``datasets`` and ``metrics`` (``{name, aliases}``, as D3 reads them;
+``verifier.specs.checks.parse_atoms``). Each is decided by D3's own presence lookup
+(``rules.d3_protocol.decide_element``: a dataset is present when live code loads or builds it, a metric when live
+code computes it): present holds (1), absent is settled missing (0), ambiguous stays undecided (anywhere in 0..1,
+counted half in the estimate, or nothing when only a generic term or a related name hints at it, as D3 counts it).
+Each element counts in the SAU's compound score like one claimed value (``rules.d1_numerical.check``).
+"""
+
+from __future__ import annotations
+
+from extractors.callgraph import build_call_graph
+from extractors.facts import RepositoryIndex
+from rules import d3_protocol
+from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementFinding, ElementResult
+from sau.vocabulary import SAU, Evidence
+
+CATEGORIES = ("datasets", "metrics")  # the D3 categories a D1 claim names: what it is run on and measured by
+
+_SCORES = {PRESENT: 1.0, ABSENT: 0.0, AMBIGUOUS: 0.5}
+
+
+def listed(sau: SAU) -> list[tuple[str, dict]]:
+    """The ``(category, {name, aliases})`` elements the SAU's checks list, datasets first (empty when none)."""
+    return [(category, element) for category in CATEGORIES for element in sau.checks.get(category, ())]
+
+
+def results(sau: SAU, index: RepositoryIndex) -> list[ElementResult]:
+    """Each dataset and metric element of ``sau`` decided against ``index`` by D3's presence lookup (module
+    docstring); empty when the SAU lists none (the call graph is then not built)."""
+    elements = listed(sau)
+    if not elements:
+        return []
+    graph = index.analysis(build_call_graph)
+    return [d3_protocol.decide_element(category, element, graph, index) for category, element in elements]
+
+
+def score(result: ElementResult) -> float:
+    """The element's score in [0, 1] as one element of the compound claim: 1 present, 0 absent; an ambiguous one
+    0.5, or 0 when only a hint (a generic term or a related name) names it (D3's estimate)."""
+    return 0.0 if result.outcome == AMBIGUOUS and result.hint else _SCORES[result.outcome]
+
+
+def bounds(result: ElementResult) -> tuple[float, float]:
+    """The lowest and highest score the element may have (``sau.vocabulary.score_range``): 0..1 when ambiguous."""
+    return (0.0, 1.0) if result.outcome == AMBIGUOUS else (_SCORES[result.outcome], _SCORES[result.outcome])
+
+
+def note(result: ElementResult) -> str:
+    """The element as the verdict's reason names it: ``dataset 'OpenWebText' present (loaded at data.py:4)``."""
+    return f"{result.category[:-1]} {result.name!r} {result.outcome} ({result.note})"
+
+
+def findings(found: list[ElementResult]) -> tuple[ElementFinding, ...]:
+    """The report's record of each element (D3's ``ElementFinding``: outcome, note, first two places)."""
+    return tuple(ElementFinding(r.category, r.name, r.outcome, r.note, tuple(dict.fromkeys(x.ref for x in r.refs))[:2])
+                 for r in found)
+
+
+def evidence(found: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+    """Where each element was found (``file:line`` and the line's text), present ones first, as D3 shows them."""
+    return d3_protocol.element_evidence(found, index)
