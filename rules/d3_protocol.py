@@ -117,6 +117,7 @@ from rules import names, roles, traces
 from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, skipped_only, supplied,
                            value_source, values_run)
 from rules.d2_stubs import stubbed_functions
+from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -347,11 +348,13 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         # ("WebVid-10M") is no such number: webvid is that dataset
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
-    found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, "display")}
+    found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, "display",
+                                                               ELSEWHERE)}
     generic_live: list[Mention] = []
     matched: set[str] = set()
     constants = index.analysis(literal_constants)
     data = index.analysis(flow)
+    loads = index.analysis(loader_values)
     short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
     hits = index.analysis(_term_hits) if graph is index.analysis(build_call_graph) else _hits_in(graph, {})
     specific_texts = frozenset().union(*(hits(t) for t in specific))
@@ -377,7 +380,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             elif state == LIVE and _runs_stub(mention, graph, index):
                 found[TRACE].append(mention)  # condition_number(W) whose body raises NotImplementedError
             elif state == LIVE:
-                found[role(category, mention, constants, tuple(terms), data)].append(mention)
+                found[ELSEWHERE if category == "datasets" and _loads_other(mention, graph, loads, terms)
+                      else role(category, mention, constants, tuple(terms), data)].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
@@ -433,6 +437,14 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 else f"live code binds {knob!r} only to some of its values ({shown}), never to "
                      + ", ".join(f"{v:g}" for v in missing))
         return ElementResult(category, name, outcome, note, facts)
+    if found[ELSEWHERE]:  # load_dataset(DATASET_PATHS[TASK_HH_RLHF]) where the table maps that key elsewhere
+        # the loader call itself first, then a class or function named after the dataset, then a constant's value
+        first = sorted(found[ELSEWHERE], key=lambda m: (not m.context.startswith("arg:"), m.kind == "string",
+                                                       _mention_order(m)))[0]
+        shown = ", ".join(repr(v) for v in dict.fromkeys(_loaded_values(first, graph, loads) or ()))
+        return ElementResult(category, name, ABSENT,
+                             f"the loading code reached through its name receives {shown} at {first.ref}, "
+                             f"not its data", tuple(sorted(found[ELSEWHERE], key=_mention_order)))
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
@@ -465,6 +477,50 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if trace is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _loads_other(mention: Mention, graph: CallGraph, loads: LoaderValues, terms: list[str]) -> bool:
+    """Whether a live mention of a dataset shows the code loading something else (``rules.d3_loads``): a name a
+    loader call receives (``DATASET_PATHS[TASK_HH_RLHF]``) resolving to strings none of ``terms`` matches, or the
+    definition or call of a repository class or function named after the dataset (``HHRLHFSFTDataset``) whose body
+    loads only such strings, or the string a constant such a loader argument resolves through is bound to
+    (``TASK_HH_RLHF = "hh_rlhf"``: the loaders it reaches decide). A name or body whose loads do not all resolve
+    may load it: ``False``."""
+    values = _loaded_values(mention, graph, loads)
+    return values is not None and not any(term_matches(t, v) for t in terms for v in values)
+
+
+def _loaded_values(mention: Mention, graph: CallGraph, loads: LoaderValues) -> tuple[str, ...] | None:
+    """The strings the loading code a mention names receives (``rules.d3_loads``): the loader call whose argument
+    resolves through a name, the loader calls of the body of a class or function defined or called, or the loader
+    arguments resolving through the constant a string is bound to; ``None`` when they do not all resolve or the
+    mention is none of these."""
+    if mention.kind == "string" and mention.context == "literal" and not mention.within:
+        constants = [m.text for m in graph.mentions.get(mention.scope, ()) if m.kind == "binding"
+                     and m.context == "bind:literal" and m.file == mention.file and m.line == mention.line]
+        return loads.through(constants[0]) if len(constants) == 1 else None
+    if mention.kind == "name" and mention.context.startswith("arg:"):
+        return loads.at(mention.file, mention.line, mention.text)
+    if mention.kind == "definition" or (mention.kind == "name" and mention.context == "call"):
+        span = _defined_span(mention, graph)
+        return loads.within(*span) if span is not None else None
+    return None
+
+
+def _defined_span(mention: Mention, graph: CallGraph) -> tuple[str, int, int] | None:
+    """The file and lines of the repository class or function a definition or call mention names: the mention's
+    own scope for a definition, the one node whose last name part it is for a call; ``None`` otherwise."""
+    if mention.kind == "definition":
+        nodes = [mention.scope]
+    else:
+        last = mention.text.rsplit(".", 1)[-1]
+        nodes = [n for n in graph.graph if isinstance(n, str) and n.rsplit(".", 1)[-1] == last]
+    if len(nodes) != 1 or nodes[0] not in graph.graph:
+        return None
+    attrs = graph.graph.nodes[nodes[0]]
+    if "file" not in attrs or "line" not in attrs:
+        return None
+    return attrs["file"], attrs["line"], attrs.get("end_line", attrs["line"])
 
 
 def _traced(category: str, name: str, traces: list[Mention]) -> ElementResult:
@@ -524,6 +580,7 @@ def _hits_in(graph: CallGraph, known: dict[str, frozenset[str]]) -> Callable[[st
 
 
 ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
+ELSEWHERE = "elsewhere"  # a loader reached through its name, a class named after it, loading other data
 _DEAD_NOTE = "only in dead code"
 _ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines": "built or run",
                "scope": "run"}
@@ -632,10 +689,12 @@ def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:
 
 def literal_constants(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: identifiers every live binding of which is a literal (``PALETTE_DAVIS = b"..."``) and
-    that no loader call is handed (``Mention.context``) and no live loop iterates (``high_ranked_models = [...]``
+    that no loader call is handed (``Mention.context``; a key or name the loader's argument resolves through to
+    its value, ``rules.d3_loads``, is not handed over) and no live loop iterates (``high_ranked_models = [...]``
     run by ``for target in high_ranked_models[:2]`` is a table of settings); read elsewhere, such a name is a
     constant named after something, not the thing."""
     graph = index.analysis(build_call_graph)
+    loads = index.analysis(loader_values)
     literal: set[str] = set()
     other: set[str] = set()
     for scope, mentions in graph.mentions.items():
@@ -644,7 +703,9 @@ def literal_constants(index: RepositoryIndex) -> frozenset[str]:
             if mention.kind == "binding":
                 (literal if mention.context == "bind:literal" else other).add(last)
             elif mention.kind == "name" and mention.context.startswith("arg:") and \
-                    set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS:
+                    set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS and \
+                    loads.at(mention.file, mention.line, mention.text) is None:
+                # a key resolved to the value the loader gets (DATASET_PATHS[TASK_HH_RLHF]): that value is loaded
                 other.add(last)
     return frozenset(literal - other - set(index.analysis(flow).loops))
 

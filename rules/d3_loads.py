@@ -1,0 +1,160 @@
+"""D3: the constant values loader calls receive, resolved through module-level names and tables.
+
+A dataset is loaded where a live loading call receives its name or path (benchmarks/truth/CONVENTIONS.md,
+"Protocol"). Code often hands the loader a name standing for that string rather than the string itself:
+``load_dataset(DATASET_PATHS[TASK_HH_RLHF])`` with ``DATASET_PATHS = {TASK_HH_RLHF: "Anthropic/hh-rlhf"}`` at module
+level, or ``load_dataset(HH_PATH)`` with ``HH_PATH = "Anthropic/hh-rlhf"``. The key's own name (``TASK_HH_RLHF``)
+or a class named after the dataset (``HHRLHFDataset``) says nothing about what is loaded once the table maps the key
+to another dataset: the resolved value decides.
+
+``loader_values`` (an analysis provider) reads each Python file once with ``ast`` and records each loader call
+(``rules/roles.yaml``, ``loader_words``) with the names its argument resolution went through and the strings it
+resolved. A name resolves only when it is upper case (a constant) and the whole repository binds it at module level
+once, to a string or to a table of strings keyed by strings or by such names; anything else is left unresolved,
+and a body making a loader call with nothing resolved may load anything.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from extractors.facts import RepositoryIndex
+from extractors.walk import is_test_path
+from rules import roles
+from rules.names import words
+
+_LOADER_WORDS = roles.words("loader_words")
+
+
+@dataclass(frozen=True)
+class LoadedValue:
+    """One loader call and the strings its arguments resolve to: ``file`` (relative POSIX path), ``line``/``end_line`` the
+    call's lines (1-based, inclusive), ``names`` the identifiers the resolution read (``("DATASET_PATHS",
+    "TASK_HH_RLHF")``), ``values`` the strings the loader receives (``("Anthropic/hh-rlhf",)``; empty when no argument resolves)."""
+
+    file: str
+    line: int
+    end_line: int
+    names: frozenset[str]
+    values: tuple[str, ...]
+
+
+@dataclass
+class LoaderValues:
+    """The resolved loader arguments of a repository, by file (``loader_values``)."""
+
+    by_file: dict[str, list[LoadedValue]] = field(default_factory=dict)
+
+    def at(self, file: str, line: int, name: str) -> tuple[str, ...] | None:
+        """The strings a loader call spanning ``line`` of ``file`` receives through ``name`` (its last dotted part),
+        or ``None`` when no resolved argument there reads ``name``."""
+        last = name.rsplit(".", 1)[-1]
+        found = [v for lv in self.by_file.get(file, ()) if lv.line <= line <= lv.end_line and last in lv.names
+                 for v in lv.values]
+        return tuple(found) if found else None
+
+    def through(self, name: str) -> tuple[str, ...] | None:
+        """The strings of the loader arguments that resolve through ``name`` (its last dotted part), or ``None``
+        when none does."""
+        last = name.rsplit(".", 1)[-1]
+        found = [v for calls in self.by_file.values() for lv in calls if last in lv.names for v in lv.values]
+        return tuple(found) if found else None
+
+    def within(self, file: str, line: int, end_line: int) -> tuple[str, ...] | None:
+        """Every string the loader calls of ``file`` between ``line`` and ``end_line`` (the body of a class or
+        function) receive, in line order, when each of those calls has an argument resolved; ``None`` when there
+        is no loader call there or one of them has none (it may load anything)."""
+        calls = [lv for lv in self.by_file.get(file, ()) if line <= lv.line and lv.end_line <= end_line]
+        if not calls or any(not lv.values for lv in calls):
+            return None
+        return tuple(v for lv in calls for v in lv.values)
+
+
+def loader_values(index: RepositoryIndex) -> LoaderValues:
+    """Analysis provider: the loader calls of ``index``'s Python files (test files left out), each with the strings
+    its arguments resolve to through module-level constants (module docstring). Files that do not parse are
+    skipped."""
+    trees: dict[str, ast.Module] = {}
+    for key, lines in index.lines.items():
+        if not key.endswith(".py") or is_test_path(key):
+            continue
+        try:
+            trees[key] = ast.parse("\n".join(lines))
+        except (SyntaxError, ValueError):
+            continue
+    strings, tables = _module_constants(trees.values())
+    found = LoaderValues()
+    for key, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not set(words(_callee(node.func))) & _LOADER_WORDS:
+                continue
+            names: frozenset[str] = frozenset()
+            values: list[str] = []
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                resolved = _resolve(arg, strings, tables)
+                if resolved is not None:
+                    names |= resolved[0]
+                    values.append(resolved[1])
+            # a call with nothing resolved is kept too: a body making it may load anything
+            found.by_file.setdefault(key, []).append(
+                LoadedValue(key, node.lineno, node.end_lineno or node.lineno, names, tuple(values)))
+    return found
+
+
+def _callee(func: ast.expr) -> str:
+    """The last name part of a called expression (``load_dataset`` for ``datasets.load_dataset``), else empty."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _module_constants(trees) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Module-level names bound, across all ``trees``, exactly once: to a string (first map) or to a dict display of
+    strings keyed by strings or by such string names (second map). Only upper-case names count; names bound more
+    than once are dropped."""
+    bound: dict[str, list[ast.expr]] = {}
+    for tree in trees:
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                bound.setdefault(stmt.targets[0].id, []).append(stmt.value)
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                bound.setdefault(stmt.target.id, []).append(stmt.value)
+    # constants by convention (upper case): a lower-case name may be a function's local of the same spelling
+    once = {name: values[0] for name, values in bound.items() if len(values) == 1 and name.isupper()}
+    strings = {name: v.value for name, v in once.items() if isinstance(v, ast.Constant) and isinstance(v.value, str)}
+    tables: dict[str, dict[str, str]] = {}
+    for name, value in once.items():
+        if not isinstance(value, ast.Dict) or not value.keys:
+            continue
+        table: dict[str, str] = {}
+        for k, v in zip(value.keys, value.values):
+            key = _string(k, strings) if k is not None else None
+            if key is None or not (isinstance(v, ast.Constant) and isinstance(v.value, str)):
+                break
+            table[key] = v.value
+        else:
+            tables[name] = table
+    return strings, tables
+
+
+def _string(node: ast.expr, strings: dict[str, str]) -> str | None:
+    """A string literal's value, or the string a module-level name is bound to, else ``None``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return strings.get(node.id) if isinstance(node, ast.Name) else None
+
+
+def _resolve(arg: ast.expr, strings: dict[str, str],
+             tables: dict[str, dict[str, str]]) -> tuple[frozenset[str], str] | None:
+    """The names read and the string of a loader argument that is a module-level string name (``HH_PATH``) or a
+    table subscript with a constant key (``DATASET_PATHS[TASK_HH_RLHF]``, ``PATHS["hh"]``); ``None`` otherwise."""
+    if isinstance(arg, ast.Name) and arg.id in strings:
+        return frozenset({arg.id}), strings[arg.id]
+    if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Name) and arg.value.id in tables:
+        key = _string(arg.slice, strings)
+        table = tables[arg.value.id]
+        if key is not None and key in table:
+            names = {arg.value.id} | ({arg.slice.id} if isinstance(arg.slice, ast.Name) else set())
+            return frozenset(names), table[key]
+    return None
