@@ -38,7 +38,9 @@ A matching mention in live code (reached from an entry point) is judged by its r
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
   ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
   identifier bound only to literals, handed to no loader and iterated by no live loop (``PALETTE_DAVIS =
-  b"..."``: ``literal_constants``);
+  b"..."``: ``literal_constants``), and a dataset's name given to a repository function (its definition, a
+  call of it) whose body loads other datasets by name and never it (``prepare_openwebtext()`` running
+  ``load_dataset("wikitext")``: ``_loaders_of_other_data``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
   selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
   launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
@@ -377,6 +379,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 found[role(category, mention, constants, tuple(terms), data)].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
+    renamed = _loaders_of_other_data(found[ROLE], graph, terms) if category == "datasets" else {}
+    found[TRACE] += [m for m in found[ROLE] if id(m) in renamed]
+    found[ROLE] = [m for m in found[ROLE] if id(m) not in renamed]
     if found[ROLE]:
         best = sorted(found[ROLE], key=_mention_order)
         return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
@@ -443,7 +448,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     bound = _number_bound(name, index) if category == "scope" else None
     if found[TRACE] and bound is None and all(_skipped(m, data) for m in found[TRACE]):
         # its own name, only as listed settings the loops skip: a related name adds nothing
-        return _traced(category, name, found[TRACE])
+        return _traced(category, name, found[TRACE], renamed)
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
@@ -454,7 +459,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"not named, but live code binds its number {show_value(bound.value)} to "
                              f"{bound.name!r} at {bound.ref}", (bound,), hint=True)
     if found[TRACE]:
-        return _traced(category, name, found[TRACE])
+        return _traced(category, name, found[TRACE], renamed)
     if found["display"]:
         first = found["display"][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
@@ -464,13 +469,45 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
-def _traced(category: str, name: str, traces: list[Mention]) -> ElementResult:
-    """The absent result of an element live code names only in ``traces``, the first of them as evidence."""
+def _traced(category: str, name: str, traces: list[Mention], renamed: dict[int, Mention] | None = None
+            ) -> ElementResult:
+    """The absent result of an element live code names only in ``traces``, the first of them as evidence;
+    ``renamed`` maps those that only name a function loading other data to that load (``_loaders_of_other_data``)."""
     first = sorted(traces, key=_mention_order)[0]
+    if renamed and id(first) in renamed:
+        load = renamed[id(first)]
+        return ElementResult(category, name, ABSENT,
+                             f"only names a function at {first.ref} whose body loads other data "
+                             f"({load.text!r} at {load.ref}), never loaded or built", (first, load))
     return ElementResult(category, name, ABSENT,
                          f"only named by a constant, a table of written-out values, a plot, a value of another "
                          f"metric or a listed setting no loop runs, at {first.ref}, never {_ROLE_WORDS[category]}",
                          (first,))
+
+
+def _loaders_of_other_data(mentions: list[Mention], graph: CallGraph, terms: list[str]) -> dict[int, Mention]:
+    """The ``mentions`` that only name a repository function after the dataset (its definition, a call of it:
+    ``prepare_openwebtext(...)``) whose body loads other datasets by name and never this one
+    (``load_dataset("wikitext", ...)``), by id, each with that load: what a function loads is said by its body,
+    not by its name."""
+    other: dict[str, Mention] = {}
+    for scope in {m.scope for m in mentions if m.kind == "definition" and m.scope in graph.functions}:
+        loaded = [m for m in graph.mentions.get(scope, ()) if m.kind == "string" and _loads_by_name(m)]
+        if loaded and not any(term_matches(t, m.text) for t in terms for m in loaded):
+            other[scope.rsplit(".", 1)[-1]] = loaded[0]
+    found = {}
+    for m in mentions:
+        function = m.scope if m.kind == "definition" else m.text if m.context == "call" else ""
+        if function.rsplit(".", 1)[-1] in other:
+            found[id(m)] = other[function.rsplit(".", 1)[-1]]
+    return found
+
+
+def _loads_by_name(mention: Mention) -> bool:
+    """Whether a string is a positional argument of a dataset-loading call (``load_dataset("wikitext")``: its
+    callee's last name part holds both ``load`` and ``dataset``)."""
+    callee, _, keyword = mention.context[4:].partition("=") if mention.context.startswith("arg:") else ("", "", "")
+    return bool(callee) and not keyword and {"load", "dataset"} <= set(words(callee.rsplit(".", 1)[-1]))
 
 
 def _skipped(mention: Mention, data: Flow) -> bool:
