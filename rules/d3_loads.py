@@ -147,8 +147,11 @@ def _string(node: ast.expr, strings: dict[str, str]) -> str | None:
 
 def _resolve(arg: ast.expr, strings: dict[str, str],
              tables: dict[str, dict[str, str]]) -> tuple[frozenset[str], str] | None:
-    """The names read and the string of a loader argument that is a module-level string name (``HH_PATH``) or a
-    table subscript with a constant key (``DATASET_PATHS[TASK_HH_RLHF]``, ``PATHS["hh"]``); ``None`` otherwise."""
+    """The names read and the string of a loader argument that is a string literal (``"wikitext"``: no name read),
+    a module-level string name (``HH_PATH``) or a table subscript with a constant key
+    (``DATASET_PATHS[TASK_HH_RLHF]``, ``PATHS["hh"]``); ``None`` otherwise."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return frozenset(), arg.value
     if isinstance(arg, ast.Name) and arg.id in strings:
         return frozenset({arg.id}), strings[arg.id]
     if isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Name) and arg.value.id in tables:

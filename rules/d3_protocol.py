@@ -38,7 +38,9 @@ A matching mention in live code (reached from an entry point) is judged by its r
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
   ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
   identifier bound only to literals, handed to no loader and iterated by no live loop (``PALETTE_DAVIS =
-  b"..."``: ``literal_constants``);
+  b"..."``: ``literal_constants``), and a dataset's name given to a repository function (its definition, a
+  call of it) whose body loads other datasets by name and never it (``prepare_openwebtext()`` running
+  ``load_dataset("wikitext")``: ``_loads_other``, through ``rules.d3_loads``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
   selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
   launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
