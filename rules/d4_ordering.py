@@ -84,7 +84,13 @@ of its own (else at most 0.75). A settled verdict has strong steps only, so the 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
 required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
 are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
-verdict below the fraction found), so it stays an estimate. The same guards keep a pair from settling either way
+verdict below the fraction found), so it stays an estimate, unless some missing step is decidedly absent
+(``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding a word of its names
+beyond common calls and generic terms (``_related_name``), while no required pair is violated, mixed or unclear and
+no step is only dead code or a stub; the found steps that hold (strong, of their own, some site a repository call,
+a role's call or a library call the step's functions name) over all steps then settle when that fraction is the
+same whatever the undecided steps turn out to be (``sau.vocabulary.determined_score``, as D1 settles compound
+claims). A score with a step missing is never 1. The same guards keep a pair from settling either way
 (issue 16): both sites in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
 running inside the other's call (``relation``), a site that only constructs an object, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
@@ -116,7 +122,7 @@ from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.words import word_list
 from rules import roles
 from rules.traces import steps as traced_steps
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, determined_score, round_to_scale
 
 RULE = "rule:d4-ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
@@ -133,6 +139,8 @@ _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
+# words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
+_GENERAL = {w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
 
 
 
@@ -513,6 +521,7 @@ class StepResult:
     events: tuple[Event, ...] = ()
     partly_stub: str = ""
     referenced: str = ""
+    mentioned: bool = False
 
 
 @dataclass(frozen=True)
@@ -581,6 +590,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     partial = bool(found) and len(found) < len(steps)
     decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
     violated = [pair for pair in violated if pair not in unclear]
+    if len(found) < len(steps):
+        score = min(score, 0.75)  # full marks need every step (CONVENTIONS.md, "The scale")
+    # some steps decidedly absent: the score may be the same whatever the undecided steps turn out to be
+    absent_settle, by_absence, undecided = None, False, 0
+    only_general: list[int] = []
+    if graph.runnable and sau.complete and not (unclear or mixed or violated or broken):
+        absent_settle = _settled_with_absent(results, steps, [whole(i) for i in range(len(steps))], graph)
     if len(found) == len(steps) and (broken or any(results[i].strength == STRONG and results[j].strength == STRONG
                                                    for i, j in violated)):
         score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
@@ -601,6 +617,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     else:
         for i, event in shown.items():
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
+        if absent_settle is not None and not decided:
+            (score, only_general, undecided), decided, by_absence = absent_settle, True, True
     missing = [r for r in results if r.outcome != ORDERED]
     drift = (Drift.ORDERING if violated or broken else
              Drift.STUB if all(r.outcome == STUB_STEP for r in missing)
@@ -634,7 +652,16 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                             if ej.position < ei.position), (order.second, order.first))
         reason += (f"; {results[j].name!r} runs at {early.site.ref} before {results[i].name!r} "
                    f"({late.site.ref}) as well as after it, so the order is not settled")
-    if partial and graph.runnable and certain_steps and not violated:
+    if by_absence:
+        reason += "".join(f"; {results[i].name!r} is named only by general words ({results[i].where})"
+                          for i in only_general)
+        reason += (f"; settled at {score:g}: the steps present and ordered over all steps, the missing ones "
+                   f"decidedly absent (no call plays their role, no name holds their words)"
+                   + (f", whatever the {undecided} undecided step(s) turn out to be" if undecided else ""))
+    elif partial and graph.runnable and certain_steps and not violated:
+        related = [(r.name, name) for r, step in zip(results, steps) if r.outcome == ABSENT
+                   and (name := _related_name(step, graph)) not in (None, "no word of its own")]
+        reason += "".join(f"; {step!r} may be written inline: {name} holds a word of it" for step, name in related)
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
@@ -653,6 +680,62 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     status = Status.SETTLED if decided else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift if score < 1 else None, evidence, findings,
                    trace=traced_steps(results, entry))
+
+
+def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], graph: CallGraph
+                         ) -> tuple[float, list[int], int] | None:
+    """The score of a claim some of whose steps are decidedly absent, when it is the same whatever its undecided
+    steps turn out to be (``sau.vocabulary.determined_score``, as D1 settles a compound claim), else ``None``.
+    Steps are the claim's elements (CONVENTIONS.md, "Ordering"): one found strongly by calls of its own (``whole``)
+    holds, one decidedly absent (``_decidedly_absent``) does not, any other (weakly mapped, uncertain, run only by
+    another entry point) may be either. ``None`` as well when no step is decidedly absent (the other settling rules
+    then apply), or when a step is only dead code or a stub (a trace, which a reader weighs). Call only when no
+    required pair is violated, mixed or unclear: every found step then counts in the claimed order. Returns the
+    score, the steps decided absent although only a name holding a general word of theirs was seen, and the number
+    of undecided steps."""
+    if any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
+        return None
+    # no call, definition or name of the step, or only names holding general words of it (``accuracy`` in a
+    # ``accuracy_t1`` for "compare at equal budget" names no budget): nothing there may be the step
+    absent = [(r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _decidedly_absent(step, graph)
+              for r, step in zip(results, steps)]
+    if not any(absent):
+        return None
+    bounds = [(1.0, 1.0) if r.outcome == ORDERED and full and _own_call(r, step) else (0.0, 0.0) if gone
+              else (0.0, 1.0) for r, step, full, gone in zip(results, steps, whole, absent)]
+    score = determined_score(bounds)
+    return None if score is None else (score, [i for i, (r, gone) in enumerate(zip(results, absent))
+                                               if gone and r.outcome == UNCERTAIN], bounds.count((0.0, 1.0)))
+
+
+def _own_call(result: StepResult, step: dict) -> bool:
+    """Whether some site of a found step is surely that step: a call playing a role the step asks for, a call of the
+    repository's own code, or a library call the step's ``functions`` name. A library call matched only by a keyword
+    (``fft2`` for "power spectral density", inside a model's forward pass) may be an incidental use of a common
+    operation, which beside decidedly absent steps leaves the step undecided."""
+    names = step_names(step)
+    return any(site_role(e.site) in names.roles or e.site.kind != EXTERNAL
+               or (e.site.callee or e.site.target).rsplit(".", 1)[-1].lower() in names.functions
+               for e in result.events)
+
+
+def _decidedly_absent(step: dict, graph: CallGraph) -> bool:
+    """Whether nothing in the code may be a step ``_locate`` found no call or definition for (``_related_name``
+    finds no name that may hold it)."""
+    return _related_name(step, graph) is None
+
+
+def _related_name(step: dict, graph: CallGraph) -> str | None:
+    """A name or string the code uses (a display text excepted) holding a word of the step's functions or
+    identifier-like keywords that is more than a common call or a generic term (``rules/words.yaml``), as
+    ``'text' (file:line)``: ``compute_kl_penalised_rewards`` for a step named by ``compute_rewards`` may compute it
+    inline. ``"no word of its own"`` when the step has only common words to look for (a step written under other
+    names cannot be told then); ``None`` when no such name exists."""
+    distinctive = {w for n in _names(step) for w in _words(n.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL}
+    if not distinctive:
+        return "no word of its own"
+    return next((f"{text!r} ({m.ref})" for text, mentions in graph.mentions_by_text().items()
+                 if distinctive & set(_words(text)) for m in mentions if m.kind != "display"), None)
 
 
 def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
@@ -749,7 +832,7 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
                         if any(_contains(_words(text), run) for run in runs)
                         for m in mentions if m.kind != "display"), None)
         result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
-        result.where = mention.ref if mention else ""
+        result.where, result.mentioned = (mention.ref, True) if mention else ("", False)
         return
     states = [graph.liveness(node) for node, _ in places]
     result.outcome = DEAD_STEP if all(state == DEAD for state in states) else UNCERTAIN
