@@ -505,9 +505,11 @@ def _indexed_leaves(forms: tuple) -> tuple:
 def _variants(forms: tuple, rewrite) -> tuple:
     """The new forms ``rewrite`` (form -> form or ``None``) gives, each once, leaving out those already in ``forms``."""
     found: list = []
+    seen = set(forms)  # sympy's hash agrees with its ==, number types included: as the scans of tuples did
     for form in forms:
         variant = rewrite(form)
-        if variant is not None and variant not in forms and variant not in found:
+        if variant is not None and variant not in seen:
+            seen.add(variant)
             found.append(variant)
     return tuple(found)
 
@@ -809,11 +811,20 @@ def _match(claim: _Claim, code, leaves, functions, signs: bool, budget, hinted_o
         functions = functions | equivalence.SIGN_SENSITIVE
     if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
         return None
-    for renaming, hinted in _renamings(symbols, leaves, claim.hints, hinted_only):
-        if equivalence.matches(code, claim.values, {leaf.name: s.name for leaf, s in renaming.items()},
-                               claim.signs or signs, budget):
+    hint_sets = tuple(frozenset(claim.hints[s]) for s in symbols)
+    for names_renamed, hinted in _renamed_names(symbols, tuple(leaves), hint_sets, hinted_only):
+        if equivalence.matches(code, claim.values, names_renamed, claim.signs or signs, budget):
             return hinted
     return None
+
+
+@lru_cache(maxsize=1 << 15)  # a claim meets the same leaves in many forms and candidates: one list per leaf set
+def _renamed_names(symbols: tuple, leaves: tuple, hint_sets: tuple, hinted_only: bool) -> tuple:
+    """``_renamings`` of ``leaves`` to ``symbols`` (``hint_sets``: each symbol's hints) as (code name -> formula
+    name, how many symbols follow their hints) pairs, in ``_renamings``' order. The dicts are shared: read only."""
+    hints = dict(zip(symbols, hint_sets))
+    return tuple(({leaf.name: s.name for leaf, s in renaming.items()}, hinted)
+                 for renaming, hinted in _renamings(symbols, list(leaves), hints, hinted_only))
 
 
 def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):

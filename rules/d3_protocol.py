@@ -571,12 +571,28 @@ def _term_hits(index: RepositoryIndex) -> Callable[[str], frozenset[str]]:
 
 def _hits_in(graph: CallGraph, known: dict[str, frozenset[str]]) -> Callable[[str], frozenset[str]]:
     """A function from a term to the mention texts of ``graph`` it matches, remembered in ``known``."""
-    texts = list(graph.mentions_by_text())
+    texts = [(text, squash(text)) for text in graph.mentions_by_text()]
+    by_word: dict[str, set[str]] = {}  # a word -> the texts holding it
+    for text, _ in texts:
+        for word in words(text):
+            by_word.setdefault(word, set()).add(text)
 
     def hits(term: str) -> frozenset[str]:
         if term not in known:
-            known[term] = frozenset(text for text in texts if term_matches(term, text))
+            known[term] = frozenset(text for text in _candidates(term) if term_matches(term, text))
         return known[term]
+
+    def _candidates(term: str) -> set[str]:
+        """The texts ``term_matches`` may accept: those holding the squashed term, and those holding every word of
+        the term (another word order, ``_run_any_order``); it rejects every other text."""
+        squashed = squash(term)
+        if not squashed:
+            return set()
+        found = {text for text, text_squashed in texts if squashed in text_squashed}
+        needle = words(term)
+        if len(needle) > 1 and not _whole_only(term):
+            found |= set.intersection(*(by_word.get(word, set()) for word in set(needle)))
+        return found
 
     return hits
 
