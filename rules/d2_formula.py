@@ -263,8 +263,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                            for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ()))
 
     table = operations.load()
-    specific_names = table.activations | frozenset(table.operations) | {"getitem", "matmul", "transpose", "mean",
-                                                                         "sum", "prod", "max", "min", "clip", "where"}
+    specific = table.activations | frozenset(table.operations)
+    specific_names = specific | {"getitem", "matmul", "transpose", "mean", "sum", "prod", "max", "min", "clip", "where"}
 
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
         return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
@@ -286,7 +286,6 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         return found, branches
 
     weights = _weights(rhs, base.hints)
-    specific = table.activations | frozenset(table.operations)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up

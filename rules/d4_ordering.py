@@ -592,11 +592,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) < len(steps):
         score = min(score, 0.75)  # full marks need every step (CONVENTIONS.md, "The scale")
-    # some steps decidedly absent: the score may be the same whatever the undecided steps turn out to be
-    absent_settle, by_absence, undecided = None, False, 0
+    by_absence, undecided = False, 0
     only_general: list[int] = []
-    if graph.runnable and sau.complete and not (unclear or mixed or violated or broken):
-        absent_settle = _settled_with_absent(results, steps, [whole(i) for i in range(len(steps))], graph)
     if len(found) == len(steps) and (broken or any(results[i].strength == STRONG and results[j].strength == STRONG
                                                    for i, j in violated)):
         score = 0.0  # every step is there and the claimed order is contradicted where it runs (CONVENTIONS.md)
@@ -617,8 +614,12 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     else:
         for i, event in shown.items():
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
-        if absent_settle is not None and not decided:
-            (score, only_general, undecided), decided, by_absence = absent_settle, True, True
+        # some steps decidedly absent: the score may be the same whatever the undecided steps turn out to be (asked
+        # only of a claim nothing else settles: it scans the code's names for each absent step)
+        if not decided and graph.runnable and sau.complete and not (unclear or mixed or violated or broken):
+            absent_settle = _settled_with_absent(results, steps, [whole(i) for i in range(len(steps))], graph)
+            if absent_settle is not None:
+                (score, only_general, undecided), decided, by_absence = absent_settle, True, True
     missing = [r for r in results if r.outcome != ORDERED]
     drift = (Drift.ORDERING if violated or broken else
              Drift.STUB if all(r.outcome == STUB_STEP for r in missing)
