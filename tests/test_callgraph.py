@@ -222,3 +222,33 @@ def test_module_moved_to_a_device_keeps_its_class(tmp_path) -> None:
     assert acts == [(11, "instance", "main.Encoder.forward", "self.encoder")]
     runs = [(s.line, s.callee) for s in graph.callees_in_order("main.main") if s.kind == "instance"]
     assert runs == [(17, "main.Encoder.forward")]
+
+
+def test_commands_registered_on_a_click_group_or_typer_app_run_when_the_application_runs(tmp_path) -> None:
+    _write(tmp_path, {
+        "data.py": "def load_synth():\n    n_cal = 10\n    return n_cal\n\n\ndef load_unused():\n    return 0\n",
+        "synth.py": ("import click\nfrom data import load_synth\n\n\n@click.group()\ndef cli():\n    pass\n\n\n"
+                     "@cli.command()\n@click.option('--n', default=10)\ndef run(n):\n    return load_synth()\n\n\n"
+                     "if __name__ == '__main__':\n    cli()\n"),
+        "app.py": ("import typer\n\napp = typer.Typer()\n\n\n@app.command()\ndef train():\n    return 1\n\n\n"
+                   "if __name__ == '__main__':\n    app()\n"),
+    })
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert edge(graph, "synth.cli", "synth.run") == ("call", "synth.py", 10)
+    assert graph.liveness("synth.run") == LIVE
+    assert graph.liveness("data.load_synth") == LIVE
+    assert edge(graph, "app.__main__", "app.train") == ("call", "app.py", 6)
+    assert graph.liveness("app.train") == LIVE
+    assert graph.liveness("data.load_unused") == DEAD
+
+
+def test_what_a_registered_function_calls_is_maybe_not_dead(tmp_path) -> None:
+    _write(tmp_path, {
+        "server.py": ("from flask import Flask\n\napp = Flask(__name__)\n\n\ndef score(x):\n    return x\n\n\n"
+                      "@app.route('/score')\ndef handle():\n    return score(1)\n\n\ndef unused():\n    return 0\n\n\n"
+                      "if __name__ == '__main__':\n    print('serve')\n"),
+    })
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.liveness("server.handle") == MAYBE
+    assert graph.liveness("server.score") == MAYBE
+    assert graph.liveness("server.unused") == DEAD

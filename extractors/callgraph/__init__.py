@@ -35,10 +35,12 @@ Entry points: ``if __name__ == "__main__":`` blocks, module-level ``main()`` fun
 notebook, and every *script*: a module no other repository module imports, whose top-level code runs when
 someone runs the file. Test files (``tests/``, ``test_*.py``, ``conftest.py``) and ``setup.py`` are no entry
 points: they exercise or package the code, they are not the pipeline. ``test.py`` is kept: in ML repositories it
-is usually the evaluation script.
+is usually the evaluation script. A command registered on a click group or typer application (``@cli.command()``)
+is called by the group function, or by every scope of its module calling the application object (``app()``).
 
 Liveness (``CallGraph.liveness``): ``live`` when reachable from an entry point through certain edges; ``maybe``
-when only through ``by_name`` edges, when the function carries a decorator that may register it somewhere, or
+when only through ``by_name`` edges, when the function carries a decorator that may register it somewhere or such a
+function reaches it, or
 when live code dispatches dynamically (``getattr(obj, name)``, ``importlib.import_module``, ``eval``) or the
 repository has no entry point at all; ``dead`` otherwise.
 

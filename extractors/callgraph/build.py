@@ -81,6 +81,7 @@ class _Builder(Resolver):
         for name, scan in self.scans.items():
             self.resolve_scan(name, scan)
         self._hooks()
+        self._commands()
         self.cg.entry_points = tuple(entry_points(self))
         self._reach()
         return self.cg
@@ -99,6 +100,25 @@ class _Builder(Resolver):
                         info = self.cg.functions[method]
                         self.edge(cls, method, HOOK, info.file, info.line)
 
+    def _commands(self) -> None:
+        """Command-line applications -> the commands registered on them (``scan._command_application``): a group
+        function (``@click.group() def cli()``) runs its ``@cli.command()`` functions, and so does every scope of
+        the module that calls an application object (``app = typer.Typer()`` ... ``app()``)."""
+        for name, scan in self.scans.items():
+            for command, application, key, line in scan.commands:
+                resolved = self.resolve(application, name)
+                if resolved is not None and resolved[0] == "repo" and resolved[1] in self.cg.functions:
+                    self.edge(resolved[1], command, CALL, key, line)
+                    continue
+                for scope in self._module_scopes(name):
+                    for site in self.cg._sites.get(scope, ()):
+                        if site.callee is None and site.target == application:
+                            self.edge(scope, command, CALL, key, line)
+
+    def _module_scopes(self, module: str) -> list[str]:
+        """The scopes of ``module``: its top level, its ``__main__`` block and its functions."""
+        return [module, f"{module}.__main__"] + [q for q, f in self.cg.functions.items() if f.module == module]
+
     def _reach(self) -> None:
         """Liveness inputs: what the entry points reach through certain edges (live) and only through ``by_name``
         guesses (maybe), the registered functions, whether live code dispatches dynamically, whether anything runs
@@ -108,8 +128,10 @@ class _Builder(Resolver):
         certain = nx.subgraph_view(g, filter_edge=lambda a, b: g.edges[a, b]["kind"] in CERTAIN_EDGES)
         live = _reachable(certain, starts)
         self.cg._live = frozenset(live)
-        self.cg._maybe = frozenset(_reachable(g, starts) - live)
-        self.cg._decorated = frozenset(q for s in self.scans.values() for q in s.decorated)
+        decorated = frozenset(q for s in self.scans.values() for q in s.decorated)
+        # what a registered function calls may run as well as the function itself
+        self.cg._maybe = frozenset((_reachable(g, starts) | _reachable(g, decorated & set(g))) - live)
+        self.cg._decorated = decorated
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
         self.cg.runnable = any(e.kind != "script" or any(site.callee for site in self.cg._sites.get(e.node, ()))
                                for e in self.cg.entry_points)

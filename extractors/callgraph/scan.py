@@ -19,6 +19,7 @@ _PLAIN_DECORATORS = word_list("plain_decorators")
 _DISPLAY_CALLS = word_list("display_calls")
 _DISPLAY_KEYWORDS = word_list("display_keywords")
 _SELF_RETURNING = word_list("self_returning_methods")
+_CLI_REGISTRATIONS = word_list("cli_registrations")
 
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
@@ -52,6 +53,8 @@ class Scan:
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
     decorated: set[str] = field(default_factory=set)  # function qualnames with a registering decorator
+    # (function qualname, application as written, source key, line) per ``@cli.command()``-style registration
+    commands: list[tuple[str, str, str, int]] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
     main_line: int | None = None
     main_end: int | None = None
@@ -172,6 +175,11 @@ class Scanner(cst.CSTVisitor):
         self.s.defs[qual] = (FUNCTION, self._line(node), self._end(node), node, self.classes[-1], self.key)
         if any(_decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
             self.s.decorated.add(qual)
+        if self.classes[-1] is None:
+            for decorator in node.decorators:
+                application = _command_application(decorator)
+                if application:
+                    self.s.commands.append((qual, application, self.key, self._line(decorator)))
         self.skip.add(id(node.name))
         self.scopes.append(qual)
         self.prefix.append(qual)
@@ -512,6 +520,19 @@ def _decorator_name(decorator: cst.Decorator) -> str:
     text = dotted_name(expr) or ""
     last = text.rsplit(".", 1)[-1]
     return last if text not in _PLAIN_DECORATORS and last in _PLAIN_DECORATORS else text
+
+
+def _command_application(decorator: cst.Decorator) -> str | None:
+    """The application a decorator registers its function with as a command (``cli`` for ``@cli.command()``,
+    ``app`` for ``@app.command("train")``), or ``None``. ``click.command()`` itself makes a standalone command,
+    called directly, so it registers nothing."""
+    expr = decorator.decorator
+    if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Attribute):
+        return None
+    if expr.func.attr.value not in _CLI_REGISTRATIONS:
+        return None
+    application = dotted_name(expr.func.value)
+    return application if application and application not in ("click", "typer") else None
 
 
 def _attr_text(node: cst.BaseExpression) -> str:
