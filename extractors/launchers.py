@@ -1,12 +1,13 @@
 """Launcher facts: the options shell scripts pass to the Python programs they run.
 
-A line of a ``*.sh`` file that runs Python (``python``/``python3``, ``torchrun``, ``accelerate launch``,
-``deepspeed``; backslash continuations joined) is split as the shell would (``shlex``), and each ``--name value`` or
+A line of a ``*.sh`` file, a ``Makefile`` or a ``justfile`` that runs Python (``python``/``python3``, ``torchrun``,
+``accelerate launch``, ``deepspeed``, ``uv run``, ``poetry run``; backslash continuations joined) is split as the shell would (``shlex``), and each ``--name value`` or
 ``--name=value`` after the program becomes a ``launcher`` fact named ``name`` (dashes read as underscores, as
 argparse does) with the value parsed like a spec value (numbers, lists, text). A value written as a shell variable
 (``--lr ${LR}``, ``--lr $LR``, ``--lr ${LR:-1e-4}``) takes the value of the script's one assignment of that
 variable above the command (``LR=1e-4``, ``export LR=1e-4``), or the default written in the reference; a variable
-assigned more than once, in a ``for`` loop, from a command (``$(...)``) or not at all stays unresolved text. An
+assigned more than once, in a ``for`` loop, from a command (``$(...)``) or not at all stays unresolved text; a value
+in a task runner's template (``{{method}}``, ``$(LR)``) stays unresolved text too. An
 option the launcher passes overrides the program's argparse default (precedence: README, "Which value counts").
 Nothing is run.
 """
@@ -20,7 +21,12 @@ from extractors import facts as K
 from extractors.facts import Fact, FileFacts, Warning_
 from extractors.values import parse_value
 
-_RUNNERS = re.compile(r"(?:^|[\s;&|(])(?:python3?(?:\.\d+)?|torchrun|deepspeed|accelerate\s+launch)(?=\s)")
+# The commands that run a Python program: the interpreter, the distributed launchers, and the environment runners
+# that run a script directly (``uv run train.py``, ``poetry run python train.py``).
+RUNNERS = r"(?:(?:uv|poetry)\s+run(?:\s+python[0-9.]*)?|python[0-9.]*|torchrun|deepspeed|accelerate\s+launch)"
+_RUNNERS = re.compile(r"(?:^|[\s;&|(])" + RUNNERS + r"(?=\s)")
+# A value written in a task runner's template (just's ``{{method}}``, make's ``$(LR)``): text known only at run time.
+_TEMPLATE = re.compile(r"\{\{|\$\(")
 _OPTION = re.compile(r"^--([A-Za-z_][A-Za-z0-9_.\-]*)(?:=(.*))?$")
 _ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*(?:#.*)?$")
 _LOOP = re.compile(r"^\s*(?:for|select)\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b")
@@ -54,7 +60,8 @@ def extract_launcher(text: str, file: str) -> FileFacts:
                 position += 1
             if raw is not None and "$" in raw:
                 raw = _substitute(raw, variables, line)
-            value = True if raw is None else parse_value(raw)  # a bare --flag switches something on
+            # a bare --flag switches something on; a template value stays as written
+            value = True if raw is None else raw if _TEMPLATE.search(raw) else parse_value(raw)
             found.facts.append(Fact(file, line, end, name.rsplit(".", 1)[-1], name,
                                     raw if value is None else value, K.LAUNCHER, program))
     return found

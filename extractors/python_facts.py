@@ -34,6 +34,10 @@ _MODEL_BASES = {"BaseModel", "pydantic.BaseModel", "BaseSettings"}
 _FIELD_CALLS = {"field", "Field", "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field"}
 # argparse converts a string default through ``type`` (Python docs, argparse "default"): "1e-4" with type=float is 1e-4.
 _ARGPARSE_TYPES = {"float": float, "int": int}
+# Command-line option declarations of click and typer (``@click.option("--n", default=10)``): like argparse's
+# ``add_argument``, their default is the option's value unless the command line gives another; a bare name among
+# the declarations (``click.option("--n", "n_cal")``) is the parameter it fills (click's documented rule).
+_CLI_OPTIONS = {"click.option", "typer.Option"}
 # kwargs pass-throughs: unpacking these forwards what the caller already named, so it is not dynamic access.
 _PASS_THROUGH = {"kwargs", "kw", "kwds", "kwarg"}
 # A name bound to one of these forwards a value defined elsewhere (lr = args.lr, self.lr = lr, lr = cfg["lr"]).
@@ -451,7 +455,7 @@ class _FactVisitor(cst.CSTVisitor):
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
                 and node.func.attr.value in ("update", "setdefault"):
             self._keyed(node.func.value.value, False)  # keys added at run time
-        if last == "add_argument":
+        if last == "add_argument" or callee in _CLI_OPTIONS:
             self._argparse(node)
             return
         if not callee and isinstance(node.func, cst.Attribute):
@@ -510,8 +514,11 @@ class _FactVisitor(cst.CSTVisitor):
                    and isinstance(a.value.evaluated_value, str)]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         dest = keywords.get("dest")
+        bare = [o for o in options if not o.startswith("-")]
         if isinstance(dest, cst.SimpleString) and isinstance(dest.evaluated_value, str):
             name = dest.evaluated_value
+        elif bare and len(options) > 1:  # click: the parameter's name beside its flags
+            name = bare[0]
         else:
             longs = [o for o in options if o.startswith("--")] or options
             if not longs:

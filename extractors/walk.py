@@ -28,12 +28,22 @@ CONFIG = "config"
 SHELL = "shell"
 _SUFFIXES = {".py": PYTHON, ".ipynb": NOTEBOOK, ".yaml": CONFIG, ".yml": CONFIG, ".json": CONFIG, ".toml": CONFIG,
              ".sh": SHELL}
+# Task runners whose recipes are shell lines (make's and just's default file names): read as shell scripts.
+_SHELL_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"})
 DEFAULT_MAX_BYTES = 1_000_000  # larger files are data or generated code, not a reproduction's source
 # The verify-stubs hook checks the user's own tree: it skips every hidden folder and only these, not build/ or result/.
 _HOOK_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "venv"})
 
 
 _TEST_DIRS = frozenset({"test", "tests", "testing"})
+
+
+def file_kind(name: str) -> str | None:
+    """The kind a file is read as from its name (``python``, ``notebook``, ``config``, ``shell``), or ``None`` for a
+    file the verifier does not read. A ``Makefile`` or ``justfile`` is a shell script: its recipes are shell lines."""
+    if name in _SHELL_NAMES:
+        return SHELL
+    return _SUFFIXES.get(os.path.splitext(name)[1].lower())
 
 
 def is_test_path(relative: str) -> bool:
@@ -120,7 +130,7 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
 
     for full in files_below(root, skip_dir, onerror=unreadable):
         path = Path(full)
-        kind = _SUFFIXES.get(path.suffix.lower())
+        kind = file_kind(path.name)
         if kind is None:
             continue
         relative = path.relative_to(root).as_posix()

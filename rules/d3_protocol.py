@@ -829,13 +829,17 @@ def _number_bound(name: str, index: RepositoryIndex) -> Fact | None:
 
 
 _CLAIMED_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:e-?\d+)?)([kmb]?)(?![\w.])", re.IGNORECASE)
+# commas between digit groups of three are thousands separators (``10,000 trials``), not a list (``{1,2,4}``,
+# ``{100,200,300}``: a number opening a brace or bracket starts a list)
+_THOUSANDS = re.compile(r"(?<![\d,.{\[])\d{1,3}(?:,\d{3})+(?![\d,.])")
 _MAGNITUDE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9}
 
 
 def claimed_numbers(text: str) -> set[float]:
     """The numbers a claim's element writes, a thousand, million or billion suffix read as such (``500k steps`` ->
-    ``{500000.0}``, ``2.5M steps`` -> ``{2500000.0}``, ``top-k in {1, 2, 4}`` -> ``{1.0, 2.0, 4.0}``); a number
-    glued to a word (``v3``, ``fp16``) is none."""
+    ``{500000.0}``, ``2.5M steps`` -> ``{2500000.0}``, ``top-k in {1, 2, 4}`` -> ``{1.0, 2.0, 4.0}``, ``10,000
+    trials`` -> ``{10000.0}``); a number glued to a word (``v3``, ``fp16``) is none."""
+    text = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), text)
     return {float(number) * _MAGNITUDE[suffix.lower()] for number, suffix in _CLAIMED_NUMBER.findall(text)}
 
 

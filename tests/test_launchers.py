@@ -57,3 +57,16 @@ def test_shell_variables_assigned_once_above_the_command_resolve() -> None:
         ("nproc_per_node", "$N", 10),    # assigned twice
         ("late", "$LATE", 10),           # assigned only below the command
     ]
+
+
+def test_recipes_of_a_justfile_run_through_uv_pass_options_and_templates_stay_text() -> None:
+    recipe = ("synth-run method:\n"
+              "  uv run scripts/synth.py run --method {{method}} --num_trials 10000\n"
+              "train:\n"
+              "  poetry run python train.py --lr $(LR)\n")
+    found = extract_launcher(recipe, "justfile")
+    assert [(f.name, f.value, f.line, f.context) for f in found.facts] == [
+        ("method", "{{method}}", 2, "scripts/synth.py"),
+        ("num_trials", 10000, 2, "scripts/synth.py"),
+        ("lr", "$(LR)", 4, "train.py"),
+    ]

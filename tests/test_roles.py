@@ -11,7 +11,7 @@ from extractors.repository import build_index
 from rules import names, roles
 from rules.d3_flow import Run, Source, flow, loop_runs, value_source
 from rules.d3_manifests import FIRST_LINES, launched_manifests
-from rules.d3_protocol import ROLE, TRACE, UNKNOWN, literal_constants, role
+from rules.d3_protocol import ROLE, TRACE, UNKNOWN, claimed_numbers, literal_constants, role
 from rules.d4_ordering import site_role, step_roles
 
 SOURCE = '''import json
@@ -208,3 +208,11 @@ def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None
 def test_prerequisites_table() -> None:
     """An estimator's predict needs its fit first (rules/roles.yaml, prerequisites), each row two step roles."""
     assert roles.prerequisites() == (("fit", "predict"),)
+
+
+def test_thousands_separators_make_one_claimed_number_and_lists_stay_lists() -> None:
+    assert claimed_numbers("10,000 trials") == {10000.0}
+    assert claimed_numbers("1,000,000 steps (1,000 warmup)") == {1000000.0, 1000.0}
+    assert claimed_numbers("Top-K in {1,2,4}") == {1.0, 2.0, 4.0}
+    assert claimed_numbers("widths {100,200,300}") == {100.0, 200.0, 300.0}
+    assert claimed_numbers("500k steps") == {500000.0}

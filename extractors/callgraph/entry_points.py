@@ -1,7 +1,8 @@
 """Where execution starts in a repository: ``if __name__ == "__main__":`` blocks, module-level ``main()``
 functions, console scripts (``[project.scripts]``, ``[tool.poetry.scripts]``, setup.py/setup.cfg
-``console_scripts``), shell scripts (``*.sh``) running ``python x.py`` / ``python -m pkg.mod`` (also through
-torchrun, accelerate, deepspeed), every notebook, and every *script*: a module no other repository module imports.
+``console_scripts``), shell scripts (``*.sh``, and the recipes of a ``Makefile`` or ``justfile``) running
+``python x.py`` / ``python -m pkg.mod`` (also through torchrun, accelerate, deepspeed, ``uv run``, ``poetry run``),
+every notebook, and every *script*: a module no other repository module imports.
 Test files and ``setup.py`` are no entry points; ``test.py`` is kept (in ML repositories it is usually the
 evaluation script)."""
 
@@ -15,10 +16,11 @@ from pathlib import Path
 
 from extractors.callgraph.model import IMPORT, RUN, SHELL, CallSite, EntryPoint, module_name, source_order
 from extractors.callgraph.resolve import Resolver
-from extractors.walk import SKIP_DIRS, files_below, is_test_path
+from extractors.launchers import RUNNERS
+from extractors.walk import SHELL as SHELL_FILE
+from extractors.walk import SKIP_DIRS, file_kind, files_below, is_test_path
 
-_SHELL_PY = re.compile(r"(?:^|[\s;&|(])(?:python[0-9.]*|torchrun|accelerate\s+launch|deepspeed|"
-                       r"python[0-9.]*\s+-u)\b(?P<rest>[^\n;&|]*)")
+_SHELL_PY = re.compile(r"(?:^|[\s;&|(])" + RUNNERS + r"\b(?P<rest>[^\n;&|]*)")
 
 
 def entry_points(r: Resolver) -> list[EntryPoint]:
@@ -107,7 +109,7 @@ def _shell_scripts(r: Resolver) -> list[tuple[str, str, int]]:
     root = Path(r.index.root)
     out: list[tuple[str, str, int]] = []
     for full in files_below(root, lambda _, folder: folder in SKIP_DIRS or folder.startswith(".")):
-        if not full.endswith(".sh"):
+        if file_kind(os.path.basename(full)) != SHELL_FILE:
             continue
         path = Path(full)
         relative = path.relative_to(root).as_posix()
