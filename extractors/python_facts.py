@@ -25,7 +25,7 @@ from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
-from extractors.values import dotted_name, fold, is_number, share_of
+from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
 from extractors.words import word_list
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
@@ -169,8 +169,9 @@ class _FactVisitor(cst.CSTVisitor):
             for branch in paths:
                 self._record(name, path, branch, kind, at, context)
             return
+        spelled_out = value is None and isinstance(value_node, cst.Dict)
         if value is None:
-            value = fold(value_node)
+            value = _indexed(value_node) if isinstance(value_node, cst.Dict) else fold(value_node)
         if not name or (isinstance(value, tuple) and not value):
             return
         line, end = self._lines(at)
@@ -182,7 +183,7 @@ class _FactVisitor(cst.CSTVisitor):
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
                  local_source=bool(source) and isinstance(value_node, cst.Name)))
-        if value is not None and not isinstance(value, sympy.Expr):
+        if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
     def _consume(self, node: cst.BaseExpression) -> None:
@@ -576,6 +577,18 @@ class _FactVisitor(cst.CSTVisitor):
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+
+
+def _indexed(node: cst.Dict) -> tuple | None:
+    """A dict display writing a sequence out entry by entry (``{"x0_factor": 8, "x1_factor": 4}``): its values
+    (``extractors.values.indexed_sequence``), else ``None``."""
+    entries = []
+    for element in node.elements:
+        if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+                and isinstance(element.key.evaluated_value, str)):
+            return None
+        entries.append((element.key.evaluated_value, fold(element.value)))
+    return indexed_sequence(entries)
 
 
 def _paths(node: cst.IfExp) -> list[cst.BaseExpression]:
