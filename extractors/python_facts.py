@@ -5,7 +5,8 @@ assignments at any level (annotated and tuple-unpacked too), dataclass and pydan
 call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` and
 ``getattr(obj, "key", default)`` defaults,
 the values a ``for`` loop's variables take over a literal list (or a name bound to one in the same file), and every
-other numeric literal as a ``literal`` fact; and every call with the names its arguments read (``CallFact``: where
+other numeric literal as a ``literal`` fact, the channels an image mode conversion gives (``img.convert("RGB")``: 3
+``image_channels``); and every call with the names its arguments read (``CallFact``: where
 values are consumed). Values come from ``extractors.values.fold``; comments,
 docstrings and the text inside strings are never values. Nothing is imported or executed.
 """
@@ -43,6 +44,11 @@ _PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
 _READS_BUDGET = 200
 # A conditional expression with more paths than this is a dispatch table, not a setting: one unfoldable binding.
 _MAX_PATHS = 8
+# Bands of an image mode (Pillow's "Modes" reference): ``img.convert("RGB")`` gives every image three channels, a
+# quantity the code never names. Recorded as ``image_channels``, a keyword of no consumer, so it confirms a claimed
+# channel count and never contradicts one (a model may still take other inputs).
+_MODE_CHANNELS = {"1": 1, "L": 1, "P": 1, "I": 1, "F": 1, "LA": 2, "RGB": 3, "YCbCr": 3, "LAB": 3, "HSV": 3,
+                  "RGBA": 4, "CMYK": 4}
 
 
 def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None,
@@ -465,6 +471,11 @@ class _FactVisitor(cst.CSTVisitor):
                 # a dotted key (cfg.get("model.width", 64)) reads its last part, as a config file nests it
                 self._record(read.rsplit(".", 1)[-1], f"{owner}.get.{read}" if owner else f"{callee}.{read}",
                              node.args[1].value, K.GET_DEFAULT, node)
+        if last == "convert" and len(node.args) == 1 and node.args[0].keyword is None:
+            mode = node.args[0].value
+            if isinstance(mode, cst.SimpleString) and mode.evaluated_value in _MODE_CHANNELS:
+                self._record("image_channels", f"{callee or last}.image_channels", mode, K.KEYWORD, node,
+                             context=callee or last, value=_MODE_CHANNELS[str(mode.evaluated_value)])
         if callee == "getattr" and len(node.args) == 3 and all(a.keyword is None for a in node.args):
             key = node.args[1].value  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
