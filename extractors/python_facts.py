@@ -24,10 +24,12 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
+from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
 from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
 from extractors.words import word_list
+from sau.vocabulary import Value
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
 _DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
@@ -64,6 +66,7 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     visit_wrapper(wrapper, visitor)  # libcst's walk, without entering the tokens the visitor ignores
     visitor.resolve_loops()
     visitor.resolve_unpacking()
+    visitor.found.facts.extend(stack_facts(visitor.layers))
     if visitor.augmented:
         # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
         # start value (n_tokens = 0) says nothing about the claimed value
@@ -134,6 +137,7 @@ class _FactVisitor(cst.CSTVisitor):
         self.literal_keyed: dict[tuple[str, str], bool] = {}
         self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
         self.data_names: set[tuple[str, str]] = set()  # (context, name) of loop variables over data (a loader)
+        self.layers: list[Layer] = []  # layers bound to names, in source order (extractors.layer_stacks)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -289,7 +293,27 @@ class _FactVisitor(cst.CSTVisitor):
             return
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
             return
+        if isinstance(value, cst.Call):
+            self._layer(name, value, at)
         self._record(name, path, value, kind, at)
+
+    def _layer(self, name: str, call: cst.Call, at: cst.CSTNode) -> None:
+        """Note a layer of a stackable class (``extractors.layer_stacks.STACKED``) bound to ``name``, with the
+        parameters its arguments bind (positional ones by ``extractors.signatures``)."""
+        callee = dotted_name(call.func) or ""
+        if callee.rsplit(".", 1)[-1] not in STACKED:
+            return
+        params: dict[str, Value | None] = {}
+        for arg, parameter in zip(call.args, positional_parameters(callee)):
+            if arg.keyword is not None or arg.star:
+                break
+            if parameter is not None:
+                params[parameter] = fold(arg.value)
+        for arg in call.args:
+            if arg.keyword is not None and not arg.star:
+                params[arg.keyword.value] = fold(arg.value)
+        line, end = self._lines(at)
+        self.layers.append(Layer(self.file, line, end, self._context(), name, callee, params, cell=self.cell))
 
     def _unpacked(self, value: cst.BaseExpression) -> list[list[list[tuple]]] | None:
         """The written-out mappings a call unpacks (``**opts``, ``**{**base, **extra}``), each as its alternative
