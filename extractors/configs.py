@@ -20,6 +20,7 @@ import yaml
 from extractors import facts as K
 from extractors.facts import Fact, FileFacts, Warning_
 from extractors.python_source import source_lines
+from extractors.values import indexed_sequence
 from sau.vocabulary import Value
 
 _NUMBER = re.compile(r"^[-+]?(\d[\d_]*\.?\d*|\.\d+)([eE][-+]?\d+)?$")
@@ -88,6 +89,12 @@ def _walk_node(node: yaml.Node, path: str, file: str, found: FileFacts, budget: 
                 items = tuple(_yaml_scalar(item) for item in value_node.value)
                 _add(found, key, child, items, file, value_node.start_mark.line + 1, value_node.end_mark.line + 1)
             else:
+                if isinstance(value_node, yaml.MappingNode):  # x0_factor: 8, x1_factor: 4 is the sequence (8, 4)
+                    numbered = indexed_sequence([(str(k.value), _yaml_scalar(v)) for k, v in value_node.value
+                                                 if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)])
+                    if numbered is not None and len(numbered) == len(value_node.value):
+                        _add(found, key, child, numbered, file, value_node.start_mark.line + 1,
+                             value_node.value[-1][1].end_mark.line + 1)
                 _walk_node(value_node, child, file, found, budget)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):

@@ -24,9 +24,11 @@ CONFIG = "config"  # a YAML / JSON / TOML key, by dotted path
 LITERAL = "literal"  # a number in code with no name of its own (a positional argument, an operand)
 LOOP = "loop"  # for n_states, n_actions in [(3, 3), (9, 9)]: each loop variable, bound to the tuple of its values
 LAUNCHER = "launcher"  # python train.py --lr 1e-4 in a shell script: an option the launcher passes
+STACK = "stack"  # conv1 .. conv4 = nn.Conv2d(...): a layer stack's length and per-layer values (extractors.layer_stacks)
 CALL = "call"  # a library class or function a call names (AdamW(...) chooses the optimizer): the rules make these
 
-NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP, LAUNCHER})
+NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP, LAUNCHER,
+                         STACK})
 Analysis = TypeVar("Analysis")
 
 

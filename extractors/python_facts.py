@@ -5,7 +5,8 @@ assignments at any level (annotated and tuple-unpacked too), dataclass and pydan
 call keyword arguments, argparse ``add_argument`` defaults, dict literal entries, ``.get(key, default)`` and
 ``getattr(obj, "key", default)`` defaults,
 the values a ``for`` loop's variables take over a literal list (or a name bound to one in the same file), and every
-other numeric literal as a ``literal`` fact; and every call with the names its arguments read (``CallFact``: where
+other numeric literal as a ``literal`` fact, the channels an image mode conversion gives (``img.convert("RGB")``: 3
+``image_channels``); and every call with the names its arguments read (``CallFact``: where
 values are consumed). Values come from ``extractors.values.fold``; comments,
 docstrings and the text inside strings are never values. Nothing is imported or executed.
 """
@@ -23,10 +24,12 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
+from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
-from extractors.values import dotted_name, fold, is_number, share_of
+from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
 from extractors.words import word_list
+from sau.vocabulary import Value
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
 _DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
@@ -47,6 +50,11 @@ _PASS_THROUGH_NODES = (cst.Name, cst.Attribute, cst.Subscript)
 _READS_BUDGET = 200
 # A conditional expression with more paths than this is a dispatch table, not a setting: one unfoldable binding.
 _MAX_PATHS = 8
+# Bands of an image mode (Pillow's "Modes" reference): ``img.convert("RGB")`` gives every image three channels, a
+# quantity the code never names. Recorded as ``image_channels``, a keyword of no consumer, so it confirms a claimed
+# channel count and never contradicts one (a model may still take other inputs).
+_MODE_CHANNELS = {"1": 1, "L": 1, "P": 1, "I": 1, "F": 1, "LA": 2, "RGB": 3, "YCbCr": 3, "LAB": 3, "HSV": 3,
+                  "RGBA": 4, "CMYK": 4}
 
 
 def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: int | None = None,
@@ -62,6 +70,7 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     visit_wrapper(wrapper, visitor)  # libcst's walk, without entering the tokens the visitor ignores
     visitor.resolve_loops()
     visitor.resolve_unpacking()
+    visitor.found.facts.extend(stack_facts(visitor.layers))
     if visitor.augmented:
         # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
         # start value (n_tokens = 0) says nothing about the claimed value
@@ -132,6 +141,7 @@ class _FactVisitor(cst.CSTVisitor):
         self.literal_keyed: dict[tuple[str, str], bool] = {}
         self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
         self.data_names: set[tuple[str, str]] = set()  # (context, name) of loop variables over data (a loader)
+        self.layers: list[Layer] = []  # layers bound to names, in source order (extractors.layer_stacks)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -173,8 +183,9 @@ class _FactVisitor(cst.CSTVisitor):
             for branch in paths:
                 self._record(name, path, branch, kind, at, context)
             return
+        spelled_out = value is None and isinstance(value_node, cst.Dict)
         if value is None:
-            value = fold(value_node)
+            value = _indexed(value_node) if isinstance(value_node, cst.Dict) else fold(value_node)
         if not name or (isinstance(value, tuple) and not value):
             return
         line, end = self._lines(at)
@@ -186,7 +197,7 @@ class _FactVisitor(cst.CSTVisitor):
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
                  local_source=bool(source) and isinstance(value_node, cst.Name)))
-        if value is not None and not isinstance(value, sympy.Expr):
+        if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
     def _consume(self, node: cst.BaseExpression) -> None:
@@ -286,7 +297,27 @@ class _FactVisitor(cst.CSTVisitor):
             return
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
             return
+        if isinstance(value, cst.Call):
+            self._layer(name, value, at)
         self._record(name, path, value, kind, at)
+
+    def _layer(self, name: str, call: cst.Call, at: cst.CSTNode) -> None:
+        """Note a layer of a stackable class (``extractors.layer_stacks.STACKED``) bound to ``name``, with the
+        parameters its arguments bind (positional ones by ``extractors.signatures``)."""
+        callee = dotted_name(call.func) or ""
+        if callee.rsplit(".", 1)[-1] not in STACKED:
+            return
+        params: dict[str, Value | None] = {}
+        for arg, parameter in zip(call.args, positional_parameters(callee)):
+            if arg.keyword is not None or arg.star:
+                break
+            if parameter is not None:
+                params[parameter] = fold(arg.value)
+        for arg in call.args:
+            if arg.keyword is not None and not arg.star:
+                params[arg.keyword.value] = fold(arg.value)
+        line, end = self._lines(at)
+        self.layers.append(Layer(self.file, line, end, self._context(), name, callee, params, cell=self.cell))
 
     def _unpacked(self, value: cst.BaseExpression) -> list[list[list[tuple]]] | None:
         """The written-out mappings a call unpacks (``**opts``, ``**{**base, **extra}``), each as its alternative
@@ -468,6 +499,11 @@ class _FactVisitor(cst.CSTVisitor):
                 # a dotted key (cfg.get("model.width", 64)) reads its last part, as a config file nests it
                 self._record(read.rsplit(".", 1)[-1], f"{owner}.get.{read}" if owner else f"{callee}.{read}",
                              node.args[1].value, K.GET_DEFAULT, node)
+        if last == "convert" and len(node.args) == 1 and node.args[0].keyword is None:
+            mode = node.args[0].value
+            if isinstance(mode, cst.SimpleString) and mode.evaluated_value in _MODE_CHANNELS:
+                self._record("image_channels", f"{callee or last}.image_channels", mode, K.KEYWORD, node,
+                             context=callee or last, value=_MODE_CHANNELS[str(mode.evaluated_value)])
         if callee == "getattr" and len(node.args) == 3 and all(a.keyword is None for a in node.args):
             key = node.args[1].value  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
@@ -583,6 +619,18 @@ class _FactVisitor(cst.CSTVisitor):
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+
+
+def _indexed(node: cst.Dict) -> tuple | None:
+    """A dict display writing a sequence out entry by entry (``{"x0_factor": 8, "x1_factor": 4}``): its values
+    (``extractors.values.indexed_sequence``), else ``None``."""
+    entries = []
+    for element in node.elements:
+        if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+                and isinstance(element.key.evaluated_value, str)):
+            return None
+        entries.append((element.key.evaluated_value, fold(element.value)))
+    return indexed_sequence(entries)
 
 
 def _paths(node: cst.IfExp) -> list[cst.BaseExpression]:

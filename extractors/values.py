@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 import operator
+import re
+from collections.abc import Sequence
 from typing import TypeGuard
 
 import libcst as cst
@@ -154,6 +156,28 @@ def _share_total(node: cst.BaseExpression) -> str | None:
 def is_number(value: object) -> TypeGuard[int | float]:
     """True for ``int``/``float`` values (booleans excluded)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_INDEX = re.compile(r"\d+")
+
+
+def indexed_sequence(entries: Sequence[tuple[str, object]]) -> tuple[int | float, ...] | None:
+    """The sequence a mapping writes out one numbered entry at a time (``{"x0_factor": 8, "x1_factor": 4}``,
+    ``stage1: 64`` / ``stage2: 128`` in a config): its values in written order, when there are at least two, every
+    value is a number and every key is one stem with one number in it, the numbers counting up by one from 0 or 1.
+    ``None`` for any other mapping (keyed by names, splits or sizes: ``{"train": 256, "val": 224}``)."""
+    if len(entries) < 2 or not all(is_number(value) for _, value in entries):
+        return None
+    stems, indices = set(), []
+    for key, _ in entries:
+        found = _INDEX.findall(key)
+        if len(found) != 1:
+            return None
+        stems.add(_INDEX.sub("#", key))
+        indices.append(int(found[0]))
+    if len(stems) != 1 or indices[0] not in (0, 1) or indices != list(range(indices[0], indices[0] + len(indices))):
+        return None
+    return tuple(value for _, value in entries)  # type: ignore[misc]
 
 
 def _constant(node: cst.BaseExpression) -> sympy.Expr | None:

@@ -92,7 +92,7 @@ _UNNAMED_ESTIMATE = 0.25
 # The SAU's drift label: the first kind of shortfall present, most telling first.
 _DRIFT_ORDER = ((DRIFT, Drift.NUMERICAL), (STUB, Drift.STUB), (ABSENT, Drift.MISSING), (UNUSED, Drift.UNUSED))
 # Evidence order: where a reviewer would look first.
-_KIND_ORDER = {K.LAUNCHER: 0, K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.ASSIGNMENT: 4, K.DICT: 5,
+_KIND_ORDER = {K.LAUNCHER: 0, K.CONFIG: 0, K.ARGPARSE: 1, K.FIELD: 2, K.KEYWORD: 3, K.STACK: 3, K.ASSIGNMENT: 4, K.DICT: 5,
                K.DEFAULT: 6,
                K.GET_DEFAULT: 7, K.LITERAL: 9}
 _EVIDENCE_PER_OUTCOME = 2
@@ -582,7 +582,7 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     library call that is no known consumer of settings (``BLIP(image_size=224)``, a pretrained part's input size),
     and not a keyword that other live calls of the same callee leave at its default: their parameter may mean
     another quantity than the claim's, or take several values. Such bindings still confirm a claimed value."""
-    if fact.kind == K.LOOP or fact.via:
+    if fact.kind in (K.LOOP, K.STACK) or fact.via:  # a stack: other stacks of the layer may build other parts
         return False
     if fact.kind != K.KEYWORD:
         return True
@@ -609,6 +609,8 @@ def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
         return "a value passed on under another name"
     if fact.kind == K.LOOP:
         return "one value of a loop"
+    if fact.kind == K.STACK:
+        return "one stack of layers, and others may build another part"
     if fact.kind != K.KEYWORD and not _is_read(fact, index):
         return "which no code reads"
     if index.analysis(binding_liveness)(fact) == DEAD:
@@ -962,9 +964,9 @@ def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
     if _never_read(fact, index):
         return False
-    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER):
+    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER, K.STACK):
         return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
-        # a launcher passes its options to the program it runs
+        # a launcher passes its options to the program it runs; a layer stack is built by the code that runs it
     if fact.kind == K.DICT and not _holder_read(fact, index):
         return False
     return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -34,6 +34,8 @@ class AliasTable:
     generic: frozenset[str]
     group_of: dict[str, str]
     ignored_callees: frozenset[str]
+    layer_widths: frozenset[str] = frozenset()  # normalised keys
+    never_widths: frozenset[str] = frozenset()  # canonical group keys
 
 
 @lru_cache(maxsize=1)
@@ -51,7 +53,8 @@ def table() -> AliasTable:
         canonical = _key(_tokens(group[0], bare))
         for member in group:
             bare.group_of.setdefault(_key(_tokens(member, bare)), canonical)
-    return bare
+    return replace(bare, layer_widths=frozenset(_key(_tokens(n, bare)) for n in data["layer_widths"]),
+                   never_widths=frozenset(bare.group_of[_key(_tokens(n, bare))] for n in data["never_widths"]))
 
 
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹", "01234567890123456789")
@@ -189,7 +192,12 @@ def other_quantity(claim_keys: frozenset[str], fact_key: str) -> bool:
     other than every one of ``claim_keys`` and shares no non-generic token with them (``d_model`` for a claimed
     ``block_size``, ``batch_size`` for a claimed ``hidden_size``): a value bound there is that other quantity's,
     never a renamed binding of the claim's. Names outside the table (``out_features``, ``num_initial_steps``) may
-    be anything and give False."""
+    be anything and give False, except a layer's width (``in_channels``, ``out_features``: ``layer_widths``) for a
+    claim no layer width can hold (``never_widths``: 4 as ``in_channels`` is no count of 4 layers). Such a claim is
+    one whose names in the table are all of those, the others (``patch_dim``) being unknown."""
+    if fact_key in table().layer_widths and not kin(claim_keys, fact_key):
+        known = [table().group_of[key] for key in claim_keys if key in table().group_of]
+        return bool(known) and all(key in table().never_widths for key in known)
     return fact_key in _known_keys() and fact_key not in claim_keys and not kin(claim_keys, fact_key)
 
 

@@ -84,6 +84,10 @@ def test_a_claimed_schedule_phrase_reads_as_the_one_schedule_it_names(claimed, k
     ("input_steps", "num_initial_steps", False),  # not in the table: may be the claim renamed
     ("n_output_channels", "batch_size", True),
     ("warmup_ratio", "warmup_steps", False),  # shares the word warmup: related, not another quantity
+    ("n_layers", "in_channels", True),  # no layer is as wide as a count of layers
+    ("patch_size", "out_features", True),
+    ("hidden_dim", "out_features", False),  # a layer width may be the claimed hidden width
+    ("n_experts", "out_features", False),  # a router's output width is the expert count
 ])
 def test_a_name_of_another_known_hyperparameter_is_another_quantity(claim, code, expected) -> None:
     keys = frozenset({names.normalise(claim)})

@@ -5,7 +5,7 @@ import time
 
 import sympy
 
-from extractors.values import parse_value
+from extractors.values import indexed_sequence, parse_value
 
 
 def test_constant_expressions_fold_to_numbers():
@@ -83,3 +83,13 @@ def test_score_range_gives_the_lowest_and_highest_compound_score():
     assert score_range([(1.0, 1.0)] * 2 + [(0.0, 1.0)] * 3) == (0.5, 1.0)
     # a drifted element keeps the highest at 0.75, however the undecided one turns out
     assert score_range([(1.0, 1.0)] * 6 + [(0.0, 0.0), (0.0, 1.0)]) == (0.75, 0.75)
+
+
+def test_indexed_sequence_reads_numbered_entries_in_order() -> None:
+    assert indexed_sequence([("x0_factor", 8), ("x1_factor", 4), ("x2_factor", 2)]) == (8, 4, 2)
+    assert indexed_sequence([("stage1", 64), ("stage2", 128)]) == (64, 128)
+    assert indexed_sequence([("train", 256), ("val", 224)]) is None  # keyed by split, not numbered
+    assert indexed_sequence([("x1_factor", 8), ("x3_factor", 4)]) is None  # not counting up by one
+    assert indexed_sequence([("x0_factor", 8), ("y1_factor", 4)]) is None  # two stems
+    assert indexed_sequence([("x0_factor", "a"), ("x1_factor", 4)]) is None  # not numbers
+    assert indexed_sequence([("x0_factor", 8)]) is None  # one entry is no sequence
