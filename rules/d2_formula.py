@@ -94,6 +94,8 @@ MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
+_ORDINALS = {word: str(number) for number, word in enumerate(
+    ("first", "second", "third", "fourth"), 1) if word in word_list("ordinal_words", "rules")}
 _HOOKS = word_list("framework_hooks")  # methods a framework calls: what their class computes
 TINY_OPERATIONS = 2  # a formula with at most this many operations (a / b, a * b * c, f(x)) matches much code by chance
 _CANDIDATES_SHOWN = 3
@@ -267,7 +269,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     specific_names = specific | {"getitem", "matmul", "transpose", "mean", "sum", "prod", "max", "min", "clip", "where"}
 
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
-        return names.normalise(name.rsplit(".", 1)[-1]) in kept_names
+        return names.normalise(_indexed(name.rsplit(".", 1)[-1])) in kept_names
 
     # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
     claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
@@ -1293,8 +1295,18 @@ def _squashed(name: str) -> str:
 
 def _follows(leaf: sympy.Basic, key: str, hints: set[str]) -> bool:
     """True when a code leaf (its ``_leaf_key`` ``key``) is one a symbol's ``hints`` name: by key, or with its
-    words run together."""
-    return key in hints or _squashed(leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>")) in hints
+    words run together, or with a last ordinal word read as the index it stands for (``reward_second`` for
+    ``reward_2``, ``_indexed``)."""
+    name = leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>")
+    return key in hints or _squashed(name) in hints or names.normalise(_indexed(name)) in hints
+
+
+@lru_cache(maxsize=1 << 14)
+def _indexed(name: str) -> str:
+    """``name`` with a last ordinal word after its stem written as the index (``reward_second`` ->
+    ``reward_2``; ``ordinal_words``), else ``name`` itself."""
+    stem, _, last = name.rpartition("_")
+    return f"{stem}_{_ORDINALS[last.lower()]}" if stem and last.lower() in _ORDINALS else name
 
 
 def _mechanism_keys(keywords) -> list[frozenset[str]]:
