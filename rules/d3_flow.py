@@ -21,8 +21,10 @@ that the syntax of one mention cannot answer.
   line naming the key) or by its own name, and a live loop over that local or name hands its items to a call.
 - **Whether a string dispatch can be taken** (``supplied``): code under ``if kind == "deterministic":`` runs only
   when that string reaches ``kind``; it can when the string is written anywhere else that is not dead code, a
-  comparison, a message or a listed setting the loops skip (a list, a call's argument, an ``argparse`` default or
-  choice), or is a string value of a configuration file or a launcher's argument. When it is written only as
+  comparison, a message, a listed setting the loops skip or the default of a parameter its function never reads (a
+  list, a call's argument, an ``argparse`` default or choice), or is a string value of a configuration file or a
+  launcher's argument. ``def make_kernel(kind, reward="high_variance")`` whose body fixes the reward hands that
+  default to nothing. When it is written only as
   listed settings the loops skip (``skipped_only``), the code under the test is known not to run.
 
 Both read only mentions (``extractors.callgraph.Mention``: ``reads``, ``within``, ``iter:`` contexts) and
@@ -77,7 +79,8 @@ class Flow:
     print, a log, a plot nor an exception; ``written`` string -> its mentions outside dead code that are neither
     comparisons nor messages; ``configured`` the string values of configuration files and launchers' arguments;
     ``bound_at`` (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name
-    -> its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``).
+    -> its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``); ``unread_defaults`` the parameter defaults (context
+    ``default:<parameter>``) whose function never reads that parameter: such a value reaches nothing.
     """
 
     graph: CallGraph
@@ -91,6 +94,7 @@ class Flow:
     configured: frozenset[str]
     bound_at: dict[tuple[str, int], list[Mention]]
     named: dict[str, list[Mention]]
+    unread_defaults: frozenset[Mention] = frozenset()
 
 
 def flow(index: RepositoryIndex) -> Flow:
@@ -105,6 +109,8 @@ def flow(index: RepositoryIndex) -> Flow:
     written: dict[str, list[Mention]] = {}
     bound_at: dict[tuple[str, int], list[Mention]] = {}
     named: dict[str, list[Mention]] = {}
+    defaults: list[Mention] = []
+    reading: set[tuple[str, str]] = set()  # (scope, first part of a name read there)
     for scope, mentions in graph.mentions.items():
         live = graph.live(scope)
         dead = scope in graph.graph and graph.liveness(scope) == DEAD
@@ -112,6 +118,10 @@ def flow(index: RepositoryIndex) -> Flow:
             text, context = mention.text, mention.context
             if mention.kind == "string" and context not in _COMPARED and not dead:
                 written.setdefault(text, []).append(mention)
+            if context.startswith("default:"):
+                defaults.append(mention)
+            if mention.kind == "name":
+                reading.add((scope, text.split(".", 1)[0]))
             if live and mention.kind in ("string", "name"):
                 named.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
             if mention.kind == "binding":
@@ -144,8 +154,16 @@ def flow(index: RepositoryIndex) -> Flow:
                     used.add((scope, text))
     configured = frozenset(f.value for f in index.facts
                            if f.kind in (K.CONFIG, K.LAUNCHER) and isinstance(f.value, str))
+    # a parameter its function (or a function nested in it) never reads hands its default to nothing
+    scopes_reading: dict[str, set[str]] = {}
+    for scope, name in reading:
+        scopes_reading.setdefault(name, set()).add(scope)
+    unread = frozenset(m for m in defaults if not any(
+        s == m.scope or s.startswith(m.scope + ".") for s in scopes_reading.get(m.context[len("default:"):], ())))
+    for string, sources in list(written.items()):
+        written[string] = [source for source in sources if source not in unread]
     return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured,
-                bound_at, named)
+                bound_at, named, unread)
 
 
 def values_run(fact: Fact, data: Flow) -> Mention | None:

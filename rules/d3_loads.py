@@ -11,7 +11,10 @@ to another dataset: the resolved value decides.
 (``rules/roles.yaml``, ``loader_words``) with the names its argument resolution went through and the strings it
 resolved. A name resolves only when it is upper case (a constant) and the whole repository binds it at module level
 once, to a string or to a table of strings keyed by strings or by such names; anything else is left unresolved,
-and a body making a loader call with nothing resolved may load anything.
+and a body making a loader call with nothing resolved may load anything, unless the call loads no data: its
+dotted callee or first argument names a tokenizer, a model, a checkpoint or a configuration (``rules/roles.yaml``,
+``non_data_words``: ``sp.Load(tokenizer_path)``), it opens a file for writing, or it only builds a path from
+nothing resolved (``path_builders``: ``Path(output_dir)``).
 """
 
 from __future__ import annotations
@@ -25,19 +28,25 @@ from rules import roles
 from rules.names import words
 
 _LOADER_WORDS = roles.words("loader_words")
+_NON_DATA_WORDS = roles.words("non_data_words")
+_PATH_BUILDERS = roles.words("path_builders")
+_WRITE_MODES = ("w", "a", "x")  # open(f, "w"), np.memmap(f, mode="w+"): a file written, not read
 
 
 @dataclass(frozen=True)
 class LoadedValue:
-    """One loader call and the strings its arguments resolve to: ``file`` (relative POSIX path), ``line``/``end_line`` the
-    call's lines (1-based, inclusive), ``names`` the identifiers the resolution read (``("DATASET_PATHS",
-    "TASK_HH_RLHF")``), ``values`` the strings the loader receives (``("Anthropic/hh-rlhf",)``; empty when no argument resolves)."""
+    """One loader call and the strings its arguments resolve to: ``file`` (relative POSIX path), ``line``/``end_line``
+    the call's lines (1-based, inclusive), ``names`` the identifiers the resolution read (``("DATASET_PATHS",
+    "TASK_HH_RLHF")``), ``values`` the strings the loader receives (``("Anthropic/hh-rlhf",)``; empty when no
+    argument resolves); ``data`` false when the call loads a tokenizer, a model, a checkpoint or a configuration
+    (module docstring)."""
 
     file: str
     line: int
     end_line: int
     names: frozenset[str]
     values: tuple[str, ...]
+    data: bool = True
 
 
 @dataclass
@@ -62,10 +71,12 @@ class LoaderValues:
         return tuple(found) if found else None
 
     def within(self, file: str, line: int, end_line: int) -> tuple[str, ...] | None:
-        """Every string the loader calls of ``file`` between ``line`` and ``end_line`` (the body of a class or
+        """Every string the data-loading calls of ``file`` between ``line`` and ``end_line`` (the body of a class or
         function) receive, in line order, when each of those calls has an argument resolved; ``None`` when there
-        is no loader call there or one of them has none (it may load anything)."""
-        calls = [lv for lv in self.by_file.get(file, ()) if line <= lv.line and lv.end_line <= end_line]
+        is no such call there or one of them has none (it may load anything). A call loading no data (a tokenizer,
+        a checkpoint: ``LoadedValue.data``) says nothing about the data the body loads."""
+        calls = [lv for lv in self.by_file.get(file, ())
+                 if line <= lv.line and lv.end_line <= end_line and lv.data]
         if not calls or any(not lv.values for lv in calls):
             return None
         return tuple(v for lv in calls for v in lv.values)
@@ -97,9 +108,41 @@ def loader_values(index: RepositoryIndex) -> LoaderValues:
                     names |= resolved[0]
                     values.append(resolved[1])
             # a call with nothing resolved is kept too: a body making it may load anything
+            # a path built from nothing resolved (Path(output_dir)) loads nothing and says nothing of what is loaded
+            data = _loads_data(node) and (bool(values) or _callee(node.func).lower() not in _PATH_BUILDERS)
             found.by_file.setdefault(key, []).append(
-                LoadedValue(key, node.lineno, node.end_lineno or node.lineno, names, tuple(values)))
+                LoadedValue(key, node.lineno, node.end_lineno or node.lineno, names, tuple(values), data))
     return found
+
+
+def _loads_data(call: ast.Call) -> bool:
+    """Whether a loader call may load data: it is not opened for writing (a ``mode`` keyword or ``open``'s second
+    argument starting with ``w``, ``a`` or ``x``), and neither its dotted callee (``AutoTokenizer.from_pretrained``)
+    nor the last name part of its first argument (``sp.Load(tokenizer_path)``, ``torch.load(args.ckpt)``; not
+    ``model_args`` of ``model_args.dataset_name``) holds a word of ``non_data_words``."""
+    modes = [k.value for k in call.keywords if k.arg == "mode"]
+    if _callee(call.func) == "open" and len(call.args) > 1:
+        modes.append(call.args[1])
+    if any(isinstance(m, ast.Constant) and isinstance(m.value, str) and m.value.startswith(_WRITE_MODES)
+           for m in modes):
+        return False
+    parts = [_dotted(call.func)]
+    if call.args:
+        first = call.args[0].value if isinstance(call.args[0], ast.Starred) else call.args[0]
+        parts.append(_dotted(first).rsplit(".", 1)[-1])
+    return not any(set(words(part)) & _NON_DATA_WORDS for part in parts if part)
+
+
+def _dotted(func: ast.expr) -> str:
+    """The dotted text of a name or attribute chain (``sp.Load``; a chain on a call's result keeps the part after
+    it: ``Load`` of ``spm.SentencePieceProcessor().Load``), else empty."""
+    out = []
+    while isinstance(func, ast.Attribute):
+        out.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        out.append(func.id)
+    return ".".join(reversed(out))
 
 
 def _callee(func: ast.expr) -> str:

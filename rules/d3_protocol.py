@@ -32,7 +32,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
   value, a call's argument: ``rules.d3_flow.selects``), as that run runs the arm (a string tested in a filter or
-  by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence);
+  by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence,
+  and a default its function never reads reaches nothing: a **trace**);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
   table bound to written-out values or to a value holding a constant nothing fills in or another metric
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
@@ -458,8 +459,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best), hint=True)
     bound = _number_bound(name, index) if category == "scope" else None
-    if found[TRACE] and bound is None and all(_skipped(m, data) for m in found[TRACE]):
-        # its own name, only as listed settings the loops skip: a related name adds nothing
+    if bound is None and any(_skipped(m, data) for m in found[TRACE]) and \
+            all(_skipped(m, data) or m in data.unread_defaults for m in found[TRACE]):
+        # its own name, only as listed settings the loops skip (and defaults nothing reads): a related name adds
+        # nothing
         return _traced(category, name, found[TRACE])
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
@@ -637,6 +640,8 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     and aliases (a metric's name bound to a call computing another metric is not that metric); ``data`` the
     repository's ``rules.d3_flow.Flow`` (without it, computed values and listed settings are not followed)."""
     context, kind = mention.context, mention.kind
+    if data is not None and mention in data.unread_defaults:
+        return TRACE  # def make(kind, reward="high_variance") never reading reward: the default reaches nothing
     if data is not None and mention.within and kind in ("string", "name") and context in _LISTED:
         run, _ = loop_runs(mention, data)
         if run != Run.UNDECIDED:  # a listed setting a live loop runs, or skips while running the list

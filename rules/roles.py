@@ -13,8 +13,8 @@ from importlib import resources
 import yaml
 
 ROLES_FILE = "roles.yaml"
-_LISTS = ("loader_words", "metric_call_words", "plot_calls", "config_calls", "common_words", "ui_modules",
-          "repeated_step_words", "pass_through_calls", "mutating_methods", "optimizer_names",
+_LISTS = ("loader_words", "non_data_words", "path_builders", "metric_call_words", "plot_calls", "config_calls", "common_words",
+          "ui_modules", "repeated_step_words", "pass_through_calls", "mutating_methods", "optimizer_names",
           "optimizer_update_words", "config_modules", "config_words")
 
 
@@ -58,9 +58,9 @@ def _table() -> dict:
 
 @lru_cache(maxsize=None)
 def words(key: str) -> frozenset[str]:
-    """The word list ``key`` (one of ``loader_words``, ``metric_call_words``, ``plot_calls``, ``config_calls``,
-    ``common_words``, ``ui_modules``, ``repeated_step_words``, ``pass_through_calls``, ``mutating_methods``,
-    ``optimizer_names``, ``optimizer_update_words``, ``config_modules``, ``config_words``)."""
+    """The word list ``key`` (one of ``loader_words``, ``non_data_words``, ``path_builders``, ``metric_call_words``,
+    ``plot_calls``, ``config_calls``, ``common_words``, ``ui_modules``, ``repeated_step_words``, ``pass_through_calls``,
+    ``mutating_methods``, ``optimizer_names``, ``optimizer_update_words``, ``config_modules``, ``config_words``)."""
     if key not in _LISTS or key not in _table():
         raise RolesError(f"rules/{ROLES_FILE} has no word list {key!r}")
     return _strings(_table()[key], key)

@@ -98,7 +98,8 @@ class Mention(Location):
     taken of it, empty when there is none, ``?`` when a bound is not a literal; ``targets`` the loop's names,
     comma-separated), ``bind:item`` (a name whose item or attribute is assigned, ``x[k] = v``, or augmented,
     ``x += v``), ``compare`` (a string a comparison tests against: ``x == "a"``), ``select`` (such a string by
-    which an ``if`` statement selects its body: ``if x == "a":``, ``elif x in ("a", "b"):``), or empty.
+    which an ``if`` statement selects its body: ``if x == "a":``, ``elif x in ("a", "b"):``), ``default:<parameter>``
+    (a parameter's default value, in the function's scope: ``def make(kind="high_variance")``), or empty.
 
     ``reads`` (bindings and computed keys) the value's inputs: the dotted names it reads and, with ``()`` after
     them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``). ``within`` (a name or string

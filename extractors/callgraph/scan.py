@@ -103,6 +103,7 @@ class Scanner(cst.CSTVisitor):
         self.selecting: set[int] = set()  # ids of those an ``if`` statement selects its body by
         self.guard_of: dict[int, tuple[str, ...]] = {}  # id of an if's body -> the strings its test compares with
         self.guards: list[tuple[int, tuple[str, ...]]] = []  # (scope depth, strings) of the enclosing if bodies
+        self.defaults: dict[int, str] = {}  # id of a parameter's default value -> ``default:<parameter>``
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         arm = self.arms.get(id(node))
@@ -153,6 +154,8 @@ class Scanner(cst.CSTVisitor):
 
     def _context(self, node: cst.CSTNode) -> str:
         """The ``Mention.context`` of a name or string being visited (not of a binding: ``_bind``)."""
+        if id(node) in self.defaults:
+            return self.defaults[id(node)]
         if id(node) in self.iterables:
             return self.iterables[id(node)]
         if id(node) in self.call_funcs:
@@ -216,6 +219,8 @@ class Scanner(cst.CSTVisitor):
 
     def visit_Param(self, node: cst.Param) -> None:
         self.skip.add(id(node.name))
+        if node.default is not None:
+            self.defaults[id(node.default)] = f"default:{node.name.value}"
         annotation = dotted_name(node.annotation.annotation) if node.annotation is not None else None
         if annotation is not None and len(self.scopes) > 1:  # def run(trainer: PPOTrainer): trainer is one
             self._type_var(node.name.value, self._line(node), annotation, ())
