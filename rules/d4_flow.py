@@ -18,6 +18,9 @@ The flow is read from the scope's syntax tree, statement by statement in source 
   into its next pass (``h`` updated at the end of the body, read at its start) is not seen: the flow goes forward
   only, the way the statements are written. Nested functions and classes are not entered.
 
+The same reading records, for each call, the tests of the ``if`` statements whose body holds it (``guards``): code
+under ``if cfg.position == GatingPosition.G4_QUERY:`` runs for that variant.
+
 Where the reading is unsure it misses a flow rather than invents one: a call feeds another only when the text
 shows the value passing. Calls are told apart by their line and called name (``CallSite.line``, the last part of
 ``CallSite.written`` or ``CallSite.target``); two calls of one name on one line count as one.
@@ -37,15 +40,18 @@ from rules import roles
 _Taint = frozenset[int]
 _NONE: _Taint = frozenset()
 _MUTATORS = roles.words("mutating_methods")
+_EMPTY = cst.Module([])  # prints a node's source text
 
 
 @dataclass
 class _Body:
     """One scope's calls: ``inputs`` call id -> the ids of the calls feeding it; ``ids`` (line, called name) -> the
-    ids of the calls there."""
+    ids of the calls there; ``guards`` call id -> the source text of the tests of the ``if`` statements whose body
+    (not ``else``) holds it, outermost first."""
 
     inputs: dict[int, _Taint] = field(default_factory=dict)
     ids: dict[tuple[int, str], list[int]] = field(default_factory=dict)
+    guards: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _dotted(node: cst.BaseExpression) -> str | None:
@@ -73,6 +79,7 @@ class _Reader:
         self.positions = positions
         self.held: dict[str, _Taint] = {}
         self.body = _Body()
+        self.tests: list[str] = []  # the tests of the if statements whose body is being read
 
     def read(self, name: str) -> _Taint:
         parts = name.split(".")
@@ -89,6 +96,7 @@ class _Reader:
             inputs = self.expression(node.func) | frozenset().union(*(self.expression(a.value) for a in node.args))
             ident = len(self.body.inputs)
             self.body.inputs[ident] = inputs
+            self.body.guards[ident] = tuple(self.tests)
             position = self.positions.get(node)
             if position is not None:
                 self.body.ids.setdefault((position.start.line, _called_name(node.func)), []).append(ident)
@@ -143,7 +151,11 @@ class _Reader:
             return
         if isinstance(node, cst.If):
             self.expression(node.test)
-            self.block(node.body)
+            self.tests.append(_EMPTY.code_for_node(node.test))
+            try:
+                self.block(node.body)
+            finally:
+                self.tests.pop()
             orelse = node.orelse
             if isinstance(orelse, cst.If):
                 self.statement(orelse)
@@ -260,6 +272,16 @@ class DataFlows:
         sources = body.ids.get((first.line, _site_name(first)), [])
         sinks = body.ids.get((second.line, _site_name(second)), [])
         return any(s in body.inputs[t] for s in sources for t in sinks)
+
+
+    def guards(self, site: CallSite) -> tuple[str, ...]:
+        """The source text of the tests of the ``if`` statements whose body holds the call ``site`` (outermost
+        first; an ``else`` arm's tests are not listed), empty when none does or the scope cannot be read."""
+        body = self._body(site.scope)
+        if body is None:
+            return ()
+        found = body.ids.get((site.line, _site_name(site)), [])
+        return body.guards[found[0]] if found else ()
 
 
 def _site_name(site: CallSite) -> str:

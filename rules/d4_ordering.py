@@ -46,6 +46,9 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
   projections before the attention), one path for each stretch of such steps.
+- **never** at a site running only under an ``if`` whose test selects a sibling of the labelled variant the step
+  names (``if cfg.position == GatingPosition.G4_QUERY:`` for "G1 sigmoid gate"; ``_keep_own_variant``): a step only
+  such sites run is uncertain.
 
 Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
 ``hooks_run``) has a trace of its own body: the framework calls it, so its order runs although no entry point calls it
@@ -550,7 +553,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     graph = index.analysis(build_call_graph)
     traces = index.analysis(traces_by_entry)
     entry, results = _best_trace(steps, traces, index.analysis(stub_functions))
-    _confirm_by_flow(results, index.analysis(data_flows))
+    flows = index.analysis(data_flows)
+    _keep_own_variant(results, steps, flows)
+    _confirm_by_flow(results, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry)
@@ -807,6 +812,38 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
     return best, best_results
+
+
+# a short label of letters then digits ("G1", "TD7") names one variant of a thing among its numbered siblings
+_VARIANT = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{1,3})([0-9]+)(?![0-9])")
+
+
+def _labels(text: str) -> set[tuple[str, str]]:
+    return {(letters.lower(), number) for letters, number in _VARIANT.findall(text.replace("_", " "))}
+
+
+def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows) -> None:
+    """Drop, in place, the sites of a step named for a labelled variant ("G1 sigmoid gate") that run only under a
+    test selecting a sibling variant of that label (``if cfg.position == GatingPosition.G4_QUERY:``, same letters,
+    another number, the step's own label not tested; ``DataFlows.guards``): they are that variant's, not the
+    step's, whether they run before or after its neighbours. A step all of whose sites are such is uncertain:
+    the variant it names is not seen running, nor can it be called absent."""
+    for result, step in zip(results, steps):
+        own = _labels(step["name"])
+        if result.outcome != ORDERED or not own:
+            continue
+        letters = {l for l, _ in own}
+
+        def sibling(event: Event) -> bool:
+            tested = set().union(*(_labels(t) for site in event.path for t in flows.guards(site)))
+            return not (tested & own) and any(l in letters for l, _ in tested)
+
+        kept = tuple(e for e in result.events if not sibling(e))
+        if kept and len(kept) < len(result.events):
+            result.events, result.event = kept, kept[0]
+        elif not kept:  # only a sibling variant runs: the step is not ordered there, either way
+            result.outcome, result.where = UNCERTAIN, result.events[0].site.ref
+            result.events, result.event, result.strength = (), None, None
 
 
 def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
