@@ -42,6 +42,13 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
   merely contains a common keyword (``train_epoch`` for
   ``train``: ``get_train_loader`` would match too).
+- **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
+  the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
+  attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
+  projections before the attention), one path for each stretch of such steps.
+- **never** at a site running only under an ``if`` whose test selects a sibling of the labelled variant the step
+  names (``if cfg.position == GatingPosition.G4_QUERY:`` for "G1 sigmoid gate"; ``_keep_own_variant``): a step only
+  such sites run is uncertain.
 
 Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
 ``hooks_run``) has a trace of its own body: the framework calls it, so its order runs although no entry point calls it
@@ -121,6 +128,7 @@ from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.words import word_list
 from rules import roles
+from rules.d4_flow import DataFlows, data_flows
 from rules.traces import steps as traced_steps
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, determined_score, round_to_scale
 
@@ -545,6 +553,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     graph = index.analysis(build_call_graph)
     traces = index.analysis(traces_by_entry)
     entry, results = _best_trace(steps, traces, index.analysis(stub_functions))
+    flows = index.analysis(data_flows)
+    _keep_own_variant(results, steps, flows)
+    _confirm_by_flow(results, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry)
@@ -801,6 +812,96 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
     return best, best_results
+
+
+# a short label of letters then digits ("G1", "TD7") names one variant of a thing among its numbered siblings
+_VARIANT = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{1,3})([0-9]+)(?![0-9])")
+
+
+def _labels(text: str) -> set[tuple[str, str]]:
+    return {(letters.lower(), number) for letters, number in _VARIANT.findall(text.replace("_", " "))}
+
+
+def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows) -> None:
+    """Drop, in place, the sites of a step named for a labelled variant ("G1 sigmoid gate") that run only under a
+    test selecting a sibling variant of that label (``if cfg.position == GatingPosition.G4_QUERY:``, same letters,
+    another number, the step's own label not tested; ``DataFlows.guards``): they are that variant's, not the
+    step's, whether they run before or after its neighbours. A step all of whose sites are such is uncertain:
+    the variant it names is not seen running, nor can it be called absent."""
+    for result, step in zip(results, steps):
+        own = _labels(step["name"])
+        if result.outcome != ORDERED or not own:
+            continue
+        letters = {l for l, _ in own}
+
+        def sibling(event: Event) -> bool:
+            tested = set().union(*(_labels(t) for site in event.path for t in flows.guards(site)))
+            return not (tested & own) and any(l in letters for l, _ in tested)
+
+        kept = tuple(e for e in result.events if not sibling(e))
+        if kept and len(kept) < len(result.events):
+            result.events, result.event = kept, kept[0]
+        elif not kept:  # only a sibling variant runs: the step is not ordered there, either way
+            result.outcome, result.where = UNCERTAIN, result.events[0].site.ref
+            result.events, result.event, result.strength = (), None, None
+
+
+def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
+    """Map strongly, in place, the weakly mapped steps lying between strongly mapped ones in the claimed order,
+    where data flow shows one site per step on one path: from the strong step before the first weak one to the
+    strong step after the last, every step running and each site feeding the next in one scope
+    (``rules/d4_flow.py``; ``attn = softmax(q @ k.T)``, ``out = (attn @ v).reshape(...)``, ``self.o_proj(out)``
+    for "attention, then concatenate heads, then output projection"). A common call on that path (``reshape``) is
+    the step there, not any call of its name elsewhere; the step is then placed at that site only. One path for
+    the whole stretch, so that each strong step in it is one site, not a site before one weak step and another
+    after the next. A site stands for its step in a scope through the call of that scope that runs it
+    (``Event.path``)."""
+    def runs(i: int) -> bool:
+        return results[i].outcome == ORDERED and not results[i].partly_stub
+
+    def strong(i: int) -> bool:
+        return runs(i) and results[i].strength == STRONG
+
+    k = 0
+    while k < len(results):
+        if not runs(k):
+            k += 1
+            continue
+        end = k
+        while end + 1 < len(results) and runs(end + 1):
+            end += 1  # k..end: a stretch of running steps
+        weak = [i for i in range(k, end + 1) if not strong(i)]
+        if weak and weak[0] > k and weak[-1] < end:
+            first, last = weak[0] - 1, weak[-1] + 1
+            chain = _flow_chain([results[i].events for i in range(first, last + 1)], flows)
+            for i, event in zip(range(first, last + 1), chain or ()):
+                if i in weak:
+                    results[i].strength, results[i].event, results[i].events = STRONG, event, (event,)
+        k = end + 1
+
+
+def _flow_chain(events: list[tuple[Event, ...]], flows: DataFlows) -> list[Event] | None:
+    """One event per step (``events`` per step, in the claimed order) such that, in one scope, each feeds the
+    next (``DataFlows.feeds`` of the calls of that scope that run them), the earliest such chain of the first scope
+    that has one (scopes sorted by name); else ``None``."""
+    def at(event: Event, scope: str) -> CallSite | None:
+        return next((site for site in event.path if site.scope == scope), None)
+
+    scopes = sorted(set.intersection(*({site.scope for e in step for site in e.path} for step in events)))
+    for scope in scopes:
+        layers = [[(e, s) for e in step if (s := at(e, scope)) is not None] for step in events]
+        # backwards: the sites of each step from which a chain reaches the last step
+        reach = [layers[-1]]
+        for layer in reversed(layers[:-1]):
+            reach.insert(0, [(e, s) for e, s in layer if any(flows.feeds(s, t) for _, t in reach[0])])
+        if not reach[0]:
+            continue
+        chain = [min(reach[0], key=lambda pair: pair[0].position)]
+        for layer in reach[1:]:
+            chain.append(min((pair for pair in layer if flows.feeds(chain[-1][1], pair[1])),
+                             key=lambda pair: pair[0].position))
+        return [e for e, _ in chain]
+    return None
 
 
 def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
