@@ -506,6 +506,13 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                             f"{weak_different[0].ref}")
     bound = sorted((f for f in agreeing + narrower + weak if _incomparable(atom, value, f.value)),
                    key=_evidence_order)
+    traces = _choice_calls(atom, value, index, dead=True) if isinstance(value, str) else []
+    if traces and isinstance(value, str) and all(liveness(f) == DEAD for f in bound) \
+            and not _live_calls(atom, index, quantities.formula_calls(value)):
+        # the choice is made only where nothing runs (an optimizer built by a trainer no entry point constructs),
+        # and nothing that runs may make it another way: a trace, like a number bound there
+        return ValueOutcome(value, UNUSED, tuple(traces),
+                            f"called at {traces[0].ref} but {_trace_reason(traces[0], DEAD, index)}")
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
@@ -641,33 +648,34 @@ def _call_fact(call: CallFact) -> Fact:
                 cell=call.cell)
 
 
-def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[CallFact]:
+def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False) -> list[CallFact]:
     """Calls outside tests and outside dead code whose callee's last component has one of the choice ``keys``
-    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in the index's order."""
+    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in the index's order; with
+    ``dead``, the same calls inside code no entry point reaches instead."""
     found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
     if atom.used_in:
         places = frozenset(atom.used_in)
         found = [c for c in found
                  if _named_place(places, {*c.context.split("."), *module_name(c.file).split(".")})]
-    return [c for c in found if call_liveness(index, c) != DEAD]
+    return [c for c in found if (call_liveness(index, c) == DEAD) is dead]
 
 
-def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str]) -> list[Fact]:
+def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False) -> list[Fact]:
     """``_live_call_sites`` as facts naming the choice, in evidence order."""
-    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys)), key=_evidence_order)
+    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys, dead)), key=_evidence_order)
 
 
-def _choice_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
+def _choice_calls(atom: Atom, value: str, index: RepositoryIndex, dead: bool = False) -> list[Fact]:
     """Live calls realising the claimed library choice (``torch.optim.AdamW(...)`` for ``AdamW``,
     ``CosineAnnealingLR(...)`` for a cosine schedule; ``quantities.realising_calls``), or calling the repository's
     own function that names it (``cosine_lr(...)``; ``quantities.own_function_realises``), when such calls speak for
-    the atom (``quantities.name_speaks_for``)."""
+    the atom (``quantities.name_speaks_for``); with ``dead``, such calls in code no entry point reaches (a trace)."""
     if not quantities.name_speaks_for(atom.name, value):
         return []
     own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
                     if quantities.own_function_realises(name, value))
-    found = _live_calls(atom, index, quantities.realising_calls(value) | own)
-    return found or _formula_calls_realising(atom, value, index)
+    found = _live_calls(atom, index, quantities.realising_calls(value) | own, dead)
+    return found or ([] if dead else _formula_calls_realising(atom, value, index))
 
 
 def _formula_calls_realising(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
