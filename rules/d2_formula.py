@@ -94,6 +94,8 @@ MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
+_TERMINATION = word_list("termination_words", "rules")
+_CONTINUATION = word_list("continuation_words", "rules")
 _ORDINALS = {word: str(number) for number, word in enumerate(
     ("first", "second", "third", "fourth"), 1) if word in word_list("ordinal_words", "rules")}
 _HOOKS = word_list("framework_hooks")  # methods a framework calls: what their class computes
@@ -274,6 +276,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
     claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
                                                             for hs in base.hints.values() for h in hs) else frozenset())
+    # a claim that names the end of an episode: the code's done factors are its own (``_continued``)
+    if any(_TERMINATION & set(names.words(h)) for hs in base.hints.values() for h in hs):
+        claimed |= {_TERMINATED}
     # the claim's own uninterpreted functions and how many arguments it gives each (attn(h), mlp(h))
     applied = frozenset((f.func.__name__, len(f.args)) for f in _nodes(rhs) if isinstance(f, AppliedUndef)
                         and f.func.__name__ not in specific_names)
@@ -439,7 +444,7 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself. Returns (every form, the set of those that took a branch)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
-    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED})
+    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED, _TERMINATED})
     return _readings_of(forms, shown, kept, applied)
 
 
@@ -452,6 +457,8 @@ def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
         forms = forms + _called_leaves(forms, kept, claimed)
     if _MASKED not in claimed:
         forms = forms + _variants(forms, _unmasked)
+    if _TERMINATED not in claimed:
+        forms = forms + _variants(forms, _continued)
     if claimed & set(_REDUCTION_WORDS.values()):
         forms = forms + _variants(forms, lambda form: _reduction_named(form, claimed))
     taken = _branches(forms) if "where" not in claimed else ()
@@ -547,6 +554,7 @@ def _simple_index(index: sympy.Basic) -> bool:
 
 
 _MASKED = "<masked>"  # a pseudo function name: the claim names a mask itself (``_readings``)
+_TERMINATED = "<terminated>"  # a pseudo function name: the claim names the end of an episode (``_readings``)
 _MASK_WORDS = frozenset({"mask", "masks"})
 _LOSS = "loss"
 _FLIPPED = {"max": "min", "min": "max"}
@@ -588,6 +596,40 @@ def _negated(form: sympy.Basic) -> sympy.Basic:
 def _is_mask(symbol: sympy.Basic) -> bool:
     return isinstance(symbol, sympy.Symbol) and not symbol.name.startswith("<") \
         and bool(_MASK_WORDS & set(symbol.name.rsplit(".", 1)[-1].lower().split("_")))
+
+
+@lru_cache(maxsize=1 << 15)
+def _continued(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` read within one episode, or ``None`` when it has no done factor: a leaf named after the end of an
+    episode (``dones[t]``, ``terminal``; ``termination_words``) is 0 and one named after its going on (``not_done``,
+    ``nonterminal``; ``continuation_words``) is 1, so ``r + gamma * (1 - done) * V_next`` reads as ``r + gamma *
+    V_next`` and a running ``not_done *= 1 - dones[t]`` as 1. Code cuts returns at episode ends; a return or
+    target written for one episode has no such factor."""
+    mapping = {}
+    for node in _nodes(form):
+        words = set(names.words(_held_name(node)))
+        if words & _TERMINATION or "nonterminal" in words:
+            mapping[node] = sympy.Integer(1 if words & _CONTINUATION else 0)
+    if not mapping:
+        return None
+    read = substitute(form, mapping)
+    ones = {n: sympy.Integer(1) for n in _nodes(read) if isinstance(n, AppliedUndef) and n.func.__name__ == "prod"
+            and n.args == (sympy.Integer(1),)}  # the running product of (1 - done) over steps
+    read = substitute(read, ones) if ones else read
+    return read if read != form else None
+
+
+def _held_name(node: sympy.Basic) -> str:
+    """The name of what a leaf or element read holds: a symbol's last component (``self.dones`` -> ``dones``), an
+    element read's array (``dones[t]``), a string key's text (``batch["dones"]``), else ``""``."""
+    if isinstance(node, sympy.Symbol):
+        return "" if node.name.startswith("<") else node.name.split("[", 1)[0].rsplit(".", 1)[-1]
+    if isinstance(node, AppliedUndef) and node.func.__name__ == "getitem" and len(node.args) > 1:
+        key = node.args[1]
+        if len(node.args) == 2 and isinstance(key, sympy.Symbol) and key.name[:2] in ('<"', "<'"):
+            return key.name[2:-2]
+        return _held_name(node.args[0])
+    return ""
 
 
 @lru_cache(maxsize=1 << 15)

@@ -46,6 +46,10 @@ def formula(text: str) -> sympy.Basic:
     # heads moved before the sequence axis, and dropout: layout and identity, values unchanged
     ("q.transpose(1, 2) @ torch.transpose(k, 1, 2).transpose(-2, -1)", "q @ k.T"),
     ("self.attn_drop(F.dropout(x, 0.1))", "x"),
+    # Huber at the defaults (delta=1, beta=1), and an accumulator started at zeros or ones of a shape
+    ("F.huber_loss(q, y)", "mean(huber(q, y))"),
+    ("F.smooth_l1_loss(q, y)", "mean(huber(q, y))"),
+    ("torch.zeros(b, 1, device=d) + torch.ones(b, 1) * x", "x"),
 ])
 def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> None:
     assert equivalence.same(code(written), formula(claimed)) is True
