@@ -48,7 +48,7 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   projections before the attention), one path for each stretch of such steps.
 - **never** at a site running only under an ``if`` whose test selects a sibling of the labelled variant the step
   names (``if cfg.position == GatingPosition.G4_QUERY:`` for "G1 sigmoid gate"; ``_keep_own_variant``): a step only
-  such sites run is uncertain.
+  such sites run is at the calls of the same function where no sibling is tested, else uncertain.
 
 Besides the entry points' traces, each framework hook live code runs (``forward``, ``training_step``:
 ``hooks_run``) has a trace of its own body: the framework calls it, so its order runs although no entry point calls it
@@ -554,7 +554,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     traces = index.analysis(traces_by_entry)
     entry, results = _best_trace(steps, traces, index.analysis(stub_functions))
     flows = index.analysis(data_flows)
-    _keep_own_variant(results, steps, flows)
+    _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
     _confirm_by_flow(results, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
@@ -822,28 +822,52 @@ def _labels(text: str) -> set[tuple[str, str]]:
     return {(letters.lower(), number) for letters, number in _VARIANT.findall(text.replace("_", " "))}
 
 
-def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows) -> None:
+def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows, trace_events: list[Event]) -> None:
     """Drop, in place, the sites of a step named for a labelled variant ("G1 sigmoid gate") that run only under a
     test selecting a sibling variant of that label (``if cfg.position == GatingPosition.G4_QUERY:``, same letters,
-    another number, the step's own label not tested; ``DataFlows.guards``): they are that variant's, not the
-    step's, whether they run before or after its neighbours. A step all of whose sites are such is uncertain:
-    the variant it names is not seen running, nor can it be called absent."""
+    another number, the step's own label not tested; ``DataFlows.guards``, on the site or a call leading to it):
+    they are that variant's, not the step's, whether they run before or after its neighbours. A step all of whose
+    sites are such runs where ``trace_events`` (the chosen trace) call the function holding a site with no sibling
+    tested: a trace expands a function once, at its first call, so that site runs again for the other call
+    (``self.gate_G1(x)`` after ``self.gate_G4(q)``, both running the one gate module), and the step is placed at
+    those calls; with none, the step is uncertain (the variant it names is not seen running, nor can it be called
+    absent)."""
     for result, step in zip(results, steps):
         own = _labels(step["name"])
         if result.outcome != ORDERED or not own:
             continue
-        letters = {l for l, _ in own}
+        letters = {letter for letter, _ in own}
 
-        def sibling(event: Event) -> bool:
-            tested = set().union(*(_labels(t) for site in event.path for t in flows.guards(site)))
-            return not (tested & own) and any(l in letters for l, _ in tested)
+        def sibling(site: CallSite) -> bool:
+            tested = set().union(*(_labels(t) for t in flows.guards(site)))
+            return not (tested & own) and any(letter in letters for letter, _ in tested)
 
-        kept = tuple(e for e in result.events if not sibling(e))
+        def guarded(event: Event) -> int | None:  # the first call of the path run for a sibling, if any
+            if any(own & _labels(t) for site in event.path for t in flows.guards(site)):
+                return None
+            return next((k for k, site in enumerate(event.path) if sibling(site)), None)
+
+        def called_elsewhere(event: Event, k: int) -> list[Event]:
+            entered = event.path[k].callee
+            if k == len(event.path) - 1 or entered is None:
+                return []
+            return [e for e in trace_events if e.site.callee == entered and e.site is not event.path[k]
+                    and not sibling(e.site) and not any(sibling(site) for site in e.path)]
+
+        marks = [(e, guarded(e)) for e in result.events]
+        kept = tuple(e for e, k in marks if k is None)
         if kept and len(kept) < len(result.events):
             result.events, result.event = kept, kept[0]
-        elif not kept:  # only a sibling variant runs: the step is not ordered there, either way
-            result.outcome, result.where = UNCERTAIN, result.events[0].site.ref
-            result.events, result.event, result.strength = (), None, None
+        elif not kept:
+            # the calls of the same function where no sibling is tested run the step (the trace expanded it at the
+            # sibling's call only); with none, only a sibling variant runs it: not ordered there, either way
+            again = sorted({e.position: e for event, k in marks if k is not None
+                            for e in called_elsewhere(event, k)}.values(), key=lambda e: e.position)
+            if again:
+                result.events, result.event = tuple(again), again[0]
+            else:
+                result.outcome, result.where = UNCERTAIN, result.events[0].site.ref
+                result.events, result.event, result.strength = (), None, None
 
 
 def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
