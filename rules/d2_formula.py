@@ -95,6 +95,7 @@ MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only th
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
 _TERMINATION = word_list("termination_words", "rules")
+_WEIGHT_ATTRIBUTES = word_list("weight_attributes", "rules")
 _CONTINUATION = word_list("continuation_words", "rules")
 _ORDINALS = {word: str(number) for number, word in enumerate(
     ("first", "second", "third", "fourth"), 1) if word in word_list("ordinal_words", "rules")}
@@ -288,10 +289,12 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     def readings(candidate: CodeExpression, forms: tuple) -> tuple[tuple, frozenset]:
         """The candidate's forms and readings (``_readings``), negated for a loss of a maximised objective."""
         found, branches = _readings(forms, claimed, kept_names, applied)
+        found = found + _variants(found, lambda form: _companions_read(form, hint_keys))
         if objective and _loss_named(candidate):
             return tuple(_negated(f) for f in found), frozenset(_negated(f) for f in branches)
         return found, branches
 
+    hint_keys = frozenset(h for hs in base.hints.values() for h in hs)
     weights = _weights(rhs, base.hints)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
@@ -617,6 +620,28 @@ def _continued(form: sympy.Basic) -> sympy.Basic | None:
             and n.args == (sympy.Integer(1),)}  # the running product of (1 - done) over steps
     read = substitute(read, ones) if ones else read
     return read if read != form else None
+
+
+@lru_cache(maxsize=1 << 15)
+def _companions_read(form: sympy.Basic, hint_keys: frozenset[str]) -> sympy.Basic | None:
+    """``form`` with each companion factor read as 1, or ``None`` when it has none: a leaf whose name is that of
+    another factor of the same product plus qualifiers (``sz_ratio`` beside ``sz``), where the glossary names the
+    other (``hint_keys``: every claim symbol's hints) and not the companion. Code stores a parameter at one scale
+    and multiplies it by a fixed ratio (``self.sz * self.sz_ratio``) to give the effective value the paper names."""
+    ones = {}
+    for node in _nodes(form):
+        if not isinstance(node, sympy.Mul):
+            continue
+        factors = [f for f in node.args if isinstance(f, sympy.Symbol) and not f.name.startswith("<")]
+        named = [(f, _leaf_key(f)) for f in factors if _leaf_key(f) in hint_keys]
+        for other in factors:
+            key = _leaf_key(other)
+            if key in hint_keys or other in ones:
+                continue
+            tokens = set(key.split("_"))
+            if any(f is not other and set(k.split("_")) < tokens and not names.is_generic(k) for f, k in named):
+                ones[other] = sympy.Integer(1)
+    return substitute(form, ones) if ones else None
 
 
 def _held_name(node: sympy.Basic) -> str:
@@ -1325,7 +1350,7 @@ def _hints(symbol: str, glossary: dict) -> set[str]:
     normalised key, and its words run together (``_squashed``)."""
     root = symbol.split(".")[0]
     entry = glossary.get(root, {})
-    written = [root] + [n.rsplit(".", 1)[-1] for n in entry.get("code_names", ())]
+    written = [root] + [_last_part(n) for n in entry.get("code_names", ())]
     return {names.normalise(n) for n in written} | {_squashed(n) for n in written}
 
 
@@ -1339,7 +1364,7 @@ def _follows(leaf: sympy.Basic, key: str, hints: set[str]) -> bool:
     """True when a code leaf (its ``_leaf_key`` ``key``) is one a symbol's ``hints`` name: by key, or with its
     words run together, or with a last ordinal word read as the index it stands for (``reward_second`` for
     ``reward_2``, ``_indexed``)."""
-    name = leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>")
+    name = _leaf_name(leaf)
     return key in hints or _squashed(name) in hints or names.normalise(_indexed(name)) in hints
 
 
@@ -1487,8 +1512,23 @@ def _leaves(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
 
 def _leaf_key(leaf: sympy.Basic) -> str:
     """The name a leaf's hints are compared with: its last component, an element read keyed by its array
-    (``self.values[0, t]`` -> ``values``)."""
-    return names.normalise(leaf.name.split("[", 1)[0].rsplit(".", 1)[-1].strip("<>"))
+    (``self.values[0, t]`` -> ``values``), a layer's weight by its layer (``self.lm_head.weight`` -> ``lm_head``)."""
+    return names.normalise(_leaf_name(leaf))
+
+
+def _leaf_name(leaf: sympy.Basic) -> str:
+    """A leaf's name as code wrote its last part (``_leaf_key`` before normalising, ``_last_part``)."""
+    return _last_part(leaf.name.split("[", 1)[0].strip("<>"))
+
+
+def _last_part(name: str) -> str:
+    """The part of a dotted name that names what it holds: the last (``self.values`` -> ``values``), or the layer
+    for its weight (``self.lm_head.weight``, a glossary's ``codebook.weight`` -> ``lm_head``, ``codebook``): code
+    reads a tied embedding or an output layer's matrix through its module's ``weight``."""
+    parts = name.split(".")
+    if len(parts) > 1 and parts[-1] in _WEIGHT_ATTRIBUTES and parts[-2] not in ("self", "cls"):
+        return parts[-2]
+    return parts[-1]
 
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
