@@ -34,13 +34,17 @@ liveness; depth-bounded, they never raise on odd input.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from extractors.callgraph.build import build_call_graph
+import libcst as cst
+
 from extractors import facts as K
+from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, CallGraph, Mention
+from extractors.callgraph.scan import value_reads
 from extractors.facts import Fact, RepositoryIndex
+from extractors.trees import node_children
 from extractors.words import word_list
 from rules import roles
 
@@ -50,7 +54,11 @@ class Source(StrEnum):
 
     COMPUTED = "computed"
     CONSTANT = "constant"
-    OTHER = "other"  # another metric's result
+    OTHER = "other"  # another metric's result, or a stub's
+    # a parameter, loop variable, global or attribute: what it holds is not told here; inside ``value_source`` it
+    # counts as computed unless a call of the same value gives another metric or a stub's result, to which it is
+    # then only an argument (``per_head.append(condition_number(weight))``); never returned by the public functions
+    INPUT = "input"
 
 
 class Run(StrEnum):
@@ -63,6 +71,7 @@ class Run(StrEnum):
 
 _PASS_THROUGH = roles.words("pass_through_calls")
 _MUTATORS = roles.words("mutating_methods")
+_FILLING = frozenset(word_list("filling_methods"))  # their arguments are recorded as bind:item reads
 _SHOWN = frozenset(w.lower() for w in word_list("display_calls")) | roles.words("plot_calls")
 _RAISED = ("error", "exception")  # ValueError(f"missing {key}"): a message raised, nothing run with the item
 _COMPARED = ("compare", "select")  # a string tested against, which supplies no value
@@ -78,6 +87,9 @@ class Flow:
     name inside a display bound to another name; ``used`` (scope, name) pairs handed to a call that is neither a
     print, a log, a plot nor an exception; ``written`` string -> its mentions outside dead code that are neither
     comparisons nor messages; ``configured`` the string values of configuration files and launchers' arguments;
+    ``fills`` (scope, name) -> the ``bind:item`` bindings filling that name (``x[k] = v``, ``x.append(v)``), whose
+    ``reads`` say what was put in; ``opaque`` the (scope, name) pairs also changed by a method whose arguments are
+    not recorded (``x.add_(y)``, ``x.fill_(0)``);
     ``bound_at`` (source key, line) -> the live bindings there; ``named`` the last part of a live string or dotted name
     -> its mentions (``"a.b.k"`` and ``cfg.k`` under ``k``); ``unread_defaults`` the parameter defaults (context
     ``default:<parameter>``) whose function never reads that parameter: such a value reaches nothing.
@@ -95,6 +107,8 @@ class Flow:
     bound_at: dict[tuple[str, int], list[Mention]]
     named: dict[str, list[Mention]]
     unread_defaults: frozenset[Mention] = frozenset()
+    fills: dict[tuple[str, str], list[Mention]] = field(default_factory=dict)
+    opaque: frozenset[tuple[str, str]] = frozenset()
 
 
 def flow(index: RepositoryIndex) -> Flow:
@@ -102,6 +116,8 @@ def flow(index: RepositoryIndex) -> Flow:
     graph = index.analysis(build_call_graph)
     bindings: dict[tuple[str, str], list[Mention]] = {}
     filled: set[tuple[str, str]] = set()
+    fills: dict[tuple[str, str], list[Mention]] = {}
+    opaque: set[tuple[str, str]] = set()
     loops: dict[str, list[Mention]] = {}
     readers: dict[str, list[Mention]] = {}
     holders: dict[str, list[Mention]] = {}
@@ -129,6 +145,7 @@ def flow(index: RepositoryIndex) -> Flow:
                     bound_at.setdefault((mention.where, mention.line), []).append(mention)
                 if context == "bind:item":
                     filled.add((scope, text))
+                    fills.setdefault((scope, text), []).append(mention)
                 else:
                     bindings.setdefault((scope, text), []).append(mention)
                 if live:
@@ -142,6 +159,8 @@ def flow(index: RepositoryIndex) -> Flow:
                 receiver, _, method = text.rpartition(".")
                 if method in _MUTATORS:
                     filled.add((scope, receiver.rsplit(".", 1)[-1]))
+                    if method not in _FILLING:
+                        opaque.add((scope, receiver.rsplit(".", 1)[-1]))
             if mention.within:
                 holders.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
             if not live:
@@ -163,7 +182,7 @@ def flow(index: RepositoryIndex) -> Flow:
     for string, sources in list(written.items()):
         written[string] = [source for source in sources if source not in unread]
     return Flow(graph, bindings, frozenset(filled), loops, readers, holders, frozenset(used), written, configured,
-                bound_at, named, unread)
+                bound_at, named, unread, fills, frozenset(opaque))
 
 
 def values_run(fact: Fact, data: Flow) -> Mention | None:
@@ -235,7 +254,11 @@ def value_source(mention: Mention, data: Flow, other_metric: Callable[[str], boo
     """What the value bound or keyed by ``mention`` holds, from its ``reads`` (module docstring);
     ``other_metric(callee)`` tells a call computing another metric. ``COMPUTED`` whenever it cannot be told."""
     kinds: set[Source] = set()
+    # np.nanmedian(x) reads np too: a receiver not bound in this scope is a module or a global, not an input
+    receivers = {read[:-2].rsplit(".", 1)[0] for read in mention.reads if read.endswith("()") and "." in read}
     for read in mention.reads:
+        if read in receivers and (mention.scope, read) not in data.bindings:
+            continue
         if read.endswith("()"):
             callee = read[:-2]
             if other_metric(callee):
@@ -247,23 +270,63 @@ def value_source(mention: Mention, data: Flow, other_metric: Callable[[str], boo
         if Source.COMPUTED in kinds:
             return Source.COMPUTED
     if Source.OTHER in kinds:
-        return Source.OTHER
+        return Source.OTHER  # the inputs beside it are arguments of the call giving another metric or a stub's value
     return Source.CONSTANT if kinds == {Source.CONSTANT} else Source.COMPUTED
+
+
+def returns_source(qualname: str, data: Flow, other_metric: Callable[[str], bool]) -> Source:
+    """What the values the repository function ``qualname`` (a node of the call graph) returns hold: the
+    ``value_source`` of each ``return`` statement's expression in its own body (nested functions left out);
+    ``COMPUTED`` when one of them is computed or has no inputs (``return 0.0``), or when it returns nothing."""
+    info = data.graph.functions.get(qualname)
+    values = _return_values(info.node) if info is not None else []
+    if info is None or not values:
+        return Source.COMPUTED
+    kinds = set()
+    for value in values:
+        reads = value_reads(value)
+        if not reads:
+            return Source.COMPUTED
+        kinds.add(value_source(Mention.at(info.file, info.line, qualname, "", "binding", reads=reads), data,
+                               other_metric))
+        if Source.COMPUTED in kinds:
+            return Source.COMPUTED
+    return Source.OTHER if Source.OTHER in kinds else Source.CONSTANT
+
+
+def _return_values(function: cst.FunctionDef) -> list[cst.BaseExpression]:
+    """The expressions the ``return`` statements of ``function``'s own body return (not those of nested functions,
+    classes or lambdas)."""
+    found: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Return):
+            if node.value is not None:
+                found.append(node.value)
+            continue
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(node_children(node))
+    return found
 
 
 def name_source(mention: Mention, data: Flow, other_metric: Callable[[str], bool]) -> Source:
     """What the name read by ``mention`` holds where it is read, from its bindings in the same scope
     (``value_source``); ``COMPUTED`` when it cannot be told."""
-    return _name_source(mention.scope, mention.text, data, other_metric, 0)
+    found = _name_source(mention.scope, mention.text, data, other_metric, 0)
+    return Source.COMPUTED if found == Source.INPUT else found
 
 
 def _name_source(scope: str, name: str, data: Flow, other_metric: Callable[[str], bool], depth: int) -> Source:
-    if "." in name or depth >= _DEPTH or (scope, name) in data.filled:
-        return Source.COMPUTED  # an attribute, a long chain, or a name filled in after binding
-    bound = data.bindings.get((scope, name), [])
+    if depth >= _DEPTH or (scope, name) in data.opaque:
+        return Source.COMPUTED  # a long chain, or a name changed by a method not followed
+    bound = data.bindings.get((scope, name), []) if "." not in name else []
     if not bound:
-        return Source.COMPUTED  # a parameter, a loop variable, a global: not told here
+        return Source.INPUT  # an attribute, a parameter, a loop variable, a global: not told here
     kinds = set()
+    for fill in data.fills.get((scope, name), ()):  # scores.append(v), scores[k] = v: it holds what was put in
+        kinds.add(value_source(fill, data, other_metric, depth + 1))
     for binding in bound:
         context = binding.context
         if context == "bind:literal":

@@ -37,9 +37,12 @@ A matching mention in live code (reached from an entry point) is judged by its r
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
   table bound to written-out values or to a value holding a constant nothing fills in or another metric
   (``"mcc": float(mcc)`` where ``mcc = accuracy_score(...)``, ``avg = sum(s) / len(s)`` where ``s = []``:
-  ``rules/d3_flow.py``), a listed setting the loops running its list skip (a slice's other positions), and an
-  identifier bound only to literals, handed to no loader and iterated by no live loop (``PALETTE_DAVIS =
-  b"..."``: ``literal_constants``), and a dataset's name given to a repository function (its definition, a
+  ``rules/d3_flow.py``), or a stub's result (a list filled with ``condition_number(w)`` results where
+  ``condition_number`` is a stub; a repository function returning only such values, its definition and its
+  calls: ``rules/d3_values.py``), a repository function named to plot a metric (``plot_function_words``) or a
+  figure's file name (``"fig5_condition_numbers.png"``), a listed setting the loops running its list skip (a
+  slice's other positions), and an identifier bound only to literals, handed to no loader and iterated by no
+  live loop (``PALETTE_DAVIS = b"..."``: ``literal_constants``), and a dataset's name given to a repository function (its definition, a
   call of it) whose body loads other datasets by name and never it (``prepare_openwebtext()`` running
   ``load_dataset("wikitext")``: ``_loads_other``, through ``rules.d3_loads``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
@@ -119,9 +122,9 @@ from extractors.words import word_list
 from rules import names, roles, traces
 from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, skipped_only, supplied,
                            value_source, values_run)
-from rules.d2_stubs import stubbed_functions
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
+from rules.d3_values import stub_nodes, uncomputed
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
 RULE = "rule:d3-protocol"
@@ -351,7 +354,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         # ("WebVid-10M") is no such number: webvid is that dataset
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
-    found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, "display",
+    found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, DISPLAY,
                                                                ELSEWHERE)}
     generic_live: list[Mention] = []
     matched: set[str] = set()
@@ -379,12 +382,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 if state == LIVE and mention.kind != "display":
                     generic_live.append(mention)
             elif mention.kind == "display":
-                found["display"].append(mention)
+                found[DISPLAY].append(mention)
             elif state == LIVE and _runs_stub(mention, graph, index):
                 found[TRACE].append(mention)  # condition_number(W) whose body raises NotImplementedError
             elif state == LIVE:
                 found[ELSEWHERE if category == "datasets" and _loads_other(mention, graph, loads, terms)
-                      else role(category, mention, constants, tuple(terms), data)].append(mention)
+                      else role(category, mention, constants, tuple(terms), data, index)].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
@@ -475,8 +478,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"{bound.name!r} at {bound.ref}", (bound,), hint=True)
     if found[TRACE]:
         return _traced(category, name, found[TRACE])
-    if found["display"]:
-        first = found["display"][0]
+    if found[DISPLAY]:
+        first = found[DISPLAY][0]
         return ElementResult(category, name, ABSENT, f"only shown in a message at {first.ref}", (first,))
     trace = _text_trace(specific, index)
     if trace is not None:
@@ -542,7 +545,7 @@ def _runs_stub(mention: Mention, graph: CallGraph, index: RepositoryIndex) -> bo
     """Whether ``mention`` defines or calls one of the repository's whole-function stubs (``rules.d2_stubs``): a
     function named after a metric or dataset whose body computes nothing names it without computing or loading
     it (ARCHITECTURE.md, "Stubs")."""
-    stubbed = index.analysis(_stub_nodes)
+    stubbed = index.analysis(stub_nodes)
     if not stubbed:
         return False
     if mention.kind == "definition":
@@ -550,11 +553,6 @@ def _runs_stub(mention: Mention, graph: CallGraph, index: RepositoryIndex) -> bo
     return mention.context == "call" and any(
         site.line == mention.line and site.callee in stubbed and site.target.rsplit(".", 1)[-1] ==
         mention.text.rsplit(".", 1)[-1] for site in graph.callees_in_order(mention.scope))
-
-
-def _stub_nodes(index: RepositoryIndex) -> frozenset[str]:
-    """Analysis provider: the call-graph nodes (``module.qualname``) of the repository's whole-function stubs."""
-    return frozenset(f"{module_name(file)}.{qualname}" for file, qualname in index.analysis(stubbed_functions))
 
 
 def _skipped(mention: Mention, data: Flow) -> bool:
@@ -601,6 +599,7 @@ def _hits_in(graph: CallGraph, known: dict[str, frozenset[str]]) -> Callable[[st
 
 
 ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
+DISPLAY = "display"  # a text shown to people: a display string, or a string bound to a name only shown
 ELSEWHERE = "elsewhere"  # a loader reached through its name, a class named after it, loading other data
 _DEAD_NOTE = "only in dead code"
 _ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines": "built or run",
@@ -608,16 +607,18 @@ _ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines"
 _LOADER_WORDS = roles.words("loader_words")
 _METRIC_CALL_WORDS = roles.words("metric_call_words")
 _PLOT_CALLS = roles.words("plot_calls")
+_PLOT_FUNCTION_WORDS = roles.words("plot_function_words")
+_FILLING = frozenset(word_list("filling_methods"))
 _CONFIG_CALLS = roles.words("config_calls")
 _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
 
 
 def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
-         data: Flow | None = None) -> str:
+         data: Flow | None = None, index: RepositoryIndex | None = None) -> str:
     """What a live, non-display mention of an element of ``category`` shows (``_role``), except that a use under
     ``if`` tests selecting it by strings no code, configuration or launcher supplies is undecided: it runs only if
     someone passes such a string (``rules.d3_flow.supplied``)."""
-    found = _role(category, mention, constants, terms, data)
+    found = _role(category, mention, constants, terms, data, index)
     if found == ROLE and data is not None and not supplied(mention, data):
         return TRACE if skipped_only(mention.guards, data) else UNKNOWN
     if found == UNKNOWN and data is not None and mention.context in ("compare", "select") \
@@ -631,15 +632,21 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
 
 
 def _role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
-          data: Flow | None = None) -> str:
+          data: Flow | None = None, index: RepositoryIndex | None = None) -> str:
     """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
     dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
     table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
     code whose role cannot be told from the syntax: a variable passed on, a string compared or listed).
     ``constants`` are the identifiers bound only to literals (``literal_constants``); ``terms`` the element's name
     and aliases (a metric's name bound to a call computing another metric is not that metric); ``data`` the
-    repository's ``rules.d3_flow.Flow`` (without it, computed values and listed settings are not followed)."""
+    repository's ``rules.d3_flow.Flow`` (without it, computed values and listed settings are not followed);
+    ``index`` the repository (without it, a metric's value fed by a stub or by a function returning only constants
+    counts as computed: ``rules.d3_values``)."""
     context, kind = mention.context, mention.kind
+    if category == "metrics":
+        metric = _metric_role(mention, data, terms, index)
+        if metric is not None:
+            return metric
     if data is not None and mention in data.unread_defaults:
         return TRACE  # def make(kind, reward="high_variance") never reading reward: the default reaches nothing
     if data is not None and mention.within and kind in ("string", "name") and context in _LISTED:
@@ -654,7 +661,7 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
         ctor = context[len("bind:call:"):]
         if ctor in _CONFIG_CALLS or ctor.rsplit(".", 1)[-1] in _CONFIG_CALLS:
             return UNKNOWN
-        if category == "metrics" and _other_metric(ctor, terms):
+        if category == "metrics" and _judge(terms, index)(ctor):
             return TRACE  # mcc = accuracy_score(...): the name says one metric, the call computes another
         last = ctor.rsplit(".", 1)[-1]
         if category == "baselines" and not (last[:1].isupper() or set(words(last)) & _LOADER_WORDS):
@@ -664,14 +671,15 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
         return ROLE
     if kind == "binding":
         if context == "bind:computed":
-            return _computed(mention, data, terms) if category == "metrics" else UNKNOWN
+            return _computed(mention, data, terms, index) if category == "metrics" else UNKNOWN
         if context == "bind:literal" and category == "metrics" and data is not None \
                 and (mention.scope, mention.text) in data.filled:
-            return UNKNOWN  # losses = [] then losses.append(...): a collection the code fills in
+            # losses = [] then losses.append(...): a collection the code fills in holds what is put in it
+            return UNKNOWN if name_source(mention, data, _judge(terms, index)) == Source.COMPUTED else TRACE
         return TRACE if context == "bind:literal" and (category == "metrics" or mention.text in constants) \
             else UNKNOWN
     if context == "key:computed":
-        return _computed(mention, data, terms) if category == "metrics" else UNKNOWN
+        return _computed(mention, data, terms, index) if category == "metrics" else UNKNOWN
     if context in ("key:literal", "literal"):
         return TRACE if category == "metrics" else UNKNOWN
     if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
@@ -685,7 +693,7 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     if kind == "name" and mention.text.rsplit(".", 1)[-1] in constants:
         return TRACE
     if kind == "name" and category == "metrics" and data is not None and \
-            name_source(mention, data, lambda callee: _other_metric(callee, terms)) != Source.COMPUTED:
+            name_source(mention, data, _judge(terms, index)) != Source.COMPUTED:
         return TRACE  # float(mcc) where mcc = accuracy_score(...): the name holds a constant or another metric
     return UNKNOWN
 
@@ -694,13 +702,58 @@ _SELECTED = ("scope", "baselines")  # settings and methods a string dispatch sel
 _LISTED = ("literal", "", "key:literal", "key:computed")  # contexts of an element of a table bound to a name
 
 
-def _computed(mention: Mention, data: Flow | None, terms: tuple[str, ...]) -> str:
-    """The role of a metric's name or key bound to a computed value: a trace when the value holds a constant or
-    another metric (``rules.d3_flow.value_source``), computed otherwise."""
+def _computed(mention: Mention, data: Flow | None, terms: tuple[str, ...],
+              index: RepositoryIndex | None = None) -> str:
+    """The role of a metric's name or key bound to a computed value: a trace when the value holds a constant,
+    another metric or a stub's result (``rules.d3_flow.value_source``, ``rules.d3_values``), computed otherwise."""
     if data is None:
         return ROLE
-    source = value_source(mention, data, lambda callee: _other_metric(callee, terms))
+    source = value_source(mention, data, _judge(terms, index))
     return ROLE if source == Source.COMPUTED else TRACE
+
+
+def _judge(terms: tuple[str, ...], index: RepositoryIndex | None) -> Callable[[str], bool]:
+    """The callee test of ``rules.d3_flow.value_source`` for the metric ``terms`` name: another metric's call
+    and, with ``index``, a stub's or a function's returning no computed value (``rules.d3_values.uncomputed``)."""
+    def other(callee: str) -> bool:
+        return _other_metric(callee, terms)
+    return other if index is None else uncomputed(terms, index, other)
+
+
+_FIGURE_FILE = re.compile(r"\.(png|pdf|svg|jpe?g|eps)$", re.IGNORECASE)
+
+
+def _metric_role(mention: Mention, data: Flow | None, terms: tuple[str, ...],
+                 index: RepositoryIndex | None) -> str | None:
+    """The role of a metric's mention that the value it fills or returns decides, or ``None`` when ``_role``'s
+    general cases do: a figure's file name (``"fig5_condition_numbers.png"``) and a repository function named to
+    plot (``plot_condition_numbers``: ``plot_function_words``) are traces; ``scores.append(v)`` and the ``bind:item``
+    binding it records compute the metric when ``v`` is computed (``rules.d3_flow.value_source``); the definition
+    or a call of a repository function every ``return`` of which holds a constant, another metric or a stub's
+    result (``layer_condition_numbers`` returning lists of ``condition_number(...)``, a stub) is a trace."""
+    context, kind = mention.context, mention.kind
+    if kind == "string" and _FIGURE_FILE.search(mention.text.strip()):
+        return TRACE
+    if kind in ("definition", "name") and (kind == "definition" or context == "call"):
+        last = mention.text.rsplit(".", 1)[-1]
+        name_words = words(last)
+        if name_words and name_words[0] in _PLOT_FUNCTION_WORDS:
+            return TRACE
+        if data is None or index is None:
+            return None
+        receiver, _, method = mention.text.rpartition(".")
+        if kind == "name" and receiver and method in _FILLING:  # scores.append(v): what v holds
+            filling = [b for b in data.bound_at.get((mention.where, mention.line), ())
+                       if b.context == "bind:item" and b.text == receiver.rsplit(".", 1)[-1]
+                       and b.scope == mention.scope]
+            return _computed(filling[0], data, terms, index) if filling and filling[0].reads else None
+        callee = mention.scope if kind == "definition" else mention.text
+        if kind == "definition" and mention.scope not in data.graph.functions:
+            return None  # a class: its methods decide
+        return TRACE if _judge(terms, index)(callee) else None
+    if kind == "binding" and context == "bind:item" and data is not None:
+        return _computed(mention, data, terms, index) if mention.reads else UNKNOWN
+    return None
 
 
 def _other_metric(callee: str, terms: tuple[str, ...]) -> bool:

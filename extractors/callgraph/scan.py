@@ -20,6 +20,7 @@ _DISPLAY_CALLS = word_list("display_calls")
 _DISPLAY_KEYWORDS = word_list("display_keywords")
 _SELF_RETURNING = word_list("self_returning_methods")
 _CLI_REGISTRATIONS = word_list("cli_registrations")
+_FILLING = word_list("filling_methods")
 
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
@@ -367,6 +368,10 @@ class Scanner(cst.CSTVisitor):
             self.display -= 1
         text = dotted_name(func)
         if text is not None:
+            receiver, _, method = text.rpartition(".")
+            if receiver and method in _FILLING:  # scores.append(v): scores now holds v too
+                reads = tuple(dict.fromkeys(r for arg in original_node.args for r in value_reads(arg.value)))
+                self._mention(receiver.split(".")[-1], "binding", original_node, "bind:item", reads)
             self._raw("call", text, original_node)
             return
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
@@ -437,6 +442,9 @@ class Scanner(cst.CSTVisitor):
             base = dotted_name(target.value)
             if base is not None:  # results[k] = v: results holds more than its literal start
                 self._mention(base.split(".")[-1], "binding", node, "bind:item", value_reads(value))
+        if isinstance(target, (cst.Tuple, cst.List)) and value is not None:
+            self._bind_each(target, node, value)
+            return
         text = dotted_name(target)
         if text is None:
             return
@@ -459,6 +467,27 @@ class Scanner(cst.CSTVisitor):
             if owner is not None:
                 key = (owner, parts[1])
                 self.s.attr_types[key] = ctor if self.s.attr_types.get(key, ctor) == ctor else None
+
+    def _bind_each(self, target: cst.Tuple | cst.List, node: cst.CSTNode, value: cst.BaseExpression) -> None:
+        """The binding mentions of an unpacking (``a, b = [], []``, ``acc, f1 = evaluate(...)``): each name takes
+        the element of a display of as many elements, else a part of the whole value (its class is not noted)."""
+        elements = [e.value for e in target.elements]
+        parts: list[cst.BaseExpression] = [value] * len(elements)
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(elements) and \
+                not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+            parts = [e.value for e in value.elements]
+        for element, part in zip(elements, parts):
+            if isinstance(element, (cst.Tuple, cst.List)):
+                self._bind_each(element, node, part)
+                continue
+            text = dotted_name(element)
+            if text is None:
+                continue
+            ctor = dotted_name(part.func) if isinstance(part, cst.Call) else None
+            context = (f"bind:call:{ctor}" if ctor is not None else "bind:call:" if isinstance(part, cst.Call)
+                       else "bind:literal" if is_literal(part) else "bind:computed")
+            self._mention(text.split(".")[-1], "binding", node, context,
+                          () if context == "bind:literal" else value_reads(part))
 
     def _type_var(self, name: str, line: int, ctor: str | None, arms: tuple[tuple[int, int], ...],
                   narrows: bool = False) -> None:
