@@ -832,10 +832,16 @@ def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows, trace_
     (``self.gate_G1(x)`` after ``self.gate_G4(q)``, both running the one gate module), and the step is placed at
     those calls; with none, the step is uncertain (the variant it names is not seen running, nor can it be called
     absent)."""
+    calls_of: dict[str, list[Event]] | None = None
     for result, step in zip(results, steps):
         own = _labels(step["name"])
         if result.outcome != ORDERED or not own:
             continue
+        if calls_of is None:  # the trace's calls by the function they run, made once per claim
+            calls_of = {}
+            for e in trace_events:
+                if e.site.callee is not None:
+                    calls_of.setdefault(e.site.callee, []).append(e)
         letters = {letter for letter, _ in own}
 
         def sibling(site: CallSite) -> bool:
@@ -851,7 +857,7 @@ def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows, trace_
             entered = event.path[k].callee
             if k == len(event.path) - 1 or entered is None:
                 return []
-            return [e for e in trace_events if e.site.callee == entered and e.site is not event.path[k]
+            return [e for e in calls_of.get(entered, ()) if e.site is not event.path[k]
                     and not sibling(e.site) and not any(sibling(site) for site in e.path)]
 
         marks = [(e, guarded(e)) for e in result.events]
