@@ -160,8 +160,12 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], protocol) \
         + [d1_elements.bounds(r) for r in elements]
-    # a spec that does not count what its atoms leave uncovered leaves the score open
-    determined = determined_score(bounds) if sau.complete or sau.uncovered else None
+    # a spec that does not count what its atoms leave uncovered leaves the score open; one that leaves out only
+    # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
+    # matched value from the claim (it may belong to another run), never give one back
+    unpaired = bool(sau.checks.get("paired")) and not sau.uncovered and all(
+        o.outcome not in (MATCHED, AMBIGUOUS) for _, outcomes in atom_results for o in outcomes)
+    determined = determined_score(bounds) if sau.complete or sau.uncovered or unpaired else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
     if any(r.outcome == d1_elements.ABSENT for r in elements):
         outcomes.append(ABSENT)  # a dataset or metric the running code never loads or computes is missing
@@ -185,6 +189,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         low, high = score_range(bounds)
         reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results, elements)}) "
                    f"it could score {low:g} to {high:g}")
+    elif unpaired:
+        reason += f"; no claimed value matched, so which one goes with which variant ({sau.checks['paired']}) " \
+                  "cannot change the score"
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
     if protocol and UNUSED in outcomes:

@@ -24,6 +24,7 @@ Project spec (``benchmark_data/<benchmark_id>.yaml``)::
         atoms: [{name: warmup_steps, value: 2000}]
         datasets: [{name: OpenWebText, aliases: [owt]}]   # datasets and metrics the claim names, decided as D3 does
         uncovered: [linear warmup shape]        # elements no check covers, one phrase each (implies complete: false)
+        paired: which model size each value belongs to   # D1: a pairing atoms cannot check (with complete: false)
         outside_code: [8 A100 GPUs]             # elements no code could show, one phrase each: left out, as a reader does
       - id: demo-D2-001
         dimension: D2
