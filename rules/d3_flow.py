@@ -203,6 +203,30 @@ def values_run(fact: Fact, data: Flow) -> Mention | None:
     return None
 
 
+def shown_only(mention: Mention, data: Flow) -> bool:
+    """Whether the string ``mention`` is the value bound to a name (``label = "Fixed S, A, High Variance Reward"``)
+    that live code in the same scope only hands to prints, logs and plots (``plt.plot(r, label=label)``): a text
+    shown to people, like a string written in such a call."""
+    if mention.kind != "string" or mention.within or mention.context not in ("literal", ""):
+        return False
+    bound = [b for b in data.bound_at.get((mention.where, mention.line), ()) if b.scope == mention.scope]
+    if len(bound) != 1 or bound[0].context not in ("bind:literal", "bind:computed"):
+        return False
+    name = bound[0].text
+    targets = {(b.where, b.line) for b in data.bindings.get((mention.scope, name), ())}
+    reads = [m for m in data.named.get(name, ()) if m.scope == mention.scope and m.kind == "name" and m.text == name
+             and not (m.context == "" and (m.where, m.line) in targets)]  # the assignment's own target
+    return bool(reads) and all(_shown_callee(m.context) for m in reads)
+
+
+def _shown_callee(context: str) -> bool:
+    """Whether a mention's context is an argument of a print, log or plot call."""
+    if not context.startswith("arg:"):
+        return False
+    callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
+    return bool(callee) and callee in _SHOWN
+
+
 def supplied(mention: Mention, data: Flow) -> bool:
     """Whether some string ``mention``'s enclosing ``if`` tests select it by can reach the compared value (module
     docstring); true when it has no such guards."""

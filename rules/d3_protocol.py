@@ -8,7 +8,8 @@ Each element of ``sau.checks`` (``datasets``, ``baselines``, ``metrics``, ``scop
 is looked up among the *mentions* of the call graph (``extractors.callgraph.Mention``): identifiers and dotted
 names read, called, assigned or defined, and string literals, each with the syntactic role it plays there
 (``Mention.context``). Comments and docstrings are not mentions; strings shown to people (``print``/logging
-arguments, plot labels, ``help=``) are *display* and never count. A term matches a mention when their normalised
+arguments, plot labels, ``help=``; a string bound to a name live code only hands to such calls:
+``rules.d3_flow.shown_only``) are *display* and never count. A term matches a mention when their normalised
 forms are equal, when the term's words occur in a row among the mention's words, in any order (``val loss`` in
 ``best_val_loss`` and ``loss_val``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six
 or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter
@@ -120,8 +121,8 @@ from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
-from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, skipped_only, supplied,
-                           value_source, values_run)
+from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, shown_only, skipped_only,
+                           supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_values import stub_nodes, uncomputed
@@ -643,6 +644,8 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     ``index`` the repository (without it, a metric's value fed by a stub or by a function returning only constants
     counts as computed: ``rules.d3_values``)."""
     context, kind = mention.context, mention.kind
+    if data is not None and shown_only(mention, data):
+        return DISPLAY  # label = "High Variance Reward" handed only to plt.plot(..., label=label)
     if category == "metrics":
         metric = _metric_role(mention, data, terms, index)
         if metric is not None:
