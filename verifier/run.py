@@ -19,6 +19,7 @@ from extractors.repository import build_index
 from extractors.walk import DEFAULT_MAX_BYTES
 from rules import names
 from sau.vocabulary import DIMENSIONS, SAU, Dimension, PaperSpec, Status, Verdict
+from verifier.collection import fewer_collections
 from verifier.dimensions import DIMENSION_RULES
 from verifier.locations import anchor, cell_lines, evidence_sources
 from verifier.unread import hold
@@ -60,6 +61,7 @@ class NothingToRead(ValueError):
     absence would be settled on nothing. The message says so; the caller names the folder."""
 
 
+@fewer_collections()  # a run's objects live until it ends: tracing them again and again is waste
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
            progress: Progress | None = None, judge: Judge | None = None, cache: Cache | None = None) -> Report:
