@@ -4,8 +4,10 @@ libcst finds positions by generating the module's code and noting the line and c
 ``resolve_positions`` runs that same generation with a state that does less per token and per node: it looks for
 line breaks only in tokens that hold one, makes one ``CodePosition`` per distinct place instead of one per node
 boundary (positions are immutable, so nodes that start or end at the same place share it), and brackets syntactic
-positions with a plain context manager instead of a generator. The table it stores in the wrapper is equal, node
-for node, to the one ``wrapper.resolve(PositionProvider)`` would build (``tests/test_positions.py`` compares them).
+positions with a plain context manager instead of a generator, and places no whitespace, comma, dot, colon or
+operator token (``_UNPLACED``: about half the nodes of a module; no reader asks where they are, comments and
+brackets are placed). Every place it stores in the wrapper equals the one ``wrapper.resolve(PositionProvider)``
+would build, and every other node has one (``tests/test_trees.py`` compares them).
 """
 
 from __future__ import annotations
@@ -34,6 +36,20 @@ def resolve_positions(wrapper: MetadataWrapper) -> Mapping[Any, CodeRange]:
     return table
 
 
+def _unplaced() -> frozenset:
+    """The token classes no reader asks the place of: whitespace (not comments, which the stub detector places) and
+    operators, commas, dots and colons (``extractors.trees``' token classes but the brackets, which libcst uses to
+    end an import's range)."""
+    import libcst as cst
+
+    from extractors.trees import _token_classes
+    return frozenset(kind for kind in _token_classes() if kind is not cst.Comment
+                     and kind.__module__ in ("libcst._nodes.whitespace", "libcst._nodes.op"))
+
+
+_UNPLACED = _unplaced()
+
+
 class _State(PositionProvidingCodegenState):
     """``PositionProvidingCodegenState`` with the same results and less work per token and per node."""
 
@@ -55,9 +71,12 @@ class _State(PositionProvidingCodegenState):
         return here
 
     def before_codegen(self, node: Any) -> None:
-        self._stack.append(self._position())
+        if type(node) not in _UNPLACED:
+            self._stack.append(self._position())
 
     def after_codegen(self, node: Any) -> None:
+        if type(node) in _UNPLACED:
+            return
         start = self._stack.pop()
         computed = self.provider._computed
         if node not in computed:  # a syntactic position recorded inside the node stands
