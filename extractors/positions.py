@@ -42,8 +42,8 @@ def _unplaced() -> frozenset:
     end an import's range)."""
     import libcst as cst
 
-    from extractors.trees import _token_classes
-    return frozenset(kind for kind in _token_classes() if kind is not cst.Comment
+    from extractors.trees import token_classes
+    return frozenset(kind for kind in token_classes() if kind is not cst.Comment
                      and kind.__module__ in ("libcst._nodes.whitespace", "libcst._nodes.op"))
 
 

@@ -133,6 +133,13 @@ def _load_libcst() -> None:
         _NODE = CSTNode
 
 
+def token_classes() -> frozenset:
+    """libcst's token node classes (``_token_classes``: whitespace, comments, operators, punctuation, brackets),
+    learnt once. A search for expressions, calls or names need not enter them: they hold only tokens."""
+    _load_libcst()
+    return _TOKENS
+
+
 def visit(node: Any, visitor: Any) -> None:
     """Walk ``node`` (a libcst ``CSTNode``) with ``visitor`` (a ``libcst.CSTVisitor``) as ``node.visit(visitor)``
     does: ``on_visit``, then (unless it returned False) each child attribute in libcst's order with

@@ -128,3 +128,19 @@ def test_node_children_are_libcsts_children():
     for node in every.nodes:
         theirs, ours = node.children, node_children(node)
         assert len(ours) == len(theirs) and all(a is b for a, b in zip(ours, theirs)), type(node).__name__
+
+
+def test_callees_leave_out_tokens_and_nested_definitions():
+    """D2's callee walk skips token nodes (``token_classes``) and compares node classes exactly: every call of the
+    source is found, wherever brackets, comments and keywords put it, and none inside nested definitions."""
+    from extractors.expressions import FunctionRecord, _collect_callees
+    source = ("y = f(a, g(b)[h(c)], key=k(d))  # call(x) in a comment\n"
+              "z = (obj.method(1) +\n     # between\n     np.linalg.norm(v, ord=abs(2)))\n"
+              "w = lambda t: inner(t)\n"
+              "def nested():\n    hidden(1)\n"
+              "class Nested:\n    also_hidden = make()\n"
+              "if cond(q):\n    in_body(r)\n")
+    record = FunctionRecord("<module>", "<module>", "m.py", 1, None)
+    for statement in cst.parse_module(source).body:
+        _collect_callees(statement, record, skip_bodies=True)
+    assert record.callees == {"f", "g", "h", "k", "method", "norm", "abs", "inner", "cond"}
