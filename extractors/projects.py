@@ -10,12 +10,15 @@ decide a verdict. A careful reader tells them apart the way this module does:
    root), a sibling holding launchers (``.sh``) of its own is a separate project too.
 2. The **paper's projects** are the project folders the root README names: a path in one of its code blocks or
    inline code, or any path with a ``/`` in its text (``cd MA/applications/Chat``; leading components that are not
-   in the repository, such as the repository's own name, are dropped), or a GitHub link into the repository.
+   in the repository, such as the repository's own name, are dropped), or a GitHub link into the repository. When
+   it names none but names code of the root's own (a path with a ``/`` outside every project folder) and the root
+   holds a project file besides the README (``setup.py``, ``requirements.txt``...), the root's own code is the
+   paper's project and every project folder is another's (a fork of a framework with its tools in sub-folders).
 3. Every other project folder is **another project's code**, unless the considered code refers to it: a Python
    import whose dotted name could resolve only into that folder (whatever folder is on the import path), or a path
    (in code, configuration or a launcher, from the root or the file's folder) that exists inside it.
 
-The choice is sure only when the README names at least one project folder; otherwise (no README, or it names no
+The choice is sure only when the README names at least one project folder or the root's own code; otherwise (no README, or it names no
 project folder) every folder is considered, as before. Files outside every project folder (the root's own code, a
 named ``evaluation/`` folder) are always considered.
 """
@@ -50,6 +53,8 @@ def other_projects(root: Path, relatives: Sequence[str]) -> dict[str, str]:
         return {}
     named = _named_paths(root)
     chosen = {f for f in folders if any(_within(path, f) or _within(f, path) for path in named)}
+    if not chosen and _root_project(root, named, folders):
+        chosen = {"."}
     if not chosen:
         return {}
     others = {f for f in folders if f not in chosen and any(_within(r, f) for r in relatives)}
@@ -57,11 +62,22 @@ def other_projects(root: Path, relatives: Sequence[str]) -> dict[str, str]:
         return {}
     considered = [r for r in relatives if not any(_within(r, f) for f in others)]
     used = _referenced(root, considered, others, relatives)
-    named_list = ", ".join(sorted(chosen))
+    named_list = ", ".join(sorted(chosen)) if chosen != {"."} else "the root's own code"
     return {f: f"another project's code: the README's commands and links point to {named_list}; "
                f"nothing there imports or runs {f}/ (--exclude it to settle absences without it, --all-projects "
                f"to read it)"
             for f in sorted(others - used)}
+
+
+def _root_project(root: Path, named: set[str], folders: set[str]) -> bool:
+    """True when the root is a project of its own (a project file beside the README) and the README names code
+    of its own: a path outside every project folder, below a folder of the root."""
+    try:
+        own = any(p.is_file() and _PROJECT_FILES.fullmatch(p.name) and not _README.fullmatch(p.name)
+                  for p in root.iterdir())
+    except OSError:
+        return False
+    return own and any("/" in path and not any(_within(path, f) for f in folders) for path in named)
 
 
 def _project_folders(root: Path, relatives: Sequence[str]) -> set[str]:

@@ -83,3 +83,18 @@ def test_a_launcher_sibling_of_a_nested_project_is_another_project(tmp_path):
                                  "apps/vision/scripts/run.sh": "python main.py --lr 1\n",
                                  "tools/export.sh": "python x.py\n"})
     assert list(other_projects(tmp_path, relatives)) == ["apps/vision"]
+
+
+def test_the_root_is_the_paper_project_when_the_readme_names_only_its_own_code(tmp_path):
+    files = {"README.md": "```\nbash scripts/train.sh configs/a.py\n```\n", "setup.py": "", "configs/a.py": "",
+             "scripts/train.sh": "python train.py\n", "train.py": "from tools.prep import x\n",
+             "tools/__init__.py": "", "tools/prep/README.md": "", "tools/prep/__init__.py": "x = 1\n",
+             "tools/caption/README.md": "", "tools/caption/caption.py": "", "eval/README.md": "",
+             "eval/run.sh": "python vbench.py\n"}
+    assert list(other_projects(tmp_path, _repo(tmp_path, files))) == ["eval", "tools/caption"]
+
+
+def test_no_root_project_without_a_project_file_of_its_own(tmp_path):
+    files = {"README.md": "```\nbash scripts/train.sh\n```\n", "scripts/train.sh": "python train.py\n",
+             "train.py": "", "eval/README.md": "", "eval/run.py": "", "tools/README.md": "", "tools/t.py": ""}
+    assert other_projects(tmp_path, _repo(tmp_path, files)) == {}
