@@ -40,16 +40,17 @@ class FileProduct:
 
 def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DEFAULT_MAX_BYTES,
                 exclude: tuple[str, ...] = (), progress: Callable[[int, int, str], None] | None = None,
-                cache: Cache | None = None) -> RepositoryIndex:
+                cache: Cache | None = None, all_projects: bool = False) -> RepositoryIndex:
     """Index every readable file below ``root``.
 
     ``normalise`` maps a fact name to its lookup key (``rules.names.normalise``); ``progress(done, total, file)``
     is called after each file; ``cache``, when given, supplies the product of each file whose path, kind and bytes
     it has seen, and keeps the others' (the index is the same either way). Every path skipped or only partly read
-    is a warning, and those that could hold code or configuration are also in ``index.unread``. Raises
+    is a warning, and those that could hold code or configuration are also in ``index.unread``. Other projects'
+    folders are left out and warned about unless ``all_projects`` (``extractors.walk.walk``). Raises
     ``NotADirectoryError`` when ``root`` is not a folder.
     """
-    files, skipped = walk(root, max_bytes, exclude)
+    files, skipped = walk(root, max_bytes, exclude, all_projects)
     index = RepositoryIndex(str(root), normalise)
     for item in skipped:
         index.warnings.append(Warning_(item.relative, None, f"skipped: {item.reason}"))

@@ -2,7 +2,8 @@
 
 Skipped: version-control and tool folders, virtual environments, SA-Bench's and the usual run-output folders
 (``result/``, ``results/``, ``outputs/``: they hold scores and logs, not the implementation), binaries (a NUL byte
-in the first 8 KiB), files over the size cap, and paths matching the user's exclude globs. Order is sorted, so two
+in the first 8 KiB), files over the size cap, paths matching the user's exclude globs, and the folders of other
+projects than the paper's in a repository holding several (``extractors.projects``). Order is sorted, so two
 runs over the same tree see the same files in the same order.
 """
 
@@ -14,6 +15,8 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from extractors.projects import other_projects
 
 # Run outputs and build products: skipped, and said so in the report's warnings, since code could hide there.
 REPORTED_SKIPS = frozenset({"result", "results", "outputs", "build", "dist", "wandb"})
@@ -95,14 +98,18 @@ def files_below(top: str | os.PathLike[str], skip_dir: Callable[[str, str], bool
             yield os.path.join(current, name)
 
 
-def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
-         exclude: tuple[str, ...] = ()) -> tuple[list[SourceFile], list[Skipped]]:
+def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
+         all_projects: bool = False) -> tuple[list[SourceFile], list[Skipped]]:
     """List the readable files below ``root`` and the ones skipped for size or content.
 
     ``exclude`` holds glob patterns matched against the relative POSIX path (``"tests/*"``; ``*`` also crosses
     ``/``) or equal to one of its components (``"sam2"``). A folder is a virtual environment, and skipped, also when
     it holds a ``pyvenv.cfg``. Links are never followed but reported as skipped (a linked folder, or a linked file
-    of a kind the verifier reads), as are named pipes and unreadable files and folders. Raises ``NotADirectoryError`` when ``root`` is not a folder.
+    of a kind the verifier reads), as are named pipes and unreadable files and folders. Unless ``all_projects``, the
+    folders of other projects than the paper's (``extractors.projects.other_projects``) are skipped and reported as
+    unread: the tool chose to leave them out, so no absence settles while they are (an ``exclude`` glob the user
+    gives makes the choice theirs). Raises
+    ``NotADirectoryError`` when ``root`` is not a folder.
     """
     if not root.is_dir():
         raise NotADirectoryError(str(root))
@@ -144,6 +151,12 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES,
             skipped.append(Skipped(relative, reason, unread=reason != "binary"))
             continue
         files.append(SourceFile(path, relative, kind))
+    if not all_projects:
+        others = other_projects(root, [f.relative for f in files])
+        if others:
+            files = [f for f in files if not any(f.relative.startswith(folder + "/") for folder in others)]
+            # unread: the choice is the tool's, so no absence settles on it (the user's --exclude makes it theirs)
+            skipped.extend(Skipped(folder + "/", reason, unread=True) for folder, reason in others.items())
     return files, skipped
 
 

@@ -63,7 +63,8 @@ class Options:
     """What every job of a batch shares: ``dimensions``, ``max_bytes``, ``exclude`` (as ``verifier.run.verify``
     takes them), ``sau_dir`` (for papers without a curated spec), ``fmt`` (a name of ``verifier.formats.FORMATS``),
     ``reports`` (the folder the reports go to, or ``None`` for no reports), ``explain`` (the table's reasons),
-    ``cache_dir`` (the cache folder each job reads and writes, ``extractors.cache``; ``None`` for no cache)."""
+    ``cache_dir`` (the cache folder each job reads and writes, ``extractors.cache``; ``None`` for no cache),
+    ``all_projects`` (read other projects' folders too, ``extractors.projects``)."""
 
     dimensions: tuple[Dimension, ...] = DIMENSIONS
     max_bytes: int | None = None
@@ -73,6 +74,7 @@ class Options:
     reports: Path | None = None
     explain: bool = False
     cache_dir: Path | None = None
+    all_projects: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ def run_job(job: Job, options: Options) -> Row:
         spec = load_paper(job.paper, options.sau_dir)
         cache = None if options.cache_dir is None else Cache(options.cache_dir)
         report = verify(job.repo, spec, str(job.repo), options.dimensions, options.max_bytes or DEFAULT_MAX_BYTES,
-                        options.exclude, cache=cache)
+                        options.exclude, cache=cache, all_projects=options.all_projects)
         written = None
         if options.reports is not None:
             written = f"{job.name}.{SUFFIXES.get(options.fmt, options.fmt)}"

@@ -55,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(SAUs). Static analysis only: the repository is read, never imported or run. With no "
                     "arguments, runs on the embedded demo repository and spec.",
         epilog="Settings can also come from [tool.sauverify] in the nearest pyproject.toml "
-               "(sau-dir, exclude, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
+               "(sau-dir, exclude, all-projects, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
                "llm-retries, llm-concurrency, llm-batch, max-llm-calls, llm-evidence-chars, recordings, cache-dir). "
                "The LLM endpoint also reads OPENAI_API_KEY and OPENAI_BASE_URL; SAUVERIFY_CACHE_DIR names the cache "
                "folder. Exit codes: 0 ran, 1 --check-decisions found changed "
@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                         help="skip repository files whose relative path matches GLOB (* also crosses /), or with a "
                              "folder or file named GLOB in their path; repeatable")
+    parser.add_argument("--all-projects", action="store_true",
+                        help="read every folder, also those the README shows to be other projects than the "
+                             "paper's (by default skipped and listed in the warnings)")
     parser.add_argument("--max-file-bytes", type=_positive, metavar="N", help="skip files larger than N bytes "
                                                                                "(default 1000000)")
     parser.add_argument("--no-cache", action="store_true",
@@ -234,7 +237,8 @@ def _main(argv: list[str] | None) -> int:
     cache = None if args.no_cache else Cache(cache_folder(settings.cache_dir))
     try:
         report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
-                      show_progress=not args.quiet and err.is_terminal, err=err, judge=judge, cache=cache)
+                      show_progress=not args.quiet and err.is_terminal, err=err, judge=judge, cache=cache,
+                      all_projects=args.all_projects or settings.all_projects)
     except NothingToRead as error:
         _say(f"verify: error: {args.repo}: {error}")
         return EXIT_INPUT
@@ -300,7 +304,8 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
                             args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES,
                             tuple(settings.exclude) + tuple(args.exclude), args.sau_dir or settings.sau_dir,
                             args.format or "json", args.output, args.explain,
-                            None if args.no_cache else cache_folder(settings.cache_dir))
+                            None if args.no_cache else cache_folder(settings.cache_dir),
+                            args.all_projects or settings.all_projects)
     workers = args.jobs or batch.default_workers()
     submit = None
     if args.scheduler is not None:
@@ -424,12 +429,14 @@ def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[
 
 
 def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension, ...], max_bytes: int,
-         exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None, cache: Cache | None = None) -> Report:
+         exclude: tuple[str, ...], show_progress: bool, err: Console, judge=None, cache: Cache | None = None,
+         all_projects: bool = False) -> Report:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from verifier.run import verify
     if not show_progress:
-        return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge, cache=cache)
+        return verify(repo, spec, display, dimensions, max_bytes, exclude, judge=judge, cache=cache,
+                      all_projects=all_projects)
     # the phase (reading, call graph, D1 numerical ... D4 ordering, judge), its bar, and the file or SAU at hand
     with Progress(TextColumn("{task.fields[phase]:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("{task.description}"), console=err, transient=True) as progress:
@@ -438,7 +445,7 @@ def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension,
         def advance(phase: str, done: int, total: int | None, item: str) -> None:
             progress.update(task, completed=done, total=total, description=item[-50:], phase=phase)
 
-        return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge, cache)
+        return verify(repo, spec, display, dimensions, max_bytes, exclude, advance, judge, cache, all_projects)
 
 
 def _draft(args: argparse.Namespace) -> int:

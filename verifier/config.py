@@ -1,7 +1,8 @@
 """User settings from ``pyproject.toml`` ``[tool.sauverify]``, found from the current folder upward.
 
 Keys (all optional; the command line overrides each): ``sau-dir`` (folder laid out like SA-Bench's ``papers/``,
-relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths),
+relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths), ``all-projects`` (true: read other projects'
+folders too, ``extractors.projects``),
 ``max-file-bytes`` (size cap per file), ``format`` (a name of ``verifier.formats.FORMATS``), ``dimensions`` (list
 such as ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
 ``model``, ``base-url``, ``llm-timeout`` (seconds), ``llm-retries``, ``llm-concurrency``, ``llm-batch`` (SAUs per
@@ -20,7 +21,7 @@ from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
 from verifier.pyproject import TOOL, ConfigError, find_pyproject
 from verifier.specs.errors import unknown_keys
-_KEYS = {"sau-dir", "exclude", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
+_KEYS = {"sau-dir", "exclude", "all-projects", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
          "recordings", "cache-dir"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
@@ -55,6 +56,7 @@ class Settings:
     recordings: Path | None = None
     llm: dict = field(default_factory=dict)  # LLMSettings field -> value, for the keys of _LLM_KEYS given
     cache_dir: Path | None = None
+    all_projects: bool = False
 
 
 def load_settings(start: Path) -> Settings:
@@ -87,6 +89,9 @@ def load_settings(start: Path) -> Settings:
     cache_dir = table.get("cache-dir")
     if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir.strip()):
         raise ConfigError(f"{path}: [tool.{TOOL}] cache-dir must be a folder path (string)")
+    all_projects = table.get("all-projects", False)
+    if not isinstance(all_projects, bool):
+        raise ConfigError(f"{path}: [tool.{TOOL}] all-projects must be true or false")
     llm = {}
     for key, (name, valid, must) in _LLM_KEYS.items():
         if key in table:
@@ -95,4 +100,4 @@ def load_settings(start: Path) -> Settings:
             llm[name] = table[key]
     return Settings(path, (path.parent / sau_dir) if isinstance(sau_dir, str) else None, tuple(exclude), max_bytes,
                     fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm,
-                    (path.parent / cache_dir) if cache_dir else None)
+                    (path.parent / cache_dir) if cache_dir else None, all_projects)

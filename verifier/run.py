@@ -64,7 +64,8 @@ class NothingToRead(ValueError):
 @fewer_collections()  # a run's objects live until it ends: tracing them again and again is waste
 def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dimension, ...] = DIMENSIONS,
            max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...] = (),
-           progress: Progress | None = None, judge: Judge | None = None, cache: Cache | None = None) -> Report:
+           progress: Progress | None = None, judge: Judge | None = None, cache: Cache | None = None,
+           all_projects: bool = False) -> Report:
     """Verify ``repo`` against ``spec`` for the SAUs of ``dimensions``.
 
     ``repo_display`` is the repository path as it appears in reports (as the user typed it, so that output does not
@@ -76,15 +77,16 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
     supplies each unchanged file's facts and, when no file of the repository, the spec and the options changed,
     the rules' verdicts (``_cached_verdicts``); the report is the same with or without it. Raises
     ``NotADirectoryError`` when ``repo`` is not a folder and ``NothingToRead`` when it holds no file the verifier
-    reads.
+    reads. ``all_projects`` reads the folders of other projects than the paper's too (``extractors.projects``).
     """
     tell: Progress = progress or (lambda phase, done, total, item: None)
     index = build_index(repo, names.normalise, max_bytes, exclude,
-                        lambda done, total, file: tell("reading", done, total, file), cache)
+                        lambda done, total, file: tell("reading", done, total, file), cache, all_projects)
     if not index.files:
         raise NothingToRead("no file the verifier can read (.py, .ipynb, YAML, JSON, TOML or .sh) in this folder"
                             + (f"; skipped: {', '.join(sorted(index.unread))}" if index.unread else ""))
-    key = _verdicts_key(cache, repo, index, spec, dimensions, max_bytes, exclude) if cache is not None else ""
+    key = _verdicts_key(cache, repo, index, spec, dimensions, max_bytes, exclude, all_projects) \
+        if cache is not None else ""
     verdicts = _cached_verdicts(cache, key) if cache is not None else None
     if verdicts is None:
         verdicts = _decide_all(index, [sau for sau in spec.saus if sau.dimension in dimensions], tell)
@@ -113,13 +115,14 @@ def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress) -> tu
 
 
 def _verdicts_key(cache: Cache, repo: Path, index: RepositoryIndex, spec: PaperSpec,
-                  dimensions: tuple[Dimension, ...], max_bytes: int, exclude: tuple[str, ...]) -> str:
+                  dimensions: tuple[Dimension, ...], max_bytes: int, exclude: tuple[str, ...],
+                  all_projects: bool = False) -> str:
     """The cache key of a run's rule verdicts. Conservatively, a verdict's evidence is every file of the
     repository (``extractors.cache.tree_manifest``: the content hash of each file read, the size and time of any
     other, since a rule may read a data manifest the index does not) and the whole spec; then the options that
     change what is read or decided, the repository's path (reasons may name it) and what was left unread."""
     return cache.key("verdicts", str(repo), tree_manifest(repo, index.hashes), repr(spec), repr(dimensions),
-                     str(max_bytes), repr(exclude), repr(sorted(index.unread.items())),
+                     str(max_bytes), repr(exclude), repr(all_projects), repr(sorted(index.unread.items())),
                      repr(sorted(index.unread_text.items())))
 
 
