@@ -448,11 +448,7 @@ class Scanner(cst.CSTVisitor):
         text = dotted_name(target)
         if text is None:
             return
-        context = ("" if value is None else f"bind:call:{ctor}" if ctor is not None
-                   else "bind:call:" if isinstance(value, cst.Call) else "bind:literal" if is_literal(value)
-                   else "bind:computed")
-        reads = () if value is None or context == "bind:literal" else value_reads(value)
-        self._mention(text.split(".")[-1], "binding", node, context, reads)
+        self._binding(text, node, value, ctor)
         built = _moved(value) if value is not None else None
         if built is not None and not isinstance(built, cst.Call):
             if dotted_name(built) == text:
@@ -483,11 +479,18 @@ class Scanner(cst.CSTVisitor):
             text = dotted_name(element)
             if text is None:
                 continue
-            ctor = dotted_name(part.func) if isinstance(part, cst.Call) else None
-            context = (f"bind:call:{ctor}" if ctor is not None else "bind:call:" if isinstance(part, cst.Call)
-                       else "bind:literal" if is_literal(part) else "bind:computed")
-            self._mention(text.split(".")[-1], "binding", node, context,
-                          () if context == "bind:literal" else value_reads(part))
+            self._binding(text, node, part, dotted_name(part.func) if isinstance(part, cst.Call) else None)
+
+    def _binding(self, text: str, node: cst.CSTNode, value: cst.BaseExpression | None, ctor: str | None) -> None:
+        """The binding mention of the name ``text`` (dotted; its last part is mentioned) bound at ``node`` to
+        ``value`` (``None``: an annotation without one, ``x: int``), built by the class ``ctor`` when a call builds
+        it: its context says how the value is made (``bind:call:<ctor>``, ``bind:literal``, ``bind:computed``) and
+        it reads the names the value reads (none for a literal)."""
+        context = ("" if value is None else f"bind:call:{ctor}" if ctor is not None
+                   else "bind:call:" if isinstance(value, cst.Call) else "bind:literal" if is_literal(value)
+                   else "bind:computed")
+        reads = () if value is None or context == "bind:literal" else value_reads(value)
+        self._mention(text.split(".")[-1], "binding", node, context, reads)
 
     def _type_var(self, name: str, line: int, ctor: str | None, arms: tuple[tuple[int, int], ...],
                   narrows: bool = False) -> None:
