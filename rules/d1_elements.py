@@ -48,9 +48,8 @@ def bounds(result: ElementResult) -> tuple[float, float]:
     return (0.0, 1.0) if result.outcome == AMBIGUOUS else (_SCORES[result.outcome], _SCORES[result.outcome])
 
 
-def note(result: ElementResult) -> str:
-    """The element as the verdict's reason names it: ``dataset 'OpenWebText' present (loaded at data.py:4)``."""
-    return f"{result.category[:-1]} {result.name!r} {result.outcome} ({result.note})"
+# the element as the verdict's reason names it: D3's wording (``dataset 'OpenWebText' present (loaded at data.py:4)``)
+note = d3_protocol.element_note
 
 
 def findings(found: list[ElementResult]) -> tuple[ElementFinding, ...]:

@@ -262,7 +262,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         score, unrun, unused = determined
     drift = Drift.PROTOCOL if any(r.outcome == ABSENT for r in results) else None
     reason = f"{present}/{len(results)} protocol elements used by live code: " + "; ".join(
-        f"{r.category[:-1] if r.category != 'scope' else 'scope'} {r.name!r} {r.outcome} ({r.note})" for r in results)
+        element_note(r) for r in results)
     if unused:
         reason += "; implemented only in code no entry point reaches, a trace: 0.25"
     elif unrun:
@@ -1104,6 +1104,13 @@ _KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 
 
 def _mention_order(mention: Mention) -> tuple:
     return (_KIND_RANK.get(mention.kind, 4), mention.where, mention.line)
+
+
+def element_note(result: ElementResult) -> str:
+    """One element as a verdict's reason names it: its category in the singular (``scope`` stays), name, outcome and
+    note, ``dataset 'OpenWebText' present (loaded at data.py:4)``."""
+    category = result.category[:-1] if result.category != "scope" else "scope"
+    return f"{category} {result.name!r} {result.outcome} ({result.note})"
 
 
 def element_evidence(results: list[ElementResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
