@@ -1,14 +1,15 @@
 """Launcher facts: the options shell scripts pass to the Python programs they run.
 
 A line of a ``*.sh`` file, a ``Makefile`` or a ``justfile`` that runs Python (``python``/``python3``, ``torchrun``,
-``accelerate launch``, ``deepspeed``, ``uv run``, ``poetry run``; backslash continuations joined) is split as the shell would (``shlex``), and each ``--name value`` or
-``--name=value`` after the program becomes a ``launcher`` fact named ``name`` (dashes read as underscores, as
-argparse does) with the value parsed like a spec value (numbers, lists, text). A value written as a shell variable
-(``--lr ${LR}``, ``--lr $LR``, ``--lr ${LR:-1e-4}``) takes the value of the script's one assignment of that
-variable above the command (``LR=1e-4``, ``export LR=1e-4``), or the default written in the reference; a variable
-assigned more than once, in a ``for`` loop, from a command (``$(...)``) or not at all stays unresolved text; a value
-in a task runner's template (``{{method}}``, ``$(LR)``) stays unresolved text too. An
-option the launcher passes overrides the program's argparse default (precedence: README, "Which value counts").
+``accelerate launch``, ``deepspeed``, ``uv run``, ``poetry run``; backslash continuations joined) is split as the
+shell would (``shlex``), and each ``--name value`` or ``--name=value`` after the program becomes a ``launcher`` fact
+named ``name`` (dashes read as underscores, as argparse does) with the value parsed like a spec value (numbers,
+lists, text). A value written as a shell variable (``--lr ${LR}``, ``--lr $LR``, ``--lr ${LR:-1e-4}``) takes the
+value of the script's one assignment of that variable above the command (``LR=1e-4``, ``export LR=1e-4``), or the
+default written in the reference; a variable assigned more than once, in a ``for`` loop, from a command
+(``$(...)``) or not at all stays unresolved text; a value in a task runner's template (``{{method}}``, ``$(LR)``)
+stays unresolved text too. An option the launcher passes overrides the program's argparse default (precedence:
+README, "Which value counts").
 Nothing is run.
 """
 
