@@ -644,9 +644,15 @@ def _repository_names(index: RepositoryIndex) -> frozenset[str]:
 
 def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:
     """Whether ``fact`` holds the claimed ``value``; a loop variable holds each value it takes."""
-    if fact.kind == K.LOOP and isinstance(fact.value, tuple):
+    if _swept(fact) and isinstance(fact.value, tuple):
         return any(_holds(atom, value, item) for item in fact.value)
     return _holds(atom, value, fact.value)
+
+
+def _swept(fact: Fact) -> bool:
+    """Whether ``fact`` takes the values of a loop: a loop variable, or a binding passed one
+    (``run(detector_accuracy=acc)`` inside ``for acc in [...]``: ``extractors.provenance.resolve_source``)."""
+    return fact.kind == K.LOOP or bool(fact.via) and fact.via[-1].kind == K.LOOP
 
 
 def _call_fact(call: CallFact) -> Fact:
