@@ -164,7 +164,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
     # matched value from the claim (it may belong to another run), never give one back
     unpaired = bool(sau.checks.get("paired")) and not sau.uncovered and all(
-        o.outcome not in (MATCHED, AMBIGUOUS) for _, outcomes in atom_results for o in outcomes)
+        o.outcome not in (MATCHED, AMBIGUOUS) for outcomes in _paired(atom_results) for o in outcomes)
     determined = determined_score(bounds) if sau.complete or sau.uncovered or unpaired else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
     if any(r.outcome == d1_elements.ABSENT for r in elements):
@@ -190,7 +190,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results, elements)}) "
                    f"it could score {low:g} to {high:g}")
     elif unpaired:
-        reason += f"; no claimed value matched, so which one goes with which variant ({sau.checks['paired']}) " \
+        reason += f"; no claimed value the pairing can move matched, so which one goes with which variant ({sau.checks['paired']}) " \
                   "cannot change the score"
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
@@ -212,6 +212,15 @@ def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
+
+
+def _paired(atom_results) -> list[list[ValueOutcome]]:
+    """The outcomes a claim's pairing (spec ``paired``: which value goes with which variant) can reassign: those of
+    its atoms claiming several values (one per variant, or a sweep). An atom claiming one value beside them holds it
+    for every variant ("for 28 layers: batch 1024 and 2048"), so no pairing moves it; when no atom claims several
+    values, the pairing ties every value to the claim's run, and all of them can move."""
+    several = [outcomes for _, outcomes in atom_results if len(outcomes) > 1]
+    return several or [outcomes for _, outcomes in atom_results]
 
 
 def _undecided_names(sau: SAU, atom_results, elements: list) -> str:
