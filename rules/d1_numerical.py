@@ -154,7 +154,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
-    protocol = any(r.outcome == d1_elements.PRESENT for r in elements)
+    protocol = any(r.outcome == d1_elements.PRESENT and r.category in d1_elements.PROTOCOL for r in elements)
     score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r) for r in elements])
