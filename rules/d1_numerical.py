@@ -21,7 +21,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   a comparable value equal to none of the claimed values, or, for a library choice, live code calls only another
   member of its family: a settled numerical drift. Not when the name is also computed at run time somewhere
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
-  related name (``guidance_lambda: 120000`` for ``guidance_weight``) or to one of the atom's generic aliases
+  related name (``guidance_lambda: 120000`` for ``guidance_weight``; not a broader one, ``num_heads`` for
+  ``n_kv_heads``, the general quantity, once the claim's own name is bound) or to one of the atom's generic aliases
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
   the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
 - **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
@@ -361,6 +362,14 @@ def _shares(atom: Atom, facts: list[Fact]) -> list[Fact]:
     return out
 
 
+def _wider_name(keys: frozenset[str], fact_key: str) -> bool:
+    """Whether a fact's name key holds only some of the tokens of one of the claim's keys, and a non-generic one
+    (``N_head`` within ``N_head_kv``): it names the general quantity the claim's name narrows."""
+    tokens = frozenset(fact_key.split("_"))
+    generic = names.table().generic | {names.COUNT}
+    return any(tokens < frozenset(key.split("_")) and tokens - generic for key in keys)
+
+
 def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
     """The tokens a narrower name adds to the claim key it holds (``lr_min`` over ``learning_rate``: ``min``)."""
     tokens = frozenset(fact_key.split("_"))
@@ -478,8 +487,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         different = _rival_calls(atom, value, index)
     sites = [f for f in _value_sites(atom, value, index) if f not in found.outside]
     qualified = set(map(id, found.qualified)) if own_bound else set()
+    # a related name broader than the claim's own (num_heads for n_kv_heads) is the general quantity, another one
+    # than the claim's narrower one, once the claim's own name is bound: a value there hides no drift
     kin = [f for f in sites if f.kind != K.LITERAL and not _is_test(f) and id(f) not in qualified
-           and names.kin(keys, names.normalise(f.name))]
+           and names.kin(keys, names.normalise(f.name))
+           and not (own_bound and _wider_name(keys, names.normalise(f.name)))]
     weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
