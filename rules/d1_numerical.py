@@ -10,8 +10,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   code no entry point reaches (``extractors.provenance``), or is an argparse default the launcher overrides, it counts
   as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
   seen. Names with a qualifier word (``min_lr`` for ``lr``), and the claim's name without a one-letter subscript
-  (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter never show
-  a drift. A generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
+  (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter show a
+  drift only when the claimed value occurs nowhere else in code (no other binding can give the part its own value). A generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
   Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
   choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
   factors multiply out (``rules.quantities``).
@@ -245,7 +245,8 @@ class Candidates:
     ``qualified`` the narrower names that add a qualifier word (``min_lr`` for ``lr``: another quantity unless the
     claim's own name is not bound at all), ``weak`` through its generic ones (``K``, ``alpha``), ``broader`` the
     claim's names without a one-letter subscript (``alpha_init`` for ``alpha_A_init``: they confirm a value when the
-    claim's own name is bound nowhere, and never show a drift, since the subscript may tell another part). With
+    claim's own name is bound nowhere, and show a drift only when the claimed value occurs nowhere else, since the
+    subscript may tell another part). With
     ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones. A generic name
     that holds two of the atom's distinct claimed values (``S`` bound to 9 and to 81 for ``n_states=3/9/81``),
     neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one. For a claimed schedule
@@ -509,15 +510,23 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                else "the name is only a count noun of the claim")
         return ValueOutcome(value, AMBIGUOUS, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}, but {why}")
-    wider = [] if own_bound else sorted((f for f in found.broader if _differs(atom, f.value)), key=_evidence_order)
-    if wider:
-        return ValueOutcome(value, AMBIGUOUS, tuple(wider),
-                            f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
-                            f"{_at(wider[0])}, which may serve another part")
     # a value bound to another known quantity's name (the claimed 1024-token context found only as d_model=1024) is
     # that quantity's: it neither shows nor hides the claim's (a range's bounds are rarely named after it: kept)
     foreign = [] if atom.kind == AtomKind.RANGE else [f for f in sites if _another_quantity(f, keys)]
     elsewhere = sorted((f for f in sites if all(f is not g for g in foreign)), key=_evidence_order)
+    wider = [] if own_bound else sorted((f for f in found.broader if _differs(atom, f.value)), key=_evidence_order)
+    shared = [f for f in wider if _may_contradict(f, index) and liveness(f) != DEAD and _is_read(f, index)
+              and stub_around(index, f) is None and _override(f, atom, index) is None]
+    if shared and atom.named and not computed and not any(not _is_test(f) for f in elsewhere):
+        # the one setting shared by the parts (alpha_init for alpha_A_init and alpha_M_init), while the claimed
+        # value occurs nowhere else in code: no other binding can give the part its own value
+        return ValueOutcome(value, DRIFT, tuple(shared),
+                            f"code binds {show_value(shared[0].value)} under the broader name {shared[0].name!r} at "
+                            f"{_at(shared[0])}, shared by the parts, and the value occurs nowhere else in code")
+    if wider:
+        return ValueOutcome(value, AMBIGUOUS, tuple(wider),
+                            f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
+                            f"{_at(wider[0])}, which may serve another part")
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
