@@ -31,7 +31,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic
   value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
-  bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
+  bound to something we cannot fold (``lr = args.lr``) in code that runs, or the name is generic. An LLM may
+  relate them later.
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
 that a value seen there keeps an atom from being called absent. The SAU's score is over its atoms as a compound
@@ -153,7 +154,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
-    protocol = any(r.outcome == d1_elements.PRESENT for r in elements)
+    protocol = any(r.outcome == d1_elements.PRESENT and r.category in d1_elements.PROTOCOL for r in elements)
     score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r) for r in elements])
@@ -529,6 +530,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         # and nothing that runs may make it another way: a trace, like a number bound there
         return ValueOutcome(value, UNUSED, tuple(traces),
                             f"called at {traces[0].ref} but {_trace_reason(traces[0], DEAD, index)}")
+    # a value computed where no entry point reaches is computed at no run time (as ``computed`` above)
+    bound = [f for f in bound if liveness(f) != DEAD]
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
