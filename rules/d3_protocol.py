@@ -85,7 +85,11 @@ Per element, in this order:
   uses: the element's own name is there, only skipped; not when live code binds a number of its name under a name
   of its words), display strings, comments, docstrings or other text, or nowhere; for a setting named
   by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs") or, for a
-  sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run).
+  sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run); for a
+  setting or baseline only hinted at (a generic term, a related name, a bound number), one of whose claimed values
+  nothing in the repository writes (code, configuration, launchers; 0, 1, parameter counts such as "42M" and
+  numbers of a model's name such as "VQVAE-2" left out), unless a hint is a name worked out at run time
+  (``_unwritten``: "ranks 32/64/96" with 96 nowhere).
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
@@ -458,6 +462,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(found[DEAD], key=_mention_order)))
     if generic_live:
+        unwritten = _unwritten(category, name, index, generic_live)
+        if unwritten is not None:
+            return unwritten
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
@@ -469,6 +476,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         # nothing
         return _traced(category, name, found[TRACE])
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
+    if related is not None or bound is not None:
+        unwritten = _unwritten(category, name, index, [related] if related is not None else [])
+        if unwritten is not None:
+            return unwritten
     if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
@@ -963,6 +974,63 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
     if partial is not None and _other_knobs(_setting_words(partial[2]), partial[2], index):
         return None
     return partial
+
+
+_NUMBERED_CATEGORIES = ("scope", "baselines")
+# a number joined to a name by a hyphen or slash is part of that name (``VQVAE-2``, ``DiT-L/2``, ``Llama-3.2-3B``),
+# not one after a number's own suffix (``1k/4k``) or an exponent (``4e-3``)
+_PARAMETER_COUNT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[mb](?![\w.])", re.IGNORECASE)  # "42M", "7B"
+_MODEL_NUMBER = re.compile(r"(?<=[a-z][-/])(?<!\d[kmb][-/])(?<!\de-)\d+(?:\.\d+)*[a-z]*", re.IGNORECASE)
+
+
+def _written_numbers(index: RepositoryIndex) -> frozenset[float]:
+    """Analysis provider: every number the repository's code (tests left out), configuration files and launchers
+    write, named or not, live or not."""
+    out: set[float] = set()
+    for fact in index.facts:
+        if is_test_path(fact.file):
+            continue
+        values = fact.value if isinstance(fact.value, tuple) else (fact.value,)
+        out.update(float(v) for v in values if is_number(v))
+    return frozenset(out)
+
+
+def _unwritten(category: str, name: str, index: RepositoryIndex, hints: list[Mention]) -> ElementResult | None:
+    """The absent result of a setting or baseline only hinted at by the live mentions ``hints`` (a generic term, a
+    related name) one of whose claimed values nothing in the repository writes (``_unwritten_number``): no run
+    uses a value no code, configuration or launcher holds (``ranks 32/64/96`` with 96 nowhere: a command line
+    may pass it, but nothing the repository runs does). ``None`` otherwise, and when a hint is a name bound to a
+    value worked out at run time (``temperature = args.temperature * 0.5`` may come to 0.7: ``_worked_out``)."""
+    if category not in _NUMBERED_CATEGORIES or any(_worked_out(m, index) for m in hints):
+        return None
+    number = _unwritten_number(name, index)
+    if number is None:
+        return None
+    return ElementResult(category, name, ABSENT,
+                         f"its value {number:g} is written nowhere in code, configuration or launchers")
+
+
+def _worked_out(mention: Mention, index: RepositoryIndex) -> bool:
+    """Whether ``mention`` binds a name to a value worked out at run time (``temperature = args.temperature *
+    0.5``, ``Fact.computed``), or to one no fact records; a value passed through from another name
+    (``self.num_routed = num_routed_experts``, ``cfg.get("temperature", 1.0)``) is written where it comes from."""
+    if mention.kind != "binding" or mention.context == "bind:literal":
+        return False
+    last = mention.text.rsplit(".", 1)[-1]
+    facts = [f for f in index.named(last) if f.file == mention.file and f.line == mention.line]
+    return not facts or any(f.computed for f in facts)
+
+
+def _unwritten_number(name: str, index: RepositoryIndex) -> float | None:
+    """The first number a setting's name claims (``ranks 32/64/96``, ``temperature 0.7``) that nothing in the
+    repository writes (``_written_numbers``), or ``None``. Left out: 0 and 1 (written everywhere, and a flag's
+    values), and a count with a million or billion suffix (``FMT-B-42M``, ``Mistral-7B``: a model's parameter count,
+    which code never writes out)."""
+    wanted = sorted(claimed_numbers(_PARAMETER_COUNT.sub(" ", _MODEL_NUMBER.sub(" ", name))) - {0.0, 1.0})
+    if not wanted:
+        return None
+    written = index.analysis(_written_numbers)
+    return next((w for w in wanted if not any(_same_count(w, n) for n in written)), None)
 
 
 def _same_count(claimed: float, bound: float) -> bool:
