@@ -71,7 +71,9 @@ Per element, in this order:
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match but display strings and
   text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
-  (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
+  (a library's: ``optimizer.zero_grad``) left out, when it may be the element (``_kin``: it shares a size of the
+  element, holds every word of its name or their stems, or is made only of its words; a name sharing one other
+  word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a setting named by a knob and its values (``55 epochs``,
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
   at run time or passed in from another name, or bound to only some of the values while another live name of the
   same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
@@ -480,7 +482,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         unwritten = _unwritten(category, name, index, [related] if related is not None else [])
         if unwritten is not None:
             return unwritten
-    if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
+    if related is not None and _kin(related.text, terms, graph):
+        # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,), hint=True)
@@ -496,6 +499,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     trace = _text_trace(specific, index)
     if trace is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
+    if related is not None:
+        return ElementResult(category, name, ABSENT,
+                             f"not named; the nearest live name ({related.text!r} at {related.ref}) only shares a "
+                             f"word with it", (related,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
@@ -1110,6 +1117,29 @@ def _related(terms: list[str], graph: CallGraph, matched: set[str],
             if live:
                 return min(live, key=_mention_order)
     return None
+
+
+def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
+    """Whether the related live name ``text`` (``_related``) may be the element of ``terms`` (its name first, then
+    its aliases) under a name the spec did not list: it shares a size of the element (``lr_7b`` for "Gemma-7B"),
+    or holds every word of the element's name, numbers left out, or its stem (``p2vae_model`` for "P2VAE-16M",
+    ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the element's (``reward_lambda`` for "reward
+    multiplier lambda", ``quantizer`` for "FR-Quantizer"), or a live name or string writes a size of the element
+    (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for "PaLM 2
+    first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
+    own = _plain_words(text)
+    name_words = _plain_words(terms[0])
+    sizes = {w for w in name_words if _SIZE.fullmatch(w)}
+    if sizes & own:
+        return True
+    core = {w.rstrip("0123456789") for w in name_words if w not in sizes and not w.isdigit()} - {""}
+    if core and all(_shares_word({w}, own) for w in core):  # compile_error_reward for "compiler reward"
+        return True
+    if own <= {w for t in terms for w in _plain_words(t)}:
+        return True
+    return bool(sizes) and any(
+        sizes & _plain_words(t) for t, mentions in graph.mentions_by_text().items()
+        if any(m.kind in ("name", "string") and m.scope in graph.graph and graph.live(m.scope) for m in mentions))
 
 
 def attribute_parts(index: RepositoryIndex) -> frozenset[tuple[str, int, str]]:
