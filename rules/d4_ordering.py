@@ -3,7 +3,9 @@
 Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
 graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
-call, so recursion and repeated calls end), loops noted. A call site maps to a step
+call, so recursion and repeated calls end), loops noted; a method called on an object of unknown type
+(``self.model.update_history(h, x)`` in a trainer handed its model) is expanded too when one repository class alone
+defines it and shares a word of its name with the receiver's (``_only_method``). A call site maps to a step
 
 - **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
   into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
@@ -147,6 +149,7 @@ _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
+_COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
 _GENERAL = {w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
 
@@ -269,13 +272,33 @@ def relation(first: Event, second: Event) -> str:
 
 
 def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
-    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``."""
+    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``; for a method called
+    on an object of unknown type, the one repository method of that name (``_only_method``)."""
+    if site.callee is None and site.kind == UNRESOLVED:
+        only = _only_method(graph, site.target)
+        return [only] if only is not None else []
     if site.callee is None or site.kind not in _EXPANDED:
         return []
     if site.kind == INSTANTIATE:
         g = graph.graph
         return [t for t in g.successors(site.callee) if g.edges[site.callee, t]["kind"] == CALL]
     return [site.callee]
+
+
+def _only_method(graph: CallGraph, target: str) -> str | None:
+    """The repository method a call ``receiver.name(...)`` on a receiver of unknown type runs: the one method of
+    that name in the repository, when its class and the receiver share a word of their names and the name is no
+    common method (``extractors/words.yaml``, ``common_attributes``; ``_COMMON_CALLS``), else ``None``.
+    ``self.model.update_history_h(h, c, t)`` in a trainer handed its model runs ``FMTModel.update_history_h``;
+    ``tokenizer.encode(text)`` is no ``P2VAEModel.encode``, and ``self.model.train()`` may be any module's."""
+    receiver, _, name = target.rpartition(".")
+    if not receiver or name in _COMMON_ATTRIBUTES or name in _COMMON_CALLS:
+        return None
+    found = graph.methods_by_name().get(name, ())
+    if len(found) != 1:
+        return None
+    owner = found[0].rsplit(".", 2)[-2]
+    return found[0] if set(_words(receiver.rsplit(".", 1)[-1])) & set(_words(owner)) else None
 
 
 def _names(step: dict) -> list[str]:
