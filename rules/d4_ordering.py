@@ -59,8 +59,8 @@ repository class, by the name as written: ``CallSite.written``) maps the step st
 unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
 first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
-runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches: reported with where
-it is defined), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches, or no call of it
+and its names held only by such code: reported with where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
 sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites
 call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``;
 ``stub_functions``). A call of a stub runs
@@ -983,9 +983,14 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
                if match_site(names, site) is not None]
     if not places:
         runs = [_words(w) for w in wanted if _words(w)]
-        mention = next((m for text, mentions in graph.mentions_by_text().items()
-                        if any(_contains(_words(text), run) for run in runs)
-                        for m in mentions if m.kind != "display"), None)
+        mentions = [m for text, mentions in graph.mentions_by_text().items()
+                    if any(_contains(_words(text), run) for run in runs) for m in mentions if m.kind != "display"]
+        if mentions and all(graph.liveness(m.scope) == DEAD for m in mentions):
+            # its names only in code no entry point reaches (def extend_rope_base(...) that nothing calls): written,
+            # never run, like a dead function named after the step
+            result.outcome, result.where = DEAD_STEP, min(mentions, key=lambda m: (m.file, m.line)).ref
+            return
+        mention = mentions[0] if mentions else None
         result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
         result.where, result.mentioned = (mention.ref, True) if mention else ("", False)
         return
