@@ -10,8 +10,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   code no entry point reaches (``extractors.provenance``), or is an argparse default the launcher overrides, it counts
   as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
   seen. Names with a qualifier word (``min_lr`` for ``lr``), and the claim's name without a one-letter subscript
-  (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter never show
-  a drift. A generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
+  (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter show a
+  drift only when the claimed value occurs nowhere else in code (no other binding can give the part its own value). A generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
   Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
   choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
   factors multiply out (``rules.quantities``).
@@ -21,7 +21,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   a comparable value equal to none of the claimed values, or, for a library choice, live code calls only another
   member of its family: a settled numerical drift. Not when the name is also computed at run time somewhere
   (``w = 1.0 if control else 0.0``: the constant may be overridden), nor when the claimed value is bound to a
-  related name (``guidance_lambda: 120000`` for ``guidance_weight``) or to one of the atom's generic aliases
+  related name (``guidance_lambda: 120000`` for ``guidance_weight``; not a broader one, ``num_heads`` for
+  ``n_kv_heads``, the general quantity, once the claim's own name is bound) or to one of the atom's generic aliases
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
   the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
 - **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
@@ -31,8 +32,7 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic
   value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
-  bound to something we cannot fold (``lr = args.lr``) in code that runs, or the name is generic. An LLM may
-  relate them later.
+  bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
 that a value seen there keeps an atom from being called absent. The SAU's score is over its atoms as a compound
@@ -245,7 +245,8 @@ class Candidates:
     ``qualified`` the narrower names that add a qualifier word (``min_lr`` for ``lr``: another quantity unless the
     claim's own name is not bound at all), ``weak`` through its generic ones (``K``, ``alpha``), ``broader`` the
     claim's names without a one-letter subscript (``alpha_init`` for ``alpha_A_init``: they confirm a value when the
-    claim's own name is bound nowhere, and never show a drift, since the subscript may tell another part). With
+    claim's own name is bound nowhere, and show a drift only when the claimed value occurs nowhere else, since the
+    subscript may tell another part). With
     ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones. A generic name
     that holds two of the atom's distinct claimed values (``S`` bound to 9 and to 81 for ``n_states=3/9/81``),
     neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one. For a claimed schedule
@@ -360,6 +361,14 @@ def _shares(atom: Atom, facts: list[Fact]) -> list[Fact]:
         elif not (fractions and is_number(fact.value) and fact.value > 1):
             out.append(fact)
     return out
+
+
+def _wider_name(keys: frozenset[str], fact_key: str) -> bool:
+    """Whether a fact's name key holds only some of the tokens of one of the claim's keys, and a non-generic one
+    (``N_head`` within ``N_head_kv``): it names the general quantity the claim's name narrows."""
+    tokens = frozenset(fact_key.split("_"))
+    generic = names.table().generic | {names.COUNT}
+    return any(tokens < frozenset(key.split("_")) and tokens - generic for key in keys)
 
 
 def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
@@ -479,8 +488,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         different = _rival_calls(atom, value, index)
     sites = [f for f in _value_sites(atom, value, index) if f not in found.outside]
     qualified = set(map(id, found.qualified)) if own_bound else set()
+    # a related name broader than the claim's own (num_heads for n_kv_heads) is the general quantity, another one
+    # than the claim's narrower one, once the claim's own name is bound: a value there hides no drift
     kin = [f for f in sites if f.kind != K.LITERAL and not _is_test(f) and id(f) not in qualified
-           and names.kin(keys, names.normalise(f.name))]
+           and names.kin(keys, names.normalise(f.name))
+           and not (own_bound and _wider_name(keys, names.normalise(f.name)))]
     weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         return ValueOutcome(value, DRIFT, tuple(different),
@@ -498,15 +510,23 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                else "the name is only a count noun of the claim")
         return ValueOutcome(value, AMBIGUOUS, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}, but {why}")
-    wider = [] if own_bound else sorted((f for f in found.broader if _differs(atom, f.value)), key=_evidence_order)
-    if wider:
-        return ValueOutcome(value, AMBIGUOUS, tuple(wider),
-                            f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
-                            f"{_at(wider[0])}, which may serve another part")
     # a value bound to another known quantity's name (the claimed 1024-token context found only as d_model=1024) is
     # that quantity's: it neither shows nor hides the claim's (a range's bounds are rarely named after it: kept)
     foreign = [] if atom.kind == AtomKind.RANGE else [f for f in sites if _another_quantity(f, keys)]
     elsewhere = sorted((f for f in sites if all(f is not g for g in foreign)), key=_evidence_order)
+    wider = [] if own_bound else sorted((f for f in found.broader if _differs(atom, f.value)), key=_evidence_order)
+    shared = [f for f in wider if _may_contradict(f, index) and liveness(f) != DEAD and _is_read(f, index)
+              and stub_around(index, f) is None and _override(f, atom, index) is None]
+    if shared and atom.named and not computed and not any(not _is_test(f) for f in elsewhere):
+        # the one setting shared by the parts (alpha_init for alpha_A_init and alpha_M_init), while the claimed
+        # value occurs nowhere else in code: no other binding can give the part its own value
+        return ValueOutcome(value, DRIFT, tuple(shared),
+                            f"code binds {show_value(shared[0].value)} under the broader name {shared[0].name!r} at "
+                            f"{_at(shared[0])}, shared by the parts, and the value occurs nowhere else in code")
+    if wider:
+        return ValueOutcome(value, AMBIGUOUS, tuple(wider),
+                            f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
+                            f"{_at(wider[0])}, which may serve another part")
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
@@ -530,8 +550,6 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         # and nothing that runs may make it another way: a trace, like a number bound there
         return ValueOutcome(value, UNUSED, tuple(traces),
                             f"called at {traces[0].ref} but {_trace_reason(traces[0], DEAD, index)}")
-    # a value computed where no entry point reaches is computed at no run time (as ``computed`` above)
-    bound = [f for f in bound if liveness(f) != DEAD]
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
