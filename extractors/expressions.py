@@ -527,11 +527,15 @@ class _Builder:
         found = [k for k, qualname in self.by_name.get("forward", ()) if qualname == f"{name}.forward"]
         return (found[0], name) if len(found) == 1 else None
 
-    def _module_call(self, step: tuple, attribute: str, operands: list[sympy.Basic]) -> sympy.Basic | None:
+    def _module_call(self, node: cst.Call, step: tuple, attribute: str,
+                     operands: list[sympy.Basic]) -> sympy.Basic | None:
         """``self.<attribute>(operands)`` for a module of a repository class: the call as written, or what the
         class's ``forward`` returns with its attributes read as the module's (``self.weight`` is
-        ``self.<attribute>.weight``), as a ``choice``."""
+        ``self.<attribute>.weight``), as a ``choice``; opaque when the ``forward`` returns no value (a stub
+        computes nothing: not a layer's product either)."""
         _, key, cls = step
+        if not any(v is not None for v in _returned(self.functions[(key, f"{cls}.forward")])):
+            return sympy.Symbol(f"<{source_text(node, 60)}>")
         if len(self.in_progress) >= _INLINE_DEPTH:
             return None
         result = self._return_of((key, f"{cls}.forward"), paths=True)
@@ -572,7 +576,7 @@ class _Builder:
             entry = (key, qualname.rsplit(".", 1)[0], func.attr.value)
             steps = self.submodules.get(entry)
             if steps is not None and steps[0] and isinstance(steps[0], tuple) and steps[0][0] == "class":
-                return self._module_call(steps[0], func.attr.value, operands)
+                return self._module_call(node, steps[0], func.attr.value, operands)
             if steps is not None and len(operands) == 1:  # self.act(x) with self.act = nn.GELU(): gelu(x)
                 return self._apply_steps(steps, func.attr.value, operands[0])
         found = self._resolve(node.func, key, qualname)

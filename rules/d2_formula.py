@@ -93,7 +93,7 @@ MAX_PARTS = 24  # subexpressions of a candidate tried against a formula
 MAX_EDITS = 48  # single edits of a formula tried when naming a difference
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
-MAX_MODES = 24  # readings of one form through the modes of its helpers (``_modes``)
+MAX_MODES = 12  # readings of one form through the modes of its helpers (``_modes``)
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
 _TERMINATION = word_list("termination_words", "rules")
@@ -288,9 +288,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # an objective the statement maximises, whose glossary names a loss: a loss minimised is its negative
     objective = search.maximised and any(_LOSS in h.split("_") for h in lhs_hints)
 
-    def readings(candidate: CodeExpression, forms: tuple) -> tuple[tuple, frozenset]:
-        """The candidate's forms and readings (``_readings``), negated for a loss of a maximised objective."""
-        found, branches = _readings(forms, claimed, kept_names, applied)
+    def readings(candidate: CodeExpression, forms: tuple, modes: bool = True) -> tuple[tuple, frozenset]:
+        """The candidate's forms and readings (``_readings``; the modes of its helpers only with ``modes``),
+        negated for a loss of a maximised objective."""
+        found, branches = _readings(forms, claimed, kept_names, applied, modes)
         companions = _variants(found, lambda form: _companions_read(form, hint_keys))
         found = found + companions
         if branches:  # a companion read of a branch or mode is taken too
@@ -319,7 +320,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 or not (claimed_name or candidate.target == "return") or search.dead(record):
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
-        forms, branches = readings(candidate, candidate.forms())
+        forms, branches = readings(candidate, candidate.forms(), False)  # a mode never decides a drift
         for form in forms:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
@@ -344,7 +345,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
-        forms, branches = readings(candidate, forms)
+        # modes only where the formula may be decided: they multiply the forms to evaluate
+        forms, branches = readings(candidate, forms, relevant)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
@@ -445,21 +447,23 @@ def _as_means(expression: sympy.Basic) -> sympy.Basic:
 
 
 def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
-              applied: frozenset[tuple[str, int]] = frozenset()) -> tuple[tuple, frozenset]:
+              applied: frozenset[tuple[str, int]] = frozenset(), modes: bool = True) -> tuple[tuple, frozenset]:
     """``forms`` and the ways a formula may read them: calls of a function the claim applies to fewer arguments
     with only the claim's leading ones (``_fewer_arguments``), glossary-named submodule calls as leaves
     (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
-    have that operation itself. Returns (every form, the set of those that took a branch)."""
+    have that operation itself; with ``modes``, the modes of the helpers called (``_modes``). Returns (every form,
+    the set of those that took a branch or a mode)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
     shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED, _TERMINATED})
-    return _readings_of(forms, shown, kept, applied)
+    return _readings_of(forms, shown, kept, applied, modes)
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
 def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
-                 applied: frozenset[tuple[str, int]]) -> tuple[tuple, frozenset]:
+                 applied: frozenset[tuple[str, int]], modes: bool) -> tuple[tuple, frozenset]:
     plain, moded = _modes(forms)
+    moded = moded if modes else ()
     forms = _read_through(plain, claimed, kept, applied)
     # the modes of helpers are taken like branches: read the same ways, never deciding a drift
     moded = _read_through(moded, claimed, kept, applied) if moded else ()
