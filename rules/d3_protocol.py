@@ -32,7 +32,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
   table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
-  value, a call's argument: ``rules.d3_flow.selects``), as that run runs the arm (a string tested in a filter or
+  value, a call's argument: ``rules.d3_flow.selects``; any string when the tested value comes from a command-line
+  option without choices: ``rules.d3_options``), as that run runs the arm (a string tested in a filter or
   by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence,
   and a default its function never reads reaches nothing: a **trace**);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
@@ -131,6 +132,7 @@ from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, sele
                            supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
+from rules.d3_options import typed_freely
 from rules.d3_values import stub_nodes, uncomputed
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -644,9 +646,10 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             and mention.kind == "string":
         if skipped_only((mention.text,), data):
             return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
-        if mention.context == "select" and category in _SELECTED and selects(mention, data) \
-                and supplied(mention, data):
-            return ROLE  # elif assignment == "unit": with "unit" an option's choice, a run selects that arm
+        if mention.context == "select" and category in _SELECTED and supplied(mention, data) \
+                and (selects(mention, data) or index is not None and typed_freely(mention, index)):
+            # elif assignment == "unit": with "unit" an option's choice, or any text a free option passes
+            return ROLE
     return found
 
 

@@ -287,6 +287,8 @@ class Scanner(cst.CSTVisitor):
             self.s.annotated.add((self.scopes[-1], name))
         compared = compared_strings(node.test)
         self.selecting.update(id(string) for string in selecting_strings(node.test))
+        for string, tested in selected_by(node.test):
+            self.key_reads[id(string)] = (tested,)  # the name the arm is selected by: Mention.reads
         if compared:
             self.guard_of[id(node.body)] = compared
         if isinstance(node.orelse, cst.Else):
@@ -637,6 +639,21 @@ def selecting_strings(test: cst.BaseExpression) -> list[cst.SimpleString]:
             or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.In)):
         return []
     return [string for operand in (test.left, test.comparisons[0].comparator) for string in _strings_of(operand)]
+
+
+def selected_by(test: cst.BaseExpression) -> list[tuple[cst.SimpleString, str]]:
+    """The string literals of ``selecting_strings`` each with the dotted name its comparison tests (``variant`` in
+    ``if variant == "g1_headwise":``, ``args.mode`` in ``elif args.mode in ("a", "b"):``); a string compared with
+    anything but a name or attribute chain is left out."""
+    if isinstance(test, cst.BooleanOperation):
+        left, right = selected_by(test.left), selected_by(test.right)
+        return [*left, *right] if selecting_strings(test) else []
+    strings = selecting_strings(test)
+    if not strings or not isinstance(test, cst.Comparison):
+        return []
+    sides = (test.left, test.comparisons[0].comparator)
+    tested = [dotted_name(side) for side in sides if not _strings_of(side)]
+    return [(string, tested[0]) for string in strings] if len(tested) == 1 and tested[0] else []
 
 
 _ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
