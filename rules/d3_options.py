@@ -25,30 +25,38 @@ from extractors.provenance import call_liveness, calls_by_short, positional_pass
 from extractors.walk import is_test_path
 
 
-def free_options(index: RepositoryIndex) -> frozenset[str]:
-    """Analysis provider: the command-line options (their ``dest`` names) outside tests whose ``add_argument``
-    writes a string default and no ``choices=``: any text may come through them."""
+def free_options(index: RepositoryIndex) -> dict[str, Fact]:
+    """Analysis provider: the command-line options (by ``dest`` name) outside tests whose ``add_argument`` writes a
+    string default and no ``choices=``, each with its fact: any text may come through them."""
     graph = index.analysis(build_call_graph)
     chosen = {(m.file, m.line) for mentions in graph.mentions.values() for m in mentions
               if m.context.endswith("=choices")}
-    return frozenset(f.name for f in index.facts
-                     if f.kind == K.ARGPARSE and isinstance(f.value, str) and not is_test_path(f.file)
-                     and not any((f.file, line) in chosen for line in range(f.line, f.end_line + 1)))
+    return {f.name: f for f in index.facts
+            if f.kind == K.ARGPARSE and isinstance(f.value, str) and not is_test_path(f.file)
+            and not any((f.file, line) in chosen for line in range(f.line, f.end_line + 1))}
 
 
 def typed_freely(mention: Mention, index: RepositoryIndex) -> bool:
     """Whether the value the ``select`` string ``mention`` is compared with (``Mention.reads``) comes from a free
     command-line option (``free_options``), directly (``args.variant``) or through a parameter of the comparing
     function that a live call fills from one (module docstring)."""
-    if mention.context != "select" or len(mention.reads) != 1:
-        return False
+    return mention.context == "select" and free_source(mention, index) is not None
+
+
+def free_source(mention: Mention, index: RepositoryIndex) -> Fact | None:
+    """The free command-line option (its ``add_argument`` fact) the value a ``select`` or ``compare`` string is
+    compared with comes from (``typed_freely``; ``"7b" in model_name.lower()`` with ``model_name`` passed
+    ``args.model_name``), or ``None``."""
+    if mention.context not in ("select", "compare") or len(mention.reads) != 1:
+        return None
     options = index.analysis(free_options)
     if not options:
-        return False
+        return None
     tested = mention.reads[0]
     if "." in tested:
-        return tested.rsplit(".", 1)[-1] in options
-    return any(_from_option(fact, options) for fact in _passed(mention.scope, tested, index))
+        return options.get(tested.rsplit(".", 1)[-1])
+    return next((options[f.source] for f in _passed(mention.scope, tested, index) if _from_option(f, options)),
+                None)
 
 
 def _passed(scope: str, parameter: str, index: RepositoryIndex) -> list[Fact]:
@@ -66,7 +74,7 @@ def _passed(scope: str, parameter: str, index: RepositoryIndex) -> list[Fact]:
     return out
 
 
-def _from_option(fact: Fact, options: frozenset[str]) -> bool:
+def _from_option(fact: Fact, options: dict[str, Fact]) -> bool:
     """Whether an argument is an attribute read named after a free option (``args.variant``): not a bare local
     (``local_source``), not worked out (``computed``)."""
     return fact.value is None and not fact.computed and not fact.local_source and fact.source in options

@@ -33,7 +33,9 @@ A matching mention in live code (reached from an entry point) is judged by its r
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
   value, a call's argument: ``rules.d3_flow.selects``; any string when the tested value comes from a command-line
-  option without choices: ``rules.d3_options``), as that run runs the arm (a string tested in a filter or
+  option without choices: ``rules.d3_options``; a model named with its size, "Gemma-7B", when live code tests
+  that size in the model name such an option gives and the option's default names the same family:
+  ``_size_selected``), as that run runs the arm (a string tested in a filter or
   by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence,
   and a default its function never reads reaches nothing: a **trace**);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
@@ -132,7 +134,7 @@ from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, sele
                            supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
-from rules.d3_options import typed_freely
+from rules.d3_options import free_source, typed_freely
 from rules.d3_values import stub_nodes, uncomputed
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -414,6 +416,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             return ElementResult(category, name, PRESENT,
                                  f"a manifest the launcher passes ({launcher.ref}) points to it at {row.ref}",
                                  (row, launcher))
+    sized = _size_selected(name, graph, index) if category == "scope" else None
+    if sized is not None:
+        test, option = sized
+        return ElementResult(category, name, PRESENT,
+                             f"run by its model's name: {test.text!r} is tested at {test.ref} in the free option "
+                             f"{option.name!r} ({option.ref}, default {option.value!r})", (test, option))
     numbered = _numbered_bindings(name, index) if category == "scope" and not found["maybe"] else None
     if numbered:
         return ElementResult(category, name, PRESENT,
@@ -1119,6 +1127,29 @@ def _related(terms: list[str], graph: CallGraph, matched: set[str],
                     and (m.kind != "name" or (m.where, m.line, text) not in attributes)]
             if live:
                 return min(live, key=_mention_order)
+    return None
+
+
+def _size_selected(name: str, graph: CallGraph, index: RepositoryIndex) -> tuple[Mention, Fact] | None:
+    """For a model named with its size ("Gemma-7B"), a live test of that size in a value a free command-line option
+    gives (``"7b" in model_name.lower()``, ``model_name`` passed ``args.model_name``: ``rules.d3_options``) whose
+    default names the same model family (``google/gemma-2b``), with that option's fact: code written for that size,
+    which a run selects by naming the model; ``None`` otherwise."""
+    words = _plain_words(name)
+    sizes = {w for w in words if _SIZE.fullmatch(w)}
+    family = {w for w in words - sizes if len(w) >= 3 and not w.isdigit()}
+    if not sizes or not family:
+        return None
+    for text, mentions in graph.mentions_by_text().items():
+        if text.lower() not in sizes:
+            continue
+        for mention in sorted(mentions, key=_mention_order):
+            if mention.kind != "string" or mention.scope not in graph.graph or not graph.live(mention.scope) \
+                    or is_test_path(mention.file):
+                continue
+            option = free_source(mention, index)
+            if option is not None and all(w in str(option.value).lower() for w in family):
+                return mention, option
     return None
 
 

@@ -302,6 +302,8 @@ class Scanner(cst.CSTVisitor):
             for operand in operands:
                 for string in _strings_of(operand):
                     self.compared.add(id(string))
+            for string, tested in _tested_by(node):
+                self.key_reads.setdefault(id(string), (tested,))  # is_7b = "7b" in model_name.lower()
 
     def visit_Try(self, node: cst.Try) -> None:
         self.arms[id(node.body)] = (id(node), 0)
@@ -651,9 +653,30 @@ def selected_by(test: cst.BaseExpression) -> list[tuple[cst.SimpleString, str]]:
     strings = selecting_strings(test)
     if not strings or not isinstance(test, cst.Comparison):
         return []
+    return _tested_by(test)
+
+
+def _tested_by(test: cst.Comparison) -> list[tuple[cst.SimpleString, str]]:
+    """The string literals one comparison (``==``, ``!=``, ``in``, ``not in``) tests, each with the dotted name on
+    its other side, read through a change of case (``model_name.lower()``); empty for a chain of comparisons or
+    when that side is anything else."""
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, _TESTS):
+        return []
     sides = (test.left, test.comparisons[0].comparator)
-    tested = [dotted_name(side) for side in sides if not _strings_of(side)]
+    strings = [string for side in sides for string in _strings_of(side)]
+    tested = [_tested_name(side) for side in sides if not _strings_of(side)]
     return [(string, tested[0]) for string in strings] if len(tested) == 1 and tested[0] else []
+
+
+_CASE_CALLS = frozenset({"lower", "upper", "casefold"})
+
+
+def _tested_name(node: cst.BaseExpression) -> str | None:
+    """The dotted name a comparison's side reads: itself, or the receiver of a change of case."""
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) \
+            and node.func.attr.value in _CASE_CALLS:
+        node = node.func.value
+    return dotted_name(node)
 
 
 _ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
