@@ -1156,11 +1156,12 @@ def _size_selected(name: str, graph: CallGraph, index: RepositoryIndex) -> tuple
 def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     """Whether the related live name ``text`` (``_related``) may be the element of ``terms`` (its name first, then
     its aliases) under a name the spec did not list: it shares a size of the element (``lr_7b`` for "Gemma-7B"),
-    or holds every word of the element's name, numbers left out, or its stem (``p2vae_model`` for "P2VAE-16M",
-    ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the element's (``reward_lambda`` for "reward
-    multiplier lambda", ``quantizer`` for "FR-Quantizer"), or a live name or string writes a size of the element
-    (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for "PaLM 2
-    first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
+    or holds every word of the element's name, numbers left out, or their stems (``p2vae_model`` for "P2VAE-16M",
+    ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the
+    element's, a single one of its name (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for
+    "FR-Quantizer"; not ``path`` from an alias ``resume_path``), or a live name or string writes a size of the
+    element (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for
+    "PaLM 2 first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
     own = _plain_words(text)
     name_words = _plain_words(terms[0])
     sizes = {w for w in name_words if _SIZE.fullmatch(w)}
@@ -1169,7 +1170,7 @@ def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     core = {w.rstrip("0123456789") for w in name_words if w not in sizes and not w.isdigit()} - {""}
     if core and all(_shares_word({w}, own) for w in core):  # compile_error_reward for "compiler reward"
         return True
-    if own <= {w for t in terms for w in _plain_words(t)}:
+    if own <= {w for t in terms for w in _plain_words(t)} and (len(own) > 1 or own <= name_words):
         return True
     return bool(sizes) and any(
         sizes & _plain_words(t) for t, mentions in graph.mentions_by_text().items()
