@@ -188,6 +188,10 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     for _ in range(_SOURCE_DEPTH):
         if current.value is not None or not current.source:
             break
+        loop = _loop_variable(index, current)
+        if loop is not None:  # a loop variable passed on: the values the loop gives it (a sweep)
+            chain.append(loop)
+            return tuple(chain)
         parameter = _own_parameter(index, current)
         if parameter is not None:  # a parameter of the function passing it on: its default, or what callers pass
             top = [overridden_by(index, parameter) or parameter]
@@ -258,6 +262,22 @@ def _passed_otherwise(index: RepositoryIndex, fact: Fact) -> bool:
     liveness = index.analysis(binding_liveness)
     return any(k.value is not None and repr(k.value) != repr(fact.value) and liveness(k) != DEAD
                for k in passed_for(index, fact))
+
+
+def _loop_variable(index: RepositoryIndex, fact: Fact) -> Fact | None:
+    """The loop binding a pass-through reads when its source is a bare name that a ``for`` loop over a literal list
+    binds in the same function, above it (``for acc in [1.0, 0.9]: run(detector_accuracy=acc)``: ``acc``'s
+    values), and nothing else in that function binds the name; ``None`` otherwise. The loop fact's value is the
+    tuple of the values it takes, so the pass-through holds each of them (a sweep, never one value)."""
+    if not fact.local_source:
+        return None
+    scope = binding_scope(index, fact)
+    if scope is None:
+        return None
+    same = [f for f in index.named(fact.source) if f.name == fact.source and f.where == fact.where
+            and f.kind != K.KEYWORD and binding_scope(index, f) == scope]
+    loops = [f for f in same if f.kind == K.LOOP and f.line <= fact.line]
+    return loops[0] if len(loops) == 1 and len(same) == 1 else None
 
 
 def _own_parameter(index: RepositoryIndex, fact: Fact) -> Fact | None:

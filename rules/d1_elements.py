@@ -1,12 +1,13 @@
-"""D1, the datasets and metrics a numerical claim names beside its numbers ("OpenWebText tokenized to 32000
-tokens", "RMSE and marginal NLL over 10 seeds").
+"""D1, the datasets, metrics and named components a numerical claim names beside its numbers ("OpenWebText
+tokenized to 32000 tokens", "RMSE and marginal NLL over 10 seeds", "rotary embedding with base 10000").
 
-A D1 SAU's spec may list such elements under ``datasets`` and ``metrics`` (``{name, aliases}``, as D3 reads them;
-``verifier.specs.checks.parse_atoms``). Each is decided by D3's own presence lookup
+A D1 SAU's spec may list such elements under ``datasets``, ``metrics`` and ``scope`` (``{name, aliases}``, as D3
+reads them; ``verifier.specs.checks.parse_atoms``). Each is decided by D3's own presence lookup
 (``rules.d3_protocol.decide_element``: a dataset is present when live code loads or builds it, a metric when live
-code computes it): present holds (1), absent is settled missing (0), ambiguous stays undecided (anywhere in 0..1,
-counted half in the estimate, or nothing when only a generic term or a related name hints at it, as D3 counts it).
-Each element counts in the SAU's compound score like one claimed value (``rules.d1_numerical.check``).
+code computes it, a component or setting when live code builds or runs it): present holds (1), absent is settled
+missing (0), ambiguous stays undecided (anywhere in 0..1, counted half in the estimate, or nothing when only a
+generic term or a related name hints at it, as D3 counts it). Each element counts in the SAU's compound score like
+one claimed value (``rules.d1_numerical.check``).
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from rules import d3_protocol
 from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementFinding, ElementResult
 from sau.vocabulary import SAU, Evidence
 
-CATEGORIES = ("datasets", "metrics")  # the D3 categories a D1 claim names: what it is run on and measured by
+CATEGORIES = ("datasets", "metrics", "scope")  # what a claim is run on, measured by, and the components it names
+# the elements that make a claim a protocol's (what it runs on and measures): beside one of them present, a value
+# only dead code holds counts 0, as D3 counts it (a named component is no protocol: it leaves that trace at 0.25)
+PROTOCOL = ("datasets", "metrics")
 
 _SCORES = {PRESENT: 1.0, ABSENT: 0.0, AMBIGUOUS: 0.5}
 
 
 def listed(sau: SAU) -> list[tuple[str, dict]]:
-    """The ``(category, {name, aliases})`` elements the SAU's checks list, datasets first (empty when none)."""
+    """The ``(category, {name, aliases})`` elements the SAU's checks list, datasets first, then metrics, then
+    components (empty when none)."""
     return [(category, element) for category in CATEGORIES for element in sau.checks.get(category, ())]
 
 

@@ -31,7 +31,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic
   value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
-  bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
+  bound to something we cannot fold (``lr = args.lr``) in code that runs, or the name is generic. An LLM may
+  relate them later.
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
 that a value seen there keeps an atom from being called absent. The SAU's score is over its atoms as a compound
@@ -153,7 +154,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
-    protocol = any(r.outcome == d1_elements.PRESENT for r in elements)
+    protocol = any(r.outcome == d1_elements.PRESENT and r.category in d1_elements.PROTOCOL for r in elements)
     score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r) for r in elements])
@@ -164,7 +165,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
     # matched value from the claim (it may belong to another run), never give one back
     unpaired = bool(sau.checks.get("paired")) and not sau.uncovered and all(
-        o.outcome not in (MATCHED, AMBIGUOUS) for _, outcomes in atom_results for o in outcomes)
+        o.outcome not in (MATCHED, AMBIGUOUS) for outcomes in _paired(atom_results) for o in outcomes)
     determined = determined_score(bounds) if sau.complete or sau.uncovered or unpaired else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
     if any(r.outcome == d1_elements.ABSENT for r in elements):
@@ -190,7 +191,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results, elements)}) "
                    f"it could score {low:g} to {high:g}")
     elif unpaired:
-        reason += f"; no claimed value matched, so which one goes with which variant ({sau.checks['paired']}) " \
+        reason += f"; no claimed value the pairing can move matched, so which one goes with which variant ({sau.checks['paired']}) " \
                   "cannot change the score"
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
@@ -212,6 +213,15 @@ def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
+
+
+def _paired(atom_results) -> list[list[ValueOutcome]]:
+    """The outcomes a claim's pairing (spec ``paired``: which value goes with which variant) can reassign: those of
+    its atoms claiming several values (one per variant, or a sweep). An atom claiming one value beside them holds it
+    for every variant ("for 28 layers: batch 1024 and 2048"), so no pairing moves it; when no atom claims several
+    values, the pairing ties every value to the claim's run, and all of them can move."""
+    several = [outcomes for _, outcomes in atom_results if len(outcomes) > 1]
+    return several or [outcomes for _, outcomes in atom_results]
 
 
 def _undecided_names(sau: SAU, atom_results, elements: list) -> str:
@@ -520,6 +530,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         # and nothing that runs may make it another way: a trace, like a number bound there
         return ValueOutcome(value, UNUSED, tuple(traces),
                             f"called at {traces[0].ref} but {_trace_reason(traces[0], DEAD, index)}")
+    # a value computed where no entry point reaches is computed at no run time (as ``computed`` above)
+    bound = [f for f in bound if liveness(f) != DEAD]
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
@@ -644,9 +656,15 @@ def _repository_names(index: RepositoryIndex) -> frozenset[str]:
 
 def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:
     """Whether ``fact`` holds the claimed ``value``; a loop variable holds each value it takes."""
-    if fact.kind == K.LOOP and isinstance(fact.value, tuple):
+    if _swept(fact) and isinstance(fact.value, tuple):
         return any(_holds(atom, value, item) for item in fact.value)
     return _holds(atom, value, fact.value)
+
+
+def _swept(fact: Fact) -> bool:
+    """Whether ``fact`` takes the values of a loop: a loop variable, or a binding passed one
+    (``run(detector_accuracy=acc)`` inside ``for acc in [...]``: ``extractors.provenance.resolve_source``)."""
+    return fact.kind == K.LOOP or bool(fact.via) and fact.via[-1].kind == K.LOOP
 
 
 def _call_fact(call: CallFact) -> Fact:

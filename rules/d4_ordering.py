@@ -3,7 +3,9 @@
 Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
 graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
-call, so recursion and repeated calls end), loops noted. A call site maps to a step
+call, so recursion and repeated calls end), loops noted; a method called on an object of unknown type
+(``self.model.update_history(h, x)`` in a trainer handed its model) is expanded too when one repository class alone
+defines it and shares a word of its name with the receiver's (``_only_method``). A call site maps to a step
 
 - **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
   into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
@@ -57,8 +59,8 @@ repository class, by the name as written: ``CallSite.written``) maps the step st
 unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
 first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
-runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches: reported with where
-it is defined), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches, or no call of it
+and its names held only by such code: reported with where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
 sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites
 call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``;
 ``stub_functions``). A call of a stub runs
@@ -147,6 +149,7 @@ _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
+_COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
 _GENERAL = {w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
 
@@ -269,13 +272,33 @@ def relation(first: Event, second: Event) -> str:
 
 
 def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
-    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``."""
+    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``; for a method called
+    on an object of unknown type, the one repository method of that name (``_only_method``)."""
+    if site.callee is None and site.kind == UNRESOLVED:
+        only = _only_method(graph, site.target)
+        return [only] if only is not None else []
     if site.callee is None or site.kind not in _EXPANDED:
         return []
     if site.kind == INSTANTIATE:
         g = graph.graph
         return [t for t in g.successors(site.callee) if g.edges[site.callee, t]["kind"] == CALL]
     return [site.callee]
+
+
+def _only_method(graph: CallGraph, target: str) -> str | None:
+    """The repository method a call ``receiver.name(...)`` on a receiver of unknown type runs: the one method of
+    that name in the repository, when its class and the receiver share a word of their names and the name is no
+    common method (``extractors/words.yaml``, ``common_attributes``; ``_COMMON_CALLS``), else ``None``.
+    ``self.model.update_history_h(h, c, t)`` in a trainer handed its model runs ``FMTModel.update_history_h``;
+    ``tokenizer.encode(text)`` is no ``P2VAEModel.encode``, and ``self.model.train()`` may be any module's."""
+    receiver, _, name = target.rpartition(".")
+    if not receiver or name in _COMMON_ATTRIBUTES or name in _COMMON_CALLS:
+        return None
+    found = graph.methods_by_name().get(name, ())
+    if len(found) != 1:
+        return None
+    owner = found[0].rsplit(".", 2)[-2]
+    return found[0] if set(_words(receiver.rsplit(".", 1)[-1])) & set(_words(owner)) else None
 
 
 def _names(step: dict) -> list[str]:
@@ -960,9 +983,14 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
                if match_site(names, site) is not None]
     if not places:
         runs = [_words(w) for w in wanted if _words(w)]
-        mention = next((m for text, mentions in graph.mentions_by_text().items()
-                        if any(_contains(_words(text), run) for run in runs)
-                        for m in mentions if m.kind != "display"), None)
+        mentions = [m for text, mentions in graph.mentions_by_text().items()
+                    if any(_contains(_words(text), run) for run in runs) for m in mentions if m.kind != "display"]
+        if mentions and all(graph.liveness(m.scope) == DEAD for m in mentions):
+            # its names only in code no entry point reaches (def extend_rope_base(...) that nothing calls): written,
+            # never run, like a dead function named after the step
+            result.outcome, result.where = DEAD_STEP, min(mentions, key=lambda m: (m.file, m.line)).ref
+            return
+        mention = mentions[0] if mentions else None
         result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
         result.where, result.mentioned = (mention.ref, True) if mention else ("", False)
         return

@@ -51,15 +51,17 @@ def _strings(value: object) -> bool:
 
 
 # -- D1 ------------------------------------------------------------------------------------------------------------
-ELEMENT_KEYS = ("datasets", "metrics")  # a D1 claim's datasets and metrics, decided as D3 decides them
+# a D1 claim's datasets, metrics and named components (scope), decided as D3 decides them
+ELEMENT_KEYS = ("datasets", "metrics", "scope")
 ATOM_KEYS = ("atoms", *ELEMENT_KEYS, "paired")
 
 
 def parse_atoms(data: dict, entry: Entry) -> dict:
     """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in, of}``
     (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a list of
-    names of the total the values are shares of, ``sau.vocabulary.Atom.of``); ``datasets`` and ``metrics``,
-    the claim's datasets and metrics as D3 lists them (``{name, aliases}``, ``rules.d1_elements``); and ``paired``,
+    names of the total the values are shares of, ``sau.vocabulary.Atom.of``); ``datasets``, ``metrics`` and
+    ``scope``, the claim's datasets, metrics and named components as D3 lists them (``{name, aliases}``,
+    ``rules.d1_elements``); and ``paired``,
     a phrase saying which variant each claimed value belongs to (a model, a run, a task) when the atoms cannot:
     it only makes a claim incomplete where some value matched (``rules.d1_numerical``)."""
     checks: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
