@@ -32,7 +32,10 @@ A matching mention in live code (reached from an entry point) is judged by its r
   table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
-  value, a call's argument: ``rules.d3_flow.selects``), as that run runs the arm (a string tested in a filter or
+  value, a call's argument: ``rules.d3_flow.selects``; any string when the tested value comes from a command-line
+  option without choices: ``rules.d3_options``; a model named with its size, "Gemma-7B", when live code tests
+  that size in the model name such an option gives and the option's default names the same family:
+  ``_size_selected``), as that run runs the arm (a string tested in a filter or
   by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence,
   and a default its function never reads reaches nothing: a **trace**);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
@@ -131,6 +134,7 @@ from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, sele
                            supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
+from rules.d3_options import free_source, typed_freely
 from rules.d3_values import stub_nodes, uncomputed
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -412,6 +416,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             return ElementResult(category, name, PRESENT,
                                  f"a manifest the launcher passes ({launcher.ref}) points to it at {row.ref}",
                                  (row, launcher))
+    sized = _size_selected(name, graph, index) if category == "scope" else None
+    if sized is not None:
+        test, option = sized
+        return ElementResult(category, name, PRESENT,
+                             f"run by its model's name: {test.text!r} is tested at {test.ref} in the free option "
+                             f"{option.name!r} ({option.ref}, default {option.value!r})", (test, option))
     numbered = _numbered_bindings(name, index) if category == "scope" and not found["maybe"] else None
     if numbered:
         return ElementResult(category, name, PRESENT,
@@ -644,9 +654,10 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             and mention.kind == "string":
         if skipped_only((mention.text,), data):
             return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
-        if mention.context == "select" and category in _SELECTED and selects(mention, data) \
-                and supplied(mention, data):
-            return ROLE  # elif assignment == "unit": with "unit" an option's choice, a run selects that arm
+        if mention.context == "select" and category in _SELECTED and supplied(mention, data) \
+                and (selects(mention, data) or index is not None and typed_freely(mention, index)):
+            # elif assignment == "unit": with "unit" an option's choice, or any text a free option passes
+            return ROLE
     return found
 
 
@@ -1119,14 +1130,38 @@ def _related(terms: list[str], graph: CallGraph, matched: set[str],
     return None
 
 
+def _size_selected(name: str, graph: CallGraph, index: RepositoryIndex) -> tuple[Mention, Fact] | None:
+    """For a model named with its size ("Gemma-7B"), a live test of that size in a value a free command-line option
+    gives (``"7b" in model_name.lower()``, ``model_name`` passed ``args.model_name``: ``rules.d3_options``) whose
+    default names the same model family (``google/gemma-2b``), with that option's fact: code written for that size,
+    which a run selects by naming the model; ``None`` otherwise."""
+    words = _plain_words(name)
+    sizes = {w for w in words if _SIZE.fullmatch(w)}
+    family = {w for w in words - sizes if len(w) >= 3 and not w.isdigit()}
+    if not sizes or not family:
+        return None
+    for text, mentions in graph.mentions_by_text().items():
+        if text.lower() not in sizes:
+            continue
+        for mention in sorted(mentions, key=_mention_order):
+            if mention.kind != "string" or mention.scope not in graph.graph or not graph.live(mention.scope) \
+                    or is_test_path(mention.file):
+                continue
+            option = free_source(mention, index)
+            if option is not None and all(w in str(option.value).lower() for w in family):
+                return mention, option
+    return None
+
+
 def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     """Whether the related live name ``text`` (``_related``) may be the element of ``terms`` (its name first, then
     its aliases) under a name the spec did not list: it shares a size of the element (``lr_7b`` for "Gemma-7B"),
-    or holds every word of the element's name, numbers left out, or its stem (``p2vae_model`` for "P2VAE-16M",
-    ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the element's (``reward_lambda`` for "reward
-    multiplier lambda", ``quantizer`` for "FR-Quantizer"), or a live name or string writes a size of the element
-    (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for "PaLM 2
-    first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
+    or holds every word of the element's name, numbers left out, or their stems (``p2vae_model`` for "P2VAE-16M",
+    ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the
+    element's, a single one of its name (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for
+    "FR-Quantizer"; not ``path`` from an alias ``resume_path``), or a live name or string writes a size of the
+    element (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for
+    "PaLM 2 first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
     own = _plain_words(text)
     name_words = _plain_words(terms[0])
     sizes = {w for w in name_words if _SIZE.fullmatch(w)}
@@ -1135,7 +1170,7 @@ def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     core = {w.rstrip("0123456789") for w in name_words if w not in sizes and not w.isdigit()} - {""}
     if core and all(_shares_word({w}, own) for w in core):  # compile_error_reward for "compiler reward"
         return True
-    if own <= {w for t in terms for w in _plain_words(t)}:
+    if own <= {w for t in terms for w in _plain_words(t)} and (len(own) > 1 or own <= name_words):
         return True
     return bool(sizes) and any(
         sizes & _plain_words(t) for t, mentions in graph.mentions_by_text().items()

@@ -102,7 +102,9 @@ class Mention(Location):
     (a parameter's default value, in the function's scope: ``def make(kind="high_variance")``), or empty.
 
     ``reads`` (bindings and computed keys) the value's inputs: the dotted names it reads and, with ``()`` after
-    them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``). ``within`` (a name or string
+    them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``); for a ``select`` or ``compare``
+    string, the dotted name the comparison tests (``("variant",)`` for ``if variant == "g1_headwise":``,
+    ``("model_name",)`` for ``"7b" in model_name.lower()``). ``within`` (a name or string
     inside a list, tuple, set or dict display bound to a name) ``<name>:<position>``, the position of the
     display's top-level element holding it (empty for a set's element or a dict's key, ``=`` for a dict's value):
     ``REWARD_VARIANTS:2``. ``guards`` the strings the ``if`` statements enclosing the mention in its scope select
