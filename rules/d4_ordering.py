@@ -47,7 +47,8 @@ defines it and shares a word of its name with the receiver's (``_only_method``).
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
-  projections before the attention), one path for each stretch of such steps.
+  projections before the attention; or a site run after the previous step's that meets it in feeding the next:
+  ``_joins``), one path for each stretch of such steps.
 - **never** at a site running only under an ``if`` whose test selects a sibling of the labelled variant the step
   names (``if cfg.position == GatingPosition.G4_QUERY:`` for "G1 sigmoid gate"; ``_keep_own_variant``): a step only
   such sites run is at the calls of the same function where no sibling is tested, else uncertain.
@@ -935,8 +936,10 @@ def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
 
 def _flow_chain(events: list[tuple[Event, ...]], flows: DataFlows) -> list[Event] | None:
     """One event per step (``events`` per step, in the claimed order) such that, in one scope, each feeds the
-    next (``DataFlows.feeds`` of the calls of that scope that run them), the earliest such chain of the first scope
-    that has one (scopes sorted by name); else ``None``."""
+    next (``DataFlows.feeds`` of the calls of that scope that run them) or, running before it, joins it in feeding
+    the step after (``_joins``: the gated values and the attention weights a softmax returns meet in the product the
+    heads' reshape joins), the earliest such chain of the first scope that has one (scopes sorted by name); else
+    ``None``."""
     def at(event: Event, scope: str) -> CallSite | None:
         return next((site for site in event.path if site.scope == scope), None)
 
@@ -945,16 +948,33 @@ def _flow_chain(events: list[tuple[Event, ...]], flows: DataFlows) -> list[Event
         layers = [[(e, s) for e in step if (s := at(e, scope)) is not None] for step in events]
         # backwards: the sites of each step from which a chain reaches the last step
         reach = [layers[-1]]
-        for layer in reversed(layers[:-1]):
-            reach.insert(0, [(e, s) for e, s in layer if any(flows.feeds(s, t) for _, t in reach[0])])
+        for k in range(len(layers) - 2, -1, -1):
+            after = reach[1] if len(reach) > 1 else []
+            reach.insert(0, [a for a in layers[k] if any(flows.feeds(a[1], b[1]) or _joins(a, b, after, flows)
+                                                         for b in reach[0])])
         if not reach[0]:
             continue
         chain = [min(reach[0], key=lambda pair: pair[0].position)]
-        for layer in reach[1:]:
-            chain.append(min((pair for pair in layer if flows.feeds(chain[-1][1], pair[1])),
-                             key=lambda pair: pair[0].position))
+        allowed: list | None = None  # the sites a join asks the next step to be at
+        for k, layer in enumerate(reach[1:], start=1):
+            after = reach[k + 1] if k + 1 < len(reach) else []
+            options = [b for b in layer if allowed is None or b in allowed]
+            fed = [b for b in options if flows.feeds(chain[-1][1], b[1])]
+            joined = [b for b in options if not fed and _joins(chain[-1], b, after, flows)]
+            pick = min(fed or joined, key=lambda pair: pair[0].position)
+            allowed = None if fed else [c for c in after if flows.feeds(chain[-1][1], c[1])
+                                        and flows.feeds(pick[1], c[1])]
+            chain.append(pick)
         return [e for e, _ in chain]
     return None
+
+
+def _joins(a: tuple[Event, CallSite], b: tuple[Event, CallSite], after: list[tuple[Event, CallSite]],
+           flows: DataFlows) -> bool:
+    """Whether the call ``a`` runs before ``b`` and both feed one call of the step after them (``after``): neither
+    result reaches the other, but they meet there, in that order (the value gate's output and the softmax's
+    attention weights, both multiplied into what the heads' reshape joins)."""
+    return a[0].position < b[0].position and any(flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
 
 
 def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
