@@ -21,7 +21,8 @@ defines it and shares a word of its name with the receiver's (``_only_method``).
   ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save, an estimator's ``fit``/``predict`` told by its
   receiver; a step asks for a role when its name or keywords hold one of the role's step words: "gradient
   clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
-  ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
+  ``fit``; or, for a role marked ``by_functions``, when its functions name the call; for one marked ``by_name``,
+  the save, only by its name), and such a step is placed at
   the sites of that role, when any runs, and of the repository functions it names, not at a library name it lists
   (``train_test_split`` beside ``fit``); a step naming an optimizer with its update ("AdamW update", "SGD step":
   ``optimizer_names``) asks for the optimizer step;
@@ -343,7 +344,7 @@ def step_roles(step: dict) -> frozenset[str]:
     """The roles of ``rules/roles.yaml`` (``step_roles``) that a step's name or keywords ask for: a step word or
     phrase equal to one of them or running inside one as whole words (``gradient clipping`` asks for ``clip``;
     ``optimizer.step`` for ``optimizer_step``; ``_asks``); for a role marked ``by_functions``, a function of the
-    step that is one of the role's calls (``fit``)."""
+    step that is one of the role's calls (``fit``); a role marked ``by_name`` (the save) only by the step's name."""
     return _roles_asked(step["name"], tuple(step.get("keywords", ())), tuple(step.get("functions", ())))
 
 
@@ -352,7 +353,8 @@ def _roles_asked(name: str, keywords: tuple[str, ...], step_functions: tuple[str
     texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (name, *keywords, *step_functions) if t]
     functions = {f.lower().rsplit(".", 1)[-1] for f in step_functions}
     asked = frozenset(role.name for role in roles.step_roles()
-                      if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
+                      if any(_asks(text, identifier, _words(w)) for w in role.step_words
+                             for text, identifier in (texts[:1] if role.by_name else texts))
                       or (role.by_functions and functions & role.calls))
     return asked | {"optimizer_step"} if _names_optimizer_update(name) else asked
 
