@@ -5,7 +5,9 @@ definition is substituted into the expressions after it (def-use along the state
 sequence), so that a formula split over several local variables reads as one expression. A call of a small helper
 of the repository (a function of the same module, a method of the same class, or a function whose name is
 unique in the repository) is inlined when the helper returns one expression (or several that read alike):
-``justnorm(h)`` reads as ``h / sqrt(sum(h**2))``. A lambda's body is a candidate of the name it is assigned to (or
+``justnorm(h)`` reads as ``h / sqrt(sum(h**2))``; one returning a value per mode reads as ``choice(call, *values)``
+(``CHOICE``), as does a call of a module the repository builds itself (its ``forward``) or of an activation a helper
+picks by configuration. A lambda's body is a candidate of the name it is assigned to (or
 of the return). An element update in a loop (``probs[i] *= p``) accumulates into its array. Nothing is executed;
 see ``extractors.formulas`` for the translation.
 """
@@ -29,6 +31,11 @@ from sau.vocabulary import Location, split_where
 MAX_EXPRESSION_NODES = 400  # a definition larger than this stays a name: bounds the work of every comparison
 _INLINE_DEPTH = 3
 _RETURN = "return"
+# ``choice(call, a, b, ...)``: a call of a helper that returns ``a`` in one mode and ``b`` in another (a gate that
+# multiplies or adds by configuration); the first argument is the call as written, the others what it may compute
+CHOICE = "choice"
+MAX_CHOICES = 4  # returns of one helper read as alternatives; past that the call stays uninterpreted
+_NONE = sympy.Symbol("None")
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,8 +219,10 @@ class _Builder:
         self.operations = operations
         self.functions: dict[tuple[str, str], cst.FunctionDef] = {}  # (source key, qualname) -> def
         self.by_name: dict[str, list[tuple[str, str]]] = {}
-        self.returns: dict[tuple[str, str], tuple[list[str], sympy.Basic] | None] = {}
+        self.returns: dict[tuple[str, str], tuple[list[str], tuple[sympy.Basic, ...]] | None] = {}
         self.in_progress: set[tuple[str, str]] = set()
+        self.return_forms: dict[tuple[str, str], tuple[sympy.Basic, ...]] = {}  # along every path, for a forward
+        self.path_returns: dict = {}
         # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
         # operation's name, None for the identity, or ("call", name) for a layer read as an uninterpreted function
         self.submodules: dict[tuple[str, str, str], tuple] = {}
@@ -431,16 +440,16 @@ class _Builder:
             for target in assign.targets:
                 name = dotted_name(target.target)
                 if name and name.startswith("self.") and name.count(".") == 1:
-                    seen.setdefault(name[5:], []).append(self._module_steps(assign.value, name[5:]))
+                    seen.setdefault(name[5:], []).append(self._module_steps(assign.value, name[5:], key, owner))
         for attribute, found in seen.items():
             if len(found) == 1 and found[0] is not None:
                 self.submodules[(key, owner, attribute)] = found[0]
 
-    def _module_steps(self, value, attribute: str) -> tuple | None:
+    def _module_steps(self, value, attribute: str, key: str = "", owner: str = "") -> tuple | None:
         """The steps of a library module built by ``value``: one operation for a module class the table knows
         (``nn.GELU()``) or a library function assigned as it is (``F.elu``), the steps of an ``nn.Sequential`` of
         such modules and layers (a layer, such as ``nn.Linear``, reads as the uninterpreted function
-        ``<attribute>_<position>``), else ``None``."""
+        ``<attribute>_<position>``), a module of the repository's own (``_repository_module``), else ``None``."""
         if isinstance(value, (cst.Attribute, cst.Name)):
             # self.activ = F.elu: a library function kept to be called, what the call computes
             named = dotted_name(value) or ""
@@ -449,6 +458,9 @@ class _Builder:
             return (last,) if known and root.split(".")[0] in self.operations.modules else None
         if not isinstance(value, cst.Call):
             return None
+        built = self._repository_module(value, key, owner)
+        if built is not None:
+            return built
         called = dotted_name(value.func)
         cls = called.rsplit(".", 1)[-1] if called else None
         if cls in self.operations.module_classes:
@@ -463,33 +475,131 @@ class _Builder:
             steps.extend(inner if inner is not None else [("call", f"{attribute}_{position}")])
         return tuple(steps)
 
+    def _repository_module(self, value: cst.Call, key: str, owner: str) -> tuple | None:
+        """The steps of a module the repository builds itself: ``(("class", source key, class),)`` for an instance
+        of a repository class with a ``forward`` (``GateProjection(d, k)``, or a builder method of the owner whose
+        returns other than ``None`` all build the same such class); ``(("modes", options),)`` for a helper whose
+        returns are each a library function (``torch.sigmoid``) or a one-argument lambda, one per mode (an
+        activation chosen by configuration); each option is a step or ``("lambda", parameter, body)``."""
+        direct = self._forward_of(value.func.value) if isinstance(value.func, cst.Name) else None
+        if direct is not None:
+            return (("class", *direct),)
+        found = self._resolve(value.func, key, f"{owner}.__init__" if owner else "__init__")
+        if found is None:
+            return None
+        returned = [v for v in _returned(self.functions[found]) if not (isinstance(v, cst.Name) and v.value == "None")]
+        if not returned or len(returned) > MAX_CHOICES:
+            return None
+        classes = {v.func.value for v in returned if isinstance(v, cst.Call) and isinstance(v.func, cst.Name)}
+        if len(classes) == 1 and all(isinstance(v, cst.Call) for v in returned):
+            forward = self._forward_of(classes.pop())
+            return (("class", *forward),) if forward is not None else None
+        options: list = []
+        for returned_value in returned:
+            if isinstance(returned_value, cst.Lambda) and len(returned_value.params.params) == 1 \
+                    and not isinstance(returned_value.params.star_arg, cst.Param):
+                parameter = returned_value.params.params[0].name.value
+                try:
+                    body = Translator(self.operations).translate(returned_value.body)
+                except (TypeError, ValueError, ArithmeticError):
+                    return None
+                if body != sympy.Symbol(parameter):  # ``lambda x: x``: the identity, the mechanism off
+                    options.append(("lambda", parameter, body))
+                continue
+            step = self._module_steps(returned_value, "") if isinstance(returned_value, (cst.Attribute, cst.Name)) \
+                else None
+            if step is None:
+                return None
+            options.append(step[0])
+        return (("modes", tuple(options)),) if options else None
+
+    def _path_returns(self, found: tuple[str, str]) -> tuple[list[str], tuple[sympy.Basic, ...]] | None:
+        self._return_of(found)  # reads the helper once, recording its returns along every path
+        forms = [f for f in self.return_forms.get(found, ()) if f != _NONE]
+        parameters = [p.name.value for p in self.functions[found].params.params if p.name.value not in ("self", "cls")]
+        if not 0 < len(forms) <= MAX_CHOICES or any(dag_size(f, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES
+                                                    for f in forms):
+            return None
+        return parameters, tuple(forms)
+
+    def _forward_of(self, name: str) -> tuple[str, str] | None:
+        """(source key, class) of the one repository class named ``name`` that defines ``forward``, else None."""
+        found = [k for k, qualname in self.by_name.get("forward", ()) if qualname == f"{name}.forward"]
+        return (found[0], name) if len(found) == 1 else None
+
+    def _module_call(self, node: cst.Call, step: tuple, attribute: str,
+                     operands: list[sympy.Basic]) -> sympy.Basic | None:
+        """``self.<attribute>(operands)`` for a module of a repository class: the call as written, or what the
+        class's ``forward`` returns with its attributes read as the module's (``self.weight`` is
+        ``self.<attribute>.weight``), as a ``choice``; opaque when the ``forward`` returns no value (a stub
+        computes nothing: not a layer's product either)."""
+        _, key, cls = step
+        if not any(v is not None for v in _returned(self.functions[(key, f"{cls}.forward")])):
+            return sympy.Symbol(f"<{source_text(node, 60)}>")
+        if len(self.in_progress) >= _INLINE_DEPTH:
+            return None
+        result = self._return_of((key, f"{cls}.forward"), paths=True)
+        if result is None or len(operands) > len(result[0]) or not operands:
+            return None
+        parameters, returns = result
+        mapping: dict = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
+        try:
+            bodies = []
+            for returned in returns:
+                owned = {a: sympy.Symbol(f"self.{attribute}.{a.name[5:]}") for a in returned.free_symbols
+                         if isinstance(a, sympy.Symbol) and a.name.startswith("self.")}
+                bodies.append(returned.xreplace({**owned, **mapping}))
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+        working = [b for b in bodies if b not in operands]
+        return sympy.Function(CHOICE)(sympy.Function(attribute)(*operands), *working) if working else None
+
+    def _apply_steps(self, steps: tuple, attribute: str, value: sympy.Basic) -> sympy.Basic:
+        """``value`` through a library module's steps (``_module_steps``); a step of modes reads as the choice
+        among them, the call as written first."""
+        for step in steps:
+            if isinstance(step, tuple) and step[0] == "modes":
+                options = [self._apply_steps((option,), attribute, value) for option in step[1]]
+                value = sympy.Function(CHOICE)(sympy.Function(attribute)(value), *options)
+            elif isinstance(step, tuple) and step[0] == "lambda":
+                value = step[2].xreplace({sympy.Symbol(step[1]): value})
+            elif isinstance(step, tuple):
+                value = sympy.Function(step[1])(value)
+            elif step is not None:
+                value = apply_operation(self.operations, step, value)
+        return value
+
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
-                and len(operands) == 1 and "." in qualname:
+                and "." in qualname:
             entry = (key, qualname.rsplit(".", 1)[0], func.attr.value)
-            if entry in self.submodules:  # self.act(x) with self.act = nn.GELU(): gelu(x)
-                value = operands[0]
-                for step in self.submodules[entry]:
-                    if isinstance(step, tuple):
-                        value = sympy.Function(step[1])(value)
-                    elif step is not None:
-                        value = apply_operation(self.operations, step, value)
-                return value
+            steps = self.submodules.get(entry)
+            if steps is not None and steps[0] and isinstance(steps[0], tuple) and steps[0][0] == "class":
+                return self._module_call(node, steps[0], func.attr.value, operands)
+            if steps is not None and len(operands) == 1:  # self.act(x) with self.act = nn.GELU(): gelu(x)
+                return self._apply_steps(steps, func.attr.value, operands[0])
         found = self._resolve(node.func, key, qualname)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
         result = self._return_of(found)
         if result is None:
             return None
-        parameters, expression = result
+        parameters, returns = result
         if len(operands) > len(parameters):
             return None
         mapping = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
         try:
-            return expression.xreplace(mapping)
+            bodies = [r.xreplace(mapping) for r in returns]
         except (TypeError, ValueError, ArithmeticError):  # sympy refusing to rebuild: leave the call uninterpreted
             return None
+        if len(bodies) == 1:
+            return bodies[0]
+        # a mode that hands an argument back unchanged (``return target`` when no gate is configured) switches the
+        # mechanism off: not a reading of what the helper computes
+        working = [b for b in bodies if b not in operands]
+        written = _written_call(node, operands, self.operations)
+        return sympy.Function(CHOICE)(written, *working) if written is not None and working else None
 
     def _resolve(self, func, key: str, qualname: str) -> tuple[str, str] | None:
         if isinstance(func, cst.Name):
@@ -504,7 +614,14 @@ class _Builder:
             return (key, method) if (key, method) in self.functions else None
         return None
 
-    def _return_of(self, found: tuple[str, str]) -> tuple[list[str], sympy.Basic] | None:
+    def _return_of(self, found: tuple[str, str],
+                   paths: bool = False) -> tuple[list[str], tuple[sympy.Basic, ...]] | None:
+        """(parameters, returns) of the helper ``found``: its distinct return values (with ``paths``, also along
+        the other paths through its ``if`` statements), or None when it cannot be inlined."""
+        if paths:
+            if (found, paths) not in self.path_returns:
+                self.path_returns[(found, paths)] = self._path_returns(found)
+            return self.path_returns[(found, paths)]
         if found in self.returns:
             return self.returns[found]
         if found in self.in_progress:
@@ -516,13 +633,29 @@ class _Builder:
         positions: dict = {}  # a helper read only to be inlined needs no line numbers
         self._body(statements, record, found[0], found[1], positions, {})
         self.in_progress.discard(found)
-        # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined
+        # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined;
+        # one returning up to MAX_CHOICES different values (one per mode) reads as the choice among them, a
+        # ``return None`` (nothing to compute with: the guard of an optional part) left out
+        self.return_forms[found] = tuple(dict.fromkeys(f for c in record.expressions if c.target == _RETURN
+                                                       for f in (c.expression, *c.alternatives)))
         returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
+        if len(returns) > 1:
+            returns = [r for r in returns if r != _NONE]
         parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
-        result = (parameters, returns[0]) if len(returns) == 1 and \
-            dag_size(returns[0], MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES else None
+        result = (parameters, tuple(returns)) if 0 < len(returns) <= MAX_CHOICES and \
+            all(dag_size(r, MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES for r in returns) else None
         self.returns[found] = result
         return result
+
+
+def _written_call(node: cst.Call, operands: list[sympy.Basic], operations: Operations) -> sympy.Basic | None:
+    """The uninterpreted call the translator gives ``node`` when nothing inlines it (``self.gate(y, g)`` reads
+    ``gate(y, g)``), or ``None`` for a name the operations table knows (its library reading would differ)."""
+    func = node.func
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    if name is None or not operands or (isinstance(func, cst.Name) and name in operations.operations):
+        return None
+    return sympy.Function(name)(*operands)
 
 
 _AUG = {cst.AddAssign: cst.Add(), cst.SubtractAssign: cst.Subtract(), cst.MultiplyAssign: cst.Multiply(),
@@ -538,6 +671,28 @@ class _Assignments(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # a nested function's assignments are not the method's
+
+
+class _Returns(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.BaseExpression | None] = []
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.found.append(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+def _returned(function: cst.FunctionDef) -> list[cst.BaseExpression | None]:
+    """The value of every ``return`` in the body of ``function`` (``None`` for a bare one), nested functions left
+    out."""
+    visitor = _Returns()
+    visit(function.body, visitor)
+    return visitor.found
 
 
 def _assignments(function: cst.FunctionDef) -> list[cst.Assign]:

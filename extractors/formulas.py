@@ -490,6 +490,8 @@ def matmul(left: sympy.Basic, right: sympy.Basic) -> sympy.Basic:
     transpose = sympy.Function("transpose")
     if isinstance(right, AppliedUndef) and right.func == transpose:
         return sympy.Function("matmul")(right.args[0], left)
+    if isinstance(left, AppliedUndef) and left.func == transpose:
+        return sympy.Function("matmul")(right, left.args[0])  # W.T @ h, a projection by W's columns: h @ W
     return sympy.Function("matmul")(left, right)
 
 

@@ -48,7 +48,7 @@ def extract_launcher(text: str, file: str) -> FileFacts:
         except ValueError as error:
             found.warnings.append(Warning_(file, line, f"shell line not split: {error}"))
             continue
-        program = next((w for w in words if w.endswith(".py") or not w.startswith("-")), "")
+        program = _program(words)
         position = 0
         while position < len(words):
             option = _OPTION.match(words[position])
@@ -66,6 +66,24 @@ def extract_launcher(text: str, file: str) -> FileFacts:
             found.facts.append(Fact(file, line, end, name.rsplit(".", 1)[-1], name,
                                     raw if value is None else value, K.LAUNCHER, program))
     return found
+
+
+def _program(words: list[str]) -> str:
+    """The program a launcher line runs: its first ``*.py`` word, else the module after ``-m``, else the first word
+    that is neither an option nor an option's value. A runner's own options come first (``accelerate launch
+    --num_processes 4 train.py``, ``torchrun --nproc_per_node 8 -m pkg.train``), so their values are not the
+    program; ``""`` when the line names none."""
+    script = next((w for w in words if w.endswith(".py")), None)
+    if script is not None:
+        return script
+    if "-m" in words[:-1]:
+        return words[words.index("-m") + 1]
+    previous = ""
+    for word in words:
+        if not word.startswith("-") and not (previous.startswith("--") and "=" not in previous):
+            return word
+        previous = word
+    return ""
 
 
 def _variables(text: str) -> dict[str, tuple[int, str]]:

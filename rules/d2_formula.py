@@ -70,7 +70,8 @@ from typing import Callable, Sequence
 import sympy
 from sympy.core.function import AppliedUndef
 
-from extractors.expressions import CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, substitute
+from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, \
+    substitute
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
 from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
@@ -92,6 +93,7 @@ MAX_PARTS = 24  # subexpressions of a candidate tried against a formula
 MAX_EDITS = 48  # single edits of a formula tried when naming a difference
 MAX_RENAMINGS = 64  # renamings tried per candidate
 MAX_SYMBOLS = 8  # a formula with more free symbols than this is renamed only through the hints
+MAX_MODES = 12  # readings of one form through the modes of its helpers (``_modes``)
 _STABILITY = word_list("stability_words", "rules")
 _SHIFTS = word_list("shift_words", "rules")
 _TERMINATION = word_list("termination_words", "rules")
@@ -286,10 +288,14 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # an objective the statement maximises, whose glossary names a loss: a loss minimised is its negative
     objective = search.maximised and any(_LOSS in h.split("_") for h in lhs_hints)
 
-    def readings(candidate: CodeExpression, forms: tuple) -> tuple[tuple, frozenset]:
-        """The candidate's forms and readings (``_readings``), negated for a loss of a maximised objective."""
-        found, branches = _readings(forms, claimed, kept_names, applied)
-        found = found + _variants(found, lambda form: _companions_read(form, hint_keys))
+    def readings(candidate: CodeExpression, forms: tuple, modes: bool = True) -> tuple[tuple, frozenset]:
+        """The candidate's forms and readings (``_readings``; the modes of its helpers only with ``modes``),
+        negated for a loss of a maximised objective."""
+        found, branches = _readings(forms, claimed, kept_names, applied, modes)
+        companions = _variants(found, lambda form: _companions_read(form, hint_keys))
+        found = found + companions
+        if branches:  # a companion read of a branch or mode is taken too
+            branches = branches | frozenset(_variants(tuple(branches), lambda form: _companions_read(form, hint_keys)))
         if objective and _loss_named(candidate):
             return tuple(_negated(f) for f in found), frozenset(_negated(f) for f in branches)
         return found, branches
@@ -314,7 +320,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 or not (claimed_name or candidate.target == "return") or search.dead(record):
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
-        forms, branches = readings(candidate, candidate.forms())
+        forms, branches = readings(candidate, candidate.forms(), False)  # a mode never decides a drift
         for form in forms:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
@@ -339,7 +345,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
-        forms, branches = readings(candidate, forms)
+        # modes only where the formula may be decided: they multiply the forms to evaluate
+        forms, branches = readings(candidate, forms, relevant)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
@@ -440,20 +447,38 @@ def _as_means(expression: sympy.Basic) -> sympy.Basic:
 
 
 def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
-              applied: frozenset[tuple[str, int]] = frozenset()) -> tuple[tuple, frozenset]:
+              applied: frozenset[tuple[str, int]] = frozenset(), modes: bool = True) -> tuple[tuple, frozenset]:
     """``forms`` and the ways a formula may read them: calls of a function the claim applies to fewer arguments
     with only the claim's leading ones (``_fewer_arguments``), glossary-named submodule calls as leaves
     (``_called_leaves``), the branches of conditional expressions (``_branches``), element reads as leaves
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
-    have that operation itself. Returns (every form, the set of those that took a branch)."""
+    have that operation itself; with ``modes``, the modes of the helpers called (``_modes``). Returns (every form,
+    the set of those that took a branch or a mode)."""
     # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
     shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED, _TERMINATED})
-    return _readings_of(forms, shown, kept, applied)
+    return _readings_of(forms, shown, kept, applied, modes)
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
 def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
-                 applied: frozenset[tuple[str, int]]) -> tuple[tuple, frozenset]:
+                 applied: frozenset[tuple[str, int]], modes: bool) -> tuple[tuple, frozenset]:
+    plain, moded = _modes(forms)
+    moded = moded if modes else ()
+    forms = _read_through(plain, claimed, kept, applied)
+    # the modes of helpers are taken like branches: read the same ways, never deciding a drift
+    moded = _read_through(moded, claimed, kept, applied) if moded else ()
+    taken = (_branches(forms + moded) if "where" not in claimed else ()) + moded
+    if "getitem" not in claimed:
+        forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
+    if "mean" not in claimed:
+        forms, taken = forms + _per_sample(forms), taken + _per_sample(taken)
+    taken = tuple(f for f in dict.fromkeys(taken) if f not in forms)
+    return forms + taken, frozenset(taken)
+
+
+def _read_through(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
+                  applied: frozenset[tuple[str, int]]) -> tuple:
+    """``forms`` and their readings that never take a branch or a mode (``_readings``)."""
     if applied:
         forms = forms + _variants(forms, lambda form: _fewer_arguments(form, applied))
     if kept:
@@ -464,13 +489,49 @@ def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
         forms = forms + _variants(forms, _continued)
     if claimed & set(_REDUCTION_WORDS.values()):
         forms = forms + _variants(forms, lambda form: _reduction_named(form, claimed))
-    taken = _branches(forms) if "where" not in claimed else ()
-    if "getitem" not in claimed:
-        forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
-    if "mean" not in claimed:
-        forms, taken = forms + _per_sample(forms), taken + _per_sample(taken)
-    taken = tuple(f for f in dict.fromkeys(taken) if f not in forms)
-    return forms + taken, frozenset(taken)
+    return forms
+
+
+def _modes(forms: tuple) -> tuple[tuple, tuple]:
+    """``forms`` read through the modes of the helpers they call (``choice(call, a, b)``, see
+    ``extractors.expressions.CHOICE``): (each form with every call as written, the same as without the modes; the
+    forms with the calls read as one of their returns, at most ``MAX_MODES`` per form, the same mode wherever one
+    call recurs). A mode is one configuration of the code, like a branch of a conditional expression: it may match
+    the formula, never decide a drift."""
+    written: list = []
+    moded: list = []
+    for form in forms:
+        plain, others = _modes_of(form)
+        written.append(plain)
+        moded.extend(others)
+    written = list(dict.fromkeys(written))
+    return tuple(written), tuple(f for f in dict.fromkeys(moded) if f not in written)
+
+
+@lru_cache(maxsize=1 << 15)
+def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
+    """(``form`` with each ``choice`` read as the call as written, the forms with the choices read as their
+    returns, at most ``MAX_MODES``), computed once per form; the outermost choice is taken first."""
+    if not any(isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE for n in _nodes(form)):
+        return form, ()
+    plain = form
+    for _ in range(8):  # nested choices come off one level per pass
+        chosen = {n: n.args[0] for n in _nodes(plain) if isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE}
+        if not chosen:
+            break
+        plain = substitute(plain, chosen)
+    pending: list[sympy.Basic] = [form]
+    done: list[sympy.Basic] = []
+    for _ in range(8 * MAX_MODES):  # bounded whatever the nesting
+        if not pending or len(done) >= MAX_MODES:
+            break
+        current = pending.pop(0)
+        first = next((n for n in _nodes(current) if isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE), None)
+        if first is None:
+            done.append(current)
+            continue
+        pending.extend(substitute(current, {first: option}) for option in first.args[1:])
+    return plain, tuple(f for f in dict.fromkeys(done) if f != plain)
 
 
 def _branches(forms: tuple) -> tuple:

@@ -32,7 +32,10 @@ A matching mention in live code (reached from an entry point) is judged by its r
   table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
-  value, a call's argument: ``rules.d3_flow.selects``), as that run runs the arm (a string tested in a filter or
+  value, a call's argument: ``rules.d3_flow.selects``; any string when the tested value comes from a command-line
+  option without choices: ``rules.d3_options``; a model named with its size, "Gemma-7B", when live code tests
+  that size in the model name such an option gives and the option's default names the same family:
+  ``_size_selected``), as that run runs the arm (a string tested in a filter or
   by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence,
   and a default its function never reads reaches nothing: a **trace**);
 - **trace**, the element is only named: data handed to a plot (``plot_calls``), for a metric a name, key or
@@ -71,7 +74,9 @@ Per element, in this order:
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match but display strings and
   text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
-  (a library's: ``optimizer.zero_grad``) left out; a setting named by a knob and its values (``55 epochs``,
+  (a library's: ``optimizer.zero_grad``) left out, when it may be the element (``_kin``: it shares a size of the
+  element, holds every word of its name or their stems, or is made only of its words; a name sharing one other
+  word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a setting named by a knob and its values (``55 epochs``,
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
   at run time or passed in from another name, or bound to only some of the values while another live name of the
   same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
@@ -85,7 +90,11 @@ Per element, in this order:
   uses: the element's own name is there, only skipped; not when live code binds a number of its name under a name
   of its words), display strings, comments, docstrings or other text, or nowhere; for a setting named
   by a knob and its values whose live bindings hold only other values (``epochs = 350`` for "55 epochs") or, for a
-  sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run).
+  sweep of several values, only some of them (``top_k = 4`` for "Top-K in {1, 2, 4}": the others never run); for a
+  setting or baseline only hinted at (a generic term, a related name, a bound number), one of whose claimed values
+  nothing in the repository writes (code, configuration, launchers; 0, 1, parameter counts such as "42M" and
+  numbers of a model's name such as "VQVAE-2" left out), unless a hint is a name worked out at run time
+  (``_unwritten``: "ranks 32/64/96" with 96 nowhere).
 
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
@@ -125,6 +134,7 @@ from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, sele
                            supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
+from rules.d3_options import free_source, typed_freely
 from rules.d3_values import stub_nodes, uncomputed
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -406,6 +416,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             return ElementResult(category, name, PRESENT,
                                  f"a manifest the launcher passes ({launcher.ref}) points to it at {row.ref}",
                                  (row, launcher))
+    sized = _size_selected(name, graph, index) if category == "scope" else None
+    if sized is not None:
+        test, option = sized
+        return ElementResult(category, name, PRESENT,
+                             f"run by its model's name: {test.text!r} is tested at {test.ref} in the free option "
+                             f"{option.name!r} ({option.ref}, default {option.value!r})", (test, option))
     numbered = _numbered_bindings(name, index) if category == "scope" and not found["maybe"] else None
     if numbered:
         return ElementResult(category, name, PRESENT,
@@ -458,6 +474,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
                              tuple(sorted(found[DEAD], key=_mention_order)))
     if generic_live:
+        unwritten = _unwritten(category, name, index, generic_live)
+        if unwritten is not None:
+            return unwritten
         best = sorted(generic_live, key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
@@ -469,7 +488,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         # nothing
         return _traced(category, name, found[TRACE])
     related = _related(terms, graph, matched, index.analysis(attribute_parts))
-    if related is not None:  # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
+    if related is not None or bound is not None:
+        unwritten = _unwritten(category, name, index, [related] if related is not None else [])
+        if unwritten is not None:
+            return unwritten
+    if related is not None and _kin(related.text, terms, graph):
+        # reward_lambda for "reward multiplier lambda": the spec's aliases may have missed it
         return ElementResult(category, name, AMBIGUOUS,
                              f"not named, but live code uses a related name ({related.text!r} at {related.ref})",
                              (related,), hint=True)
@@ -485,6 +509,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     trace = _text_trace(specific, index)
     if trace is not None:
         return ElementResult(category, name, ABSENT, f"only in comments, docstrings or text ({trace.ref})", (trace,))
+    if related is not None:
+        return ElementResult(category, name, ABSENT,
+                             f"not named; the nearest live name ({related.text!r} at {related.ref}) only shares a "
+                             f"word with it", (related,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
 
 
@@ -626,9 +654,10 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             and mention.kind == "string":
         if skipped_only((mention.text,), data):
             return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
-        if mention.context == "select" and category in _SELECTED and selects(mention, data) \
-                and supplied(mention, data):
-            return ROLE  # elif assignment == "unit": with "unit" an option's choice, a run selects that arm
+        if mention.context == "select" and category in _SELECTED and supplied(mention, data) \
+                and (selects(mention, data) or index is not None and typed_freely(mention, index)):
+            # elif assignment == "unit": with "unit" an option's choice, or any text a free option passes
+            return ROLE
     return found
 
 
@@ -965,6 +994,63 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
     return partial
 
 
+_NUMBERED_CATEGORIES = ("scope", "baselines")
+# a number joined to a name by a hyphen or slash is part of that name (``VQVAE-2``, ``DiT-L/2``, ``Llama-3.2-3B``),
+# not one after a number's own suffix (``1k/4k``) or an exponent (``4e-3``)
+_PARAMETER_COUNT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[mb](?![\w.])", re.IGNORECASE)  # "42M", "7B"
+_MODEL_NUMBER = re.compile(r"(?<=[a-z][-/])(?<!\d[kmb][-/])(?<!\de-)\d+(?:\.\d+)*[a-z]*", re.IGNORECASE)
+
+
+def _written_numbers(index: RepositoryIndex) -> frozenset[float]:
+    """Analysis provider: every number the repository's code (tests left out), configuration files and launchers
+    write, named or not, live or not."""
+    out: set[float] = set()
+    for fact in index.facts:
+        if is_test_path(fact.file):
+            continue
+        values = fact.value if isinstance(fact.value, tuple) else (fact.value,)
+        out.update(float(v) for v in values if is_number(v))
+    return frozenset(out)
+
+
+def _unwritten(category: str, name: str, index: RepositoryIndex, hints: list[Mention]) -> ElementResult | None:
+    """The absent result of a setting or baseline only hinted at by the live mentions ``hints`` (a generic term, a
+    related name) one of whose claimed values nothing in the repository writes (``_unwritten_number``): no run
+    uses a value no code, configuration or launcher holds (``ranks 32/64/96`` with 96 nowhere: a command line
+    may pass it, but nothing the repository runs does). ``None`` otherwise, and when a hint is a name bound to a
+    value worked out at run time (``temperature = args.temperature * 0.5`` may come to 0.7: ``_worked_out``)."""
+    if category not in _NUMBERED_CATEGORIES or any(_worked_out(m, index) for m in hints):
+        return None
+    number = _unwritten_number(name, index)
+    if number is None:
+        return None
+    return ElementResult(category, name, ABSENT,
+                         f"its value {number:g} is written nowhere in code, configuration or launchers")
+
+
+def _worked_out(mention: Mention, index: RepositoryIndex) -> bool:
+    """Whether ``mention`` binds a name to a value worked out at run time (``temperature = args.temperature *
+    0.5``, ``Fact.computed``), or to one no fact records; a value passed through from another name
+    (``self.num_routed = num_routed_experts``, ``cfg.get("temperature", 1.0)``) is written where it comes from."""
+    if mention.kind != "binding" or mention.context == "bind:literal":
+        return False
+    last = mention.text.rsplit(".", 1)[-1]
+    facts = [f for f in index.named(last) if f.file == mention.file and f.line == mention.line]
+    return not facts or any(f.computed for f in facts)
+
+
+def _unwritten_number(name: str, index: RepositoryIndex) -> float | None:
+    """The first number a setting's name claims (``ranks 32/64/96``, ``temperature 0.7``) that nothing in the
+    repository writes (``_written_numbers``), or ``None``. Left out: 0 and 1 (written everywhere, and a flag's
+    values), and a count with a million or billion suffix (``FMT-B-42M``, ``Mistral-7B``: a model's parameter count,
+    which code never writes out)."""
+    wanted = sorted(claimed_numbers(_PARAMETER_COUNT.sub(" ", _MODEL_NUMBER.sub(" ", name))) - {0.0, 1.0})
+    if not wanted:
+        return None
+    written = index.analysis(_written_numbers)
+    return next((w for w in wanted if not any(_same_count(w, n) for n in written)), None)
+
+
 def _same_count(claimed: float, bound: float) -> bool:
     """Whether code's ``bound`` is the ``claimed`` number; from a thousand up, within 2.5%: papers write "32K" for a
     context of 32768 tokens as well as for 32000 steps."""
@@ -1042,6 +1128,53 @@ def _related(terms: list[str], graph: CallGraph, matched: set[str],
             if live:
                 return min(live, key=_mention_order)
     return None
+
+
+def _size_selected(name: str, graph: CallGraph, index: RepositoryIndex) -> tuple[Mention, Fact] | None:
+    """For a model named with its size ("Gemma-7B"), a live test of that size in a value a free command-line option
+    gives (``"7b" in model_name.lower()``, ``model_name`` passed ``args.model_name``: ``rules.d3_options``) whose
+    default names the same model family (``google/gemma-2b``), with that option's fact: code written for that size,
+    which a run selects by naming the model; ``None`` otherwise."""
+    words = _plain_words(name)
+    sizes = {w for w in words if _SIZE.fullmatch(w)}
+    family = {w for w in words - sizes if len(w) >= 3 and not w.isdigit()}
+    if not sizes or not family:
+        return None
+    for text, mentions in graph.mentions_by_text().items():
+        if text.lower() not in sizes:
+            continue
+        for mention in sorted(mentions, key=_mention_order):
+            if mention.kind != "string" or mention.scope not in graph.graph or not graph.live(mention.scope) \
+                    or is_test_path(mention.file):
+                continue
+            option = free_source(mention, index)
+            if option is not None and all(w in str(option.value).lower() for w in family):
+                return mention, option
+    return None
+
+
+def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
+    """Whether the related live name ``text`` (``_related``) may be the element of ``terms`` (its name first, then
+    its aliases) under a name the spec did not list: it shares a size of the element (``lr_7b`` for "Gemma-7B"),
+    or holds every word of the element's name, numbers left out, or their stems (``p2vae_model`` for "P2VAE-16M",
+    ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the
+    element's, a single one of its name (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for
+    "FR-Quantizer"; not ``path`` from an alias ``resume_path``), or a live name or string writes a size of the
+    element (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for
+    "PaLM 2 first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
+    own = _plain_words(text)
+    name_words = _plain_words(terms[0])
+    sizes = {w for w in name_words if _SIZE.fullmatch(w)}
+    if sizes & own:
+        return True
+    core = {w.rstrip("0123456789") for w in name_words if w not in sizes and not w.isdigit()} - {""}
+    if core and all(_shares_word({w}, own) for w in core):  # compile_error_reward for "compiler reward"
+        return True
+    if own <= {w for t in terms for w in _plain_words(t)} and (len(own) > 1 or own <= name_words):
+        return True
+    return bool(sizes) and any(
+        sizes & _plain_words(t) for t, mentions in graph.mentions_by_text().items()
+        if any(m.kind in ("name", "string") and m.scope in graph.graph and graph.live(m.scope) for m in mentions))
 
 
 def attribute_parts(index: RepositoryIndex) -> frozenset[tuple[str, int, str]]:

@@ -3,7 +3,9 @@
 Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
 graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
-call, so recursion and repeated calls end), loops noted. A call site maps to a step
+call, so recursion and repeated calls end), loops noted; a method called on an object of unknown type
+(``self.model.update_history(h, x)`` in a trainer handed its model) is expanded too when one repository class alone
+defines it and shares a word of its name with the receiver's (``_only_method``). A call site maps to a step
 
 - **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
   into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
@@ -19,7 +21,8 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
   ``zero_grad``, a gradient clip ``clip_grad_norm_``, a save, an estimator's ``fit``/``predict`` told by its
   receiver; a step asks for a role when its name or keywords hold one of the role's step words: "gradient
   clipping", ``optimizer.step``, a one-word step word only as a name's last part, so ``fit_transform`` asks for no
-  ``fit``; or, for a role marked ``by_functions``, when its functions name the call), and such a step is placed at
+  ``fit``; or, for a role marked ``by_functions``, when its functions name the call; for one marked ``by_name``,
+  the save, only by its name), and such a step is placed at
   the sites of that role, when any runs, and of the repository functions it names, not at a library name it lists
   (``train_test_split`` beside ``fit``); a step naming an optimizer with its update ("AdamW update", "SGD step":
   ``optimizer_names``) asks for the optimizer step;
@@ -45,7 +48,8 @@ call, so recursion and repeated calls end), loops noted. A call site maps to a s
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
-  projections before the attention), one path for each stretch of such steps.
+  projections before the attention; or a site run after the previous step's that meets it in feeding the next:
+  ``_joins``), one path for each stretch of such steps.
 - **never** at a site running only under an ``if`` whose test selects a sibling of the labelled variant the step
   names (``if cfg.position == GatingPosition.G4_QUERY:`` for "G1 sigmoid gate"; ``_keep_own_variant``): a step only
   such sites run is at the calls of the same function where no sibling is tested, else uncertain.
@@ -57,8 +61,8 @@ repository class, by the name as written: ``CallSite.written``) maps the step st
 unless the name is a common call (``self.train()`` is ``nn.Module.train``). The trace covering the most steps (strong
 first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
-runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches: reported with where
-it is defined), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches, or no call of it
+and its names held only by such code: reported with where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
 sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites
 call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``;
 ``stub_functions``). A call of a stub runs
@@ -147,6 +151,7 @@ _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
+_COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
 _GENERAL = {w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
 
@@ -269,13 +274,33 @@ def relation(first: Event, second: Event) -> str:
 
 
 def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
-    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``."""
+    """The scopes a call site runs: the callee; for an instantiation, the class's ``__init__``; for a method called
+    on an object of unknown type, the one repository method of that name (``_only_method``)."""
+    if site.callee is None and site.kind == UNRESOLVED:
+        only = _only_method(graph, site.target)
+        return [only] if only is not None else []
     if site.callee is None or site.kind not in _EXPANDED:
         return []
     if site.kind == INSTANTIATE:
         g = graph.graph
         return [t for t in g.successors(site.callee) if g.edges[site.callee, t]["kind"] == CALL]
     return [site.callee]
+
+
+def _only_method(graph: CallGraph, target: str) -> str | None:
+    """The repository method a call ``receiver.name(...)`` on a receiver of unknown type runs: the one method of
+    that name in the repository, when its class and the receiver share a word of their names and the name is no
+    common method (``extractors/words.yaml``, ``common_attributes``; ``_COMMON_CALLS``), else ``None``.
+    ``self.model.update_history_h(h, c, t)`` in a trainer handed its model runs ``FMTModel.update_history_h``;
+    ``tokenizer.encode(text)`` is no ``P2VAEModel.encode``, and ``self.model.train()`` may be any module's."""
+    receiver, _, name = target.rpartition(".")
+    if not receiver or name in _COMMON_ATTRIBUTES or name in _COMMON_CALLS:
+        return None
+    found = graph.methods_by_name().get(name, ())
+    if len(found) != 1:
+        return None
+    owner = found[0].rsplit(".", 2)[-2]
+    return found[0] if set(_words(receiver.rsplit(".", 1)[-1])) & set(_words(owner)) else None
 
 
 def _names(step: dict) -> list[str]:
@@ -319,7 +344,7 @@ def step_roles(step: dict) -> frozenset[str]:
     """The roles of ``rules/roles.yaml`` (``step_roles``) that a step's name or keywords ask for: a step word or
     phrase equal to one of them or running inside one as whole words (``gradient clipping`` asks for ``clip``;
     ``optimizer.step`` for ``optimizer_step``; ``_asks``); for a role marked ``by_functions``, a function of the
-    step that is one of the role's calls (``fit``)."""
+    step that is one of the role's calls (``fit``); a role marked ``by_name`` (the save) only by the step's name."""
     return _roles_asked(step["name"], tuple(step.get("keywords", ())), tuple(step.get("functions", ())))
 
 
@@ -328,7 +353,8 @@ def _roles_asked(name: str, keywords: tuple[str, ...], step_functions: tuple[str
     texts = [(_words(t), _IDENTIFIER.match(t) is not None) for t in (name, *keywords, *step_functions) if t]
     functions = {f.lower().rsplit(".", 1)[-1] for f in step_functions}
     asked = frozenset(role.name for role in roles.step_roles()
-                      if any(_asks(text, identifier, _words(w)) for w in role.step_words for text, identifier in texts)
+                      if any(_asks(text, identifier, _words(w)) for w in role.step_words
+                             for text, identifier in (texts[:1] if role.by_name else texts))
                       or (role.by_functions and functions & role.calls))
     return asked | {"optimizer_step"} if _names_optimizer_update(name) else asked
 
@@ -912,8 +938,10 @@ def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
 
 def _flow_chain(events: list[tuple[Event, ...]], flows: DataFlows) -> list[Event] | None:
     """One event per step (``events`` per step, in the claimed order) such that, in one scope, each feeds the
-    next (``DataFlows.feeds`` of the calls of that scope that run them), the earliest such chain of the first scope
-    that has one (scopes sorted by name); else ``None``."""
+    next (``DataFlows.feeds`` of the calls of that scope that run them) or, running before it, joins it in feeding
+    the step after (``_joins``: the gated values and the attention weights a softmax returns meet in the product the
+    heads' reshape joins), the earliest such chain of the first scope that has one (scopes sorted by name); else
+    ``None``."""
     def at(event: Event, scope: str) -> CallSite | None:
         return next((site for site in event.path if site.scope == scope), None)
 
@@ -922,16 +950,33 @@ def _flow_chain(events: list[tuple[Event, ...]], flows: DataFlows) -> list[Event
         layers = [[(e, s) for e in step if (s := at(e, scope)) is not None] for step in events]
         # backwards: the sites of each step from which a chain reaches the last step
         reach = [layers[-1]]
-        for layer in reversed(layers[:-1]):
-            reach.insert(0, [(e, s) for e, s in layer if any(flows.feeds(s, t) for _, t in reach[0])])
+        for k in range(len(layers) - 2, -1, -1):
+            after = reach[1] if len(reach) > 1 else []
+            reach.insert(0, [a for a in layers[k] if any(flows.feeds(a[1], b[1]) or _joins(a, b, after, flows)
+                                                         for b in reach[0])])
         if not reach[0]:
             continue
         chain = [min(reach[0], key=lambda pair: pair[0].position)]
-        for layer in reach[1:]:
-            chain.append(min((pair for pair in layer if flows.feeds(chain[-1][1], pair[1])),
-                             key=lambda pair: pair[0].position))
+        allowed: list | None = None  # the sites a join asks the next step to be at
+        for k, layer in enumerate(reach[1:], start=1):
+            after = reach[k + 1] if k + 1 < len(reach) else []
+            options = [b for b in layer if allowed is None or b in allowed]
+            fed = [b for b in options if flows.feeds(chain[-1][1], b[1])]
+            joined = [b for b in options if not fed and _joins(chain[-1], b, after, flows)]
+            pick = min(fed or joined, key=lambda pair: pair[0].position)
+            allowed = None if fed else [c for c in after if flows.feeds(chain[-1][1], c[1])
+                                        and flows.feeds(pick[1], c[1])]
+            chain.append(pick)
         return [e for e, _ in chain]
     return None
+
+
+def _joins(a: tuple[Event, CallSite], b: tuple[Event, CallSite], after: list[tuple[Event, CallSite]],
+           flows: DataFlows) -> bool:
+    """Whether the call ``a`` runs before ``b`` and both feed one call of the step after them (``after``): neither
+    result reaches the other, but they meet there, in that order (the value gate's output and the softmax's
+    attention weights, both multiplied into what the heads' reshape joins)."""
+    return a[0].position < b[0].position and any(flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
 
 
 def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
@@ -960,9 +1005,14 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
                if match_site(names, site) is not None]
     if not places:
         runs = [_words(w) for w in wanted if _words(w)]
-        mention = next((m for text, mentions in graph.mentions_by_text().items()
-                        if any(_contains(_words(text), run) for run in runs)
-                        for m in mentions if m.kind != "display"), None)
+        mentions = [m for text, mentions in graph.mentions_by_text().items()
+                    if any(_contains(_words(text), run) for run in runs) for m in mentions if m.kind != "display"]
+        if mentions and all(graph.liveness(m.scope) == DEAD for m in mentions):
+            # its names only in code no entry point reaches (def extend_rope_base(...) that nothing calls): written,
+            # never run, like a dead function named after the step
+            result.outcome, result.where = DEAD_STEP, min(mentions, key=lambda m: (m.file, m.line)).ref
+            return
+        mention = mentions[0] if mentions else None
         result.outcome = UNCERTAIN if mention else ABSENT  # a keyword used as a name: the step may hide there
         result.where, result.mentioned = (mention.ref, True) if mention else ("", False)
         return

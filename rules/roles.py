@@ -28,13 +28,15 @@ class StepRole:
     """One role a call plays in a pipeline: ``name``; ``calls`` the last name parts of calls playing it;
     ``receivers`` words one of which the receiver's last name part must hold (empty: any receiver);
     ``step_words`` the words or phrases of a step that ask for the role (lower case); ``by_functions`` whether a
-    step whose functions name one of the calls asks for it too."""
+    step whose functions name one of the calls asks for it too; ``by_name`` whether only the step's name asks for
+    it (its keywords and functions holding a step word do not)."""
 
     name: str
     calls: frozenset[str]
     receivers: frozenset[str]
     step_words: frozenset[str]
     by_functions: bool = False
+    by_name: bool = False
 
 
 def _strings(value, where: str) -> frozenset[str]:
@@ -106,5 +108,6 @@ def step_roles() -> tuple[StepRole, ...]:
         out.append(StepRole(str(name), _strings(fields["calls"], f"{name}.calls"),
                             _strings(fields.get("receivers", []), f"{name}.receivers"),
                             _strings(fields["step_words"], f"{name}.step_words"),
-                            _flag(fields.get("by_functions", False), f"{name}.by_functions")))
+                            _flag(fields.get("by_functions", False), f"{name}.by_functions"),
+                            _flag(fields.get("by_name", False), f"{name}.by_name")))
     return tuple(out)

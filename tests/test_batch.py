@@ -78,10 +78,20 @@ def test_batch_writes_the_single_run_reports_a_summary_and_the_worst_exit_code(t
     assert rows["alpha/demo"]["paper"] == "demo-001" and rows["alpha/demo"]["report"] == "alpha/demo.json"
     assert rows["alpha/demo"]["scores"]["D1"] != rows["beta/demo"]["scores"]["D1"]  # the edit is seen
     assert "seconds" not in rows["alpha/demo"]
-    first = (out / "summary.json").read_bytes()
-    # one process or two: the same bytes
+    first = {path: path.read_bytes() for path in out.rglob("*.json")}
+    # one process or two: the same bytes (in one process both demo jobs share the paper's spec, ``_spec``)
     assert main(["--batch", str(runs), "--output", str(out), "--jobs", "1", "-q"]) == 2
-    assert (out / "summary.json").read_bytes() == first
+    assert {path: path.read_bytes() for path in out.rglob("*.json")} == first
+
+
+def test_a_worker_reads_each_paper_s_spec_once_and_raises_a_bad_one_each_time() -> None:
+    from verifier.specs.errors import SpecError
+    from verifier.specs.load import load_paper
+    first = batch._spec("demo", None, load_paper)
+    assert batch._spec("demo", None, load_paper) is first and first == load_paper("demo")
+    for _ in range(2):
+        with pytest.raises(SpecError, match="no-such-paper"):
+            batch._spec("no-such-paper", None, load_paper)
 
 
 def test_batch_runs_clean_and_refuses_single_repository_options(tmp_path: Path, capsys) -> None:

@@ -114,6 +114,23 @@ def test_a_foreign_entry_is_never_trusted(repo, tmp_path):
     assert report == expected
 
 
+def test_cached_verdicts_name_their_saus_by_id_and_get_the_spec_s_own_back(repo, tmp_path):
+    folder = tmp_path / "cache"
+    cold, _ = run_api(repo, folder)
+    reader = Cache(folder)
+    stored = {entry.name: reader.get(entry.name, tuple) for entry in entries(folder)}
+    (key, verdicts), = [(key, value) for key, value in stored.items() if value is not None]
+    # ids, not SAUs: unpickling a SAU's sympy formulas evaluated them anew, the largest cost of a warm run
+    assert [verdict.sau for verdict in verdicts] == [verdict.sau.id for verdict in cold.verdicts]
+    spec = load_paper(PAPER)
+    warm = verify(repo, spec, "repo", cache=(cache := Cache(folder)))
+    assert (cache.hits, cache.misses) == (FILES + 1, 0) and warm == cold
+    assert all(verdict.sau is sau for verdict, sau in zip(warm.verdicts, spec.saus))
+    reader.put(key, verdicts[::-1])  # ids that name other SAUs of the spec: never trusted
+    assert verify(repo, load_paper(PAPER), "repo", cache=Cache(folder)) == cold
+    assert reader.get(key, tuple) == verdicts  # decided again and rewritten
+
+
 class _Hostile:
     def __init__(self, path: str) -> None:
         self.path = path

@@ -252,3 +252,13 @@ def test_what_a_registered_function_calls_is_maybe_not_dead(tmp_path) -> None:
     assert graph.liveness("server.handle") == MAYBE
     assert graph.liveness("server.score") == MAYBE
     assert graph.liveness("server.unused") == DEAD
+
+
+def test_methods_by_name(graph) -> None:
+    # the methods a call x.name() on an object of unknown type may run, by name, sorted; functions are not methods
+    methods = graph.methods_by_name()
+    assert methods["__init__"] == ("pkg.layers.Base.__init__", "pkg.layers.Block.__init__",
+                                   "scripts.train.Trainer.__init__")
+    assert methods["reset"] == ("pkg.layers.Base.reset",)
+    assert "double" not in methods  # pkg.sub.util.double is a module function
+    assert graph.methods_by_name() is methods  # built once

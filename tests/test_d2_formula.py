@@ -37,6 +37,7 @@ def formula(text: str) -> sympy.Basic:
     ("q @ k.transpose(-2, -1)", "q @ k.T"),
     ("torch.einsum('bhqd,bhkd->bhqk', q, k)", "q @ k.T"),
     ("torch.matmul(h, W.T)", "W @ h"),
+    ("torch.matmul(h, W)", "W.T @ h"),  # a projection by W's columns, in either convention
     ("x * torch.sigmoid(x)", "silu(x)"),
     ("x.pow(2).sum(-1).sqrt()", "norm(x)"),
     ("torch.rsqrt(v + 0)", "1 / sqrt(v)"),

@@ -70,3 +70,18 @@ def test_recipes_of_a_justfile_run_through_uv_pass_options_and_templates_stay_te
         ("num_trials", 10000, 2, "scripts/synth.py"),
         ("lr", "$(LR)", 4, "train.py"),
     ]
+
+
+def test_a_runners_own_options_before_the_program_do_not_name_the_program() -> None:
+    script = ("accelerate launch --num_processes 4 train.py --lr 1e-4\n"
+              "torchrun --nproc_per_node 8 -m pkg.train --epochs 3\n"
+              "uv run --with rich tools/sweep --seed 7\n")
+    found = extract_launcher(script, "run.sh")
+    assert [(f.name, f.value, f.line, f.context) for f in found.facts] == [
+        ("num_processes", 4, 1, "train.py"),  # the runner's option, kept as evidence for device counts
+        ("lr", 1e-4, 1, "train.py"),
+        ("nproc_per_node", 8, 2, "pkg.train"),
+        ("epochs", 3, 2, "pkg.train"),
+        ("with", "rich", 3, "tools/sweep"),
+        ("seed", 7, 3, "tools/sweep"),
+    ]

@@ -184,6 +184,11 @@ def test_steps_ask_for_roles() -> None:
         "fit", "predict"}
     assert step_roles({"name": "initial Bradley-Terry fit", "keywords": [], "functions": ["fit_bt"]}) == set()
     assert step_roles({"name": "extract features", "keywords": [], "functions": ["fit_transform"]}) == set()
+    # the save is asked for by a step's name only: a save call among its functions or keywords may be where another
+    # step ends (selecting the best checkpoint), not the step
+    assert step_roles({"name": "save the model", "keywords": [], "functions": ["save_checkpoint"]}) == {"save"}
+    assert step_roles({"name": "checkpoint selection", "keywords": ["save_pretrained"],
+                       "functions": ["select_checkpoint", "save_checkpoint"]}) == set()
     assert roles.order_breakers() == (("backward", "optimizer_step", "zero_grad"),)
 
 

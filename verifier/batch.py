@@ -28,7 +28,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from sau.vocabulary import DIMENSIONS, Dimension, Status
+from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec, Status
 from verifier.specs.errors import SpecError
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ def run_job(job: Job, options: Options) -> Row:
     try:
         if not job.repo.is_dir():
             raise SpecError("repository not found or not a folder", job.repo)
-        spec = load_paper(job.paper, options.sau_dir)
+        spec = _spec(job.paper, options.sau_dir, load_paper)
         cache = None if options.cache_dir is None else Cache(options.cache_dir)
         report = verify(job.repo, spec, str(job.repo), options.dimensions, options.max_bytes or DEFAULT_MAX_BYTES,
                         options.exclude, cache=cache, all_projects=options.all_projects)
@@ -197,6 +197,20 @@ def run_job(job: Job, options: Options) -> Row:
                     judged=sum(v.status == Status.JUDGED for v in verdicts),
                     unresolved=sum(v.status == Status.UNRESOLVED for v in verdicts),
                     warnings=len(report.warnings), report=written, seconds=time.perf_counter() - started)
+
+
+# A worker's specs by (paper, sau_dir): SA-Bench's layout verifies each paper once per config, and reading a spec
+# (YAML and sympy's formulas) cost a warm job more than its verification. Specs are frozen records the rules only read.
+_SPECS: dict[tuple[str, Path | None], PaperSpec] = {}
+
+
+def _spec(paper: str, sau_dir: Path | None, load: Callable[[str, Path | None], PaperSpec]) -> PaperSpec:
+    """The spec of ``paper`` by ``load`` (``verifier.specs.load.load_paper``), once per worker process; an error
+    (``SpecError``) is raised again for each job that names the paper."""
+    key = (paper, sau_dir)
+    if key not in _SPECS:
+        _SPECS[key] = load(paper, sau_dir)
+    return _SPECS[key]
 
 
 def _replace(row: Row, **changes: object) -> Row:

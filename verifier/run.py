@@ -7,7 +7,7 @@ touches).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -87,11 +87,12 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
                             + (f"; skipped: {', '.join(sorted(index.unread))}" if index.unread else ""))
     key = _verdicts_key(cache, repo, index, spec, dimensions, max_bytes, exclude, all_projects) \
         if cache is not None else ""
-    verdicts = _cached_verdicts(cache, key) if cache is not None else None
+    chosen = [sau for sau in spec.saus if sau.dimension in dimensions]
+    verdicts = _cached_verdicts(cache, key, chosen) if cache is not None else None
     if verdicts is None:
-        verdicts = _decide_all(index, [sau for sau in spec.saus if sau.dimension in dimensions], tell)
+        verdicts = _decide_all(index, chosen, tell)
         if cache is not None:
-            cache.put(key, verdicts)
+            cache.put(key, _without_saus(verdicts, chosen))
     if judge is not None:
         tell("judge", 0, None, judge.model)
         verdicts = tuple(judge(list(verdicts), index))
@@ -121,17 +122,50 @@ def _verdicts_key(cache: Cache, repo: Path, index: RepositoryIndex, spec: PaperS
     repository (``extractors.cache.tree_manifest``: the content hash of each file read, the size and time of any
     other, since a rule may read a data manifest the index does not) and the whole spec; then the options that
     change what is read or decided, the repository's path (reasons may name it) and what was left unread."""
-    return cache.key("verdicts", str(repo), tree_manifest(repo, index.hashes), repr(spec), repr(dimensions),
+    return cache.key("verdicts", str(repo), tree_manifest(repo, index.hashes), _spec_text(spec), repr(dimensions),
                      str(max_bytes), repr(exclude), repr(all_projects), repr(sorted(index.unread.items())),
                      repr(sorted(index.unread_text.items())))
 
 
-def _cached_verdicts(cache: Cache, key: str) -> tuple[Verdict, ...] | None:
-    """The verdicts stored under ``key``, when the entry is sound and holds verdicts only."""
+# repr() of the specs this process keyed verdicts with, by id (the spec kept, so the id is not reused): a batch
+# worker verifies each paper many times, and printing a spec's sympy formulas is slow.
+_SPEC_TEXTS: dict[int, tuple[PaperSpec, str]] = {}
+
+
+def _spec_text(spec: PaperSpec) -> str:
+    """``repr(spec)``, computed once per spec object of this process."""
+    known = _SPEC_TEXTS.get(id(spec))
+    if known is None or known[0] is not spec:
+        if len(_SPEC_TEXTS) >= 64:  # a process verifying against many specs keeps only the latest
+            del _SPEC_TEXTS[next(iter(_SPEC_TEXTS))]
+        known = _SPEC_TEXTS[id(spec)] = (spec, repr(spec))
+    return known[1]
+
+
+def _without_saus(verdicts: tuple[Verdict, ...], chosen: list[SAU]) -> tuple[Verdict, ...]:
+    """``verdicts`` as the cache keeps them: a verdict about the spec's own SAU object holds its id instead (the
+    spec is part of the key, so the id finds the same SAU again). Rebuilding a SAU's sympy formulas from a pickle
+    evaluates them anew, which cost a warm run more than everything else."""
+    return tuple(replace(verdict, sau=sau.id) if verdict.sau is sau else verdict  # type: ignore[arg-type]
+                 for verdict, sau in zip(verdicts, chosen))
+
+
+def _cached_verdicts(cache: Cache, key: str, chosen: list[SAU]) -> tuple[Verdict, ...] | None:
+    """The verdicts stored under ``key``, one per SAU of ``chosen`` in order, each id put back as the spec's SAU
+    (``_without_saus``), when the entry is sound and holds such verdicts only."""
     found = cache.get(key, tuple)
-    if found is None or not all(isinstance(verdict, Verdict) for verdict in found):
+    if found is None or len(found) != len(chosen) or not all(isinstance(verdict, Verdict) for verdict in found):
         return None
-    return found
+    restored = []
+    for verdict, sau in zip(found, chosen):
+        if isinstance(verdict.sau, str):
+            if verdict.sau != sau.id:
+                return None
+            verdict = replace(verdict, sau=sau)
+        elif not isinstance(verdict.sau, SAU):
+            return None
+        restored.append(verdict)
+    return tuple(restored)
 
 
 def _prepare_call_graph(index: RepositoryIndex) -> None:

@@ -102,7 +102,9 @@ class Mention(Location):
     (a parameter's default value, in the function's scope: ``def make(kind="high_variance")``), or empty.
 
     ``reads`` (bindings and computed keys) the value's inputs: the dotted names it reads and, with ``()`` after
-    them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``). ``within`` (a name or string
+    them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``); for a ``select`` or ``compare``
+    string, the dotted name the comparison tests (``("variant",)`` for ``if variant == "g1_headwise":``,
+    ``("model_name",)`` for ``"7b" in model_name.lower()``). ``within`` (a name or string
     inside a list, tuple, set or dict display bound to a name) ``<name>:<position>``, the position of the
     display's top-level element holding it (empty for a set's element or a dict's key, ``=`` for a dict's value):
     ``REWARD_VARIANTS:2``. ``guards`` the strings the ``if`` statements enclosing the mention in its scope select
@@ -164,6 +166,7 @@ class CallGraph:
         self._decorated: frozenset[str] = frozenset()
         self._states: dict[str, str] = {}
         self._by_text: dict[str, list[Mention]] | None = None
+        self._methods: dict[str, tuple[str, ...]] | None = None
 
     def mentions_by_text(self) -> dict[str, list[Mention]]:
         """Every mention grouped by its text (built once): rules match a term against each distinct text once."""
@@ -173,6 +176,17 @@ class CallGraph:
                 for mention in mentions:
                     self._by_text.setdefault(mention.text, []).append(mention)
         return self._by_text
+
+    def methods_by_name(self) -> dict[str, tuple[str, ...]]:
+        """The repository's methods grouped by their name, each a sorted tuple of qualnames (built once): the
+        methods a call ``x.name()`` on an object of unknown type may run."""
+        if self._methods is None:
+            found: dict[str, list[str]] = {}
+            for qualname, info in self.functions.items():
+                if info.class_name is not None:
+                    found.setdefault(info.name, []).append(qualname)
+            self._methods = {name: tuple(sorted(names)) for name, names in found.items()}
+        return self._methods
 
     def callees_in_order(self, node: str) -> list[CallSite]:
         """The call sites of ``node`` (a function qualname, module, ``__main__`` block, cell or shell script) in

@@ -287,6 +287,8 @@ class Scanner(cst.CSTVisitor):
             self.s.annotated.add((self.scopes[-1], name))
         compared = compared_strings(node.test)
         self.selecting.update(id(string) for string in selecting_strings(node.test))
+        for string, tested in selected_by(node.test):
+            self.key_reads[id(string)] = (tested,)  # the name the arm is selected by: Mention.reads
         if compared:
             self.guard_of[id(node.body)] = compared
         if isinstance(node.orelse, cst.Else):
@@ -300,6 +302,8 @@ class Scanner(cst.CSTVisitor):
             for operand in operands:
                 for string in _strings_of(operand):
                     self.compared.add(id(string))
+            for string, tested in _tested_by(node):
+                self.key_reads.setdefault(id(string), (tested,))  # is_7b = "7b" in model_name.lower()
 
     def visit_Try(self, node: cst.Try) -> None:
         self.arms[id(node.body)] = (id(node), 0)
@@ -637,6 +641,42 @@ def selecting_strings(test: cst.BaseExpression) -> list[cst.SimpleString]:
             or not isinstance(test.comparisons[0].operator, (cst.Equal, cst.In)):
         return []
     return [string for operand in (test.left, test.comparisons[0].comparator) for string in _strings_of(operand)]
+
+
+def selected_by(test: cst.BaseExpression) -> list[tuple[cst.SimpleString, str]]:
+    """The string literals of ``selecting_strings`` each with the dotted name its comparison tests (``variant`` in
+    ``if variant == "g1_headwise":``, ``args.mode`` in ``elif args.mode in ("a", "b"):``); a string compared with
+    anything but a name or attribute chain is left out."""
+    if isinstance(test, cst.BooleanOperation):
+        left, right = selected_by(test.left), selected_by(test.right)
+        return [*left, *right] if selecting_strings(test) else []
+    strings = selecting_strings(test)
+    if not strings or not isinstance(test, cst.Comparison):
+        return []
+    return _tested_by(test)
+
+
+def _tested_by(test: cst.Comparison) -> list[tuple[cst.SimpleString, str]]:
+    """The string literals one comparison (``==``, ``!=``, ``in``, ``not in``) tests, each with the dotted name on
+    its other side, read through a change of case (``model_name.lower()``); empty for a chain of comparisons or
+    when that side is anything else."""
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, _TESTS):
+        return []
+    sides = (test.left, test.comparisons[0].comparator)
+    strings = [string for side in sides for string in _strings_of(side)]
+    tested = [_tested_name(side) for side in sides if not _strings_of(side)]
+    return [(string, tested[0]) for string in strings] if len(tested) == 1 and tested[0] else []
+
+
+_CASE_CALLS = frozenset({"lower", "upper", "casefold"})
+
+
+def _tested_name(node: cst.BaseExpression) -> str | None:
+    """The dotted name a comparison's side reads: itself, or the receiver of a change of case."""
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) \
+            and node.func.attr.value in _CASE_CALLS:
+        node = node.func.value
+    return dotted_name(node)
 
 
 _ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
