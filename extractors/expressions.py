@@ -20,6 +20,7 @@ from typing import Callable
 
 import libcst as cst
 import sympy
+from sympy.core.function import AppliedUndef
 
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, source_text
@@ -223,6 +224,8 @@ class _Builder:
         self.in_progress: set[tuple[str, str]] = set()
         self.return_forms: dict[tuple[str, str], tuple[sympy.Basic, ...]] = {}  # along every path, for a forward
         self.path_returns: dict = {}
+        # (source key, class qualname) -> {"self.<attribute>": value} of the constants __init__ sets (``_constants``)
+        self.constants: dict[tuple[str, str], dict[str, sympy.Basic]] = {}
         # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
         # operation's name, None for the identity, or ("call", name) for a layer read as an uninterpreted function
         self.submodules: dict[tuple[str, str, str], tuple] = {}
@@ -236,6 +239,7 @@ class _Builder:
         for (key, qualname), node in sorted(self.functions.items()):
             if node.name.value == "__init__" and "." in qualname:
                 self._submodules(key, qualname.rsplit(".", 1)[0], node)
+                self._constants(key, qualname.rsplit(".", 1)[0], node)
         records = []
         for key, module in sorted(self.index.modules.items()):
             positions = self.index.positions[key]
@@ -248,7 +252,7 @@ class _Builder:
                                         int(cell) if cell else None, _docstring(node), node=node)
                 try:
                     self._body(node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body], record,
-                               key, qualname, positions, {})
+                               key, qualname, positions, self._env_of(key, qualname, node))
                 except (RecursionError, TypeError, ValueError, ArithmeticError):
                     record.expressions.clear()  # sympy refused this function's code: it offers no candidates
                 records.append(record)
@@ -445,6 +449,43 @@ class _Builder:
             if len(found) == 1 and found[0] is not None:
                 self.submodules[(key, owner, attribute)] = found[0]
 
+    def _constants(self, key: str, owner: str, init: cst.FunctionDef) -> None:
+        """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
+        math.sqrt(config.d_model)``): an attribute assigned once in the class, by a statement of ``__init__``'s own
+        body (not a branch), to arithmetic of names and numbers (no call the table does not read, no opaque code).
+        The class's other methods read the attribute as that value."""
+        assigned: dict[str, int] = {}
+        for (other_key, qualname), method in self.functions.items():
+            if other_key == key and qualname.rsplit(".", 1)[0] == owner:
+                for name in _self_targets(method):
+                    assigned[name] = assigned.get(name, 0) + 1
+        body = init.body.body if isinstance(init.body, cst.IndentedBlock) else []
+        found: dict[str, sympy.Basic] = {}
+        for line in body:
+            for small in getattr(line, "body", ()) if isinstance(line, cst.SimpleStatementLine) else ():
+                if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                    continue
+                target = dotted_name(small.targets[0].target)
+                if not target or not target.startswith("self.") or target.count(".") != 1 \
+                        or assigned.get(target) != 1:
+                    continue
+                try:
+                    value = Translator(self.operations).translate(small.value)
+                except (TypeError, ValueError, ArithmeticError):
+                    continue
+                if not any(isinstance(n, AppliedUndef) or isinstance(n, sympy.Symbol) and
+                           (n.name.startswith("<") or n.name == "None") for n in sympy.preorder_traversal(value)):
+                    found[target] = value
+        if found:
+            self.constants[(key, owner)] = found
+
+    def _env_of(self, key: str, qualname: str, node: cst.FunctionDef) -> dict:
+        """The starting substitutions of a method's body: its class's constants (``_constants``), not in
+        ``__init__``, where they are set."""
+        if "." not in qualname or node.name.value == "__init__":
+            return {}
+        return dict(self.constants.get((key, qualname.rsplit(".", 1)[0]), {}))
+
     def _module_steps(self, value, attribute: str, key: str = "", owner: str = "") -> tuple | None:
         """The steps of a library module built by ``value``: one operation for a module class the table knows
         (``nn.GELU()``) or a library function assigned as it is (``F.elu``), the steps of an ``nn.Sequential`` of
@@ -631,7 +672,7 @@ class _Builder:
         record = FunctionRecord(found[1], node.name.value, "", 0, None)
         statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
         positions: dict = {}  # a helper read only to be inlined needs no line numbers
-        self._body(statements, record, found[0], found[1], positions, {})
+        self._body(statements, record, found[0], found[1], positions, self._env_of(found[0], found[1], node))
         self.in_progress.discard(found)
         # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined;
         # one returning up to MAX_CHOICES different values (one per mode) reads as the choice among them, a
@@ -671,6 +712,39 @@ class _Assignments(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False  # a nested function's assignments are not the method's
+
+
+class _SelfTargets(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def _add(self, target: cst.BaseExpression) -> None:
+        targets = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for element in targets:
+            name = dotted_name(element)
+            if name and name.startswith("self."):
+                self.found.append(name)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._add(target.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._add(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._add(node.target)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+
+def _self_targets(function: cst.FunctionDef) -> list[str]:
+    """Every ``self.<name>`` the body of ``function`` assigns (plainly, by augmented or annotated assignment, or in
+    an unpacking), once per assignment; nested functions left out."""
+    visitor = _SelfTargets()
+    visit(function.body, visitor)
+    return visitor.found
 
 
 class _Returns(cst.CSTVisitor):

@@ -1607,8 +1607,9 @@ def _last_part(name: str) -> str:
 
 
 def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
-    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``), and a floor
-    at one (``clamp(x, min=eps)``, ``max(x, 1e-6)``) read as ``x``."""
+    """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``), a floor
+    at one (``clamp(x, min=eps)``, ``max(x, 1e-6)``) read as ``x``, ``int`` of a rounding as the rounding and a count
+    of groups kept at one or more (``max(1, ceil(n / k))``) as the count."""
     # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
     clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
               and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
@@ -1618,6 +1619,14 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
                    and len(e.args) == 2 for i in (0, 1) if isinstance(e.args[i], sympy.Symbol)
                    and (small_value(e.args[i]) is not None or _leaf_key(e.args[i]) in _STABILITY)})
     code = substitute(code, clamps)
+    # int(ceil(n / k)) is ceil(n / k); max(1, ceil(n / k)), a count of groups kept at one or more, is the count
+    # itself wherever n is positive (an empty input is what the floor guards)
+    rounded = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "int"
+               and len(e.args) == 1 and _rounding(e.args[0])}
+    code = substitute(code, rounded) if rounded else code
+    counts = {e: e.args[1 - i] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "max"
+              and len(e.args) == 2 for i in (0, 1) if e.args[i] == 1 and _rounding(e.args[1 - i], ("ceil",))}
+    code = substitute(code, counts) if counts else code
     mapping = {}
     for symbol in _free(code):
         small = small_value(symbol)
@@ -1626,6 +1635,12 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
         elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
             mapping[symbol] = sympy.Integer(0)
     return substitute(code, mapping)
+
+
+def _rounding(expression: sympy.Basic, names_: tuple[str, ...] = ("ceil", "floor", "round")) -> bool:
+    """True for a rounding call among ``names_`` (``ceil(x)``, ``floor(x)``, ``round(x)``), whose value is already a
+    whole number."""
+    return isinstance(expression, AppliedUndef) and expression.func.__name__ in names_
 
 
 @lru_cache(maxsize=1 << 15)
