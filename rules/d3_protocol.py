@@ -1001,6 +1001,7 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
 _NUMBERED_CATEGORIES = ("scope", "baselines")
 # a number joined to a name by a hyphen or slash is part of that name (``VQVAE-2``, ``DiT-L/2``, ``Llama-3.2-3B``),
 # not one after a number's own suffix (``1k/4k``) or an exponent (``4e-3``)
+_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*%")  # "90% coverage": code writes 0.9, or the miscoverage 0.1
 _PARAMETER_COUNT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[mb](?![\w.])", re.IGNORECASE)  # "42M", "7B"
 _MODEL_NUMBER = re.compile(r"(?<=[a-z][-/])(?<!\d[kmb][-/])(?<!\de-)\d+(?:\.\d+)*[a-z]*", re.IGNORECASE)
 
@@ -1046,9 +1047,10 @@ def _worked_out(mention: Mention, index: RepositoryIndex) -> bool:
 def _unwritten_number(name: str, index: RepositoryIndex) -> float | None:
     """The first number a setting's name claims (``ranks 32/64/96``, ``temperature 0.7``) that nothing in the
     repository writes (``_written_numbers``), or ``None``. Left out: 0 and 1 (written everywhere, and a flag's
-    values), and a count with a million or billion suffix (``FMT-B-42M``, ``Mistral-7B``: a model's parameter count,
-    which code never writes out)."""
-    wanted = sorted(claimed_numbers(_PARAMETER_COUNT.sub(" ", _MODEL_NUMBER.sub(" ", name))) - {0.0, 1.0})
+    values), a percentage ("90% coverage": code writes 0.9, or the miscoverage 0.1), and a count with a million or
+    billion suffix (``FMT-B-42M``, ``Mistral-7B``: a model's parameter count, which code never writes out)."""
+    text = _PERCENT.sub(" ", _PARAMETER_COUNT.sub(" ", _MODEL_NUMBER.sub(" ", name)))
+    wanted = sorted(claimed_numbers(text) - {0.0, 1.0})
     if not wanted:
         return None
     written = index.analysis(_written_numbers)
@@ -1177,8 +1179,8 @@ def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     its aliases) under a name the spec did not list: it shares a size of the element (``lr_7b`` for "Gemma-7B"),
     or holds every word of the element's name, numbers left out, or their stems (``p2vae_model`` for "P2VAE-16M",
     ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the
-    element's, a single one of its name (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for
-    "FR-Quantizer"; not ``path`` from an alias ``resume_path``), or a live name or string writes a size of the
+    element's or its aliases' (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for "FR-Quantizer",
+    ``failure`` for "risk exceedance frequency" aliased ``failure_rate``), or a live name or string writes a size of the
     element (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for
     "PaLM 2 first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
     own = _plain_words(text)
@@ -1189,7 +1191,7 @@ def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     core = {w.rstrip("0123456789") for w in name_words if w not in sizes and not w.isdigit()} - {""}
     if core and all(_shares_word({w}, own) for w in core):  # compile_error_reward for "compiler reward"
         return True
-    if own <= {w for t in terms for w in _plain_words(t)} and (len(own) > 1 or own <= name_words):
+    if own <= {w for t in terms for w in _plain_words(t)}:  # failure for "risk exceedance frequency", failure_rate
         return True
     return bool(sizes) and any(
         sizes & _plain_words(t) for t, mentions in graph.mentions_by_text().items()
