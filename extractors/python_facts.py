@@ -25,6 +25,7 @@ from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 from extractors import facts as K
 from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
 from extractors.layer_stacks import STACKED, Layer, stack_facts
+from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
 from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
@@ -65,7 +66,9 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     (used when a fragment of a file is parsed on its own); ``wrapper`` a ``MetadataWrapper`` of ``module`` made by
     the caller, so that the positions it resolves can be kept. Never raises on unusual but parsed code.
     """
-    wrapper = wrapper or MetadataWrapper(module, unsafe_skip_copy=True)
+    if wrapper is None:  # a fragment (extractors.fallback): our position table, not libcst's slower generation
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        resolve_positions(wrapper)
     visitor = _FactVisitor(file, line_offset, cell)
     visit_wrapper(wrapper, visitor)  # libcst's walk, without entering the tokens the visitor ignores
     visitor.resolve_loops()

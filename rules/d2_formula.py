@@ -1439,14 +1439,28 @@ def _indexed(name: str) -> str:
 
 def _mechanism_keys(keywords) -> list[frozenset[str]]:
     """The token sets of the mechanism keywords (``F.normalize`` -> {normalize}; ``edit_distance`` -> {distance,
-    edit})."""
+    edit}); a mixed-case acronym (``RoPE``, ``SwiGLU``, ``LoRA``) also as one word, as code writes it in
+    ``apply_rope``."""
     keys = []
     for keyword in keywords:
         last = keyword.rsplit(".", 1)[-1]
         tokens = frozenset(t for t in names.normalise(last).split("_") if t)
         if tokens:
             keys.append(tokens)
+        if _acronym(last):
+            keys.append(frozenset({last.lower()}))
     return keys
+
+
+_ACRONYM_PART = 3  # the longest camel-case part of a mixed-case acronym (Swi-GLU); LayerNorm, LpLoss are two words
+
+
+def _acronym(word: str) -> bool:
+    """A mixed-case acronym written as one word (``RoPE``, ``ReLU``, ``MoE``): letters only, upper and lower case
+    both, and every camel-case part at most ``_ACRONYM_PART`` letters (``QKNorm``, ``LayerNorm`` are words)."""
+    parts = names.words(word)
+    return word.isalpha() and not word.islower() and not word.isupper() and len(parts) > 1 \
+        and all(len(p) <= _ACRONYM_PART for p in parts)
 
 
 def _contains(keys: list[frozenset[str]], name: str) -> bool:

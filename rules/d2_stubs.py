@@ -18,6 +18,7 @@ import libcst as cst
 from extractors.expressions import FunctionRecord
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES, StubFinding
+from extractors.trees import visit
 from extractors.walk import is_test_path
 from extractors.values import dotted_name
 
@@ -49,6 +50,12 @@ def overridden_methods(index: RepositoryIndex) -> dict[str, set[str]]:
     bases: dict[str, set[str]] = {}
 
     class _Bases(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            # a class statement is never inside an expression or a simple statement: those are not entered
+            if isinstance(node, (cst.BaseExpression, cst.BaseSmallStatement)):
+                return False
+            return super().on_visit(node)
+
         def visit_ClassDef(self, node: cst.ClassDef) -> None:
             body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
             methods = {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
@@ -59,7 +66,7 @@ def overridden_methods(index: RepositoryIndex) -> dict[str, set[str]]:
 
     for module in index.modules.values():
         try:
-            module.visit(_Bases())
+            visit(module, _Bases())  # the read-only walk (extractors.trees)
         except RecursionError:
             continue  # a pathological nesting depth: this source adds what it had
     return bases

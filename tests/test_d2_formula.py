@@ -302,3 +302,15 @@ def test_jax_indexed_writes_and_flax_parameters_read_as_values() -> None:
         "out.at[:, :m].set(jnp.einsum('bji,io->bjo', x, self.param('kernel', init, (d, d))))"))
     assert read == sympy.Function("matmul")(sympy.Symbol("x"), sympy.Symbol("kernel"))
     assert translator.translate(cst.parse_expression("out.at[i].add(v)")) != sympy.Symbol("v")  # only a write is v
+
+
+def test_overridden_methods_finds_classes_in_any_block_and_none_in_expressions(tmp_path: Path) -> None:
+    from rules.d2_stubs import overridden_methods
+    source = ("class Gate(nn.BaseGate):\n    def forward(self, x):\n        return x\n    scale = lambda self: 2\n"
+              "if USE_FAST:\n    class Fast(Gate):\n        def forward(self, x):\n            return x\n"
+              "def build():\n    class Local(Base, Mixin):\n        def step(self):\n            pass\n"
+              "        def reset(self):\n            pass\n    return Local\n"
+              "obj = type('Dyn', (Base,), {'run': lambda self: 1})\n")
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    assert overridden_methods(index) == {"BaseGate": {"forward"}, "Gate": {"forward"}, "Base": {"step", "reset"},
+                                         "Mixin": {"step", "reset"}}

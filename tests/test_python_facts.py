@@ -227,3 +227,15 @@ def test_a_conditional_expression_binds_one_value_per_path_up_to_a_bound() -> No
     assert named == [("lr", 1e-3, 1), ("lr", 3e-4, 1), ("lr", 1e-4, 1),
                      ("prompts", (5, 10), 2), ("prompts", (5, 10, 200), 2),
                      ("table", None, 3)]  # twelve paths: a dispatch table, not one setting per path
+
+
+def test_a_fragment_s_facts_are_those_libcst_s_own_position_table_gives() -> None:
+    # extract_source (the tree-sitter fallback's fragments) places nodes with extractors.positions' table
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from extractors.python_facts import extract_module
+    module = cst.parse_module(SOURCE)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper.resolve(PositionProvider)  # libcst's own generation of the table
+    assert extract_source(SOURCE, "train.py", 7) == extract_module(module, "train.py", 7, wrapper=wrapper)
