@@ -62,8 +62,7 @@ def free_source(mention: Mention, index: RepositoryIndex) -> Fact | None:
 def _passed(scope: str, parameter: str, index: RepositoryIndex) -> list[Fact]:
     """The arguments live calls of the function ``scope`` (a qualname; a method ``__init__`` is called by its
     class's name) pass for ``parameter``, by keyword or by position."""
-    parts = scope.split(".")
-    owner = parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+    owner = called_name(scope)
     out: list[Fact] = []
     for call in index.analysis(calls_by_short).get(owner, ()):
         if is_test_path(call.file) or call_liveness(index, call) == DEAD:
@@ -72,6 +71,12 @@ def _passed(scope: str, parameter: str, index: RepositoryIndex) -> list[Fact]:
         out.extend(f for f in index.named(parameter) if f.kind == K.KEYWORD and f.file == call.file
                    and f.line == call.line and f.context.rsplit(".", 1)[-1] == owner)
     return out
+
+
+def called_name(scope: str) -> str:
+    """The name calls of the function ``scope`` (a qualname) use: its last part, or its class's for ``__init__``."""
+    parts = scope.split(".")
+    return parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
 
 
 def _from_option(fact: Fact, options: dict[str, Fact]) -> bool:

@@ -64,7 +64,8 @@ Per element, in this order:
   loop over ``[(3, 3), (9, 9)]``), or whose knob's live bindings hold every claimed value (``action_repeat = 2``
   for "action repeat 2"; the knob named by the setting's words or an alias's, ``frame_skip``; a knob kept from a
   parameter, ``self.action_repeat = action_repeat``, is bound by that parameter's default unless every live call
-  overrides it, and by the keyword or positional arguments the calls pass for it: ``_knob_bindings``); for a
+  overrides it, and by the keyword or positional arguments the calls pass for it, also for a parameter without
+  a default: ``_knob_bindings``; a library function named like the knob, ``torch.topk``, is none); for a
   dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
@@ -125,7 +126,7 @@ from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention, module_name
 from extractors.facts import Fact, RepositoryIndex
-from extractors.provenance import binding_liveness, overridden_by, passed_for
+from extractors.provenance import binding_liveness, calls_by_short, overridden_by, passed_for, positional_passes
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -134,7 +135,7 @@ from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, sele
                            supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
-from rules.d3_options import free_source, typed_freely
+from rules.d3_options import called_name, free_source, typed_freely
 from rules.d3_values import stub_nodes, uncomputed
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
 
@@ -963,7 +964,10 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
         return None
     knob_words = {wanted} | {_setting_words(a) for a in aliases or () if not _whole_only(a) and not _DIGIT.search(a)}
     partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
-    for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind in ("name", "binding")}):
+    attributes = index.analysis(attribute_parts)
+    # a library's function is no knob (torch.topk for "Top-K"): neither a call's name nor an attribute it reads
+    for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind == "binding" or m.kind == "name"
+                        and m.context != "call" and (m.where, m.line, m.text) not in attributes}):
         if _setting_words(knob) not in knob_words:
             continue
         facts = _knob_bindings(knob, index)
@@ -997,6 +1001,7 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
 _NUMBERED_CATEGORIES = ("scope", "baselines")
 # a number joined to a name by a hyphen or slash is part of that name (``VQVAE-2``, ``DiT-L/2``, ``Llama-3.2-3B``),
 # not one after a number's own suffix (``1k/4k``) or an exponent (``4e-3``)
+_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*%")  # "90% coverage": code writes 0.9, or the miscoverage 0.1
 _PARAMETER_COUNT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[mb](?![\w.])", re.IGNORECASE)  # "42M", "7B"
 _MODEL_NUMBER = re.compile(r"(?<=[a-z][-/])(?<!\d[kmb][-/])(?<!\de-)\d+(?:\.\d+)*[a-z]*", re.IGNORECASE)
 
@@ -1042,9 +1047,10 @@ def _worked_out(mention: Mention, index: RepositoryIndex) -> bool:
 def _unwritten_number(name: str, index: RepositoryIndex) -> float | None:
     """The first number a setting's name claims (``ranks 32/64/96``, ``temperature 0.7``) that nothing in the
     repository writes (``_written_numbers``), or ``None``. Left out: 0 and 1 (written everywhere, and a flag's
-    values), and a count with a million or billion suffix (``FMT-B-42M``, ``Mistral-7B``: a model's parameter count,
-    which code never writes out)."""
-    wanted = sorted(claimed_numbers(_PARAMETER_COUNT.sub(" ", _MODEL_NUMBER.sub(" ", name))) - {0.0, 1.0})
+    values), a percentage ("90% coverage": code writes 0.9, or the miscoverage 0.1), and a count with a million or
+    billion suffix (``FMT-B-42M``, ``Mistral-7B``: a model's parameter count, which code never writes out)."""
+    text = _PERCENT.sub(" ", _PARAMETER_COUNT.sub(" ", _MODEL_NUMBER.sub(" ", name)))
+    wanted = sorted(claimed_numbers(text) - {0.0, 1.0})
     if not wanted:
         return None
     written = index.analysis(_written_numbers)
@@ -1074,16 +1080,31 @@ def _knob_bindings(knob: str, index: RepositoryIndex) -> list[Fact]:
             if overridden_by(index, fact) is not None:
                 continue
         out.setdefault((fact.file, fact.line, repr(fact.value)), fact)
+    for owner, parameters in index.signatures.items():  # a parameter without a default: what the calls pass
+        if parameters and knob in parameters:
+            for passed in _passes_to(owner, knob, index):
+                out.setdefault((passed.file, passed.line, repr(passed.value)), passed)
     return sorted(out.values(), key=lambda f: (f.file, f.line))
 
 
 def _passes_parameter(mention: Mention, knob: str, index: RepositoryIndex) -> bool:
     """Whether the binding ``mention`` (``self.action_repeat = action_repeat``) only passes on the parameter
     ``knob`` of the function it is in: the knob's value is that parameter's default or what the calls pass for it
-    (``_knob_bindings``), nothing worked out at run time."""
-    return mention.reads == (knob,) and any(
-        f.kind == K.DEFAULT and f.name == knob and f.where == mention.where
-        and (mention.scope == f.context or mention.scope.endswith("." + f.context)) for f in index.named(knob))
+    (``_knob_bindings``), nothing worked out at run time; a parameter without a default has what the calls pass
+    (``self.top_k = top_k`` in ``MoELayer.__init__``, called ``MoELayer(..., config["top_k"])``)."""
+    if mention.reads != (knob,):
+        return False
+    return any(f.kind == K.DEFAULT and f.name == knob and f.where == mention.where
+               and (mention.scope == f.context or mention.scope.endswith("." + f.context))
+               for f in index.named(knob)) or knob in (index.signatures.get(called_name(mention.scope)) or ())
+
+
+def _passes_to(owner: str, parameter: str, index: RepositoryIndex) -> list[Fact]:
+    """The positional arguments live calls of ``owner`` (a function, or a class by its ``__init__``) pass for
+    ``parameter``, outside tests."""
+    liveness = index.analysis(binding_liveness)
+    return [f for call in index.analysis(calls_by_short).get(owner, ()) if not is_test_path(call.file)
+            for f in positional_passes(index, call) if f.name == parameter and liveness(f) != DEAD]
 
 
 def _other_knobs(wanted: frozenset[str], knob: str, index: RepositoryIndex) -> bool:
@@ -1158,8 +1179,8 @@ def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     its aliases) under a name the spec did not list: it shares a size of the element (``lr_7b`` for "Gemma-7B"),
     or holds every word of the element's name, numbers left out, or their stems (``p2vae_model`` for "P2VAE-16M",
     ``math_data_path`` for "MATH500", ``compile_error_reward`` for "compiler reward"), or its own words are all the
-    element's, a single one of its name (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for
-    "FR-Quantizer"; not ``path`` from an alias ``resume_path``), or a live name or string writes a size of the
+    element's or its aliases' (``reward_lambda`` for "reward multiplier lambda", ``quantizer`` for "FR-Quantizer",
+    ``failure`` for "risk exceedance frequency" aliased ``failure_rate``), or a live name or string writes a size of the
     element (``"1.7B_28L"`` for "dense 1.7B 28 layers"). A name sharing one other word (``first_turn_prompt`` for
     "PaLM 2 first attempts", ``sigma_assignment`` for "position-decayed assignment") is no sign of it."""
     own = _plain_words(text)
@@ -1170,7 +1191,7 @@ def _kin(text: str, terms: list[str], graph: CallGraph) -> bool:
     core = {w.rstrip("0123456789") for w in name_words if w not in sizes and not w.isdigit()} - {""}
     if core and all(_shares_word({w}, own) for w in core):  # compile_error_reward for "compiler reward"
         return True
-    if own <= {w for t in terms for w in _plain_words(t)} and (len(own) > 1 or own <= name_words):
+    if own <= {w for t in terms for w in _plain_words(t)}:  # failure for "risk exceedance frequency", failure_rate
         return True
     return bool(sizes) and any(
         sizes & _plain_words(t) for t, mentions in graph.mentions_by_text().items()
