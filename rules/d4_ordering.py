@@ -62,7 +62,8 @@ unless the name is a common call (``self.train()`` is ``nn.Module.train``). The 
 first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
 runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches, or no call of it
-and its names held only by such code: reported with where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+and its names held only by such code, a function or class named with a word of its own among them: reported with
+where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
 sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites
 call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``;
 ``stub_functions``). A call of a stub runs
@@ -763,13 +764,19 @@ def _decidedly_absent(step: dict, graph: CallGraph) -> bool:
     return _related_name(step, graph) is None
 
 
+def _distinctive(step: dict) -> set[str]:
+    """The words of a step's functions and identifier-like keywords that may tie a name to it: four letters or more,
+    no common call or generic term (``rules/words.yaml``)."""
+    return {w for n in _names(step) for w in _words(n.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL}
+
+
 def _related_name(step: dict, graph: CallGraph) -> str | None:
     """A name or string the code uses (a display text excepted) holding a word of the step's functions or
     identifier-like keywords that is more than a common call or a generic term (``rules/words.yaml``), as
     ``'text' (file:line)``: ``compute_kl_penalised_rewards`` for a step named by ``compute_rewards`` may compute it
     inline. ``"no word of its own"`` when the step has only common words to look for (a step written under other
     names cannot be told then); ``None`` when no such name exists."""
-    distinctive = {w for n in _names(step) for w in _words(n.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL}
+    distinctive = _distinctive(step)
     if not distinctive:
         return "no word of its own"
     return next((f"{text!r} ({m.ref})" for text, mentions in graph.mentions_by_text().items()
@@ -1007,9 +1014,11 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
         runs = [_words(w) for w in wanted if _words(w)]
         mentions = [m for text, mentions in graph.mentions_by_text().items()
                     if any(_contains(_words(text), run) for run in runs) for m in mentions if m.kind != "display"]
-        if mentions and all(graph.liveness(m.scope) == DEAD for m in mentions):
-            # its names only in code no entry point reaches (def extend_rope_base(...) that nothing calls): written,
-            # never run, like a dead function named after the step
+        if (mentions and all(graph.liveness(m.scope) == DEAD for m in mentions)
+                and any(m.kind == "definition" and _distinctive(step) & set(_words(m.text)) for m in mentions)):
+            # its names only in code no entry point reaches, one a function or class named with a word of its own
+            # (def extend_rope_base(...) that nothing calls): written, never run, like a dead function named after
+            # the step; a general word ("chunk") or a variable (num_frames in an attention function) shows nothing
             result.outcome, result.where = DEAD_STEP, min(mentions, key=lambda m: (m.file, m.line)).ref
             return
         mention = mentions[0] if mentions else None
