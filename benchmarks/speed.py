@@ -27,7 +27,8 @@ figure; both are printed, and ratios for both. Sections:
   repository's report is byte-identical between the two passes.
 - ``batch``: ``verify --pairs`` over every repository of ``--batch-configs`` (default the nine development configs,
   ``benchmarks/sabench_layout.py``: 270 repositories) with ``--jobs`` processes, cold then warm; ``--batch-repos``
-  takes only the first N (for a quick look).
+  takes only the first N (for a quick look). Prints whether the summary, and how many of the written files (every
+  report and the summary), are byte-identical between the passes.
 - ``growth``: synthetic repositories (written to a temporary folder: files of 500 lines of model, config and
   training code) of 1,000, 10,000 and 100,000 lines, and 1,000,000 with ``--max-lines 1000000`` (minutes), plus one
   file of about 1 MB; ``verify`` against the demo paper on each: time and peak memory against lines.
@@ -170,10 +171,16 @@ def batch(runs: Path, configs: list[str], limit: int | None, jobs: int, work: Pa
         figures[name] = asdict(result)
         say(f"  {name}: {len(pairs)} repositories in {result.wall:.1f} s wall ({result.cpu:.1f} s cpu, workers "
             f"included; exit {result.status})")
-    cold, warm = (work / f"batch-{name}" / "summary.json" for name in ("cold", "warm"))
-    same = cold.is_file() and warm.is_file() and cold.read_bytes() == warm.read_bytes()
-    say(f"  summaries byte-identical between the passes: {'yes' if same else 'no'}")
+    cold, warm = (work / f"batch-{name}" for name in ("cold", "warm"))
+    same = (cold / "summary.json").is_file() and (warm / "summary.json").is_file() \
+        and (cold / "summary.json").read_bytes() == (warm / "summary.json").read_bytes()
+    written = sorted(path.relative_to(cold) for path in cold.rglob("*") if path.is_file())
+    identical = sum((warm / path).is_file() and (cold / path).read_bytes() == (warm / path).read_bytes()
+                    for path in written)
+    say(f"  summaries byte-identical between the passes: {'yes' if same else 'no'}; reports and summary: "
+        f"{identical} of {len(written)} files")
     figures["identical_summary"] = same
+    figures["identical_files"] = [identical, len(written)]
     return figures
 
 

@@ -122,6 +122,8 @@ _NODE: Any = None  # libcst.CSTNode, imported on the first walk
 # conditional, e.g. an f-string part without a format spec gets no callbacks for it): their order is learnt per node.
 _CONDITIONAL = frozenset({"ImportFrom", "LazyImportFrom", "FormattedStringExpression", "TemplatedStringExpression"})
 _TOKENS: frozenset = frozenset()  # the token classes (``_token_classes``)
+_ORDER_BY_NONES: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}  # see ``_attribute_order``
+_RECORDER: Any = None  # ``_recorder``
 
 
 def _load_libcst() -> None:
@@ -206,35 +208,52 @@ def _attribute_order(node: Any) -> tuple[str, ...]:
     """The attributes libcst's ``_visit_and_replace_children`` visits on ``node``, in its order, learnt by running it
     once with a visitor that records them and does not descend. Kept per class when the record is complete (every
     field left out holds a value libcst never visits: a string, a number) and the class visits the same attributes
-    whatever its values (not one of ``_CONDITIONAL``); otherwise the record is this node's only."""
+    whatever its values (not one of ``_CONDITIONAL``); otherwise per class and set of fields holding ``None``
+    (``_ORDER_BY_NONES``): libcst's visits differ only by whether an optional field is ``None`` (an f-string part's
+    format spec), and a field left out of the record that holds ``None`` (``Index.star``, ``Newline.value``) could
+    otherwise be one visited only when set."""
     import dataclasses
 
-    import libcst as cst
-
-    class Recorder(cst.CSTVisitor):
-        def __init__(self) -> None:
-            super().__init__()
-            self.names: list[str] = []
-
-        def on_visit(self, node: Any) -> bool:
-            return False
-
-        def on_leave(self, original_node: Any) -> None:
-            pass
-
-        def on_visit_attribute(self, node: Any, attribute: str) -> None:
-            self.names.append(attribute)
-
-        def on_leave_attribute(self, original_node: Any, attribute: str) -> None:
-            pass
-
-    recorder = Recorder()
+    nones = tuple(f.name for f in dataclasses.fields(node) if getattr(node, f.name) is None)
+    known = _ORDER_BY_NONES.get((type(node), nones))
+    if known is not None:
+        return known
+    recorder = _recorder()
+    recorder.names = []
     node._visit_and_replace_children(recorder)
     order = tuple(recorder.names)
-    if type(node).__name__ not in _CONDITIONAL \
-            and all(f.name in order or getattr(node, f.name) is not None for f in dataclasses.fields(node)):
+    if type(node).__name__ not in _CONDITIONAL and all(name in order for name in nones):
         _ORDER[type(node)] = order
+    _ORDER_BY_NONES[(type(node), nones)] = order
     return order
+
+
+def _recorder() -> Any:
+    """The visitor ``_attribute_order`` records with (one per process: making a class per node cost more than the
+    walk it saved)."""
+    global _RECORDER
+    if _RECORDER is None:
+        import libcst as cst
+
+        class Recorder(cst.CSTVisitor):
+            def __init__(self) -> None:
+                super().__init__()
+                self.names: list[str] = []
+
+            def on_visit(self, node: Any) -> bool:
+                return False
+
+            def on_leave(self, original_node: Any) -> None:
+                pass
+
+            def on_visit_attribute(self, node: Any, attribute: str) -> None:
+                self.names.append(attribute)
+
+            def on_leave_attribute(self, original_node: Any, attribute: str) -> None:
+                pass
+
+        _RECORDER = Recorder()
+    return _RECORDER
 
 
 def _token_classes() -> frozenset:

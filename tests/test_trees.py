@@ -35,6 +35,7 @@ SOURCE = (
     "                # inside brackets\r\n"
     "                y)):\r\n"
     "            a += i; b -= j\r\n"
+    "        v = x[1] + x[2:3] + y[a]\r\n"
     "        return a @ b\r\n"
 )
 
@@ -144,3 +145,12 @@ def test_callees_leave_out_tokens_and_nested_definitions():
     for statement in cst.parse_module(source).body:
         _collect_callees(statement, record, skip_bodies=True)
     assert record.callees == {"f", "g", "h", "k", "method", "norm", "abs", "inner", "cond"}
+
+
+def test_attribute_orders_are_learnt_once_per_class_and_set_of_empty_fields():
+    from extractors import trees
+    visit(cst.parse_module(SOURCE), _Recorder())
+    # an index's star and an f-string part's conversion and spec may be None: their order is kept per such set
+    assert (cst.Index, ("star", "whitespace_after_star")) in trees._ORDER_BY_NONES
+    parts = {nones for kind, nones in trees._ORDER_BY_NONES if kind is cst.FormattedStringExpression}
+    assert any("format_spec" in nones for nones in parts) and any("format_spec" not in nones for nones in parts)
