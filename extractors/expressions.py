@@ -453,7 +453,7 @@ class _Builder:
         """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
         math.sqrt(config.d_model)``): an attribute assigned once in the class, by a statement of ``__init__``'s own
         body (not a branch), to arithmetic of names and numbers (no call the table does not read, no opaque code).
-        The class's other methods read the attribute as that value."""
+        The class's other methods read the attribute as written or as that value (``_env_of``)."""
         assigned: dict[str, int] = {}
         for (other_key, qualname), method in self.functions.items():
             if other_key == key and qualname.rsplit(".", 1)[0] == owner:
@@ -480,11 +480,13 @@ class _Builder:
             self.constants[(key, owner)] = found
 
     def _env_of(self, key: str, qualname: str, node: cst.FunctionDef) -> dict:
-        """The starting substitutions of a method's body: its class's constants (``_constants``), not in
-        ``__init__``, where they are set."""
+        """The starting substitutions of a method's body: each constant of its class (``_constants``) as the choice
+        of the attribute as written (a paper may name it: ``attn_scale``) and its value, not in ``__init__``, where
+        they are set."""
         if "." not in qualname or node.name.value == "__init__":
             return {}
-        return dict(self.constants.get((key, qualname.rsplit(".", 1)[0]), {}))
+        return {name: sympy.Function(CHOICE)(sympy.Symbol(name), value)
+                for name, value in self.constants.get((key, qualname.rsplit(".", 1)[0]), {}).items()}
 
     def _module_steps(self, value, attribute: str, key: str = "", owner: str = "") -> tuple | None:
         """The steps of a library module built by ``value``: one operation for a module class the table knows
