@@ -110,13 +110,16 @@ class Warning_:
 @dataclass
 class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
-    occurs; ``unread`` maps a file (or ``file#cell``) that was not read, or only partly, to why (``"read only with
+    occurs. ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
+    ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
+    (``getattr(module, "lr")``): what can read a plain variable. ``unread`` maps a file (or ``file#cell``) that was not read, or only partly, to why (``"read only with
     tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
     lines not read of such a part, where they are known (a file tree-sitter read in part)."""
 
     facts: list[Fact] = field(default_factory=list)
     calls: list[CallFact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
+    names_read: Counter = field(default_factory=Counter)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
@@ -135,6 +138,7 @@ class FileFacts:
         self.facts.extend(other.facts)
         self.calls.extend(other.calls)
         self.reads.update(other.reads)
+        self.names_read.update(other.names_read)
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
@@ -177,6 +181,7 @@ class RepositoryIndex:
         self.by_name: dict[str, list[Fact]] = defaultdict(list)
         self.by_value: dict[float, list[Fact]] = defaultdict(list)
         self.reads: Counter = Counter()
+        self.names_read: Counter = Counter()  # FileFacts.names_read of every file
         self.calls: list[CallFact] = []
         self.calls_by_reads: dict[str, list[CallFact]] = defaultdict(list)
         self.dynamic_unpacking = False
@@ -205,6 +210,7 @@ class RepositoryIndex:
         self.files.append(file)
         self.lines.update(text_lines)
         self.reads.update(found.reads)
+        self.names_read.update(found.names_read)
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
         for call in found.calls:

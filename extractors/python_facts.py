@@ -486,6 +486,11 @@ class _FactVisitor(cst.CSTVisitor):
         for arg in node.args:
             if arg.keyword is not None:
                 self.skip_names.add(id(arg.keyword))
+        if callee in ("getattr", "hasattr") and len(node.args) >= 2 \
+                and isinstance(node.args[1].value, cst.SimpleString):
+            attribute = node.args[1].value.evaluated_value  # an attribute read by name: getattr(config, "lr")
+            if isinstance(attribute, str):
+                self.found.names_read[attribute] += 1
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
                 and node.func.attr.value in ("update", "setdefault"):
             self._keyed(node.func.value.value, False)  # keys added at run time
@@ -601,6 +606,7 @@ class _FactVisitor(cst.CSTVisitor):
             return
         if self._loaded():
             self.found.reads[node.value] += 1
+            self.found.names_read[node.value] += 1
             if self.function_reads:
                 self.function_reads[-1][0].add(node.value)
 
@@ -608,6 +614,7 @@ class _FactVisitor(cst.CSTVisitor):
         self.not_references.add(id(node.value))
         if self._loaded():
             self.found.reads[node.attr.value] += 1
+            self.found.names_read[node.attr.value] += 1
             if self.function_reads:
                 self.function_reads[-1][0].add(node.attr.value)  # self.save_hyperparameters() captures arguments
             dotted = dotted_name(node)

@@ -1020,6 +1020,9 @@ def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
         # a launcher passes its options to the program it runs; a layer stack is built by the code that runs it
     if fact.kind == K.DICT and not _holder_read(fact, index):
         return False
+    if fact.kind == K.ASSIGNMENT and fact.path == fact.name:
+        # a plain variable is read by its name (or getattr of a module), never by a config key of that spelling
+        return index.names_read.get(fact.name, 0) > 0
     return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
 
 
@@ -1030,7 +1033,7 @@ def _holder_read(fact: Fact, index: RepositoryIndex) -> bool:
     parts = fact.path.split(".")[:-1]
     if parts and parts[0] in ("self", "cls"):
         parts = parts[1:]
-    return not parts or index.reads.get(parts[0], 0) > 0
+    return not parts or index.names_read.get(parts[0], 0) > 0  # a variable: read by name, not by a key
 
 
 def _evidence_order(fact: Fact) -> tuple:
