@@ -5,7 +5,8 @@ graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: i
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
 call, so recursion and repeated calls end), loops noted; a method called on an object of unknown type
 (``self.model.update_history(h, x)`` in a trainer handed its model) is expanded too when one repository class alone
-defines it and shares a word of its name with the receiver's (``_only_method``). A call site maps to a step
+defines it and shares a word of its name with the receiver's (``_only_method``), a guess, so that a site it reaches
+maps a step weakly at most. A call site maps to a step
 
 - **never** when it only constructs an object or builds a UI widget (``PPOTrainer(...)``, ``gr.Video()``, any call
   into ``gradio``/``streamlit``...: ``rules/roles.yaml``, ``ui_modules``): setting a step up is not running it,
@@ -812,6 +813,8 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
                     continue
                 if strength == STRONG and repeated and not event.in_loop:
                     strength = WEAK  # "train the variants": one call outside a loop trains one thing
+                if strength == STRONG and any(s.kind == UNRESOLVED for s in event.path[:-1]):
+                    strength = WEAK  # reached through a method guessed by its name (_only_method): only likely
                 if strength == STRONG:
                     strong.append(event)
                 elif strength == WEAK and not strong:
