@@ -84,15 +84,16 @@ class LoaderValues:
 
 def loader_values(index: RepositoryIndex) -> LoaderValues:
     """Analysis provider: the loader calls of ``index``'s Python files (test files left out), each with the strings
-    its arguments resolve to through module-level constants (module docstring). Files that do not parse are
-    skipped."""
+    its arguments resolve to through module-level constants (module docstring). Files that were not read in full
+    (``RepositoryIndex.unread``: refused as pathological, read only with tree-sitter) and files that do not parse
+    are skipped; never raises on a source's content."""
     trees: dict[str, ast.Module] = {}
     for key, lines in index.lines.items():
-        if not key.endswith(".py") or is_test_path(key):
+        if not key.endswith(".py") or is_test_path(key) or key in index.unread:
             continue
         try:
             trees[key] = ast.parse("\n".join(lines))
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):  # what compile() raises on bad input
             continue
     strings, tables = _module_constants(trees.values())
     found = LoaderValues()

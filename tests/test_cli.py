@@ -235,3 +235,38 @@ def test_an_unknown_dimension_lists_the_dimensions_plainly(capsys) -> None:
     assert stopped.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(
         "argument --dim: invalid choice: 'D9' (choose from 'D1', 'D2', 'D3', 'D4')")
+
+
+def test_a_file_refused_as_pathological_costs_no_rule(tmp_path):
+    import shutil
+    repo = tmp_path / "repo"
+    shutil.copytree(Path(__file__).parent.parent / "benchmark_data" / "demo" / "repo", repo)
+    (repo / "tinygpt" / "ops.py").write_text("y = " + "+".join(["a"] * 5000) + "\n")
+    result = run(repo, "--paper", "demo", "--format", "json", "--no-cache", "--dim", "D3")
+    assert result.returncode == 0, result.stderr
+    assert "tinygpt/ops.py: line 1 chains more than 1000 operators; not parsed" in result.stderr
+    claim = json.loads(result.stdout)["dimensions"]["D3"]["claims"][0]
+    # D3's loader lookup skips the unread file (it once re-parsed it and hit the recursion limit)
+    assert (claim["status"], claim["score"], claim["drift"]) == ("unresolved", 0.0, "protocol")
+    assert "rule failed" not in claim["judge_reasoning"]
+
+
+def test_a_rule_that_raises_is_an_internal_error_and_the_report_is_still_written(tmp_path, monkeypatch, capsys):
+    import dataclasses
+
+    from sau.vocabulary import Dimension
+    from verifier.dimensions import DIMENSION_RULES
+
+    def broken(sau, index):  # stands for a rule bug on some input
+        raise IndexError("list index out of range")
+
+    monkeypatch.setitem(DIMENSION_RULES, Dimension.D4,
+                        dataclasses.replace(DIMENSION_RULES[Dimension.D4], check=broken))
+    out = tmp_path / "report.json"
+    demo = Path(__file__).parent.parent / "benchmark_data" / "demo" / "repo"
+    assert main([str(demo), "--paper", "demo", "--format", "json", "--no-cache", "-q", "-o", str(out)]) == 3
+    assert ("verify: internal error: a rule failed on SAU demo-D4-001: IndexError: list index out of range; "
+            "the SAU is left unresolved") in capsys.readouterr().err
+    claims = json.loads(out.read_text())["dimensions"]
+    assert claims["D4"]["claims"][0]["status"] == "unresolved"
+    assert claims["D1"]["claims"][1]["score"] == 0.75  # every other rule ran

@@ -160,7 +160,7 @@ def run_job(job: Job, options: Options) -> Row:
     ``status`` and ``error``). Runs in a worker process: ``job`` and ``options`` are pickled to it."""
     from extractors.cache import Cache
     from verifier.formats import FORMATS
-    from verifier.run import NothingToRead, verify
+    from verifier.run import NothingToRead, rule_failures, verify
     from verifier.scoring import dimension_scores, overall_score
     from verifier.specs.load import load_paper
     from extractors.walk import DEFAULT_MAX_BYTES
@@ -191,6 +191,10 @@ def run_job(job: Job, options: Options) -> Row:
                         seconds=time.perf_counter() - started)
     verdicts = list(report.verdicts)
     scores = dimension_scores(verdicts, report.dimensions)
+    failures = rule_failures(report)  # the report is written; its rule failures are bugs, as in a single run
+    if failures:
+        row = _replace(row, status=EXIT_INTERNAL, error=f"internal error: a rule failed on SAU {failures[0]}"
+                                                         + (f" (and {len(failures) - 1} more)" if failures[1:] else ""))
     return _replace(row, paper=spec.benchmark_id, scores={d.dimension: d.score for d in scores},
                     overall=overall_score(scores), saus=len(verdicts),
                     settled=sum(v.status == Status.SETTLED for v in verdicts),

@@ -213,7 +213,7 @@ def _main(argv: list[str] | None) -> int:
 
     from extractors.cache import Cache, cache_folder
     from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
-    from verifier.run import NothingToRead
+    from verifier.run import NothingToRead, rule_failures
     err = Console(stderr=True, highlight=False)
     if args.list_papers:
         return _list_papers()
@@ -261,6 +261,11 @@ def _main(argv: list[str] | None) -> int:
         except OSError as error:
             _say(f"verify: error: {args.save_decisions}: cannot write decisions: {error}")
             return EXIT_INPUT
+    failures = rule_failures(report)
+    for failure in failures:  # a bug on this input: said even with --quiet, and the report is still written
+        _say(f"verify: internal error: a rule failed on SAU {printable(failure)}; the SAU is left unresolved")
+    if failures and status == EXIT_OK:
+        status = EXIT_INTERNAL
     if saved is not None:
         changes = compare(saved, decisions(report))
         for change in changes:

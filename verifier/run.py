@@ -56,6 +56,17 @@ class Report:
     cell_lines: dict[str, int] = field(default_factory=dict)
 
 
+# how a verdict says its rule raised (decide()): the SAU stays unresolved, and the command line reports a bug
+RULE_FAILED, RULE_NONE = "rule failed: ", "none"
+
+
+def rule_failures(report: Report) -> list[str]:
+    """``"<SAU id>: <error>"`` for each verdict whose rule raised (``decide``) and that no judge decided since, in
+    spec order; empty when every rule ran."""
+    return [f"{v.sau.id}: {v.reason[len(RULE_FAILED):]}" for v in report.verdicts
+            if v.decided_by == RULE_NONE and v.reason.startswith(RULE_FAILED)]
+
+
 class NothingToRead(ValueError):
     """The repository holds no file the verifier can read (empty, or only binaries, links or other kinds): every
     absence would be settled on nothing. The message says so; the caller names the folder."""
@@ -186,4 +197,4 @@ def decide(sau: SAU, index: RepositoryIndex) -> Verdict:
     try:
         return rule.check(sau, index)
     except Exception as error:  # a rule bug on odd input must cost only this SAU
-        return Verdict(sau, None, Status.UNRESOLVED, f"rule failed: {type(error).__name__}: {error}", "none")
+        return Verdict(sau, None, Status.UNRESOLVED, f"{RULE_FAILED}{type(error).__name__}: {error}", RULE_NONE)
