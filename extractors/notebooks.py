@@ -56,7 +56,12 @@ def code_cells(text: str) -> list[Cell]:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        source = "".join(str(part) for part in source) if isinstance(source, list) else str(source)
+        if isinstance(source, list) and all(isinstance(part, str) for part in source):
+            source = "".join(source)
+        if not isinstance(source, str):  # nbformat allows a string or a list of strings, nothing else
+            found.append(Cell(number, (), python=False, note=f"source is not text ({type(source).__name__}): "
+                                                             f"the cell was not read"))
+            continue
         found.append(_cell(number, source))
     return found
 

@@ -309,6 +309,16 @@ def test_unknown_cell_magic_is_warned_and_holds(tmp_path, capsys):
     absent_held(claims["U-D1-001"], "nb.ipynb#1")
 
 
+@pytest.mark.parametrize("source, kind", [(7, "int"), ({"x": "lr = 0.1\n"}, "dict"), (["lr = ", 0.1], "list")])
+def test_a_cell_whose_source_is_not_text_is_warned_and_holds(tmp_path, capsys, source, kind):
+    repo = make_repo(tmp_path)
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "source": source}]
+    (repo / "nb.ipynb").write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}))
+    code, claims, err = verify_json(tmp_path, repo, capsys)
+    assert code == 0 and f"warning: nb.ipynb: cell 1: source is not text ({kind}): the cell was not read" in err
+    absent_held(claims["U-D1-001"], "nb.ipynb#1")
+
+
 def test_warning_line_counts_never_exceed_the_lines(tmp_path):
     """The fallback's "facts taken from N of M lines" has N <= M, M the lines the file has (form feeds not split)."""
     text = "x = 1\f\ny = 2\nprint 'a'\n"
