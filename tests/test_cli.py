@@ -270,3 +270,15 @@ def test_a_rule_that_raises_is_an_internal_error_and_the_report_is_still_written
     claims = json.loads(out.read_text())["dimensions"]
     assert claims["D4"]["claims"][0]["status"] == "unresolved"
     assert claims["D1"]["claims"][1]["score"] == 0.75  # every other rule ran
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("sau-dir = 3", "pyproject.toml:4: [tool.sauverify] sau-dir must be a folder path (string)"),
+    ('"max-file-bytes" = "lots"', "pyproject.toml:4: [tool.sauverify] max-file-bytes must be a positive integer"),
+    ("llm-timeout = -1", "pyproject.toml:4: [tool.sauverify] llm-timeout must be a positive number of seconds"),
+])
+def test_a_setting_of_the_wrong_kind_names_its_line(tmp_path, setting, message):
+    (tmp_path / "pyproject.toml").write_text(f'[project]\nname = "x"\n[tool.sauverify]\n{setting}\n')
+    result = run(cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"verify: error: {tmp_path / message}" in result.stderr

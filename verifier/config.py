@@ -19,7 +19,7 @@ from pathlib import Path
 from llm_fallback.settings import MODES as LLM_MODES
 from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
-from verifier.pyproject import TOOL, ConfigError, find_pyproject
+from verifier.pyproject import TOOL, ConfigError, find_pyproject, key_place
 from verifier.specs.errors import unknown_keys
 _KEYS = {"sau-dir", "exclude", "all-projects", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
          "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
@@ -59,6 +59,11 @@ class Settings:
     all_projects: bool = False
 
 
+def _bad(path: Path, key: str, must: str) -> ConfigError:
+    """The error for a setting of the wrong kind, naming the file and the line that sets it."""
+    return ConfigError(f"{key_place(path, key)}: [tool.{TOOL}] {key} must be {must}")
+
+
 def load_settings(start: Path) -> Settings:
     """Read ``[tool.sauverify]`` from the nearest pyproject. Raises ``ConfigError`` on a malformed file or table."""
     path, table = find_pyproject(start)
@@ -66,37 +71,40 @@ def load_settings(start: Path) -> Settings:
         return Settings()
     unknown = sorted(set(table) - _KEYS)
     if unknown:
-        raise ConfigError(f"{path}: unknown key(s) in [tool.{TOOL}]: {unknown_keys(unknown, _KEYS)}")
+        raise ConfigError(f"{key_place(path, unknown[0])}: unknown key(s) in [tool.{TOOL}]: "
+                          f"{unknown_keys(unknown, _KEYS)}")
     exclude = table.get("exclude", [])
     dimensions = table.get("dimensions", [])
     if not isinstance(exclude, list) or not all(isinstance(p, str) for p in exclude):
-        raise ConfigError(f"{path}: [tool.{TOOL}] exclude must be a list of glob strings")
+        raise _bad(path, "exclude", "a list of glob strings")
     if not isinstance(dimensions, list) or not all(isinstance(d, str) and d in DIMENSIONS for d in dimensions):
-        raise ConfigError(f"{path}: [tool.{TOOL}] dimensions must be a list drawn from {', '.join(DIMENSIONS)}")
+        raise _bad(path, "dimensions", f"a list drawn from {', '.join(DIMENSIONS)}")
     max_bytes = table.get("max-file-bytes")
     if max_bytes is not None and (isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0):
-        raise ConfigError(f"{path}: [tool.{TOOL}] max-file-bytes must be a positive integer")
+        raise _bad(path, "max-file-bytes", "a positive integer")
     fmt = table.get("format")
     if fmt is not None and fmt not in FORMATS:
-        raise ConfigError(f"{path}: [tool.{TOOL}] format must be one of {', '.join(FORMATS)} (got {fmt!r})")
+        raise _bad(path, "format", f"one of {', '.join(FORMATS)} (got {fmt!r})")
     sau_dir = table.get("sau-dir")
+    if sau_dir is not None and (not isinstance(sau_dir, str) or not sau_dir.strip()):
+        raise _bad(path, "sau-dir", "a folder path (string)")
     mode = table.get("llm")
     if mode is not None and mode not in LLM_MODES:
-        raise ConfigError(f"{path}: [tool.{TOOL}] llm must be one of {', '.join(LLM_MODES)}")
+        raise _bad(path, "llm", f"one of {', '.join(LLM_MODES)}")
     recordings = table.get("recordings")
     if recordings is not None and not isinstance(recordings, str):
-        raise ConfigError(f"{path}: [tool.{TOOL}] recordings must be a folder path (string)")
+        raise _bad(path, "recordings", "a folder path (string)")
     cache_dir = table.get("cache-dir")
     if cache_dir is not None and (not isinstance(cache_dir, str) or not cache_dir.strip()):
-        raise ConfigError(f"{path}: [tool.{TOOL}] cache-dir must be a folder path (string)")
+        raise _bad(path, "cache-dir", "a folder path (string)")
     all_projects = table.get("all-projects", False)
     if not isinstance(all_projects, bool):
-        raise ConfigError(f"{path}: [tool.{TOOL}] all-projects must be true or false")
+        raise _bad(path, "all-projects", "true or false")
     llm = {}
     for key, (name, valid, must) in _LLM_KEYS.items():
         if key in table:
             if not valid(table[key]):
-                raise ConfigError(f"{path}: [tool.{TOOL}] {key} must be {must}")
+                raise _bad(path, key, must)
             llm[name] = table[key]
     return Settings(path, (path.parent / sau_dir) if isinstance(sau_dir, str) else None, tuple(exclude), max_bytes,
                     fmt, tuple(dimensions), mode, (path.parent / recordings) if recordings else None, llm,

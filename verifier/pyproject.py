@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Callable
@@ -27,6 +28,25 @@ def read_tool_table(path: Path) -> dict:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool] and [tool.{TOOL}] must be tables")
     return table
+
+
+def key_place(path: Path, key: str, table: str = TOOL) -> str:
+    """``"<path>:<line>"`` of the line setting ``key`` in the table ``[tool.<table>]`` of the pyproject file ``path``
+    (a bare or quoted key), or ``"<path>"`` when no such line is found (a dotted or inline-table key). An error
+    about a setting's value then names the line, as tomllib does for a syntax error. Never raises."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return str(path)
+    inside = False
+    setting = re.compile(r"""["']?""" + re.escape(key) + r"""["']?\s*=""")
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            inside = stripped.split("#", 1)[0].replace(" ", "") == f"[tool.{table}]"
+        elif inside and setting.match(stripped):
+            return f"{path}:{number}"
+    return str(path)
 
 
 def find_pyproject(start: Path, wanted: Callable[[dict], bool] | None = None) -> tuple[Path | None, dict]:

@@ -34,7 +34,7 @@ from extractors.stubs.detect import find_stubs_in_file, read_source
 from extractors.notebooks import NotebookError
 from extractors.stubs.findings import CODES, StubFinding, code_selected
 from extractors.walk import iter_python_files
-from verifier.pyproject import TOOL, ConfigError, find_pyproject
+from verifier.pyproject import TOOL, ConfigError, find_pyproject, key_place
 from verifier.terminal import error_line, interrupted, printable
 
 CONFIG_KEYS = ("select", "ignore", "exclude")
@@ -62,12 +62,13 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, list[str]]]:
     config: dict[str, list[str]] = {}
     for key, value in table.items():
         if key not in CONFIG_KEYS:
-            raise ConfigError(f"{candidate}: unknown key {key!r} in [tool.{TOOL}.stubs] "
+            raise ConfigError(f"{key_place(candidate, key, TOOL + '.stubs')}: unknown key {key!r} in [tool.{TOOL}.stubs] "
                               f"(known: {', '.join(CONFIG_KEYS)})")
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{candidate}: [tool.{TOOL}.stubs] {key} must be a list of strings")
+            raise ConfigError(f"{key_place(candidate, key, TOOL + '.stubs')}: [tool.{TOOL}.stubs] {key} must be a list of "
+                              f"strings")
         config[key] = _split(value) or []
     return candidate, config
 
