@@ -299,6 +299,8 @@ class _FactVisitor(cst.CSTVisitor):
             self._dict(value, path)
             return
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
+            for branch in _other_paths(value, name):  # n = cfg.n_ood if ood else cfg.n: n_ood's path binds
+                self._record(name, path, branch, kind, at)
             return
         if isinstance(value, cst.Call):
             self._layer(name, value, at)
@@ -648,6 +650,21 @@ def _paths(node: cst.IfExp) -> list[cst.BaseExpression]:
     -> ``[a, b, e]``."""
     return [leaf for branch in (node.body, node.orelse)
             for leaf in (_paths(branch) if isinstance(branch, cst.IfExp) else [branch])]
+
+
+def _other_paths(node: cst.BaseExpression, name: str) -> list[cst.BaseExpression]:
+    """The paths of a conditional expression that bind ``name`` to something else, when every other path only
+    reads ``name`` itself (``epochs = cfg.epochs_ood if ood else cfg.epochs`` -> ``[cfg.epochs_ood]``): the path
+    reading ``name`` passes on the value bound where it is read, as ``epochs = cfg.epochs`` does, and each other
+    path is a value the name may take. ``[]`` for anything else, a path computing from ``name`` (``x * 2 if c
+    else 5``) among them, whose values a fact cannot hold."""
+    if not isinstance(node, cst.IfExp):
+        return []
+    paths = _paths(node)
+    reading = [p for p in paths if _mentions(p, name)]
+    if len(paths) > _MAX_PATHS or any(_target_name(p)[0] != name for p in reading):
+        return []
+    return [p for p in paths if not _mentions(p, name)]
 
 
 def _data_name(name: str) -> bool:

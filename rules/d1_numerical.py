@@ -444,6 +444,13 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, (effective[0], rival),
                                 f"the default at {effective[0].ref} holds it, but the call at {_at(rival)} passes "
                                 f"{show_value(rival.value)}")
+        unknown = next((p for f in effective if f.kind in (K.FIELD, K.DEFAULT)
+                        and (p := _passed_unknown(f, index)) is not None), None) \
+            if all(f.kind in (K.FIELD, K.DEFAULT) for f in effective) else None
+        if unknown is not None:  # the default runs where calls leave it; this call passes a value not read here
+            return ValueOutcome(value, AMBIGUOUS, (effective[0], unknown),
+                                f"the default at {effective[0].ref} holds it, but the call at {unknown.ref} passes "
+                                f"another value for it, which static reading does not know")
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
@@ -628,6 +635,8 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     another quantity than the claim's, or take several values. Such bindings still confirm a claimed value."""
     if fact.kind in (K.LOOP, K.STACK) or fact.via:  # a stack: other stacks of the layer may build other parts
         return False
+    if fact.kind in (K.FIELD, K.DEFAULT):
+        return _passed_unknown(fact, index) is None
     if fact.kind != K.KEYWORD:
         return True
     if not _to_consumer(fact, index):
@@ -638,6 +647,25 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
              if c.callee == fact.context and not c.referenced and not is_test_path(c.file)
              and call_liveness(index, c) != DEAD]
     return all(fact.name in passed_keywords(index, c) for c in calls)
+
+
+def _passed_unknown(fact: Fact, index: RepositoryIndex) -> Fact | None:
+    """The first argument a live call of a default's owner passes for its parameter (``passed_for``: a keyword, or a
+    positional argument of the repository's own function) whose value is not the default's: a name or expression
+    that does not resolve to one value (``extractors.provenance.resolve_source``), a loop's variable passed
+    positionally (``shift(model, k, acc)`` inside ``for acc in [1.0, 0.9]``, whose values no candidate holds; a
+    keyword one is a candidate, ``_holds_fact``), or a resolved other value; ``None`` when there is none. Where one
+    exists the default is not the one value that runs."""
+    liveness = index.analysis(binding_liveness)
+    for passed in passed_for(index, fact):
+        if passed.value is not None or liveness(passed) == DEAD:
+            continue  # a literal other value is _passed_instead's and overridden_by's
+        chain = resolve_source(index, passed) if passed.source else ()
+        if chain and chain[-1].kind == K.LOOP and any(passed is f for f in index.named(passed.name)):
+            continue  # a keyword taking a loop's values is a candidate itself, which confirms or leaves the drift
+        if not chain or repr(chain[-1].value) != repr(fact.value):
+            return passed
+    return None
 
 
 def _to_consumer(fact: Fact, index: RepositoryIndex) -> bool:
@@ -655,6 +683,9 @@ def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
         return "one value of a loop"
     if fact.kind == K.STACK:
         return "one stack of layers, and others may build another part"
+    passed = _passed_unknown(fact, index) if fact.kind in (K.FIELD, K.DEFAULT) else None
+    if passed is not None:
+        return f"while the call at {passed.ref} passes another value for it, which static reading does not know"
     if fact.kind != K.KEYWORD and not _is_read(fact, index):
         return "which no code reads"
     if index.analysis(binding_liveness)(fact) == DEAD:
