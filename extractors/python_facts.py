@@ -299,8 +299,18 @@ class _FactVisitor(cst.CSTVisitor):
             self._dict(value, path)
             return
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
-            for branch in _other_paths(value, name):  # n = cfg.n_ood if ood else cfg.n: n_ood's path binds
+            branches = _other_paths(value, name)
+            for branch in branches:  # n = cfg.n_ood if ood else cfg.n: n_ood's path binds
                 self._record(name, path, branch, kind, at)
+            paths = _paths(value) if isinstance(value, cst.IfExp) else [value]
+            if not branches and any(isinstance(p, (cst.BinaryOperation, cst.UnaryOperation)) and _mentions(p, name)
+                                    for p in paths):
+                # arithmetic on the value read (w = cfg.w * 4 if long else cfg.w): the name holds a value worked
+                # out at run time, so the value read is not what runs everywhere (a fallback, lr = args.lr or
+                # cfg.lr, and a conversion, int(x), pass the value on)
+                line, end = self._lines(at)
+                self.found.facts.append(Fact(self.file, line, end, name, path, None, kind, self._context(), True,
+                                             cell=self.cell))
             return
         if isinstance(value, cst.Call):
             self._layer(name, value, at)
