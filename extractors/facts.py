@@ -112,7 +112,8 @@ class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
     occurs. ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
     ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
-    (``getattr(module, "lr")``): what can read a plain variable. ``unread`` maps a file (or ``file#cell``) that was not read, or only partly, to why (``"read only with
+    (``getattr(module, "lr")``): what can read a plain variable. ``unread`` maps a file (or ``file#cell``) that was not
+    read, or only partly, to why (``"read only with
     tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
     lines not read of such a part, where they are known (a file tree-sitter read in part)."""
 

@@ -18,7 +18,8 @@ decide a verdict. A careful reader tells them apart the way this module does:
    import whose dotted name could resolve only into that folder (whatever folder is on the import path), or a path
    (in code, configuration or a launcher, from the root or the file's folder) that exists inside it.
 
-The choice is sure only when the README names at least one project folder or the root's own code; otherwise (no README, or it names no
+The choice is sure only when the README names at least one project folder or the root's own code; otherwise (no README,
+or it names no
 project folder) every folder is considered, as before. Files outside every project folder (the root's own code, a
 named ``evaluation/`` folder) are always considered.
 """

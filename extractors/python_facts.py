@@ -299,10 +299,10 @@ class _FactVisitor(cst.CSTVisitor):
             self._dict(value, path)
             return
         if _mentions(value, name):  # x = x * 2 rebinds, it states no value
-            branches = _other_paths(value, name)
+            paths = _paths(value) if isinstance(value, cst.IfExp) else [value]
+            branches = _other_paths(paths, name) if isinstance(value, cst.IfExp) else []
             for branch in branches:  # n = cfg.n_ood if ood else cfg.n: n_ood's path binds
                 self._record(name, path, branch, kind, at)
-            paths = _paths(value) if isinstance(value, cst.IfExp) else [value]
             if not branches and any(isinstance(p, (cst.BinaryOperation, cst.UnaryOperation)) and _mentions(p, name)
                                     for p in paths):
                 # arithmetic on the value read (w = cfg.w * 4 if long else cfg.w): the name holds a value worked
@@ -662,15 +662,12 @@ def _paths(node: cst.IfExp) -> list[cst.BaseExpression]:
             for leaf in (_paths(branch) if isinstance(branch, cst.IfExp) else [branch])]
 
 
-def _other_paths(node: cst.BaseExpression, name: str) -> list[cst.BaseExpression]:
-    """The paths of a conditional expression that bind ``name`` to something else, when every other path only
-    reads ``name`` itself (``epochs = cfg.epochs_ood if ood else cfg.epochs`` -> ``[cfg.epochs_ood]``): the path
-    reading ``name`` passes on the value bound where it is read, as ``epochs = cfg.epochs`` does, and each other
-    path is a value the name may take. ``[]`` for anything else, a path computing from ``name`` (``x * 2 if c
-    else 5``) among them, whose values a fact cannot hold."""
-    if not isinstance(node, cst.IfExp):
-        return []
-    paths = _paths(node)
+def _other_paths(paths: list[cst.BaseExpression], name: str) -> list[cst.BaseExpression]:
+    """Of the ``paths`` of a conditional expression (``_paths``), those that bind ``name`` to something else, when
+    every other path only reads ``name`` itself (``epochs = cfg.epochs_ood if ood else cfg.epochs`` ->
+    ``[cfg.epochs_ood]``): the path reading ``name`` passes on the value bound where it is read, as ``epochs =
+    cfg.epochs`` does, and each other path is a value the name may take. ``[]`` for anything else, a path computing
+    from ``name`` (``x * 2 if c else 5``) among them, whose values a fact cannot hold."""
     reading = [p for p in paths if _mentions(p, name)]
     if len(paths) > _MAX_PATHS or any(_target_name(p)[0] != name for p in reading):
         return []

@@ -11,7 +11,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
   seen. Names with a qualifier word (``min_lr`` for ``lr``), and the claim's name without a one-letter subscript
   (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter show a
-  drift only when the claimed value occurs nowhere else in code (no other binding can give the part its own value). A generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
+  drift only when the claimed value occurs nowhere else in code (no other binding can give the part its own value). A
+  generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
   Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
   choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
   factors multiply out (``rules.quantities``).
@@ -191,8 +192,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results, elements)}) "
                    f"it could score {low:g} to {high:g}")
     elif unpaired:
-        reason += f"; no claimed value the pairing can move matched, so which one goes with which variant ({sau.checks['paired']}) " \
-                  "cannot change the score"
+        reason += (f"; no claimed value the pairing can move matched, so which one goes with which variant "
+                   f"({sau.checks['paired']}) cannot change the score")
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
     if protocol and UNUSED in outcomes:
@@ -444,8 +445,7 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, (effective[0], rival),
                                 f"the default at {effective[0].ref} holds it, but the call at {_at(rival)} passes "
                                 f"{show_value(rival.value)}")
-        unknown = next((p for f in effective if f.kind in (K.FIELD, K.DEFAULT)
-                        and (p := _passed_unknown(f, index)) is not None), None) \
+        unknown = next((p for f in effective if (p := _passed_unknown(f, index)) is not None), None) \
             if all(f.kind in (K.FIELD, K.DEFAULT) for f in effective) else None
         if unknown is not None:  # the default runs where calls leave it; this call passes a value not read here
             return ValueOutcome(value, AMBIGUOUS, (effective[0], unknown),

@@ -46,7 +46,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
   calls: ``rules/d3_values.py``), a repository function named to plot a metric (``plot_function_words``) or a
   figure's file name (``"fig5_condition_numbers.png"``), a listed setting the loops running its list skip (a
   slice's other positions), and an identifier bound only to literals, handed to no loader and iterated by no
-  live loop (``PALETTE_DAVIS = b"..."``: ``literal_constants``), and a dataset's name given to a repository function (its definition, a
+  live loop (``PALETTE_DAVIS = b"..."``: ``literal_constants``), and a dataset's name given to a repository function
+  (its definition, a
   call of it) whose body loads other datasets by name and never it (``prepare_openwebtext()`` running
   ``load_dataset("wikitext")``: ``_loads_other``, through ``rules.d3_loads``);
 - **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
@@ -77,7 +78,8 @@ Per element, in this order:
   (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
   (a library's: ``optimizer.zero_grad``) left out, when it may be the element (``_kin``: it shares a size of the
   element, holds every word of its name or their stems, or is made only of its words; a name sharing one other
-  word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a setting named by a knob and its values (``55 epochs``,
+  word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a setting
+  named by a knob and its values (``55 epochs``,
   ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
   at run time or passed in from another name, or bound to only some of the values while another live name of the
   same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding

@@ -64,7 +64,8 @@ first) is the pipeline; a step's position is its first strong site there
 (else its first weak one). Outcomes per step: ``ordered`` (in the trace), ``elsewhere`` (only another entry point
 runs it: a separate launch, so no order follows), ``dead`` (only code no entry point reaches, or no call of it
 and its names held only by such code, a function or class named with a word of its own among them: reported with
-where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only weak
+where it is defined or named), ``absent`` (no call, definition or use of any of its names anywhere), ``uncertain`` (only
+weak
 sites, only code that is *maybe* live, or a keyword used only as a variable or string), ``stub`` (its only sites
 call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotImplementedError``;
 ``stub_functions``). A call of a stub runs

@@ -55,10 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "(SAUs). Static analysis only: the repository is read, never imported or run. With no "
                     "arguments, runs on the embedded demo repository and spec.",
         epilog="Settings can also come from [tool.sauverify] in the nearest pyproject.toml "
-               "(sau-dir, exclude, all-projects, max-file-bytes, format, dimensions, llm, model, base-url, llm-timeout, "
-               "llm-retries, llm-concurrency, llm-batch, max-llm-calls, llm-evidence-chars, recordings, cache-dir). "
-               "The LLM endpoint also reads OPENAI_API_KEY and OPENAI_BASE_URL; SAUVERIFY_CACHE_DIR names the cache "
-               "folder. Exit codes: 0 ran, 1 --check-decisions found changed "
+               "(sau-dir, exclude, all-projects, max-file-bytes, format, dimensions, llm, model, base-url, "
+               "llm-timeout, llm-retries, llm-concurrency, llm-batch, max-llm-calls, llm-evidence-chars, recordings, "
+               "cache-dir). The LLM endpoint also reads OPENAI_API_KEY and OPENAI_BASE_URL; SAUVERIFY_CACHE_DIR "
+               "names the cache folder. Exit codes: 0 ran, 1 --check-decisions found changed "
                "decisions, 2 usage or input error (including a folder with no file to read, an --output that "
                "cannot be written, a missing or unusable recording in --llm replay), 3 internal error, 130 "
                "interrupted.")

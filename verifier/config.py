@@ -1,7 +1,8 @@
 """User settings from ``pyproject.toml`` ``[tool.sauverify]``, found from the current folder upward.
 
 Keys (all optional; the command line overrides each): ``sau-dir`` (folder laid out like SA-Bench's ``papers/``,
-relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths), ``all-projects`` (true: read other projects'
+relative to the pyproject file), ``exclude`` (list of glob patterns on repository-relative paths), ``all-projects``
+(true: read other projects'
 folders too, ``extractors.projects``),
 ``max-file-bytes`` (size cap per file), ``format`` (a name of ``verifier.formats.FORMATS``), ``dimensions`` (list
 such as ``["D1"]``); for the LLM judge (``llm_fallback``): ``llm`` (``off``, ``auto``, ``record`` or ``replay``),
@@ -21,8 +22,8 @@ from sau.vocabulary import DIMENSIONS
 from verifier.formats import FORMATS
 from verifier.pyproject import TOOL, ConfigError, find_pyproject, key_place
 from verifier.specs.errors import unknown_keys
-_KEYS = {"sau-dir", "exclude", "all-projects", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model", "base-url",
-         "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
+_KEYS = {"sau-dir", "exclude", "all-projects", "max-file-bytes", "format", "dimensions", "stubs", "llm", "model",
+         "base-url", "llm-timeout", "llm-retries", "llm-concurrency", "llm-batch", "max-llm-calls", "llm-evidence-chars",
          "recordings", "cache-dir"}
 # [tool.sauverify] key -> (Settings.llm key, type check, what the error says it must be)
 _LLM_KEYS = {

@@ -61,14 +61,13 @@ def find_config(start: Path) -> tuple[Path | None, dict[str, list[str]]]:
         raise ConfigError(f"{candidate}: [tool.{TOOL}.stubs] must be a table")
     config: dict[str, list[str]] = {}
     for key, value in table.items():
+        where = key_place(candidate, key, TOOL + ".stubs")
         if key not in CONFIG_KEYS:
-            raise ConfigError(f"{key_place(candidate, key, TOOL + '.stubs')}: unknown key {key!r} in [tool.{TOOL}.stubs] "
-                              f"(known: {', '.join(CONFIG_KEYS)})")
+            raise ConfigError(f"{where}: unknown key {key!r} in [tool.{TOOL}.stubs] (known: {', '.join(CONFIG_KEYS)})")
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            raise ConfigError(f"{key_place(candidate, key, TOOL + '.stubs')}: [tool.{TOOL}.stubs] {key} must be a list of "
-                              f"strings")
+            raise ConfigError(f"{where}: [tool.{TOOL}.stubs] {key} must be a list of strings")
         config[key] = _split(value) or []
     return candidate, config
 

@@ -97,7 +97,8 @@ class Mention(Location):
     iterates, directly or through ``enumerate``/``sorted``/``list``/``tqdm``..., with the literal bounds of a slice
     taken of it, empty when there is none, ``?`` when a bound is not a literal; ``targets`` the loop's names,
     comma-separated), ``bind:item`` (a name whose item or attribute is assigned, ``x[k] = v``, augmented,
-    ``x += v``, or filled by a method, ``x.append(v)``: ``filling_methods`` of ``extractors/words.yaml``), ``compare`` (a string a comparison tests against: ``x == "a"``), ``select`` (such a string by
+    ``x += v``, or filled by a method, ``x.append(v)``: ``filling_methods`` of ``extractors/words.yaml``), ``compare``
+    (a string a comparison tests against: ``x == "a"``), ``select`` (such a string by
     which an ``if`` statement selects its body: ``if x == "a":``, ``elif x in ("a", "b"):``), ``default:<parameter>``
     (a parameter's default value, in the function's scope: ``def make(kind="high_variance")``), or empty.
 
