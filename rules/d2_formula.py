@@ -80,7 +80,7 @@ from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
 from rules.d2_stubs import stub_of
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale, share_score
 
 RULE = "rule:d2-formula"
 
@@ -195,7 +195,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                           stubs)
     reason = "; ".join(_describe(r) for r in results)
     if all(r.outcome != UNKNOWN for r in results):
-        score = round_to_scale(sum(r.credit for r in results) / len(results))
+        score = share_score(sum(r.credit for r in results), len(results))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else None
         status = Status.SETTLED if sau.complete else Status.UNRESOLVED

@@ -102,11 +102,11 @@ Per element, in this order:
 A repository with no entry point that runs its code has no live code, so nothing is settled present or absent
 there (``CallGraph.liveness`` says *maybe*). Score: the fraction of elements present (in the estimate, an ambiguous
 element named in code counts as half, one only hinted at by a generic term or a related name as nothing),
-rounded to the scale, except that a claim of fewer than ten elements listing baselines none of which is built or
-run is a comparison that never happens (0; a longer one is a benchmark's whole protocol, whose competitors careful
-readers count as elements like its tasks, metrics and settings: TD7 and PPO beside five environments, four
-statistics and two settings), and a claim with nothing present whose elements are implemented only in dead code is
-a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or absent, or the
+rounded to the scale and 1 only when all are present (``sau.vocabulary.share_score``), except that a claim of
+fewer than ten elements listing baselines none of which is built or run is a comparison that never happens (0; a
+longer one is a benchmark's whole protocol, whose competitors careful readers count as elements like its tasks,
+metrics and settings: TD7 and PPO beside five environments, four statistics and two settings), and a claim with
+nothing present whose elements are implemented only in dead code is a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or absent, or the
 score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present and one
 undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an element
 is present),
@@ -139,7 +139,7 @@ from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_options import called_name, free_source, typed_freely
 from rules.d3_values import stub_nodes, uncomputed
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, round_to_scale, show_value
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, share_score, show_value
 
 RULE = "rule:d3-protocol"
 CATEGORIES = ("datasets", "baselines", "metrics", "scope")
@@ -300,7 +300,7 @@ def _score(results: list[ElementResult], credit: float, present: int,
     elements, ``present`` of them present, and whether the unrun-comparison (0) or the dead-implementation (0.25)
     rule set it (module docstring)."""
     outs = outcomes or tuple(r.outcome for r in results)
-    score = round_to_scale(credit / len(results))
+    score = share_score(credit, len(results))
     unrun = len(results) < _PROTOCOL_ELEMENTS and _unbuilt(results, outs)
     if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
         score = 0.0
@@ -348,7 +348,7 @@ def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None
         score, unrun, unused = _score(results, present, present, tuple(outs))
         # an exception that gives what the plain fraction gives decides nothing (1 of 29 present rounds to 0 with
         # or without the unrun comparison); otherwise, with elements present, it is a reader's call
-        plain = round_to_scale(present / len(results))
+        plain = share_score(present, len(results))
         if (unrun or unused) and (plain != score if fixed else plain - score > 0.25):
             return None
         seen.add((score, unrun, unused))

@@ -92,7 +92,7 @@ step found and a required pair of two strongly mapped steps violated, 0 (the cla
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
 hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
 its name), as does a step all of whose sites map another step too (one call is counted once), over the number of
-steps, rounded to the scale (``sau.vocabulary.round_to_scale``); full marks need every step mapped strongly by sites
+steps, rounded to the scale (``sau.vocabulary.share_score``); full marks need every step mapped strongly by sites
 of its own (else at most 0.75). A settled verdict has strong steps only, so the weights change only estimates.
 
 Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
@@ -137,7 +137,7 @@ from extractors.words import word_list
 from rules import roles
 from rules.d4_flow import DataFlows, data_flows
 from rules.traces import steps as traced_steps
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, determined_score, round_to_scale
+from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, determined_score, share_score
 
 RULE = "rule:d4-ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
@@ -616,7 +616,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
 
     kept = _largest_consistent(found, orders, pairs, total,
                                lambda i: 0.0 if i in broken else 1.0 if whole(i) else 0.5)
-    score = round_to_scale(kept / len(steps))
+    score = share_score(kept, len(steps))
     if not found and any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
         score = 0.25  # no step runs, some are written but never run or only stubs: a trace (CONVENTIONS.md)
     certain_steps = all(r.strength == STRONG and not r.partly_stub if r.outcome == ORDERED

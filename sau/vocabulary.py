@@ -104,13 +104,25 @@ def score_range(bounds: "list[tuple[float, float]] | tuple[tuple[float, float], 
 
 def compound_score(elements: "list[float] | tuple[float, ...]") -> float:
     """The score of a claim made of several elements, each scored in [0, 1]: their mean rounded to ``SCALE``,
-    except that 1 ("implemented as claimed") needs every element to hold, so a mean that rounds up to 1 with an
-    element short of it is 0.75 ("one minor element missing or off"); both from the labelling guide's scale
-    (../shared/LABELLING.md). Raises ``ValueError`` for no elements or one outside [0, 1]."""
+    except that 1 ("implemented as claimed") needs every element to hold (``share_score``). Raises ``ValueError``
+    for no elements or one outside [0, 1]."""
     if not elements:
         raise ValueError("a claim has at least one element")
-    score = round_to_scale(sum(elements) / len(elements))
-    return 0.75 if score == 1.0 and min(elements) < 1.0 else score
+    if min(elements) < 0.0 or max(elements) > 1.0:
+        raise ValueError(f"element score out of range: {elements}")
+    return share_score(sum(elements), len(elements))
+
+
+def share_score(held: float, total: int) -> float:
+    """The score of a claim ``held`` of whose ``total`` elements hold (``held`` a credit sum in [0, total]): the
+    share rounded to ``SCALE``, except that 1 ("implemented as claimed") needs all of them, so a share that rounds
+    up to 1 with an element short (7 of 8) is 0.75 ("one minor element missing or off"); both from the labelling
+    guide's scale (../shared/LABELLING.md), whose readers score 7 of 8 as 0.75. Raises ``ValueError`` for no
+    elements or a share outside [0, 1]."""
+    if total <= 0:
+        raise ValueError("a claim has at least one element")
+    score = round_to_scale(held / total)
+    return 0.75 if score == 1.0 and held < total else score
 
 
 def show_value(value: Value | None) -> str:

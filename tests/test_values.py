@@ -59,6 +59,24 @@ def test_compound_score_needs_every_element_for_one(elements, score):
     assert compound_score(elements) == score
 
 
+@pytest.mark.parametrize("held, total, score", [
+    (7, 8, 0.75),  # a share that rounds up to 1 with an element short is "one minor element missing"
+    (7.5, 8, 0.75),
+    (8, 8, 1.0),
+    (1, 8, 0.25),
+    (0, 3, 0.0),
+])
+def test_share_score_needs_every_element_for_one(held, total, score):
+    from sau.vocabulary import share_score
+    assert share_score(held, total) == score
+
+
+def test_share_score_refuses_no_elements():
+    from sau.vocabulary import share_score
+    with pytest.raises(ValueError, match="at least one element"):
+        share_score(0, 0)
+
+
 @pytest.mark.parametrize("bounds, score", [
     ([(1.0, 1.0)] * 6 + [(0.0, 0.0), (0.0, 1.0)], 0.75),  # 6/8 = 0.75 up to 7/8, capped at 0.75
     ([(1.0, 1.0)] * 2 + [(0.0, 1.0)] * 3, None),  # 0.4 (0.5) up to 1
