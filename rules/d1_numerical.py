@@ -640,13 +640,57 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     if fact.kind != K.KEYWORD:
         return True
     if not _to_consumer(fact, index):
-        return False
+        return _sole_resolution(fact, index)
     # a layer built several times, here with the keyword and elsewhere without it (the default), has no one value
     # (a downsampling Conv3d(stride=(1, 2, 2)) beside plain Conv3d blocks)
     calls = [c for c in index.analysis(calls_by_short).get(fact.context.rsplit(".", 1)[-1], ())
              if c.callee == fact.context and not c.referenced and not is_test_path(c.file)
              and call_liveness(index, c) != DEAD]
     return all(fact.name in passed_keywords(index, c) for c in calls)
+
+
+def _sole_resolution(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a keyword fact is the size of an image transform setting the data's resolution
+    (``quantities.is_resolution_transform``: ``transforms.Resize((128, 128))``) inside a dataset (``_in_dataset``)
+    that runs, and every live such transform of the repository gives that one size: the images the pipeline yields
+    have it. A second size (``Resize(256)`` then ``CenterCrop(224)``, a 299-pixel resize for FID), a size not read
+    statically, or a transform built where no dataset takes it (a pretrained encoder's preprocessing) leaves open
+    which one a claim is about."""
+    if not quantities.is_resolution_transform(fact.context) or index.analysis(binding_liveness)(fact) == DEAD:
+        return False
+    return len(index.analysis(_resolutions)) == 1 and _in_dataset(fact, index)
+
+
+def _in_dataset(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a keyword fact sits in a map-style dataset (a class of the repository defining ``__getitem__``) or
+    in a scope that hands a pipeline on as a ``transform=`` keyword (``ImageFolder(root, transform=...)``)."""
+    scope = binding_scope(index, fact)
+    if scope is None:
+        return False
+    module = module_name(fact.file)
+    functions = index.analysis(build_call_graph).functions
+    parts = scope.split(".") if scope else []
+    if any(f"{'.'.join([module, *parts[:n]])}.__getitem__" in functions for n in range(1, len(parts) + 1)):
+        return True
+    return any(f.kind == K.KEYWORD and f.file == fact.file and binding_scope(index, f) == scope
+               for f in index.named("transform"))
+
+
+def _resolutions(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the sizes the live resolution transforms outside tests give (``_sole_resolution``), one
+    key per size (``(256, 256)`` and ``256`` are one), ``"?"`` for a size static reading does not resolve."""
+    liveness = index.analysis(binding_liveness)
+    sizes = set()
+    for facts in index.by_name.values():
+        for fact in facts:
+            if fact.kind != K.KEYWORD or not quantities.is_resolution_transform(fact.context) \
+                    or _is_test(fact) or liveness(fact) == DEAD:
+                continue
+            value = fact.value
+            if isinstance(value, tuple) and value and len(set(map(repr, value))) == 1:
+                value = value[0]  # one size per dimension
+            sizes.add("?" if value is None else repr(value))
+    return frozenset(sizes)
 
 
 def _passed_unknown(fact: Fact, index: RepositoryIndex) -> Fact | None:
