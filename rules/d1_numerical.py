@@ -61,6 +61,7 @@ from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_l
                                    expression_value, overridden_by, passed_for, passed_keywords, resolve_expression,
                                    resolve_source, result_name)
 from extractors.values import is_number
+from extractors.variants import branch_of, named_in
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, d1_elements, names, quantities, traces
@@ -151,7 +152,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_results = []
     for atom in sau.atoms:
         candidates = Candidates.of(atom, index)
-        atom_results.append((atom, [decide_value(atom, value, index, candidates) for value in _required(atom)]))
+        atom_results.append((atom, [decide_value(atom, value, index, candidates, sau.statement)
+                                    for value in _required(atom)]))
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
@@ -411,9 +413,10 @@ def _placement(atom: Atom, index: RepositoryIndex):
 
 
 def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
-                 candidates: Candidates | None = None) -> ValueOutcome:
+                 candidates: Candidates | None = None, statement: str = "") -> ValueOutcome:
     """Decide one claimed value of ``atom`` (see the module docstring for the outcomes); ``candidates`` may be
-    passed when several values of one atom are decided."""
+    passed when several values of one atom are decided; ``statement``, the claim's text, tells which variant
+    branch a value passed per variant belongs to (``_passed_instead``)."""
     found = candidates or Candidates.of(atom, index)
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
     liveness = index.analysis(binding_liveness)
@@ -440,7 +443,11 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]
-        rival = _passed_instead(effective, atom, index)
+        rival, claimed_variant = _passed_instead(effective, atom, index, statement)
+        if rival is not None and claimed_variant:
+            return ValueOutcome(value, DRIFT, (rival, effective[0]),
+                                f"the branch building the claim's variant passes {show_value(rival.value)} at "
+                                f"{_at(rival)}, replacing the default at {effective[0].ref}")
         if rival is not None:  # the default holds the claim where calls leave it, another value where one passes it
             return ValueOutcome(value, AMBIGUOUS, (effective[0], rival),
                                 f"the default at {effective[0].ref} holds it, but the call at {_at(rival)} passes "
@@ -640,13 +647,57 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     if fact.kind != K.KEYWORD:
         return True
     if not _to_consumer(fact, index):
-        return False
+        return _sole_resolution(fact, index)
     # a layer built several times, here with the keyword and elsewhere without it (the default), has no one value
     # (a downsampling Conv3d(stride=(1, 2, 2)) beside plain Conv3d blocks)
     calls = [c for c in index.analysis(calls_by_short).get(fact.context.rsplit(".", 1)[-1], ())
              if c.callee == fact.context and not c.referenced and not is_test_path(c.file)
              and call_liveness(index, c) != DEAD]
     return all(fact.name in passed_keywords(index, c) for c in calls)
+
+
+def _sole_resolution(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a keyword fact is the size of an image transform setting the data's resolution
+    (``quantities.is_resolution_transform``: ``transforms.Resize((128, 128))``) inside a dataset (``_in_dataset``)
+    that runs, and every live such transform of the repository gives that one size: the images the pipeline yields
+    have it. A second size (``Resize(256)`` then ``CenterCrop(224)``, a 299-pixel resize for FID), a size not read
+    statically, or a transform built where no dataset takes it (a pretrained encoder's preprocessing) leaves open
+    which one a claim is about."""
+    if not quantities.is_resolution_transform(fact.context) or index.analysis(binding_liveness)(fact) == DEAD:
+        return False
+    return len(index.analysis(_resolutions)) == 1 and _in_dataset(fact, index)
+
+
+def _in_dataset(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a keyword fact sits in a map-style dataset (a class of the repository defining ``__getitem__``) or
+    in a scope that hands a pipeline on as a ``transform=`` keyword (``ImageFolder(root, transform=...)``)."""
+    scope = binding_scope(index, fact)
+    if scope is None:
+        return False
+    module = module_name(fact.file)
+    functions = index.analysis(build_call_graph).functions
+    parts = scope.split(".") if scope else []
+    if any(f"{'.'.join([module, *parts[:n]])}.__getitem__" in functions for n in range(1, len(parts) + 1)):
+        return True
+    return any(f.kind == K.KEYWORD and f.file == fact.file and binding_scope(index, f) == scope
+               for f in index.named("transform"))
+
+
+def _resolutions(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the sizes the live resolution transforms outside tests give (``_sole_resolution``), one
+    key per size (``(256, 256)`` and ``256`` are one), ``"?"`` for a size static reading does not resolve."""
+    liveness = index.analysis(binding_liveness)
+    sizes = set()
+    for facts in index.by_name.values():
+        for fact in facts:
+            if fact.kind != K.KEYWORD or not quantities.is_resolution_transform(fact.context) \
+                    or _is_test(fact) or liveness(fact) == DEAD:
+                continue
+            value = fact.value
+            if isinstance(value, tuple) and value and len(set(map(repr, value))) == 1:
+                value = value[0]  # one size per dimension
+            sizes.add("?" if value is None else repr(value))
+    return frozenset(sizes)
 
 
 def _passed_unknown(fact: Fact, index: RepositoryIndex) -> Fact | None:
@@ -791,17 +842,30 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
     return tuple(dict.fromkeys(found))
 
 
-def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex) -> Fact | None:
+def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex,
+                    statement: str = "") -> tuple[Fact | None, bool]:
     """When every binding holding the claimed value is a default (a field, a parameter default): a keyword that
     a live call of its owner passes with another value (``Config(top_k=4)``, or an entry of a written-out mapping
-    it unpacks; ``extractors.provenance.passed_for``), or ``None``. Both values then run, in different calls."""
+    it unpacks; ``extractors.provenance.passed_for``), or ``None``; both values then run, in different calls. The
+    flag says the keyword sits in the branch of the variant the claim's ``statement`` names (``if model_type ==
+    "15A2B":``, ``extractors.variants``): the claimed variant runs with it. A keyword in the branch of another
+    variant of that ``if``/``elif`` chain is passed for that variant only, not for the claim's."""
     if not effective or any(f.kind not in (K.FIELD, K.DEFAULT) for f in effective):
-        return None
+        return None, False
     liveness = index.analysis(binding_liveness)
     numeric = all(is_number(v) for v in _required(atom))
     passed = (_evaluated(k, index) if numeric else k for f in effective for k in passed_for(index, f))
-    return next((k for k in passed if k.value is not None and _differs(atom, k.value) and liveness(k) != DEAD),
-                None)
+    for k in passed:
+        if k.value is None or not _differs(atom, k.value) or liveness(k) == DEAD:
+            continue
+        branch = branch_of(index, k) if statement else None
+        if branch is None:
+            return k, False
+        if named_in(statement, branch.variant):
+            return k, True
+        if not any(named_in(statement, v) for v in branch.chain):
+            return k, False
+    return None, False
 
 
 def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:

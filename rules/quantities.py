@@ -46,6 +46,7 @@ class _Data:
     atom_words: dict[str, frozenset[str]]  # choice key -> the words an atom name naming its family may hold
     callee_words: dict[str, frozenset[str]]  # choice key -> the words an own function realising it may hold
     markers: dict[str, frozenset[str]]  # choice key -> callee keys whose call in a custom formula realises it
+    resolution: frozenset[str]  # callee keys of image transforms that set the data's resolution
 
 
 @lru_cache(maxsize=1)
@@ -80,8 +81,9 @@ def _data() -> _Data:
     consumers = frozenset(_plain(c) for c in data["consumers"])
     defaults = {_plain(callee): {name: tuple(v) if isinstance(v, list) else v for name, v in params.items()}
                 for callee, params in data["library_defaults"].items()}
+    resolution = frozenset(_plain(c) for c in data["resolution_transforms"])
     return _Data(products, families, consumers, synonyms, defaults, realisers, custom, atom_words, callee_words,
-                 markers)
+                 markers, resolution)
 
 
 def product_of(atom: Atom) -> Product | None:
@@ -125,6 +127,12 @@ def is_consumer(callee: str) -> bool:
     """Whether a library callee (``torch.optim.AdamW``) is a known consumer of settings (``consumers`` in
     ``rules/quantities.yaml``), by its last component."""
     return _plain(callee.rsplit(".", 1)[-1]) in _data().consumers
+
+
+def is_resolution_transform(callee: str) -> bool:
+    """Whether a library callee (``torchvision.transforms.Resize``) is an image transform that sets the resolution
+    of the data it is given (``resolution_transforms`` in ``rules/quantities.yaml``), by its last component."""
+    return _plain(callee.rsplit(".", 1)[-1]) in _data().resolution
 
 
 @lru_cache(maxsize=65536)  # asked for every call of a repository per atom: the lookup is pure on the callee

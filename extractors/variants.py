@@ -1,0 +1,117 @@
+"""Branches that build one named variant: the body of ``if model_type == "15A2B":`` and of each ``elif`` comparing
+the same name with another string (``"1.7B_28L"``), the way generated code writes one setting per model size or
+experiment. A value bound in such a body belongs to that variant, and a claim naming one variant is about its body
+(README "Which value counts", per-variant paths).
+
+The branches of a file are found once per index, from the libcst tree and positions the index keeps
+(``extractors.trees.Trees``), and only for the files asked about.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+
+from extractors.facts import Fact, RepositoryIndex
+from extractors.values import dotted_name
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One variant's body: ``line``..``end_line`` (1-based, inclusive) of ``file``, entered when ``subject`` (the
+    compared name as written, ``model_type`` or ``args.size``) equals ``variant``; ``chain`` holds the variants of
+    every branch of its ``if``/``elif`` chain, this one included."""
+
+    file: str
+    line: int
+    end_line: int
+    subject: str
+    variant: str
+    chain: frozenset[str]
+
+
+def branch_of(index: RepositoryIndex, fact: Fact) -> Branch | None:
+    """The innermost variant branch whose body holds ``fact``'s line, or ``None`` (not in one, in a notebook
+    cell, or in a file the index holds no tree of)."""
+    if fact.cell is not None:
+        return None
+    holding = [b for b in _branches(index, fact.file) if b.line <= fact.line <= b.end_line]
+    return min(holding, key=lambda b: b.end_line - b.line) if holding else None
+
+
+def named_in(text: str, variant: str) -> bool:
+    """Whether ``text`` (a claim's statement) names ``variant`` as a word of its own (``15A2B`` in "The 15A2B
+    mixture-of-experts model"), compared without case. Only a name holding a letter and a digit (a model size or
+    an experiment id: ``7b``, ``1.7B_28L``, ``S9A9``) counts: a plain word (``train``, ``cosine``) may be said for
+    another reason than choosing the branch."""
+    if not (re.search(r"[0-9]", variant) and re.search(r"[A-Za-z]", variant)):
+        return False
+    return re.search(rf"(?<![\w.]){re.escape(variant)}(?!\w|\.\w)", text, re.IGNORECASE) is not None
+
+
+def _memo(index: RepositoryIndex) -> dict[str, tuple[Branch, ...]]:
+    """Analysis provider: ``_branches``' memo, file -> its branches."""
+    return {}
+
+
+def _branches(index: RepositoryIndex, file: str) -> tuple[Branch, ...]:
+    memo = index.analysis(_memo)
+    if file not in memo:
+        memo[file] = _scan(index, file) if file in index.modules else ()
+    return memo[file]
+
+
+def _scan(index: RepositoryIndex, file: str) -> tuple[Branch, ...]:
+    """Every ``if``/``elif`` chain of ``file`` comparing one name with string literals, one ``Branch`` per body."""
+    module, positions = index.modules[file], index.positions[file]
+    finder = _ChainFinder()
+    module.visit(finder)
+    found = []
+    for chain in finder.chains:
+        variants = frozenset(variant for _, _, variant, _ in chain)
+        for subject, body, variant, _ in chain:
+            where = positions.get(body)
+            if where is not None:
+                found.append(Branch(file, where.start.line, where.end.line, subject, variant, variants))
+    return tuple(found)
+
+
+class _ChainFinder(cst.CSTVisitor):
+    """Collects ``if``/``elif`` chains whose tests compare one name with a string (``x == "a"`` or ``"a" == x``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chains: list[list[tuple[str, cst.BaseSuite, str, cst.If]]] = []
+        self._inner: set[int] = set()  # ids of the If nodes that are an elif of a chain already taken
+
+    def visit_If(self, node: cst.If) -> None:
+        if id(node) in self._inner:
+            return
+        chain: list[tuple[str, cst.BaseSuite, str, cst.If]] = []
+        current: cst.If | None = node
+        while current is not None:
+            test = _compared(current.test)
+            if test is not None and (not chain or test[0] == chain[0][0]):
+                chain.append((test[0], current.body, test[1], current))
+            orelse = current.orelse
+            current = orelse if isinstance(orelse, cst.If) else None
+            if current is not None:
+                self._inner.add(id(current))
+        if chain:
+            self.chains.append(chain)
+
+
+def _compared(test: cst.BaseExpression) -> tuple[str, str] | None:
+    """(subject, string) of a test ``subject == "string"`` (either side), else ``None``."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if not isinstance(target.operator, cst.Equal):
+        return None
+    for name_side, text_side in ((test.left, target.comparator), (target.comparator, test.left)):
+        subject = dotted_name(name_side)
+        if subject and isinstance(text_side, cst.SimpleString) and isinstance(text_side.evaluated_value, str):
+            return subject, text_side.evaluated_value
+    return None
