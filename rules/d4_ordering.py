@@ -73,7 +73,8 @@ call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotIm
 ``stub_functions``). A call of a stub runs
 no step; a step mapped to a stub besides sites that run (its projection a stub, its gradient computed) is partly a
 placeholder: it weighs half in the estimate and settles nothing. When no step runs and some are only dead code or
-stubs, the claim is a trace: 0.25 (CONVENTIONS.md, "Ordering", "Stubs and traces").
+stubs, the claim is a trace: 0.25 (CONVENTIONS.md, "Ordering", "Stubs and traces"), settled also beside undecided
+steps (uncertain, or run only by another launch) when those alone round to a quarter of the claim (one of five).
 
 A step playing both roles of an order breaker (a "parameter update" with its backward pass and its optimizer
 step) is broken when the breaking call runs between them in one body (``_inner_breaker``): it counts as a violated
@@ -671,6 +672,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # truth set's readers score such claims below the fraction found), so a partial score stays an estimate
     partial = bool(found) and len(found) < len(steps)
     decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
+    # no step runs and some are only dead code or stubs: a trace, and still a quarter of the claim if every undecided
+    # step (uncertain, or run by another launch) ran, when those steps alone round to a quarter (one of five steps
+    # uncertain beside four written but never run): the score is the same whatever they turn out to be
+    undecided_trace = sum(r.outcome in (UNCERTAIN, ELSEWHERE) for r in results)
+    trace_whatever = (not decided and not found and score == 0.25 and graph.runnable and sau.complete
+                      and round_to_scale(undecided_trace / len(steps)) == 0.25)
+    decided = decided or trace_whatever
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) < len(steps):
         score = min(score, 0.75)  # full marks need every step (CONVENTIONS.md, "The scale")
@@ -746,6 +754,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    and (name := _related_name(step, graph)) not in (None, "no word of its own")]
         reason += "".join(f"; {step!r} may be written inline: {name} holds a word of it" for step, name in related)
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
+    if trace_whatever:
+        reason += (f"; settled at 0.25: no step runs and some are written but never run or only stubs (a trace), "
+                   f"and the {undecided_trace} undecided step(s) would make a quarter of the claim if they ran")
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
