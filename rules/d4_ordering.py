@@ -161,7 +161,8 @@ _CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
-_GENERAL = {w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
+_GENERAL = ({w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
+            | roles.words("general_step_words"))
 
 
 
@@ -791,7 +792,10 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
         return None
     # no call, definition or name of the step, or only names holding general words of it (``accuracy`` in a
     # ``accuracy_t1`` for "compare at equal budget" names no budget): nothing there may be the step
+    # and a step named only by general words (test, eval) none of which any call, definition, name or string holds:
+    # the code does not run it under any of its names
     absent = [(r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _decidedly_absent(step, graph)
+              or r.outcome == ABSENT and _related_name(step, graph) == "no word of its own"
               for r, step in zip(results, steps)]
     if not any(absent):
         return None
