@@ -45,7 +45,9 @@ maps a step weakly at most. A call site maps to a step
   ``nn.Module.train``, not the training step), or a repository function named only by a common action
   (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
   merely contains a common keyword (``train_epoch`` for
-  ``train``: ``get_train_loader`` would match too).
+  ``train``: ``get_train_loader`` would match too), unless the function trains (its run takes a backward pass and an
+  optimizer step: ``training_functions``) and the step is named only by training words and common ones (``joint
+  pre-training``: ``_trains``), which maps it strongly.
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
@@ -71,7 +73,8 @@ call repository functions whose body is a stub: ``pass``, ``...``, ``raise NotIm
 ``stub_functions``). A call of a stub runs
 no step; a step mapped to a stub besides sites that run (its projection a stub, its gradient computed) is partly a
 placeholder: it weighs half in the estimate and settles nothing. When no step runs and some are only dead code or
-stubs, the claim is a trace: 0.25 (CONVENTIONS.md, "Ordering", "Stubs and traces").
+stubs, the claim is a trace: 0.25 (CONVENTIONS.md, "Ordering", "Stubs and traces"), settled also beside undecided
+steps (uncertain, or run only by another launch) when those alone round to a quarter of the claim (one of five).
 
 A step playing both roles of an order breaker (a "parameter update" with its backward pass and its optimizer
 step) is broken when the breaking call runs between them in one body (``_inner_breaker``): it counts as a violated
@@ -149,6 +152,8 @@ _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
+_TRAINING = roles.words("training_words")
+_COMMON_WORDS = roles.words("common_words")
 _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
@@ -156,7 +161,8 @@ _CONFIG_WORDS = roles.words("config_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
-_GENERAL = {w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
+_GENERAL = ({w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
+            | roles.words("general_step_words"))
 
 
 
@@ -224,6 +230,44 @@ def stub_functions(index: RepositoryIndex) -> dict[str, str]:
                 found[qualname] = f"{finding.path}:{finding.line}"
                 break
     return found
+
+
+def training_functions(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the repository functions (qualnames) whose run, in some entry point's or hook's trace, takes
+    a backward pass and an optimizer step (``rules/roles.yaml``, ``step_roles``), in their own body or in the calls
+    they make: a function that trains. A step named by a training word (``training_words``) that such a function's
+    name holds is that function's run (``train_moe_pot`` for "joint pre-training"), where a name holding the word
+    alone (``get_train_loader``) maps it only weakly."""
+    found: dict[str, set[str]] = {}
+    for events in index.analysis(traces_by_entry).values():
+        for event in events:
+            role = site_role(event.site)
+            if role not in ("backward", "optimizer_step"):
+                continue
+            for above in event.path[:-1]:
+                if above.callee is not None and above.kind in (CALL, INSTANCE):
+                    found.setdefault(above.callee, set()).add(role)
+    return frozenset(q for q, run in found.items() if run == {"backward", "optimizer_step"})
+
+
+def _trains(names: _StepNames, step_name: str, site: CallSite, trainers: frozenset[str]) -> bool:
+    """Whether ``site`` calls a function that trains (``training_functions``) and whose name holds a training word
+    the step is named by (``rules/roles.yaml``, ``training_words``), the step's name saying no more than training
+    (``_only_training``): the step's training runs there."""
+    if site.kind not in (CALL, INSTANCE) or site.callee not in trainers or not _only_training(step_name):
+        return False
+    tokens = set(_words(site.callee.rsplit(".", 1)[-1]))
+    return any(len(run) == 1 and run[0] in _TRAINING and run[0] in tokens for run in names.runs)
+
+
+@lru_cache(maxsize=4096)
+def _only_training(name: str) -> bool:
+    """Whether a step's name holds a training word and otherwise only common words, generic terms or words of three
+    letters or fewer (``joint pre-training``, ``fine-tuned model``): any training function is then that step, where
+    ``train NFIG Transformer on tokens`` names what is trained, which a reader checks against the model built."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    return (any(w in _TRAINING for w in words)
+            and all(w in _TRAINING or w in _GENERAL or w in _COMMON_WORDS or len(w) <= 3 for w in words))
 
 
 def hooks_run(graph: CallGraph) -> list[str]:
@@ -581,7 +625,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)
     graph = index.analysis(build_call_graph)
     traces = index.analysis(traces_by_entry)
-    entry, results = _best_trace(steps, traces, index.analysis(stub_functions))
+    entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions))
     flows = index.analysis(data_flows)
     _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
     _confirm_by_flow(results, flows)
@@ -629,6 +673,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # truth set's readers score such claims below the fraction found), so a partial score stays an estimate
     partial = bool(found) and len(found) < len(steps)
     decided = graph.runnable and certain_steps and sau.complete and not unclear and not mixed and not partial
+    # no step runs and some are only dead code or stubs: a trace, and still a quarter of the claim if every undecided
+    # step (uncertain, or run by another launch) ran, when those steps alone round to a quarter (one of five steps
+    # uncertain beside four written but never run): the score is the same whatever they turn out to be
+    undecided_trace = sum(r.outcome in (UNCERTAIN, ELSEWHERE) for r in results)
+    trace_whatever = (not decided and not found and score == 0.25 and graph.runnable and sau.complete
+                      and round_to_scale(undecided_trace / len(steps)) == 0.25)
+    decided = decided or trace_whatever
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) < len(steps):
         score = min(score, 0.75)  # full marks need every step (CONVENTIONS.md, "The scale")
@@ -704,6 +755,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    and (name := _related_name(step, graph)) not in (None, "no word of its own")]
         reason += "".join(f"; {step!r} may be written inline: {name} holds a word of it" for step, name in related)
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
+    if trace_whatever:
+        reason += (f"; settled at 0.25: no step runs and some are written but never run or only stubs (a trace), "
+                   f"and the {undecided_trace} undecided step(s) would make a quarter of the claim if they ran")
     if not graph.runnable:
         reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
     elif not sau.complete:
@@ -738,7 +792,10 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
         return None
     # no call, definition or name of the step, or only names holding general words of it (``accuracy`` in a
     # ``accuracy_t1`` for "compare at equal budget" names no budget): nothing there may be the step
+    # and a step named only by general words (test, eval) none of which any call, definition, name or string holds:
+    # the code does not run it under any of its names
     absent = [(r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _decidedly_absent(step, graph)
+              or r.outcome == ABSENT and _related_name(step, graph) == "no word of its own"
               for r, step in zip(results, steps)]
     if not any(absent):
         return None
@@ -792,8 +849,8 @@ def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
     return {i for i in found if sites[i] and sites[i] <= set().union(*(sites[j] for j in found if j != i))}
 
 
-def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None
-                ) -> tuple[str | None, list[StepResult]]:
+def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None,
+                trainers: frozenset[str] = frozenset()) -> tuple[str | None, list[StepResult]]:
     """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
     (strong sites where there are any). A site calling a stub function (``stubs``: ``stub_functions``) runs no
     step: a step mapped only there is a ``stub``, one mapped there besides other sites is ``partly_stub``."""
@@ -809,6 +866,8 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
+                if strength == WEAK and _trains(names, step["name"], event.site, trainers):
+                    strength = STRONG  # train_moe_pot runs backward and optimizer steps: it is the training
                 if strength is not None and event.site.callee in stubs:
                     stubbed.append(event)  # the step's function is a placeholder: calling it runs nothing
                     continue
