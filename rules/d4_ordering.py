@@ -678,7 +678,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # uncertain beside four written but never run): the score is the same whatever they turn out to be
     undecided_trace = sum(r.outcome in (UNCERTAIN, ELSEWHERE) for r in results)
     trace_whatever = (not decided and not found and score == 0.25 and graph.runnable and sau.complete
-                      and round_to_scale(undecided_trace / len(steps)) == 0.25)
+                      and share_score(undecided_trace, len(steps)) == 0.25)
     decided = decided or trace_whatever
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) < len(steps):
