@@ -12,7 +12,10 @@ that the syntax of one mention cannot answer.
   (``for reward_type in REWARD_VARIANTS``, also through ``enumerate``/``tqdm`` and the like, through a local bound
   from it, ``envs = BENCHMARK_ENVS[benchmark]``, or through a dict holding it) and hands the loop's item to a call
   that is not a print, log, plot or exception (``raise ValueError(f"missing {key}")`` checks a setting, runs
-  none); a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the positions inside it. A
+  none); a loop over a slice with literal bounds (``REWARD_VARIANTS[:2]``) runs only the positions inside it, and
+  so does a table entry slicing the list (``"dmc_proprio": DMC_ENVS[:5]``); of a table holding the list under
+  several keys, a claim naming one entry's key (``dmc_proprio`` for "proprioceptive DeepMind Control") counts only
+  that entry: the others run another protocol (``dmc_visual``). A
   setting of such a list that no loop reaches, while a slicing loop runs the list, is skipped; one whose list live
   code does not iterate in this way is undecided here.
 - **Whether a claimed list of values runs** (``values_run``): a configuration list or a Python list bound to a
@@ -47,6 +50,7 @@ from extractors.facts import Fact, RepositoryIndex
 from extractors.trees import node_children
 from extractors.words import word_list
 from rules import roles
+from rules.names import words
 
 
 class Source(StrEnum):
@@ -76,6 +80,7 @@ _SHOWN = frozenset(w.lower() for w in word_list("display_calls")) | roles.words(
 _RAISED = ("error", "exception")  # ValueError(f"missing {key}"): a message raised, nothing run with the item
 _COMPARED = ("compare", "select")  # a string tested against, which supplies no value
 _DEPTH = 3  # hops through local bindings or enclosing tables: deeper chains are left undecided
+_STEM_MIN = 4  # a key's word this long may stand for a claim's longer word ("proprio" for "proprioceptive")
 
 
 @dataclass(frozen=True)
@@ -364,18 +369,37 @@ def _name_source(scope: str, name: str, data: Flow, other_metric: Callable[[str]
     return Source.OTHER if Source.OTHER in kinds else Source.CONSTANT
 
 
-def loop_runs(mention: Mention, data: Flow) -> tuple[Run, Mention | None]:
+def loop_runs(mention: Mention, data: Flow, claim: frozenset[str] = frozenset()) -> tuple[Run, Mention | None]:
     """Whether live loops run the listed setting ``mention`` (a string or name inside a display bound to a name:
-    ``Mention.within``), and the loop's mention deciding it (module docstring)."""
+    ``Mention.within``), and the loop's mention deciding it (module docstring). ``claim`` the lower-case words of
+    the claim asking (``claim_words``): of a table's entries holding the setting's list under keys, only those
+    whose key the claim names count when one does (``entry_named``)."""
     name, _, position = mention.within.partition(":")
-    return _runs(name, position, data, 0) if name else (Run.UNDECIDED, None)
+    return _runs(name, position, data, 0, claim) if name else (Run.UNDECIDED, None)
 
 
-def _runs(name: str, position: str, data: Flow, depth: int) -> tuple[Run, Mention | None]:
-    """``position`` as in ``Mention.within``: a list's index, empty for a set's element or a dict's key, ``=`` for
-    a dict's value (iterating a dict gives its keys; its values are iterated through a local bound from it)."""
+def claim_words(texts: tuple[str, ...]) -> frozenset[str]:
+    """The lower-case words (``rules.names.words``) of a claim's texts: its statement, its elements' names and
+    aliases."""
+    return frozenset(w for text in texts for w in words(text))
+
+
+def entry_named(key: str, claim: frozenset[str]) -> bool:
+    """Whether the claim of words ``claim`` names a table entry's ``key``: every word of the key is a word of the
+    claim or, from four letters up, begins one (``dmc_proprio`` for "Proprioceptive DeepMind Control", alias
+    ``dmc``; not ``dmc_visual``)."""
+    parts = words(key)
+    return bool(parts) and all(part in claim or len(part) >= _STEM_MIN and any(w.startswith(part) for w in claim)
+                               for part in parts)
+
+
+def _runs(name: str, position: str, data: Flow, depth: int,
+          claim: frozenset[str] = frozenset()) -> tuple[Run, Mention | None]:
+    """``position`` as in ``Mention.within``: a list's index, empty for a set's element or a dict's key, ``=`` (and
+    the entry's key) for a dict's value (iterating a dict gives its keys; its values are iterated through a local
+    bound from it)."""
     outcomes: list[tuple[Run, Mention | None]] = []
-    if position != "=":
+    if not position.startswith("="):
         for loop in data.loops.get(name, ()):
             outcomes.append((_loop_covers(loop, int(position) if position.isdigit() else None, data), loop))
     if depth < _DEPTH:
@@ -383,15 +407,60 @@ def _runs(name: str, position: str, data: Flow, depth: int) -> tuple[Run, Mentio
             for loop in data.loops.get(binding.text, ()):
                 if loop.scope == binding.scope:
                     outcomes.append((_loop_covers(loop, None, data), loop))
-        for holder in data.holders.get(name, ()):  # a list held by a table: run when the table's entries are
+        for holder in _serving(data.holders.get(name, []), claim):
+            # a list held by a table: run when the table's entries are, in the positions a slice keeps
             outer, _, place = holder.within.partition(":")
-            if outer and outer != name:
-                outcomes.append(_runs(outer, place, data, depth + 1))
+            kept = _sliced(holder, position)
+            if kept != Run.RUN:
+                outcomes.append((kept, holder))
+            elif outer and outer != name:
+                outcomes.append(_runs(outer, place, data, depth + 1, claim))
     for wanted in (Run.RUN, Run.UNDECIDED, Run.SKIPPED):
         for outcome, deciding in outcomes:
             if outcome == wanted:
                 return outcome, deciding
     return Run.UNDECIDED, None
+
+
+def _serving(holders: list[Mention], claim: frozenset[str]) -> list[Mention]:
+    """The table entries (``holders``, mentions of one list inside tables) that serve the claim: when the claim names the key of one entry of a
+    table (``"dmc_proprio": DMC_ENVS`` beside ``"dmc_visual": DMC_ENVS`` for proprioceptive control), the table's
+    other entries holding it run another protocol and are left out."""
+    if not claim:
+        return list(holders)
+    chosen: set[str] = set()
+    for holder in holders:
+        outer, _, place = holder.within.partition(":")
+        if place.startswith("=") and entry_named(place[1:], claim):
+            chosen.add(outer)
+    kept = []
+    for holder in holders:
+        outer, _, place = holder.within.partition(":")
+        if outer not in chosen or not place.startswith("=") or len(place) == 1 or entry_named(place[1:], claim):
+            kept.append(holder)  # an entry whose key is no plain string may still serve it
+    return kept
+
+
+def _sliced(holder: Mention, position: str) -> Run:
+    """Whether a table entry slicing the list (``DMC_ENVS[:5]``: context ``slice:``) keeps the element at
+    ``position`` (a list index): ``RUN`` when it keeps it or slices nothing, ``SKIPPED`` outside the bounds,
+    ``UNDECIDED`` when a bound counts from the end or is not a literal."""
+    if not holder.context.startswith("slice:"):
+        return Run.RUN
+    lower, _, upper = holder.context[len("slice:"):].partition(":")
+    if not lower and not upper:
+        return Run.RUN
+    return _kept(lower, upper, int(position) if position.isdigit() else None)
+
+
+def _kept(lower: str, upper: str, position: int | None) -> Run:
+    """Whether a slice with bounds ``lower`` and ``upper`` as written (``_bound`` of the scanner: empty, an integer
+    or ``?``) keeps the list's element at ``position``; ``UNDECIDED`` when the position is not known or a bound
+    counts from the end (the list's length is not known here) or is not a literal."""
+    if position is None or "?" in (lower, upper) or lower.startswith("-") or upper.startswith("-"):
+        return Run.UNDECIDED
+    start = int(lower) if lower else 0
+    return Run.RUN if start <= position and (not upper or position < int(upper)) else Run.SKIPPED
 
 
 def _loop_covers(loop: Mention, position: int | None, data: Flow) -> Run:
@@ -402,7 +471,4 @@ def _loop_covers(loop: Mention, position: int | None, data: Flow) -> Run:
         return Run.UNDECIDED  # the item is only printed, compared or kept: not shown to run anything
     if not lower and not upper:
         return Run.RUN
-    if position is None or "?" in (lower, upper) or lower.startswith("-") or upper.startswith("-"):
-        return Run.UNDECIDED  # a bound counted from the end: the list's length is not known here
-    start = int(lower) if lower else 0
-    return Run.RUN if start <= position and (not upper or position < int(upper)) else Run.SKIPPED
+    return _kept(lower, upper, position)

@@ -29,7 +29,8 @@ A matching mention in live code (reached from an entry point) is judged by its r
   ``load_dataset("tldr")``, ``os.path.join(root, "webvid")``), a string handed to a metric library call for a
   metric (``metric_call_words``), an ``add_argument`` default; for a metric also a name or dict/subscript key
   bound to a computed value (``ppl = math.exp(loss)``, ``results["ppl"] = ...``); a string or name listed in a
-  table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``:
+  table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``; of a
+  table holding the list under several keys, only the entries whose key the claim names when one does:
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
   value, a call's argument: ``rules.d3_flow.selects``; any string when the tested value comes from a command-line
@@ -133,8 +134,8 @@ from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import names, roles, traces
-from rules.d3_flow import (Flow, Run, Source, flow, loop_runs, name_source, selects, shown_only, skipped_only,
-                           supplied, value_source, values_run)
+from rules.d3_flow import (Flow, Run, Source, claim_words, flow, loop_runs, name_source, selects, shown_only,
+                           skipped_only, supplied, value_source, values_run)
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_options import called_name, free_source, typed_freely
@@ -263,7 +264,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         return Verdict(sau, None, Status.UNRESOLVED, "no datasets, baselines, metrics or scope elements were given",
                        RULE)
     graph = index.analysis(build_call_graph)
-    results = [decide_element(category, element, graph, index) for category, element in elements]
+    claim = claim_words((sau.statement, *(str(t) for _, e in elements for t in (e["name"], *e.get("aliases", ())))))
+    results = [decide_element(category, element, graph, index, claim) for category, element in elements]
     present = sum(r.outcome == PRESENT for r in results)
     ambiguous = sum(r.outcome == AMBIGUOUS and not r.hint for r in results)
     # an element named in code whose role is undecided may go either way: the estimate counts it as half (a settled
@@ -358,8 +360,10 @@ def _determined(results: list[ElementResult]) -> tuple[float, bool, bool] | None
     return scores[0] if scores else None
 
 
-def decide_element(category: str, element: dict, graph: CallGraph, index: RepositoryIndex) -> ElementResult:
-    """Decide one ``{name, aliases}`` element of ``category`` (module docstring)."""
+def decide_element(category: str, element: dict, graph: CallGraph, index: RepositoryIndex,
+                   claim: frozenset[str] = frozenset()) -> ElementResult:
+    """Decide one ``{name, aliases}`` element of ``category`` (module docstring); ``claim`` the words of the claim
+    asking (``rules.d3_flow.claim_words``), which choose among a table's keyed entries holding a listed setting."""
     name = element["name"]
     terms = [name, *element.get("aliases", ())]
     specific = [t for t in terms if not is_generic(t)]
@@ -401,7 +405,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 found[TRACE].append(mention)  # condition_number(W) whose body raises NotImplementedError
             elif state == LIVE:
                 found[ELSEWHERE if category == "datasets" and _loads_other(mention, graph, loads, terms)
-                      else role(category, mention, constants, tuple(terms), data, index)].append(mention)
+                      else role(category, mention, constants, tuple(terms), data, index, claim)].append(mention)
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
@@ -485,8 +489,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"only a generic term or one without the element's number matches, at {best[0].ref}",
                              tuple(best), hint=True)
     bound = _number_bound(name, index) if category == "scope" else None
-    if bound is None and any(_skipped(m, data) for m in found[TRACE]) and \
-            all(_skipped(m, data) or m in data.unread_defaults for m in found[TRACE]):
+    if bound is None and any(_skipped(m, data, claim) for m in found[TRACE]) and \
+            all(_skipped(m, data, claim) or m in data.unread_defaults for m in found[TRACE]):
         # its own name, only as listed settings the loops skip (and defaults nothing reads): a related name adds
         # nothing
         return _traced(category, name, found[TRACE])
@@ -587,11 +591,12 @@ def _runs_stub(mention: Mention, graph: CallGraph, index: RepositoryIndex) -> bo
         mention.text.rsplit(".", 1)[-1] for site in graph.callees_in_order(mention.scope))
 
 
-def _skipped(mention: Mention, data: Flow) -> bool:
-    """Whether ``mention`` is a listed setting the live loops skip, or a string compared where only such settings
-    write it (``rules.d3_flow``): the code says outright that the element does not run."""
+def _skipped(mention: Mention, data: Flow, claim: frozenset[str] = frozenset()) -> bool:
+    """Whether ``mention`` is a listed setting the live loops skip (in the table entries serving ``claim``), or a
+    string compared where only such settings write it (``rules.d3_flow``): the code says outright that the element
+    does not run."""
     if mention.within:
-        return loop_runs(mention, data)[0] == Run.SKIPPED
+        return loop_runs(mention, data, claim)[0] == Run.SKIPPED
     return mention.context in ("compare", "select") and mention.kind == "string" \
         and skipped_only((mention.text,), data)
 
@@ -646,11 +651,11 @@ _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not i
 
 
 def role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
-         data: Flow | None = None, index: RepositoryIndex | None = None) -> str:
-    """What a live, non-display mention of an element of ``category`` shows (``_role``), except that a use under
-    ``if`` tests selecting it by strings no code, configuration or launcher supplies is undecided: it runs only if
-    someone passes such a string (``rules.d3_flow.supplied``)."""
-    found = _role(category, mention, constants, terms, data, index)
+         data: Flow | None = None, index: RepositoryIndex | None = None, claim: frozenset[str] = frozenset()) -> str:
+    """What a live, non-display mention of an element of ``category`` shows (``_role``; ``claim`` as for
+    ``decide_element``), except that a use under ``if`` tests selecting it by strings no code, configuration or
+    launcher supplies is undecided: it runs only if someone passes such a string (``rules.d3_flow.supplied``)."""
+    found = _role(category, mention, constants, terms, data, index, claim)
     if found == ROLE and data is not None and not supplied(mention, data):
         return TRACE if skipped_only(mention.guards, data) else UNKNOWN
     if found == UNKNOWN and data is not None and mention.context in ("compare", "select") \
@@ -665,7 +670,7 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
 
 
 def _role(category: str, mention: Mention, constants: frozenset[str], terms: tuple[str, ...] = (),
-          data: Flow | None = None, index: RepositoryIndex | None = None) -> str:
+          data: Flow | None = None, index: RepositoryIndex | None = None, claim: frozenset[str] = frozenset()) -> str:
     """What a live, non-display mention of an element of ``category`` shows: ``role`` (it loads or builds the
     dataset, computes the metric, builds or runs the baseline or setting), ``trace`` (a constant written out, a
     table of literal values, data handed to a plot: the element is named, never used) or ``unknown`` (named in
@@ -674,7 +679,8 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     and aliases (a metric's name bound to a call computing another metric is not that metric); ``data`` the
     repository's ``rules.d3_flow.Flow`` (without it, computed values and listed settings are not followed);
     ``index`` the repository (without it, a metric's value fed by a stub or by a function returning only constants
-    counts as computed: ``rules.d3_values``)."""
+    counts as computed: ``rules.d3_values``); ``claim`` the claim's words, choosing among a table's keyed entries
+    that hold a listed setting (``rules.d3_flow.loop_runs``)."""
     context, kind = mention.context, mention.kind
     if data is not None and shown_only(mention, data):
         return DISPLAY  # label = "High Variance Reward" handed only to plt.plot(..., label=label)
@@ -684,8 +690,9 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
             return metric
     if data is not None and mention in data.unread_defaults:
         return TRACE  # def make(kind, reward="high_variance") never reading reward: the default reaches nothing
-    if data is not None and mention.within and kind in ("string", "name") and context in _LISTED:
-        run, _ = loop_runs(mention, data)
+    if data is not None and mention.within and kind in ("string", "name") and \
+            (context in _LISTED or context.startswith("slice:")):
+        run, _ = loop_runs(mention, data, claim)
         if run != Run.UNDECIDED:  # a listed setting a live loop runs, or skips while running the list
             return ROLE if run == Run.RUN else TRACE
     callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")

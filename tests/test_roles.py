@@ -9,7 +9,7 @@ from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import UNRESOLVED, CallSite
 from extractors.repository import build_index
 from rules import names, roles
-from rules.d3_flow import Run, Source, flow, loop_runs, value_source
+from rules.d3_flow import Run, Source, claim_words, entry_named, flow, loop_runs, value_source
 from rules.d3_manifests import FIRST_LINES, launched_manifests
 from rules.d3_protocol import ROLE, TRACE, UNKNOWN, claimed_numbers, literal_constants, role
 from rules.d4_ordering import site_role, step_roles
@@ -114,7 +114,7 @@ def test_mention_reads_loops_and_tables(tmp_path: Path) -> None:
     assert by[("VARIANTS", 13, "name")].context == "iter::?:w"
     assert by[("envs", 16, "name")].context == "iter:::e"
     assert (by[("b", 1, "string")].within, by[("gym", 2, "string")].within) == ("VARIANTS:1", "TABLE:")
-    assert by[("VARIANTS", 2, "name")].within == "TABLE:="
+    assert by[("VARIANTS", 2, "name")].within == "TABLE:=gym"  # a dict's value, under its key
     data = flow(index)
     assert ("run.main", "res") in data.filled and ("run.main", "total") in data.filled
     runs = {text: loop_runs(by[(text, 1, "string")], data)[0] for text in "abc"}
@@ -126,6 +126,28 @@ def test_mention_reads_loops_and_tables(tmp_path: Path) -> None:
     index = build_index(tmp_path, names.normalise)
     p = next(m for ms in index.analysis(build_call_graph).mentions.values() for m in ms if m.text == "p")
     assert loop_runs(p, flow(index))[0] == Run.UNDECIDED
+
+
+def test_keyed_table_entries_serve_the_claim_naming_their_key(tmp_path: Path) -> None:
+    """A table holding one task list under several keys, one entry slicing it (``"states": TASKS[:1]``): the slice
+    keeps only its positions, and a claim naming one key counts only that entry (``rules.d3_flow.loop_runs``)."""
+    (tmp_path / "run.py").write_text(
+        "TASKS = ['a', 'b']\nTABLE = {'control_states': TASKS[:1], 'control_pixels': TASKS}\n\n\n"
+        "def main(kind):\n    envs = TABLE[kind]\n    for e in envs:\n        launch(e)\n\n\n"
+        "def launch(e):\n    return e\n\n\nif __name__ == '__main__':\n    main('control_states')\n")
+    index = build_index(tmp_path, names.normalise)
+    mentions = [m for ms in index.analysis(build_call_graph).mentions.values() for m in ms]
+    by = {(m.text, m.line, m.kind): m for m in mentions}
+    held = {m.within: m.context for m in mentions if m.text == "TASKS" and m.line == 2}
+    assert held == {"TABLE:=control_states": "slice::1", "TABLE:=control_pixels": ""}
+    data = flow(index)
+    states, pixels = claim_words(("Control from states",)), claim_words(("Control from pixels",))
+    assert entry_named("control_states", states) and not entry_named("control_pixels", states)
+    assert entry_named("proprio", claim_words(("proprioceptive control",)))  # a stem of four letters or more
+    a, b = by[("a", 1, "string")], by[("b", 1, "string")]
+    assert [loop_runs(m, data, states)[0] for m in (a, b)] == [Run.RUN, Run.SKIPPED]
+    assert [loop_runs(m, data, pixels)[0] for m in (a, b)] == [Run.RUN, Run.RUN]
+    assert loop_runs(b, data)[0] == Run.RUN  # no claim: every entry counts
 
 
 def test_computed_values_hold_their_inputs(tmp_path: Path) -> None:

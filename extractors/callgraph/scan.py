@@ -105,6 +105,7 @@ class Scanner(cst.CSTVisitor):
         self.guard_of: dict[int, tuple[str, ...]] = {}  # id of an if's body -> the strings its test compares with
         self.guards: list[tuple[int, tuple[str, ...]]] = []  # (scope depth, strings) of the enclosing if bodies
         self.defaults: dict[int, str] = {}  # id of a parameter's default value -> ``default:<parameter>``
+        self.slices: dict[int, str] = {}  # id of a name a table entry slices -> ``slice:<lower>:<upper>``
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         arm = self.arms.get(id(node))
@@ -159,6 +160,8 @@ class Scanner(cst.CSTVisitor):
             return self.defaults[id(node)]
         if id(node) in self.iterables:
             return self.iterables[id(node)]
+        if id(node) in self.slices:
+            return self.slices[id(node)]
         if id(node) in self.call_funcs:
             return "call"
         if id(node) in self.keyed:
@@ -415,8 +418,20 @@ class Scanner(cst.CSTVisitor):
         elif isinstance(value, cst.Dict):
             for entry in value.elements:
                 if isinstance(entry, cst.DictElement):
+                    key = _string_value(entry.key)
                     self.within_labels[id(entry.key)] = f"{name}:"
-                    self.within_labels[id(entry.value)] = f"{name}:="
+                    # the entry's key names what its value serves: "dmc_proprio" in {"dmc_proprio": DMC_ENVS}
+                    self.within_labels[id(entry.value)] = f"{name}:=" + (key if key and ":" not in key else "")
+                    self._note_slice(entry.value)
+
+    def _note_slice(self, value: cst.BaseExpression) -> None:
+        """Give a table entry slicing a name with literal bounds (``DMC_ENVS[:5]``) the ``slice:`` context on that
+        name: the entry holds only those positions of the list."""
+        if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice) \
+                and isinstance(value.value, (cst.Name, cst.Attribute)):
+            part = value.slice[0].slice
+            self.slices[id(value.value)] = (f"slice:{_bound(part.lower)}:{_bound(part.upper)}" if part.step is None
+                                            else "slice:?:?")
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         value = node.value
@@ -681,6 +696,17 @@ def _tested_name(node: cst.BaseExpression) -> str | None:
 
 _ITER_WRAPPERS = frozenset({"enumerate", "sorted", "list", "tuple", "reversed", "tqdm", "trange", "iter", "set"})
 _MAX_READS = 24  # a value's inputs kept per binding; longer expressions are cut (the rest is seldom a name)
+
+
+def _string_value(node: cst.BaseExpression) -> str:
+    """The text of a plain string literal, empty for anything else (or a malformed escape)."""
+    if not isinstance(node, cst.SimpleString):
+        return ""
+    try:
+        value = node.evaluated_value
+    except Exception:  # a malformed escape
+        return ""
+    return value if isinstance(value, str) else ""
 
 
 def _bound(node: cst.BaseExpression | None) -> str:
