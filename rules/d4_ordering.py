@@ -46,8 +46,9 @@ maps a step weakly at most. A call site maps to a step
   (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
   merely contains a common keyword (``train_epoch`` for
   ``train``: ``get_train_loader`` would match too), unless the function trains (its run takes a backward pass and an
-  optimizer step: ``training_functions``) and the step is named only by training words and common ones (``joint
-  pre-training``: ``_trains``), which maps it strongly.
+  optimizer step: ``training_functions``), the step is named only by training words and common ones (``joint
+  pre-training``: ``_trains``) and the trace trains one thing (its optimizer steps in one body), which maps it strongly
+  where nothing else does.
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
@@ -154,6 +155,7 @@ _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
 _TRAINING = roles.words("training_words")
 _COMMON_WORDS = roles.words("common_words")
+_TRAINED = roles.words("training_objects")
 _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
@@ -262,12 +264,13 @@ def _trains(names: _StepNames, step_name: str, site: CallSite, trainers: frozens
 
 @lru_cache(maxsize=4096)
 def _only_training(name: str) -> bool:
-    """Whether a step's name holds a training word and otherwise only common words, generic terms or words of three
-    letters or fewer (``joint pre-training``, ``fine-tuned model``): any training function is then that step, where
-    ``train NFIG Transformer on tokens`` names what is trained, which a reader checks against the model built."""
+    """Whether a step's name holds a training word and otherwise only common words, a generic name of what is trained
+    (``rules/roles.yaml``, ``training_objects``) or words of three letters or fewer (``joint pre-training``,
+    ``fine-tuned model``): any training function is then that step, where ``train NFIG Transformer on tokens`` names
+    what is trained, which a reader checks against the model built, and ``training data`` names data."""
     words = re.findall(r"[a-z0-9]+", name.lower())
     return (any(w in _TRAINING for w in words)
-            and all(w in _TRAINING or w in _GENERAL or w in _COMMON_WORDS or len(w) <= 3 for w in words))
+            and all(w in _TRAINING or w in _TRAINED or w in _COMMON_WORDS or len(w) <= 3 for w in words))
 
 
 def hooks_run(graph: CallGraph) -> list[str]:
@@ -858,16 +861,20 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
     best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
     for entry, events in traces.items():
         results = []
+        # a step named only by training words is the run's training when the run trains one thing: its optimizer
+        # steps in one body (a P2VAE trainer and an FMT trainer leave "joint finetuning" to a reader)
+        one_training = len({e.site.scope for e in events if site_role(e.site) == "optimizer_step"}) == 1
         for step in steps:
             strong: list[Event] = []
             weak: list[Event] = []
             stubbed: list[Event] = []
+            trained: list[Event] = []
             names = step_names(step)
             repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
-                if strength == WEAK and _trains(names, step["name"], event.site, trainers):
-                    strength = STRONG  # train_moe_pot runs backward and optimizer steps: it is the training
+                if strength == WEAK and one_training and _trains(names, step["name"], event.site, trainers):
+                    trained.append(event)  # train_moe_pot runs backward and optimizer steps: it is the training
                 if strength is not None and event.site.callee in stubs:
                     stubbed.append(event)  # the step's function is a placeholder: calling it runs nothing
                     continue
@@ -879,6 +886,12 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
                     strong.append(event)
                 elif strength == WEAK and not strong:
                     weak.append(event)
+            # the training named only by training words, where nothing maps the step strongly (not one call outside
+            # any loop for a step over several things, nor one reached through a guessed method)
+            lifted = [e for e in trained if not (repeated and not e.in_loop)
+                      and not any(s.kind == UNRESOLVED for s in e.path[:-1])] if not strong else []
+            if lifted:
+                strong, weak = lifted, []
             # a step asking for a call role (fit, optimizer step) is where calls of that role run, when any does,
             # and where the repository functions it names run: a library name it also lists (train_test_split
             # beside fit) may be a preparation run before it
