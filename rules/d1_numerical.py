@@ -689,10 +689,12 @@ def _in_dataset(fact: Fact, index: RepositoryIndex) -> bool:
 
 def _resolutions(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: the sizes the live resolution transforms outside tests give (``_sole_resolution``), one
-    key per size (``(256, 256)`` and ``256`` are one), ``"?"`` for a size static reading does not resolve."""
+    key per size (``(256, 256)`` and ``256`` are one), ``"?"`` for a size static reading does not resolve. Only
+    the size counts (the positional one, recorded as ``image_size``, or ``size=``), not ``padding=`` or
+    ``interpolation=``."""
     liveness = index.analysis(binding_liveness)
     sizes = set()
-    for facts in index.by_name.values():
+    for facts in (index.named("image_size"), index.named("size")):
         for fact in facts:
             if fact.kind != K.KEYWORD or not quantities.is_resolution_transform(fact.context) \
                     or _is_test(fact) or liveness(fact) == DEAD:
