@@ -417,6 +417,10 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     """Decide one claimed value of ``atom`` (see the module docstring for the outcomes); ``candidates`` may be
     passed when several values of one atom are decided; ``statement``, the claim's text, tells which variant
     branch a value passed per variant belongs to (``_passed_instead``)."""
+    if atom.used_in and not _named_place(frozenset(atom.used_in), index.analysis(_code_names)):
+        # the component the quantity belongs to is named nowhere: whatever binds the number elsewhere is another
+        # part's (D3 counts a component named only in comments or nowhere as absent too)
+        return ValueOutcome(value, ABSENT, (), f"no code names where the quantity is used ({', '.join(atom.used_in)})")
     found = candidates or Candidates.of(atom, index)
     keys, agreeing, narrower, weak = found.keys, found.agreeing, found.narrower, found.weak
     liveness = index.analysis(binding_liveness)
@@ -685,10 +689,12 @@ def _in_dataset(fact: Fact, index: RepositoryIndex) -> bool:
 
 def _resolutions(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: the sizes the live resolution transforms outside tests give (``_sole_resolution``), one
-    key per size (``(256, 256)`` and ``256`` are one), ``"?"`` for a size static reading does not resolve."""
+    key per size (``(256, 256)`` and ``256`` are one), ``"?"`` for a size static reading does not resolve. Only
+    the size counts (the positional one, recorded as ``image_size``, or ``size=``), not ``padding=`` or
+    ``interpolation=``."""
     liveness = index.analysis(binding_liveness)
     sizes = set()
-    for facts in index.by_name.values():
+    for facts in (index.named("image_size"), index.named("size")):
         for fact in facts:
             if fact.kind != K.KEYWORD or not quantities.is_resolution_transform(fact.context) \
                     or _is_test(fact) or liveness(fact) == DEAD:
@@ -1086,6 +1092,16 @@ def _named_in_code(keys: frozenset[str], index: RepositoryIndex) -> bool:
     the claim's name keys other than generic ones (``rules.names.kin``)."""
     claimed = {word for key in keys for word in key.split("_")}
     return any(names.kin(keys, word) for word in claimed & index.analysis(_identifier_words))
+
+
+def _code_names(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: every name code in ``index`` gives (bound and read names, callees, the repository's
+    modules, classes and functions), for ``_named_place`` to ask whether an atom's place exists at all."""
+    graph = index.analysis(build_call_graph)
+    out = {*index.by_name, *index.reads, *(call.callee for call in index.calls)}
+    out.update(module_name(file) for file in index.lines)
+    out.update(part for qualname in (*graph.functions, *graph.classes) for part in qualname.split("."))
+    return frozenset(out)
 
 
 def _identifier_words(index: RepositoryIndex) -> frozenset[str]:
