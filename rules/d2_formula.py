@@ -377,8 +377,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
-        # modes only where the formula may be decided: they multiply the forms to evaluate
-        forms, branches = readings(candidate, forms, relevant)
+        # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
+        # multiply the forms to evaluate
+        forms, branches = readings(candidate, forms, relevant or claimed_name)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
@@ -840,9 +841,24 @@ def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) 
 @lru_cache(maxsize=1 << 15)
 def _called_of(form: sympy.Basic, kept: frozenset[str], claimed: frozenset[str]) -> sympy.Basic | None:
     """``form`` with the glossary-named submodule calls as leaves, or ``None`` when it has none."""
-    calls = {n: sympy.Symbol(n.func.__name__) for n in _nodes(form) if isinstance(n, AppliedUndef)
-             and n.func.__name__ not in claimed and names.normalise(n.func.__name__) in kept}
+    calls = {}
+    for node in _nodes(form):
+        if isinstance(node, AppliedUndef) and node.func.__name__ not in claimed:
+            quantity = _layer_output(node.func.__name__, kept)
+            if quantity is not None:
+                calls[node] = sympy.Symbol(quantity)
     return substitute(form, calls) if calls else None
+
+
+def _layer_output(function: str, kept: frozenset[str]) -> str | None:
+    """The quantity a call of the submodule ``function`` computes, when the glossary names it (``kept``: normalised
+    code names): the submodule's own name (``Q1``), or the name left after the words that name a layer
+    (``_LAYER_WORDS``, and ``W`` for a weight: ``W_u`` and ``u_proj`` compute ``u``); else ``None``."""
+    key = names.normalise(function)
+    if key in kept:
+        return function
+    rest = "_".join(word for word in key.split("_") if word not in _LAYER_WORDS and word != "w")  # W_u: a weight
+    return rest if rest and rest != key and rest in kept else None
 
 
 def _per_sample(forms: tuple) -> tuple:
