@@ -79,7 +79,7 @@ from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, par
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
-from rules.d2_stubs import stub_of
+from rules.d2_stubs import overriding_methods, stub_of
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale, share_score
 
 RULE = "rule:d2-formula"
@@ -185,7 +185,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
                      index.analysis(library_realisations), maximised=_maximised(sau.statement),
-                     words=frozenset(names.words(" ".join((sau.statement, *sau.checks.get("mechanism", ()))))))
+                     words=frozenset(names.words(" ".join((sau.statement, *sau.checks.get("mechanism", ()))))),
+                     overriding=index.analysis(overriding_methods))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -249,6 +250,14 @@ class _Search:
     placeholders: dict = field(default_factory=dict)
     maximised: bool = False  # the statement says its quantity is maximised (``_maximised``)
     words: frozenset[str] = frozenset()  # the words of the statement and the mechanism keywords
+    # (class, method) of the methods that override a repository base class's (``d2_stubs.overriding_methods``)
+    overriding: frozenset[tuple[str, str]] = frozenset()
+
+    def variant(self, record: FunctionRecord) -> bool:
+        """``record`` overrides a method of a repository base class: a variant (an ablation, a baseline) of the
+        base's, which is what runs by default."""
+        owner, _, method = record.qualname.rpartition(".")
+        return bool(owner) and (owner.rsplit(".", 1)[-1], method) in self.overriding
 
 
 def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
@@ -308,12 +317,15 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
     # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
     # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
+    # a method overriding a repository base class's (an ablation's) after the base's, which runs by default
     ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
                      key=lambda pair: (names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints,
-                                       search.dead(pair[0]), id(pair[0]) not in search.named))
+                                       search.dead(pair[0]), search.variant(pair[0]), id(pair[0]) not in search.named))
 
-    def drift_check(record: FunctionRecord, candidate: CodeExpression) -> FormulaResult | None:
-        """The named difference of one candidate where a drift may be decided (as in the search below), or None."""
+    def drift_check(record: FunctionRecord, candidate: CodeExpression, parts: bool = False) -> FormulaResult | None:
+        """The named difference of one candidate where a drift may be decided (as in the search below), or None;
+        with ``parts``, also of a part of it whose names all follow the glossary (``huber(Q1, y)`` in
+        ``huber(Q1, y) + huber(Q2, y)``): enough to contradict another site, never to decide a drift."""
         last = candidate.target.rsplit(".", 1)[-1]
         claimed_name = names.normalise(last) in lhs_hints
         if not (id(record) in search.scope or (claimed_name and not names.is_generic(last))) \
@@ -332,7 +344,27 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                                search.budget)
                 if found is not None:
                     return found
+        if parts and kept_names:  # a local the glossary names kept as a leaf (``rewards`` for r_t), as when matching
+            forms, branches = readings(candidate, candidate.forms() + _kept_forms(candidate, kept_names, keep,
+                                                                                  search.cache), False)
+        for form in forms if parts else ():
+            code, _, _, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
+            for part in () if opaque or form in branches else _parts(code):
+                found = _part_drift(text, candidate, part, base, specific, search.budget)
+                if found is not None:
+                    return found
         return None
+
+    def contradicts(record: FunctionRecord, candidate: CodeExpression, named: bool) -> bool:
+        """Whether ``candidate`` may contradict an equivalent elsewhere (``named``: in a function named after the
+        mechanism): a binding of the formula's left-hand name (not a generic one), and, against an equivalent not
+        named so, what a function named after the mechanism computes; against one named so, only a binding in a
+        function not named so; never a variant (an override)."""
+        last = candidate.target.rsplit(".", 1)[-1]
+        bound = names.normalise(last) in lhs_hints and not names.is_generic(last)
+        if named:  # a paper's attention and a baseline's are both named after the mechanism
+            return bound and not search.variant(record) and id(record) not in search.named
+        return not search.variant(record) and (bound or id(record) in search.named)
 
     for record, candidate in ordered:
         in_scope = id(record) in search.scope
@@ -345,8 +377,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
-        # modes only where the formula may be decided: they multiply the forms to evaluate
-        forms, branches = readings(candidate, forms, relevant)
+        # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
+        # multiply the forms to evaluate
+        forms, branches = readings(candidate, forms, relevant or claimed_name)
         for form in forms:
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
@@ -366,9 +399,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                          on_target, tied, lhs is not None):
                 if not search.dead(record):
                     result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
-                    if id(record) in search.named:  # the mechanism's own implementation: other copies aside
-                        return result
-                    return _unless_contradicted(result, ordered, drift_check, search.named)
+                    return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
             _add_near(result, candidate)
@@ -379,7 +410,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             part = _part_match(candidate, forms, base, keeps_small, claimed_keys, search)
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
-                return result
+                return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
     return _library(text, base, search) or drift_seen or unreached or result
 
 
@@ -387,21 +418,24 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 _CONTRADICTED_CREDIT = 0.5
 
 
-def _unless_contradicted(result: FormulaResult, ordered, drift_check, named: set[int]) -> FormulaResult:
-    """``result`` (an equivalent candidate in a function not named after the mechanism), unless a live
-    function named after the mechanism computes the formula with a named difference where a drift may be decided
-    (``BradleyTerry.win_prob`` flips a sign that a report's copy has right): then the mechanism's own code
-    contradicts the copy, the formula stays undecided, and its estimate is ``_CONTRADICTED_CREDIT`` with both sites
-    as the nearest candidates. An equivalent in a function named after the mechanism is never contradicted (the
-    caller returns it): a paper's attention and a baseline's are both named so, and the baseline may differ (nor by
-    another binding of the claimed name: a baseline's ``out`` is one too)."""
+def _unless_contradicted(result: FormulaResult, ordered, drift_check, contradicts, named: bool) -> FormulaResult:
+    """``result`` (an equivalent candidate, ``named`` when in a function named after the mechanism), unless another
+    live site that ``contradicts(record, candidate, named)`` admits computes the formula (or, a part of it, a term
+    of a sum) with a named difference: a live function named after the mechanism against a copy not named so
+    (``BradleyTerry.win_prob`` flips a sign that a report's copy has right), or another binding of the formula's
+    own left-hand name (a trainer's ``sigma_t`` against an evaluator's). Then the code contradicts itself, the
+    formula stays undecided, and its estimate is ``_CONTRADICTED_CREDIT`` with both sites as the nearest
+    candidates. A paper's attention and a baseline's are both named after the mechanism, and the baseline may
+    differ: a function so named contradicts only a copy not named so, and an equivalent in one is contradicted only
+    by a binding outside such functions; a generic name (a baseline's ``out``) and an
+    override of a repository base class's method (an ablation) contradict nothing."""
     equivalent = result.candidate
     assert equivalent is not None  # an equivalent result holds its candidate
     other = None
     for other_record, candidate in ordered:
-        if id(other_record) not in named or candidate.function == equivalent.function:
+        if candidate.function == equivalent.function or not contradicts(other_record, candidate, named):
             continue
-        other = drift_check(other_record, candidate)
+        other = drift_check(other_record, candidate, True)
         if other is not None:
             break
     if other is None or other.candidate is None:
@@ -807,9 +841,24 @@ def _called_leaves(forms: tuple, kept: frozenset[str], claimed: frozenset[str]) 
 @lru_cache(maxsize=1 << 15)
 def _called_of(form: sympy.Basic, kept: frozenset[str], claimed: frozenset[str]) -> sympy.Basic | None:
     """``form`` with the glossary-named submodule calls as leaves, or ``None`` when it has none."""
-    calls = {n: sympy.Symbol(n.func.__name__) for n in _nodes(form) if isinstance(n, AppliedUndef)
-             and n.func.__name__ not in claimed and names.normalise(n.func.__name__) in kept}
+    calls = {}
+    for node in _nodes(form):
+        if isinstance(node, AppliedUndef) and node.func.__name__ not in claimed:
+            quantity = _layer_output(node.func.__name__, kept)
+            if quantity is not None:
+                calls[node] = sympy.Symbol(quantity)
     return substitute(form, calls) if calls else None
+
+
+def _layer_output(function: str, kept: frozenset[str]) -> str | None:
+    """The quantity a call of the submodule ``function`` computes, when the glossary names it (``kept``: normalised
+    code names): the submodule's own name (``Q1``), or the name left after the words that name a layer
+    (``_LAYER_WORDS``, and ``W`` for a weight: ``W_u`` and ``u_proj`` compute ``u``); else ``None``."""
+    key = names.normalise(function)
+    if key in kept:
+        return function
+    rest = "_".join(word for word in key.split("_") if word not in _LAYER_WORDS and word != "w")  # W_u: a weight
+    return rest if rest and rest != key and rest in kept else None
 
 
 def _per_sample(forms: tuple) -> tuple:
@@ -846,9 +895,13 @@ def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
         if not used:
             continue
         chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search)
+        shown = ", ".join(s.name for s in used)
+        if chained.outcome == UNKNOWN and chained.credit == _CONTRADICTED_CREDIT:  # live sites disagree on it
+            chained.difference = f"with {shown} put in, {chained.difference}"
+            results[number] = chained
+            continue
         if chained.outcome not in (EQUIVALENT, UNREACHED):
             continue  # a larger formula differs from small code (a helper's x / norm(x)) by a term: no drift
-        shown = ", ".join(s.name for s in used)
         chained.difference = f"{chained.difference or 'equivalent'} with {shown} put in"
         results[number] = chained
         for symbol, (other, _) in used.items():
@@ -1154,6 +1207,24 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific,
     return FormulaResult(text, DRIFTED, candidate, difference.text, 0.0 if difference.kind == "sign" else 0.5)
 
 
+def _part_drift(text, candidate, part: sympy.Basic, claim: _Claim, specific, budget) -> FormulaResult | None:
+    """A drift of ``part`` of a candidate against the claim: the first renaming of its leaves that follows every
+    glossary hint (one leaf per symbol), and the difference ``classify`` names under it, or ``None``. Only ever
+    used to contradict another site (a part of a sum is not what the code computes)."""
+    leaves = _leaves(part)
+    if len(leaves) != len(claim.symbols):
+        return None
+    for renaming, hinted in _renamings(claim.symbols, list(leaves), claim.hints, hinted_only=True):
+        if hinted < len(claim.symbols):
+            return None
+        difference = classify(substitute(part, renaming), claim.rhs, specific, budget)
+        if difference is None:
+            return None
+        return FormulaResult(text, DRIFTED, candidate, f"{difference.text}, in the part {part}",
+                             0.0 if difference.kind == "sign" else 0.5)
+    return None
+
+
 def _hint_renaming(leaves: list[sympy.Basic], hints: dict) -> dict | None:
     """Every code leaf renamed to the formula symbol whose hints name it (each symbol used once), or ``None`` when a
     leaf follows no hint."""
@@ -1367,6 +1438,10 @@ def _edits(claimed: sympy.Basic, known: frozenset[str]):
                 yield claimed.xreplace({part: part - term}), Difference(
                     "missing", f"term {term} of {part} is missing in the code", term)
             yield from _group_signs(claimed, part)
+            complement = _complement_of(part)
+            if complement is not None:  # a schedule's 1 - k read as k (alpha for 1 - alpha)
+                yield claimed.xreplace({part: complement}), Difference(
+                    "complement", f"{complement} where the formula has its complement {part}")
         if isinstance(part, (AppliedUndef, sympy.Function)) and part.args:
             name = part.func.__name__
             if name in known or not isinstance(part, AppliedUndef):
@@ -1374,6 +1449,14 @@ def _edits(claimed: sympy.Basic, known: frozenset[str]):
                     if not argument.is_Number:
                         yield claimed.xreplace({part: argument}), Difference(
                             "function missing", f"{part} reads {argument} in the code: the {name} is missing")
+
+
+def _complement_of(part: sympy.Add) -> sympy.Basic | None:
+    """``x`` when ``part`` is ``1 - x`` (a probability's or a schedule's complement), else ``None``."""
+    if len(part.args) != 2 or sympy.S.One not in part.args:
+        return None
+    other = part - 1
+    return -other if other.could_extract_minus_sign() else None
 
 
 # -- helpers --------------------------------------------------------------------------------------------------------

@@ -48,6 +48,43 @@ def overridden_methods(index: RepositoryIndex) -> dict[str, set[str]]:
     """Analysis provider: base class name (last component) -> the names of the methods that classes of the repository
     derived from it define (``class Gate(BaseGate): def forward`` -> ``{BaseGate: {forward}}``)."""
     bases: dict[str, set[str]] = {}
+    for _, parents, methods in index.analysis(class_definitions):
+        for parent in parents:
+            bases.setdefault(parent, set()).update(methods)
+    return bases
+
+
+def overriding_methods(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
+    """Analysis provider: ``(class name, method)`` (last components) of each method that overrides one a repository
+    class it derives from defines, directly or through further repository bases (``class NoMin(Agent): def
+    update`` over ``Agent.update`` -> ``("NoMin", "update")``). Such a method is a variant of its base's (an
+    ablation, a baseline): the base is what runs by default."""
+    classes = index.analysis(class_definitions)
+    defined: dict[str, set[str]] = {}
+    parents_of: dict[str, set[str]] = {}
+    for name, parents, methods in classes:
+        defined.setdefault(name, set()).update(methods)
+        parents_of.setdefault(name, set()).update(parents)
+
+    def inherited(name: str) -> set[str]:
+        found: set[str] = set()
+        queue, seen = list(parents_of.get(name, ())), {name}
+        while queue:  # breadth first over the repository's bases, each once (a cycle ends)
+            parent = queue.pop(0)
+            if parent in seen or parent not in defined:
+                continue
+            seen.add(parent)
+            found |= defined[parent]
+            queue.extend(parents_of.get(parent, ()))
+        return found
+
+    return frozenset((name, method) for name, _, methods in classes for method in methods & inherited(name))
+
+
+def class_definitions(index: RepositoryIndex) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """Analysis provider: ``(class name, base names, method names)`` of each class statement of the repository's
+    modules, names as last components (``class Gate(nn.BaseGate)`` -> ``("Gate", {"BaseGate"}, {"forward"})``)."""
+    found: list[tuple[str, frozenset[str], frozenset[str]]] = []
 
     class _Bases(cst.CSTVisitor):
         def on_visit(self, node: cst.CSTNode) -> bool:
@@ -58,15 +95,13 @@ def overridden_methods(index: RepositoryIndex) -> dict[str, set[str]]:
 
         def visit_ClassDef(self, node: cst.ClassDef) -> None:
             body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
-            methods = {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
-            for base in node.bases:
-                name = dotted_name(base.value)
-                if name:
-                    bases.setdefault(name.rsplit(".", 1)[-1], set()).update(methods)
+            methods = frozenset(s.name.value for s in body if isinstance(s, cst.FunctionDef))
+            parents = frozenset(name.rsplit(".", 1)[-1] for name in (dotted_name(b.value) for b in node.bases) if name)
+            found.append((node.name.value, parents, methods))
 
     for module in index.modules.values():
         try:
             visit(module, _Bases())  # the read-only walk (extractors.trees)
         except RecursionError:
             continue  # a pathological nesting depth: this source adds what it had
-    return bases
+    return tuple(found)

@@ -183,6 +183,8 @@ def test_the_points_of_both_signs_count_only_for_sign_sensitive_expressions() ->
     ("softmax(-(q @ k.T) / sqrt(d)) @ v", "softmax(q @ k.T / sqrt(d)) @ v", "flipped in the code"),
     ("mean(m - p + n)", "mean(max(0, m - p + n))", "the max is missing"),
     ("exp(a) + log(b)", "exp(a) + log(b + c)", "term c of b + c is missing in the code"),
+    # a schedule's complement read as its value: (1 - t) * k for (1 - t) * (1 - k)
+    ("(1 - t) * k", "(1 - t) * (1 - k)", "k where the formula has its complement 1 - k"),
 ])
 def test_classify_names_one_edit_inside_the_formula(written: str, claimed: str, difference: str) -> None:
     found = d2_formula.classify(formula(written), formula(claimed))
@@ -314,3 +316,15 @@ def test_overridden_methods_finds_classes_in_any_block_and_none_in_expressions(t
     index = build_index(_repo(tmp_path, source), names.normalise)
     assert overridden_methods(index) == {"BaseGate": {"forward"}, "Gate": {"forward"}, "Base": {"step", "reset"},
                                          "Mixin": {"step", "reset"}}
+
+
+def test_overriding_methods_follow_repository_bases_only(tmp_path: Path) -> None:
+    from rules.d2_stubs import overriding_methods
+    source = ("class Agent:\n    def update(self):\n        return 1\n    def act(self):\n        return 0\n"
+              "class NoMin(Agent):\n    def update(self):\n        return 2\n    def extra(self):\n        return 3\n"
+              "class Deeper(NoMin):\n    def act(self):\n        return 4\n"
+              "class Net(nn.Module):\n    def forward(self, x):\n        return x\n"
+              "class A(B):\n    def f(self):\n        return 1\nclass B(A):\n    def f(self):\n        return 2\n")
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    # Deeper.act overrides Agent.act through NoMin; nn.Module is no repository class; a cycle of bases ends
+    assert overriding_methods(index) == {("NoMin", "update"), ("Deeper", "act"), ("A", "f"), ("B", "f")}
