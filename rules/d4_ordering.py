@@ -156,6 +156,7 @@ _REPEATED = roles.words("repeated_step_words")
 _TRAINING = roles.words("training_words")
 _COMMON_WORDS = roles.words("common_words")
 _TRAINED = roles.words("training_objects")
+_EVALUATION = roles.words("evaluation_words")
 _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
@@ -799,6 +800,7 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
     # the code does not run it under any of its names
     absent = [(r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _decidedly_absent(step, graph)
               or r.outcome == ABSENT and _related_name(step, graph) == "no word of its own"
+              and not _evaluation_named(step, graph)
               for r, step in zip(results, steps)]
     if not any(absent):
         return None
@@ -824,6 +826,15 @@ def _decidedly_absent(step: dict, graph: CallGraph) -> bool:
     """Whether nothing in the code may be a step ``_locate`` found no call or definition for (``_related_name``
     finds no name that may hold it)."""
     return _related_name(step, graph) is None
+
+
+def _evaluation_named(step: dict, graph: CallGraph) -> bool:
+    """Whether a step naming an evaluation (``rules/roles.yaml``, ``evaluation_words``: ``test``, ``eval``) may run
+    under another of those words: a name the code uses (a display text excepted) holds one (``validate_epoch``)."""
+    if not {w for n in _names(step) for w in _words(n)} & _EVALUATION:
+        return False
+    return any(_EVALUATION & set(_words(text)) for text, mentions in graph.mentions_by_text().items()
+               if any(m.kind != "display" for m in mentions))
 
 
 def _distinctive(step: dict) -> set[str]:
