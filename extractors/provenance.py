@@ -274,8 +274,7 @@ def _loop_variable(index: RepositoryIndex, fact: Fact) -> Fact | None:
     scope = binding_scope(index, fact)
     if scope is None:
         return None
-    same = [f for f in index.named(fact.source) if f.name == fact.source and f.where == fact.where
-            and f.kind != K.KEYWORD and binding_scope(index, f) == scope]
+    same = index.analysis(_bindings_by_place).get((fact.where, fact.source, scope), ())
     loops = [f for f in same if f.kind == K.LOOP and f.line <= fact.line]
     return loops[0] if len(loops) == 1 and len(same) == 1 else None
 
@@ -296,6 +295,19 @@ def _own_parameter(index: RepositoryIndex, fact: Fact) -> Fact | None:
         if own:
             return own[0]
     return None
+
+
+def _bindings_by_place(index: RepositoryIndex) -> dict[tuple[str, str, str], list[Fact]]:
+    """Analysis provider: (source key, name, scope) -> the facts other than keywords binding that name in that
+    class/function scope (``binding_scope``), in the order of ``index.named``; built once, so that finding a loop
+    variable does not scan every same-named fact of the repository (thousands of ``lr=`` made that quadratic)."""
+    found: dict[tuple[str, str, str], list[Fact]] = {}
+    for named in index.by_name.values():
+        for fact in named:
+            scope = binding_scope(index, fact) if fact.kind != K.KEYWORD else None
+            if scope is not None:
+                found.setdefault((fact.where, fact.name, scope), []).append(fact)
+    return found
 
 
 def _defaults_by_place(index: RepositoryIndex) -> dict[tuple[str, str, str], list[Fact]]:

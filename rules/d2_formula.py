@@ -488,9 +488,21 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
     (``_indexed_leaves``), and means read as their argument (``_per_sample``), each only when the claim does not
     have that operation itself; with ``modes``, the modes of the helpers called (``_modes``). Returns (every form,
     the set of those that took a branch or a mode)."""
-    # without kept names, only three of the claimed functions matter: formulas that agree on them share the result
-    shown = claimed if kept else frozenset(claimed & {"where", "getitem", "mean", "sum", _MASKED, _TERMINATED})
+    # only the claimed, kept and applied functions the forms call matter beside six others: formulas that agree on
+    # them share the result
+    called = _called_names(forms)
+    kept = frozenset(k for k in kept if k in called[1])
+    applied = frozenset(a for a in applied if a[0] in called[0])
+    shown = frozenset(claimed & ({"where", "getitem", "mean", "sum", _MASKED, _TERMINATED} | (called[0] if kept
+                                                                                               else set())))
     return _readings_of(forms, shown, kept, applied, modes)
+
+
+@lru_cache(maxsize=1 << 14)
+def _called_names(forms: tuple) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of the functions ``forms`` apply, as written and normalised (``_readings``' key)."""
+    found = frozenset(n.func.__name__ for form in forms for n in _nodes(form) if isinstance(n, AppliedUndef))
+    return found, frozenset(names.normalise(name) for name in found)
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)

@@ -239,3 +239,24 @@ def test_a_fragment_s_facts_are_those_libcst_s_own_position_table_gives() -> Non
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     wrapper.resolve(PositionProvider)  # libcst's own generation of the table
     assert extract_source(SOURCE, "train.py", 7) == extract_module(module, "train.py", 7, wrapper=wrapper)
+
+
+def test_a_loop_variable_passed_on_is_found_among_many_same_named_bindings(tmp_path) -> None:
+    # each function's ``acc`` is its own: the pass-through reads the loop of its function, and a function binding
+    # ``acc`` twice has no single loop; the bindings are looked up by file, name and function (not scanned)
+    from extractors.provenance import _bindings_by_place, resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    body = "".join(f"def sweep{n}():\n    for acc in [1.0, 0.{n}]:\n        run(detector_accuracy=acc)\n"
+                   for n in range(1, 4))
+    body += "def twice():\n    acc = 0.5\n    for acc in [1.0, 0.9]:\n        run(detector_accuracy=acc)\n"
+    (tmp_path / "train.py").write_text(body, encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    table = index.analysis(_bindings_by_place)
+    assert [(f.kind, f.line) for f in table[("train.py", "acc", "sweep2")]] == [("loop", 5)]
+    assert [(f.kind, f.line) for f in table[("train.py", "acc", "twice")]] == [("assignment", 11), ("loop", 12)]
+    passed = {f.line: f for f in index.facts if f.kind == "keyword" and f.name == "detector_accuracy"}
+    assert [(f.kind, f.value) for f in resolve_source(index, passed[6])] == [("loop", (1.0, 0.2))]
+    # twice binds acc twice: not the loop's values (the other bindings of the name decide)
+    assert [f.kind for f in resolve_source(index, passed[13])] == ["assignment"]
