@@ -502,7 +502,8 @@ def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
 def _called_names(forms: tuple) -> tuple[frozenset[str], frozenset[str]]:
     """The names of the functions ``forms`` apply, as written and normalised (``_readings``' key)."""
     found = frozenset(n.func.__name__ for form in forms for n in _nodes(form) if isinstance(n, AppliedUndef))
-    return found, frozenset(names.normalise(name) for name in found)
+    keys = {names.normalise(name) for name in found}
+    return found, frozenset(keys | {_layer_rest(key) for key in keys})  # W_u computes u (``_layer_output``)
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
@@ -869,8 +870,14 @@ def _layer_output(function: str, kept: frozenset[str]) -> str | None:
     key = names.normalise(function)
     if key in kept:
         return function
-    rest = "_".join(word for word in key.split("_") if word not in _LAYER_WORDS and word != "w")  # W_u: a weight
+    rest = _layer_rest(key)
     return rest if rest and rest != key and rest in kept else None
+
+
+def _layer_rest(key: str) -> str:
+    """A normalised submodule name without the words that name a layer (``_LAYER_WORDS``, and ``w`` for a weight):
+    ``w_u`` and ``u_proj`` -> ``u``; empty when nothing else is left."""
+    return "_".join(word for word in key.split("_") if word not in _LAYER_WORDS and word != "w")
 
 
 def _per_sample(forms: tuple) -> tuple:
