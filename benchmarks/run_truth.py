@@ -41,9 +41,12 @@ from verifier.specs.errors import SpecError  # noqa: E402
 SCHEMA = "sauverify-truth/1"
 
 
-def _verdicts(repo: Path, spec, shown: str) -> dict[str, tuple[float | None, str]]:
+def _verdicts(repo: Path, spec, shown: str) -> tuple[dict[str, tuple[float | None, str]], dict[str, truth.Spans]]:
+    """Each SAU's (score, status) and its evidence spans outside notebook cells (``truth.Spans``)."""
     report = verify(repo, spec, shown, exclude=EXCLUDE)
-    return {v.sau.id: (v.score, str(v.status)) for v in report.verdicts}
+    return ({v.sau.id: (v.score, str(v.status)) for v in report.verdicts},
+            {v.sau.id: tuple((e.file, e.line, e.end_line) for e in v.evidence if e.cell is None)
+             for v in report.verdicts})
 
 
 def run_repository(job: dict) -> dict:
@@ -57,7 +60,7 @@ def run_repository(job: dict) -> dict:
         return row
     try:
         spec = load_spec(job["paper"], "curated", None)
-        before = _verdicts(repo, spec, str(repo))
+        before, cited = _verdicts(repo, spec, str(repo))
     except (SpecError, OSError, NothingToRead) as error:
         row["errors"].append(str(error))
         return row
@@ -67,11 +70,11 @@ def run_repository(job: dict) -> dict:
         try:
             with tempfile.TemporaryDirectory(prefix="sauverify-recipe-") as temporary:
                 copy = truth.apply_recipe(recipe, repo, Path(temporary) / "repo")
-                after = _verdicts(copy, spec, str(repo))
+                after, cited_after = _verdicts(copy, spec, str(repo))
         except (truth.TruthError, OSError) as error:
             row["errors"].append(str(error))
             continue
-        row["mutants"].append(truth.mutant_outcome(recipe, before, after))
+        row["mutants"].append(truth.mutant_outcome(recipe, before, after, (cited, cited_after)))
     return row
 
 
@@ -108,12 +111,13 @@ def print_figures(figures: dict, console: Console) -> None:
                   markup=False, highlight=False)
     if figures["recipes"]:
         drift = Table(title="Mutation recipes at the truth evidence")
-        for column in ("kind", "mutants", "detected", "rate", "mutants with a false alarm", "false alarms / mutant"):
+        for column in ("kind", "mutants", "detected", "rate", "mutants with a false alarm", "false alarms / mutant",
+                       "collateral / mutant"):
             drift.add_column(column, justify="left" if column == "kind" else "right")
         for kind, f in figures["recipes"].items():
             drift.add_row(kind, str(f["mutants"]), "-" if f["detected"] is None else str(f["detected"]),
                           _share(f["detection_rate"]), str(f["with_false_alarm"]),
-                          f"{f['false_alarms_per_mutant']:.2f}")
+                          f"{f['false_alarms_per_mutant']:.2f}", f"{f['collateral_per_mutant']:.2f}")
         console.print(drift)
     if figures.get("judge"):
         judge = Table(title="SA-Bench's judge on the same labels")

@@ -223,22 +223,40 @@ def judge_figures(labels: Iterable[Label], decisions: Mapping[tuple[str, str], f
     return {"overall": agreement(every), "by_dimension": {d: agreement(p) for d, p in sorted(by_dimension.items())}}
 
 
+Spans = tuple[tuple[str, int, int], ...]  # a verdict's evidence: (file, first line, last line) each, 1-based
+
+
 def mutant_outcome(recipe: Recipe, before: Mapping[str, tuple[float | None, str]],
-                   after: Mapping[str, tuple[float | None, str]]) -> dict:
+                   after: Mapping[str, tuple[float | None, str]],
+                   evidence: tuple[Mapping[str, Spans], Mapping[str, Spans]] = ({}, {})) -> dict:
     """What one recipe did, from the verdicts (``sau -> (score, status)``) before and after its edit: ``detected``
-    when the target's score dropped (a target without a score before cannot drop), and ``false_alarms`` the other
-    SAUs whose score or status changed (for a neutral recipe, every changed SAU)."""
+    when the target's score dropped (a target without a score before cannot drop); of the other SAUs whose score
+    or status changed, ``collateral`` those whose evidence (``evidence``: ``sau -> Spans`` before and after the
+    edit) lies in the edited lines, so that the edit changed what they cite (a dataset loader two claims share),
+    and ``false_alarms`` the rest (for a neutral recipe, every changed SAU: it breaks nothing). The same split as
+    ``benchmarks.injection.outcome``, which also counts a verdict whose evidence the edit touched as collateral."""
     target_before = before.get(recipe.target, (None, ""))[0] if recipe.target else None
     target_after = after.get(recipe.target, (None, ""))[0] if recipe.target else None
     detected = target_before is not None and target_after is not None and target_after < target_before
     changed = sorted(sau for sau in before if sau != recipe.target and before[sau] != after.get(sau))
+    added = recipe.new.count("\n") + 1 if recipe.new else 0
+    spans = ((recipe.start, recipe.end), (recipe.start, recipe.start + added - 1))  # in the original, in the copy
+
+    def cites_edit(sau: str) -> bool:
+        return recipe.kind != NEUTRAL and any(
+            file == recipe.file and line <= last and first <= end
+            for (first, last), side in zip(spans, evidence) for file, line, end in side.get(sau, ()))
+
+    collateral = [sau for sau in changed if cites_edit(sau)]
     return {"id": recipe.id, "kind": recipe.kind, "target": recipe.target, "before": target_before,
-            "after": target_after, "detected": detected, "false_alarms": changed}
+            "after": target_after, "detected": detected, "collateral": collateral,
+            "false_alarms": [sau for sau in changed if sau not in collateral]}
 
 
 def recipe_figures(outcomes: Iterable[dict]) -> dict:
-    """Per recipe kind: mutants, detected and detection rate (breaking kinds), mutants with a false alarm and false
-    alarms per mutant (every kind; for neutral recipes any change is one)."""
+    """Per recipe kind: mutants, detected and detection rate (breaking kinds), mutants with a false alarm, false
+    alarms per mutant (every kind; for neutral recipes any change is one) and collateral changes per mutant
+    (``mutant_outcome``; an outcome without ``collateral`` counts none)."""
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for outcome in outcomes:
         by_kind[outcome["kind"]].append(outcome)
@@ -252,7 +270,8 @@ def recipe_figures(outcomes: Iterable[dict]) -> dict:
         figures[kind] = {"mutants": len(mine), "detected": detected if kind != NEUTRAL else None,
                          "detection_rate": detected / len(mine) if kind != NEUTRAL else None,
                          "with_false_alarm": sum(a > 0 for a in alarms),
-                         "false_alarms_per_mutant": sum(alarms) / len(mine)}
+                         "false_alarms_per_mutant": sum(alarms) / len(mine),
+                         "collateral_per_mutant": sum(len(o.get("collateral", ())) for o in mine) / len(mine)}
     return figures
 
 

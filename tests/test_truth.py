@@ -65,7 +65,8 @@ def test_truth_mode_end_to_end(runs: Path, tmp_path: Path) -> None:
     assert (overall["saus"], overall["settled"], overall["wrong_settles"]) == (3, 3, 1)
     assert figures["verifier"]["by_static_basis"]["absence"]["settled_agreement"]["exact"] == 1.0
     assert figures["recipes"]["numerical"] == {"mutants": 1, "detected": 1, "detection_rate": 1.0,
-                                               "with_false_alarm": 0, "false_alarms_per_mutant": 0.0}
+                                               "with_false_alarm": 0, "false_alarms_per_mutant": 0.0,
+                                               "collateral_per_mutant": 0.0}
     assert figures["recipes"]["neutral"]["with_false_alarm"] == 0
     mutant = next(m for row in figures["rows"] for m in row["mutants"] if m["id"] == "r1")
     assert (mutant["before"], mutant["after"]) == (1.0, 0.75)
@@ -121,3 +122,20 @@ def test_the_project_truth_set_is_well_formed() -> None:
             assert labelled[(recipe.config, recipe.paper, recipe.target)].score >= 0.75, recipe.id
     rater = truth.inter_rater(labels)
     assert rater["share"] >= 0.25
+
+
+def test_a_changed_verdict_citing_the_edited_lines_is_collateral_not_a_false_alarm() -> None:
+    recipe = truth.Recipe("r", "c", "p", "p-D3-001", "protocol", "data.py", 10, 11, "a\nb", "c\nd\ne", "swap")
+    before = {"p-D3-001": (1.0, "settled"), "p-D3-002": (1.0, "settled"), "p-D3-003": (1.0, "settled"),
+              "p-D3-004": (1.0, "settled"), "p-D3-005": (0.5, "unresolved")}
+    after = {"p-D3-001": (0.0, "settled"), "p-D3-002": (0.5, "settled"), "p-D3-003": (0.5, "settled"),
+             "p-D3-004": (0.5, "settled"), "p-D3-005": (0.5, "unresolved")}
+    cited = {"p-D3-002": (("data.py", 11, 11),), "p-D3-003": (("data.py", 13, 13),),
+             "p-D3-004": (("other.py", 10, 10),)}
+    cited_after = {"p-D3-003": (("data.py", 12, 12),)}  # the edit made lines 10-12 of the copy: it cites the edit
+    outcome = truth.mutant_outcome(recipe, before, after, (cited, cited_after))
+    assert outcome["detected"] and outcome["collateral"] == ["p-D3-002", "p-D3-003"]
+    assert outcome["false_alarms"] == ["p-D3-004"]  # another file's line 10 is not the edit
+    neutral = truth.Recipe("n", "c", "p", None, "neutral", "data.py", 10, 11, "a\nb", "c\nd\ne", "reword")
+    assert truth.mutant_outcome(neutral, before, after, (cited, cited_after))["false_alarms"] == [
+        "p-D3-001", "p-D3-002", "p-D3-003", "p-D3-004"]  # a neutral edit should change nothing
