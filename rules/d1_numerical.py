@@ -550,6 +550,12 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         shown = named[0] if named else elsewhere[0]
         label = f"{shown.name!r}" if shown.name else "an unnamed literal"
         unnamed = not _named_in_code(keys, index)
+        shapes = [f for f in elsewhere if not _is_test(f)]
+        if unnamed and shapes and all(_shape_literal(f, index) for f in shapes):
+            # a tensor's size (torch.randn(1, 1000, dim)) where nothing names the quantity: no trace of it
+            return ValueOutcome(value, ABSENT, (),
+                                f"the value occurs only as a size in a tensor's shape ({shapes[0].ref}), and no "
+                                f"identifier shares a word of the quantity's names")
         return ValueOutcome(value, AMBIGUOUS, tuple(elsewhere),
                             f"value seen only under other names ({label} at {shown.ref})"
                             + ("; no identifier shares a word of the quantity's names" if unnamed else ""),
@@ -1092,6 +1098,23 @@ def _named_in_code(keys: frozenset[str], index: RepositoryIndex) -> bool:
     the claim's name keys other than generic ones (``rules.names.kin``)."""
     claimed = {word for key in keys for word in key.split("_")}
     return any(names.kin(keys, word) for word in claimed & index.analysis(_identifier_words))
+
+
+def _shape_literal(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether ``fact`` is an unnamed number written in a call that builds a tensor of a given shape
+    (``quantities.is_shape_factory``: ``torch.randn(1, 1000, dim)``, ``np.zeros(64)``) on its line."""
+    if fact.kind != K.LITERAL:
+        return False
+    return any(quantities.is_shape_factory(call.callee) and call.line <= fact.line <= call.end_line
+               for call in index.analysis(_calls_by_where).get(fact.where, ()))
+
+
+def _calls_by_where(index: RepositoryIndex) -> dict[str, list[CallFact]]:
+    """Analysis provider: the calls of each source (``file`` or ``file#cell``)."""
+    out: dict[str, list[CallFact]] = {}
+    for call in index.calls:
+        out.setdefault(call.where, []).append(call)
+    return out
 
 
 def _code_names(index: RepositoryIndex) -> frozenset[str]:

@@ -47,6 +47,7 @@ class _Data:
     callee_words: dict[str, frozenset[str]]  # choice key -> the words an own function realising it may hold
     markers: dict[str, frozenset[str]]  # choice key -> callee keys whose call in a custom formula realises it
     resolution: frozenset[str]  # callee keys of image transforms that set the data's resolution
+    shape_factories: frozenset[str]  # callee keys of calls whose positional arguments are a tensor's sizes
 
 
 @lru_cache(maxsize=1)
@@ -82,8 +83,9 @@ def _data() -> _Data:
     defaults = {_plain(callee): {name: tuple(v) if isinstance(v, list) else v for name, v in params.items()}
                 for callee, params in data["library_defaults"].items()}
     resolution = frozenset(_plain(c) for c in data["resolution_transforms"])
+    shapes = frozenset(_plain(c) for c in data["shape_factories"])
     return _Data(products, families, consumers, synonyms, defaults, realisers, custom, atom_words, callee_words,
-                 markers, resolution)
+                 markers, resolution, shapes)
 
 
 def product_of(atom: Atom) -> Product | None:
@@ -133,6 +135,12 @@ def is_resolution_transform(callee: str) -> bool:
     """Whether a library callee (``torchvision.transforms.Resize``) is an image transform that sets the resolution
     of the data it is given (``resolution_transforms`` in ``rules/quantities.yaml``), by its last component."""
     return _plain(callee.rsplit(".", 1)[-1]) in _data().resolution
+
+
+def is_shape_factory(callee: str) -> bool:
+    """Whether a library callee (``torch.randn``) builds a tensor whose positional arguments are its sizes
+    (``shape_factories`` in ``rules/quantities.yaml``), by its last component."""
+    return _plain(callee.rsplit(".", 1)[-1]) in _data().shape_factories
 
 
 @lru_cache(maxsize=65536)  # asked for every call of a repository per atom: the lookup is pure on the callee
