@@ -311,6 +311,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 
     hint_keys = frozenset(h for hs in base.hints.values() for h in hs)
     weights = _weights(rhs, base.hints)
+    orientations = _orientations(base, glossary)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
@@ -380,10 +381,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
-        for form in forms:
+        for form, oriented in itertools.product(forms, (base, *orientations)):
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
-            claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
+            claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
@@ -1066,10 +1067,16 @@ def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
     return tuple(found)
 
 
+# activations of the table that are also plain arithmetic (a softmax's exp, a norm's sqrt): no layer's activation
+_ELEMENTARY = frozenset({"exp", "log", "sqrt", "abs", "sin", "cos", "softmax"})
+
+
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
     """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
     or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
-    code has exactly one function the claim lacks. ``sigma(W @ h)`` then matches ``self.act(self.down(h))``. A tiny
+    code has exactly one function the claim lacks (for a name listed under ``placeholders``, ``act``, failing any
+    other, one library activation: ``act(x)`` for ``nn.gelu(x)``). ``sigma(W @ h)`` then matches
+    ``self.act(self.down(h))``. A tiny
     claim (``a_pi == activ(z_pi)``) is renamed too: ``y == E(x)`` matches any call of anything, so it settles only
     where tiny formulas do (every name following the glossary, at the binding it ties to the claim)."""
     placeholders = _placeholders(claim.rhs)
@@ -1077,6 +1084,9 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
                    and f not in table.operations and f not in _STRUCTURAL)
+    if not spare and placeholders[0] in table.placeholders:  # "the activation" filled by a library one (gelu)
+        spare = sorted(f for f in functions if f not in claim.functions and f in table.activations
+                       and f not in _ELEMENTARY)
     if len(spare) != 1:
         return claim
     key = ("placeholder", claim.rhs, spare[0])
@@ -1176,6 +1186,52 @@ def _weights(rhs: sympy.Basic, hints: dict) -> dict:
                 if isinstance(operand, sympy.Symbol) and operand in hints:
                     found[operand] = hints[operand]
     return found
+
+
+# a glossary meaning that says the symbol is a learned matrix (plural: a "KL weight" is a scalar)
+_MATRIX_WORDS = frozenset({"weights", "matrix", "kernel"})
+
+
+def _orientations(base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
+    """The claim with each product by a learned matrix (a symbol whose glossary meaning has a ``_MATRIX_WORDS``
+    word) written in the row convention (``x @ W``) and in the column one (``W @ x``), those that differ from
+    ``base``: code stores a weight in either layout (Flax's kernels are (in, out), torch's Linear (out, in)), and a
+    paper's ``R * F(v)`` for a per-mode matrix is a matrix product. A product of the matrix and one other factor
+    reads so; numbers stay factors."""
+    matrices = {s for s in base.symbols
+                if _MATRIX_WORDS & set(names.words(glossary.get(s.name, {}).get("meaning", "")))}
+    if not matrices:
+        return ()
+
+    def written(row: bool):
+        def product(node):
+            if isinstance(node, AppliedUndef) and node.func.__name__ == "matmul" and len(node.args) == 2:
+                left, right = node.args
+                matrix, other = (right, left) if right in matrices else (left, right)
+            elif isinstance(node, sympy.Mul):
+                numbers = [a for a in node.args if a.is_Number]
+                rest = [a for a in node.args if not a.is_Number]
+                inside = [a for a in rest if a in matrices]
+                if len(rest) != 2 or len(inside) != 1:
+                    return None
+                matrix, other = inside[0], next(a for a in rest if a is not inside[0])
+                return sympy.Mul(*numbers, _MATMUL(other, matrix) if row else _MATMUL(matrix, other))
+            else:
+                return None
+            return _MATMUL(other, matrix) if row else _MATMUL(matrix, other) if matrix in matrices else None
+        return product
+
+    found = []
+    for row in (True, False):
+        rewrite = written(row)
+        rhs = base.rhs.replace(lambda e: rewrite(e) is not None, rewrite)
+        claim = _claim(rhs, glossary) if rhs != base.rhs else None
+        if claim is not None and claim.rhs not in (c.rhs for c in found):
+            found.append(claim)
+    return tuple(found)
+
+
+_MATMUL = sympy.Function("matmul")
 
 
 def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], glossary: dict, variants: dict) -> _Claim:

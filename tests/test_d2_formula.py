@@ -328,3 +328,15 @@ def test_overriding_methods_follow_repository_bases_only(tmp_path: Path) -> None
     index = build_index(_repo(tmp_path, source), names.normalise)
     # Deeper.act overrides Agent.act through NoMin; nn.Module is no repository class; a cycle of bases ends
     assert overriding_methods(index) == {("NoMin", "update"), ("Deeper", "act"), ("A", "f"), ("B", "f")}
+
+
+def test_orientations_rewrite_products_by_learned_matrices_only() -> None:
+    glossary = {"R": {"meaning": "spectral weights"}, "W": {"meaning": "pointwise linear weights"},
+                "beta": {"meaning": "KL weight"}, "v": {"meaning": "layer input"}}
+    base = d2_formula._claim(formula("act(ifft(R * fft(v)) + W @ v) + beta * kl"), glossary)
+    assert base is not None
+    rows, columns = (c.rhs for c in d2_formula._orientations(base, glossary))
+    assert rows == formula("act(ifft(fft(v) @ R) + v @ W) + beta * kl")
+    assert columns == formula("act(ifft(R @ fft(v)) + W @ v) + beta * kl")  # a scalar weight stays a factor
+    scalar = d2_formula._claim(formula("beta * kl"), glossary)
+    assert scalar is not None and d2_formula._orientations(scalar, glossary) == ()
