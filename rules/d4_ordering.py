@@ -137,6 +137,7 @@ from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, IN
                                         UNRESOLVED, CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
+from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import roles
 from rules.d4_flow import DataFlows, data_flows
@@ -681,8 +682,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # step (uncertain, or run by another launch) ran, when those steps alone round to a quarter (one of five steps
     # uncertain beside four written but never run): the score is the same whatever they turn out to be
     undecided_trace = sum(r.outcome in (UNCERTAIN, ELSEWHERE) for r in results)
+    # (a test's helper is no step written and never run: test code runs under the test runner)
     trace_whatever = (not decided and not found and score == 0.25 and graph.runnable and sau.complete
-                      and share_score(undecided_trace, len(steps)) == 0.25)
+                      and share_score(undecided_trace, len(steps)) == 0.25
+                      and any(r.outcome in (DEAD_STEP, STUB_STEP) and not is_test_path(r.where.rsplit(":", 1)[0])
+                              for r in results))
     decided = decided or trace_whatever
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) < len(steps):
