@@ -718,7 +718,22 @@ def _passed_unknown(fact: Fact, index: RepositoryIndex) -> Fact | None:
     that does not resolve to one value (``extractors.provenance.resolve_source``), a loop's variable passed
     positionally (``shift(model, k, acc)`` inside ``for acc in [1.0, 0.9]``, whose values no candidate holds; a
     keyword one is a candidate, ``_holds_fact``), or a resolved other value; ``None`` when there is none. Where one
-    exists the default is not the one value that runs."""
+    exists the default is not the one value that runs. Computed once per fact (``_passed_unknowns``)."""
+    memo = index.analysis(_passed_unknowns)
+    known = memo.get(id(fact))
+    if known is not None and known[0] is fact:
+        return known[1]
+    found = memo[id(fact)] = (fact, _first_passed_unknown(fact, index))
+    return found[1]
+
+
+def _passed_unknowns(index: RepositoryIndex) -> dict[int, tuple[Fact, Fact | None]]:
+    """Analysis provider: ``_passed_unknown``'s memo, id of a fact -> (the fact, kept so that its id stays its own;
+    the argument found)."""
+    return {}
+
+
+def _first_passed_unknown(fact: Fact, index: RepositoryIndex) -> Fact | None:
     liveness = index.analysis(binding_liveness)
     for passed in passed_for(index, fact):
         if passed.value is not None or liveness(passed) == DEAD:
