@@ -1202,7 +1202,7 @@ def _orientations(base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
             return _MATMUL(other, matrix) if row else _MATMUL(matrix, other) if matrix in matrices else None
         return product
 
-    found = []
+    found: list[_Claim] = []
     for row in (True, False):
         rewrite = written(row)
         rhs = base.rhs.replace(lambda e: rewrite(e) is not None, rewrite)
