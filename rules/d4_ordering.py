@@ -117,7 +117,9 @@ site that orders its pairs (``_shown_sites``); when those sites do not line up i
 own closest sites, a step after its predecessor in one function and before its successor in another), nothing
 settles and the score stays at most 0.75 too. A violation is further unsettled
 when the claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
-and again inside it; not another object's call of the same role, ``_other_object``). Otherwise
+and again inside it; not another object's call of the same role, ``_other_object``, nor a call of one step that runs
+the other step and calls of its own, ``_containers``: ``train_step()`` for "forward pass" holds ``loss.backward()`` and
+``model(batch)``, whose order is the steps', as careful readers read it). Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
 
@@ -1197,7 +1199,8 @@ class PairOrder:
     the sites of i and j that show it (for a violation, the j site before the i site, unless ``broken_by`` is the
     call between them that breaks the order: ``_breaker``); ``inside`` when the closest sites of all were one
     inside the other's call, so that the order shown comes from sites further apart and settles nothing;
-    ``held_elsewhere`` when some site of i runs before some site of j, wherever they are."""
+    ``held_elsewhere`` when some site of i runs before some site of j, wherever they are (a call of one step that
+    holds the other step and sites of its own aside: ``_containers``)."""
 
     state: str
     first: Event
@@ -1227,9 +1230,24 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     # choice of sites (the re-evaluation inside a sweep, not the evaluation before it) and settles nothing. Another
     # object's call of the role shown (the policy optimizer's step after the value network's clip, when the value
     # optimizer steps before its clip) is another step, not this one held elsewhere
-    starts = [e.position for e in events_i[:_PAIR_EVENTS] if not _other_object(e, order.first)]
-    ends = [e.position for e in events_j[:_PAIR_EVENTS] if not _other_object(e, order.second)]
+    # nor does a call of one step that the other runs inside, when the step has calls of its own in there: the
+    # step's own calls order the two (train_step() for "forward pass", its model(batch) before loss.backward())
+    outer_i, outer_j = _containers(events_i, events_j), _containers(events_j, events_i)
+    starts = [e.position for e in events_i[:_PAIR_EVENTS] if not _other_object(e, order.first) and e not in outer_i]
+    ends = [e.position for e in events_j[:_PAIR_EVENTS] if not _other_object(e, order.second) and e not in outer_j]
     return replace(order, held_elsewhere=bool(starts and ends) and min(starts) < max(ends))
+
+
+def _containers(events: tuple[Event, ...], others: tuple[Event, ...]) -> set[Event]:
+    """The sites of ``events`` (one step's) whose call runs a site of ``others`` (another step's) and also a site of
+    ``events`` itself (``train_step()`` mapping "forward pass", running ``loss.backward()`` and ``model(batch)``): such
+    a call holds both steps, so only the step's own sites inside it order the two (issue 16). Each list is bounded by
+    ``_PAIR_EVENTS``."""
+    own = events[:_PAIR_EVENTS]
+    # the calls above some site of each group (by identity: one CallSite object per call in the source)
+    above_own = {id(a) for e in own for a in e.path[:-1]}
+    above_other = {id(a) for e in others[:_PAIR_EVENTS] for a in e.path[:-1]}
+    return {e for e in own if id(e.site) in above_own and id(e.site) in above_other}
 
 
 def _other_object(site: Event, shown: Event) -> bool:
