@@ -331,6 +331,7 @@ class _Builder:
                 if name is None:
                     for path in paths:
                         _forget(target, path)
+                    self._unpacked(target, small, line_node, record, state, paths)
                     continue
                 step, kind = _accumulated_term(direct, name) if any(p.in_loop for p in paths) else (None, "")
                 values = [state.translate(small.value, path) for path in paths]
@@ -368,6 +369,26 @@ class _Builder:
                                                       state.positions))
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self._append(small, line_node, record, state, paths)
+
+    def _unpacked(self, target, small, line_node, record: FunctionRecord, state: "_State",
+                  paths: list["_Path"]) -> None:
+        """``w, idx = torch.topk(p, k)``: a tuple target bound from a library call whose parts the operations
+        table names (``outputs``) binds each plain name to its part (``_output_part``); any other unpacking
+        binds nothing (the caller has forgotten its names)."""
+        if not isinstance(target, (cst.Tuple, cst.List)) or not isinstance(small.value, cst.Call):
+            return
+        operations = state.plain.operations
+        elements = target.elements
+        for position, element in enumerate(elements):
+            name = dotted_name(element.value) if not isinstance(element, cst.StarredElement) else None
+            direct = _output_part(state.plain.translate(small.value), position, len(elements), operations)
+            if name is None or name == "_" or direct is None:  # ``_`` throws its part away
+                continue
+            values = [_output_part(state.translate(small.value, path), position, len(elements), operations)
+                      for path in paths]
+            if any(v is None for v in values):
+                continue
+            self._bind(name, direct, values, small, line_node, record, state, paths, None, [], "")
 
     def _lambda(self, small, value: cst.Lambda, line_node, record: FunctionRecord, state: "_State",
                 paths: list["_Path"]) -> None:
@@ -910,6 +931,22 @@ def _accumulated_term(direct: sympy.Basic, name: str) -> tuple[sympy.Basic | Non
     else:
         return None, ""
     return (None, "") if rest.has(symbol) else (rest, kind)
+
+
+def _output_part(call: sympy.Basic, position: int, count: int, operations: Operations | None) -> sympy.Basic | None:
+    """Part ``position`` of ``count`` unpacked from the translated library ``call`` whose outputs the operations
+    table lists (``outputs``: ``topk`` gives values and indices): the values as the call on the operands the table
+    keeps (``torch.max(x, 1)`` -> ``max(x)``, the reduction along the axis), another part as the function
+    ``<call>_<part>`` of them (``topk_indices(p, k)``); ``None`` when the call is no such operation (the
+    repository's own helper, an opaque symbol) or the target's length differs from the outputs'."""
+    if operations is None or not isinstance(call, AppliedUndef):
+        return None
+    name = call.func.__name__
+    parts, kept = operations.outputs.get(name, ((), 0))
+    if len(parts) != count or len(call.args) < kept:
+        return None
+    operands = call.args[:kept]
+    return sympy.Function(name)(*operands) if position == 0 else sympy.Function(f"{name}_{parts[position]}")(*operands)
 
 
 def _forget(target, path: "_Path") -> None:

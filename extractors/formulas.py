@@ -98,7 +98,8 @@ class Operations:
     choice (``relu``), function names that are placeholders (``activation``), the name words of submodules
     that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``), and the
     library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity), and the
-    method names that declare a learned parameter named by their first argument (Flax's ``self.param``)."""
+    method names that declare a learned parameter named by their first argument (Flax's ``self.param``), and the
+    calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -109,6 +110,7 @@ class Operations:
     identity_modules: frozenset[str] = frozenset()
     module_classes: dict[str, str | None] = field(default_factory=dict)
     parameters: frozenset[str] = frozenset()
+    outputs: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:

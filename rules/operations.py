@@ -103,7 +103,7 @@ def parse_switches(data: dict) -> tuple[Switch, ...]:
 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
-    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``).
+    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -126,7 +126,20 @@ def parse_table(data: dict) -> Operations:
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
                       frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
                       frozenset(data.get("identity_modules") or ()), _module_classes(data),
-                      frozenset(data.get("parameters") or ()))
+                      frozenset(data.get("parameters") or ()), _outputs(data))
+
+
+def _outputs(data: dict) -> dict[str, tuple[tuple[str, ...], int]]:
+    """The ``outputs`` entries: call name -> (its parts' names, the operands its values keep). Raises
+    ``ValueError`` naming a malformed entry."""
+    found = {}
+    for name, entry in (data.get("outputs") or {}).items():
+        parts, kept = entry.get("parts") if isinstance(entry, dict) else None, \
+            entry.get("operands") if isinstance(entry, dict) else None
+        if not isinstance(parts, list) or len(parts) < 2 or not isinstance(kept, int):
+            raise ValueError(f"outputs.{name}: expected parts (two or more names) and operands (a number)")
+        found[name] = (tuple(str(p) for p in parts), kept)
+    return found
 
 
 def _module_classes(data: dict) -> dict[str, str | None]:
