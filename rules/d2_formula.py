@@ -275,15 +275,15 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
     lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
-    kept_names = frozenset(names.normalise(n.rsplit(".", 1)[-1]) for s in base.symbols
-                           for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ()))
+    kept_names = frozenset(k for s in base.symbols for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ())
+                           for k in _name_keys(n.rsplit(".", 1)[-1]))
 
     table = operations.load()
     specific = table.activations | frozenset(table.operations)
     specific_names = specific | {"getitem", "matmul", "transpose", "mean", "sum", "prod", "max", "min", "clip", "where"}
 
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
-        return names.normalise(_indexed(name.rsplit(".", 1)[-1])) in kept_names
+        return _glossary_named(_indexed(name.rsplit(".", 1)[-1]), kept_names)
 
     # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
     claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
@@ -320,7 +320,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
     # a method overriding a repository base class's (an ablation's) after the base's, which runs by default
     ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
-                     key=lambda pair: (names.normalise(pair[1].target.rsplit(".", 1)[-1]) not in lhs_hints,
+                     key=lambda pair: (not _glossary_named(pair[1].target.rsplit(".", 1)[-1], lhs_hints),
                                        search.dead(pair[0]), search.variant(pair[0]), id(pair[0]) not in search.named))
 
     def drift_check(record: FunctionRecord, candidate: CodeExpression, parts: bool = False) -> FormulaResult | None:
@@ -328,7 +328,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         with ``parts``, also of a part of it whose names all follow the glossary (``huber(Q1, y)`` in
         ``huber(Q1, y) + huber(Q2, y)``): enough to contradict another site, never to decide a drift."""
         last = candidate.target.rsplit(".", 1)[-1]
-        claimed_name = names.normalise(last) in lhs_hints
+        claimed_name = _glossary_named(last, lhs_hints)
         if not (id(record) in search.scope or (claimed_name and not names.is_generic(last))) \
                 or not (claimed_name or candidate.target == "return") or search.dead(record):
             return None
@@ -362,7 +362,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         named so, what a function named after the mechanism computes; against one named so, only a binding in a
         function not named so; never a variant (an override)."""
         last = candidate.target.rsplit(".", 1)[-1]
-        bound = names.normalise(last) in lhs_hints and not names.is_generic(last)
+        bound = _glossary_named(last, lhs_hints) and not names.is_generic(last)
         if named:  # a paper's attention and a baseline's are both named after the mechanism
             return bound and not search.variant(record) and id(record) not in search.named
         return not search.variant(record) and (bound or id(record) in search.named)
@@ -370,7 +370,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     for record, candidate in ordered:
         in_scope = id(record) in search.scope
         last = candidate.target.rsplit(".", 1)[-1]
-        claimed_name = names.normalise(last) in lhs_hints  # assigned to the formula's left-hand name
+        claimed_name = _glossary_named(last, lhs_hints)  # assigned to the formula's left-hand name
         on_target = claimed_name and not names.is_generic(last)
         relevant = in_scope or on_target
         # where a drift, or a tiny formula, may be decided: the claimed name, or what a function named after the
@@ -1570,7 +1570,18 @@ def _hints(symbol: str, glossary: dict) -> set[str]:
     root = symbol.split(".")[0]
     entry = glossary.get(root, {})
     written = [root] + [_last_part(n) for n in entry.get("code_names", ())]
-    return {names.normalise(n) for n in written} | {_squashed(n) for n in written}
+    return {k for n in written for k in _name_keys(n)} | {_squashed(n) for n in written}
+
+
+def _name_keys(name: str) -> tuple[str, str]:
+    """The keys under which a glossary name meets code names: ``names.normalise`` and ``names.quantity_key`` (a
+    plural code name holds many values of the quantity: ``next_values`` for ``next_value``)."""
+    return names.normalise(name), names.quantity_key(name)
+
+
+def _glossary_named(name: str, keys) -> bool:
+    """True when a code name meets one of the glossary ``keys`` (``_name_keys``) under either of its own keys."""
+    return any(key in keys for key in _name_keys(name))
 
 
 def _squashed(name: str) -> str:
@@ -1584,7 +1595,7 @@ def _follows(leaf: sympy.Basic, key: str, hints: set[str]) -> bool:
     words run together, or with a last ordinal word read as the index it stands for (``reward_second`` for
     ``reward_2``, ``_indexed``)."""
     name = _leaf_name(leaf)
-    return key in hints or _squashed(name) in hints or names.normalise(_indexed(name)) in hints
+    return key in hints or _squashed(name) in hints or _glossary_named(_indexed(name), hints)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -1635,8 +1646,8 @@ def _config_named(keys: list[frozenset[str]], fact) -> bool:
 
 def _glossary_names(glossary: dict) -> frozenset[str]:
     """Every code name the glossary gives a formula symbol, normalised (``eta`` for ``eta: {code_names: [eta]}``)."""
-    return frozenset(names.normalise(n.rsplit(".", 1)[-1]) for entry in glossary.values() if isinstance(entry, dict)
-                     for n in entry.get("code_names", ()))
+    return frozenset(k for entry in glossary.values() if isinstance(entry, dict)
+                     for n in entry.get("code_names", ()) for k in _name_keys(n.rsplit(".", 1)[-1]))
 
 
 def _switched_off(value) -> bool:

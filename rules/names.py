@@ -92,7 +92,7 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w for w in _SPLIT.split(_CAMEL.sub(" ", text).lower()) if w)
 
 
-def _tokens(name: str, data: AliasTable) -> tuple[str, ...]:
+def _tokens(name: str, data: AliasTable, plural_counts: bool = True) -> tuple[str, ...]:
     raws: list[str] = []
     for raw in words(_greek_to_ascii(name)):
         if raw.isdigit() and raws and not raws[-1].isdigit():
@@ -107,7 +107,7 @@ def _tokens(name: str, data: AliasTable) -> tuple[str, ...]:
                 result.append(token)
     if not result:  # a name made only of filler ("n", "num") keeps itself
         return tuple(raws)
-    counted = bool(set(raws) & _COUNT_PREFIXES) or (_singular(raws[-1]) != raws[-1]
+    counted = bool(set(raws) & _COUNT_PREFIXES) or (plural_counts and _singular(raws[-1]) != raws[-1]
                                                    and raws[-1] not in ("dims", "dimensions"))
     return (*result, COUNT) if counted else tuple(result)
 
@@ -128,6 +128,15 @@ def token_key(name: str) -> str:
 def normalise(name: str) -> str:
     """The lookup key of ``name``: its sorted normalised tokens joined by ``_``, mapped to its alias group's key."""
     key = token_key(name)
+    return table().group_of.get(key, key)
+
+
+@lru_cache(maxsize=65536)
+def quantity_key(name: str) -> str:
+    """``normalise`` for a name of a computed quantity, where a plural names many values of it, not a count:
+    ``next_values`` and ``next_value`` both give ``next`` (``normalise`` gives ``N_next`` to the plural). A count
+    prefix still marks a count (``num_heads`` -> ``N_head``), so a count never meets the quantity it counts."""
+    key = _key(_tokens(name, table(), plural_counts=False))
     return table().group_of.get(key, key)
 
 

@@ -92,3 +92,14 @@ def test_a_claimed_schedule_phrase_reads_as_the_one_schedule_it_names(claimed, k
 def test_a_name_of_another_known_hyperparameter_is_another_quantity(claim, code, expected) -> None:
     keys = frozenset({names.normalise(claim)})
     assert names.other_quantity(keys, names.normalise(code)) is expected
+
+
+@pytest.mark.parametrize("first, second, meet", [
+    ("next_values", "next_value", True),    # a plural holds many values of the quantity
+    ("attn_weights", "attn_weight", True),
+    ("num_heads", "head", False),           # a count prefix still counts: never the quantity it counts
+    ("next_values", "prev_value", False),   # unrelated names stay apart
+])
+def test_a_plural_quantity_name_meets_its_singular(first, second, meet) -> None:
+    assert (names.quantity_key(first) == names.quantity_key(second)) is meet
+    assert names.normalise("next_values") != names.normalise("next_value")  # a count for hyperparameters (D1)
