@@ -5,8 +5,9 @@ A D1 SAU's spec may list such elements under ``datasets``, ``metrics`` and ``sco
 reads them; ``verifier.specs.checks.parse_atoms``). Each is decided by D3's own presence lookup
 (``rules.d3_protocol.decide_element``: a dataset is present when live code loads or builds it, a metric when live
 code computes it, a component or setting when live code builds or runs it): present holds (1), absent is settled
-missing (0), ambiguous stays undecided (anywhere in 0..1, counted half in the estimate, or nothing when only a
-generic term or a related name hints at it, as D3 counts it). Each element counts in the SAU's compound score like
+missing (0; implemented only in dead code with nothing else of the claim holding, a trace, 0.25), ambiguous
+stays undecided (anywhere in 0..1, counted half in the estimate, or nothing when only a generic term or a related
+name hints at it, as D3 counts it). Each element counts in the SAU's compound score like
 one claimed value (``rules.d1_numerical.check``).
 """
 
@@ -24,6 +25,7 @@ CATEGORIES = ("datasets", "metrics", "scope")  # what a claim is run on, measure
 PROTOCOL = ("datasets", "metrics")
 
 _SCORES = {PRESENT: 1.0, ABSENT: 0.0, AMBIGUOUS: 0.5}
+TRACE = 0.25  # implemented only where nothing runs: "only a trace" on the scale (../shared/LABELLING.md)
 
 
 def listed(sau: SAU) -> list[tuple[str, dict]]:
@@ -42,15 +44,21 @@ def results(sau: SAU, index: RepositoryIndex) -> list[ElementResult]:
     return [d3_protocol.decide_element(category, element, graph, index) for category, element in elements]
 
 
-def score(result: ElementResult) -> float:
-    """The element's score in [0, 1] as one element of the compound claim: 1 present, 0 absent; an ambiguous one
-    0.5, or 0 when only a hint (a generic term or a related name) names it (D3's estimate)."""
+def score(result: ElementResult, held: bool) -> float:
+    """The element's score in [0, 1] as one element of the compound claim: 1 present, 0 absent, except 0.25 for
+    one implemented only in dead code when nothing else of the claim holds (``held`` false: no value matched, no
+    element present), as D3 scores such a claim a trace; an ambiguous one 0.5, or 0 when only a hint (a generic
+    term or a related name) names it (D3's estimate)."""
+    if result.outcome == ABSENT and not held and d3_protocol.only_dead(result):
+        return TRACE
     return 0.0 if result.outcome == AMBIGUOUS and result.hint else _SCORES[result.outcome]
 
 
-def bounds(result: ElementResult) -> tuple[float, float]:
-    """The lowest and highest score the element may have (``sau.vocabulary.score_range``): 0..1 when ambiguous."""
-    return (0.0, 1.0) if result.outcome == AMBIGUOUS else (_SCORES[result.outcome], _SCORES[result.outcome])
+def bounds(result: ElementResult, held: bool, may_hold: bool) -> tuple[float, float]:
+    """The lowest and highest score the element may have (``sau.vocabulary.score_range``): 0..1 when ambiguous,
+    else its ``score`` with the claim holding in part (``may_hold``: an undecided value or element may turn out to
+    hold) and as it is (``held``)."""
+    return (0.0, 1.0) if result.outcome == AMBIGUOUS else (score(result, may_hold), score(result, held))
 
 
 # the element as the verdict's reason names it: D3's wording (``dataset 'OpenWebText' present (loaded at data.py:4)``)

@@ -158,12 +158,18 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
     protocol = any(r.outcome == d1_elements.PRESENT and r.category in d1_elements.PROTOCOL for r in elements)
+    # with nothing of the claim holding, an element only dead code implements is a trace, as D3 scores it
+    held = any(o.outcome == MATCHED for _, outcomes in atom_results for o in outcomes) \
+        or any(r.outcome == d1_elements.PRESENT for r in elements)
+    undecided_parts = bool(sau.uncovered) or any(o.outcome == AMBIGUOUS for _, outcomes in atom_results
+                                                 for o in outcomes) \
+        or any(r.outcome == d1_elements.AMBIGUOUS for r in elements)
     score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
                             for _, outcomes in atom_results for o in outcomes]
-                           + [d1_elements.score(r) for r in elements])
+                           + [d1_elements.score(r, held) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], protocol) \
-        + [d1_elements.bounds(r) for r in elements]
+        + [d1_elements.bounds(r, held, held or undecided_parts) for r in elements]
     # a spec that does not count what its atoms leave uncovered leaves the score open; one that leaves out only
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
     # matched value from the claim (it may belong to another run), never give one back
@@ -171,8 +177,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         o.outcome not in (MATCHED, AMBIGUOUS) for outcomes in _paired(atom_results) for o in outcomes)
     determined = determined_score(bounds) if sau.complete or sau.uncovered or unpaired else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
-    if any(r.outcome == d1_elements.ABSENT for r in elements):
-        outcomes.append(ABSENT)  # a dataset or metric the running code never loads or computes is missing
+    for r in elements:  # a dataset or metric the running code never loads or computes is missing, or unused
+        if r.outcome == d1_elements.ABSENT:  # when only dead code implements it and it counts as a trace
+            outcomes.append(UNUSED if d1_elements.score(r, held) == d1_elements.TRACE else ABSENT)
     drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
     evidence = _evidence(atom_results, index) + d1_elements.evidence(elements, index)
     findings = tuple(

@@ -306,8 +306,7 @@ def _score(results: list[ElementResult], credit: float, present: int,
     unrun = len(results) < _PROTOCOL_ELEMENTS and _unbuilt(results, outs)
     if unrun:  # a comparison none of whose baselines is built or run never happens, whatever else is there
         score = 0.0
-    unused = (present == 0 or unrun) and any(o == ABSENT and r.note.startswith(_DEAD_NOTE)
-                                             for r, o in zip(results, outs))
+    unused = (present == 0 or unrun) and any(o == ABSENT and only_dead(r) for r, o in zip(results, outs))
     if unused:  # implemented only where nothing runs it: a trace (CONVENTIONS.md, the scale)
         score = 0.25
     return score, unrun, unused
@@ -639,6 +638,11 @@ ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
 DISPLAY = "display"  # a text shown to people: a display string, or a string bound to a name only shown
 ELSEWHERE = "elsewhere"  # a loader reached through its name, a class named after it, loading other data
 _DEAD_NOTE = "only in dead code"
+
+
+def only_dead(result: ElementResult) -> bool:
+    """Whether an element's lookup found it implemented only in code no entry point reaches (its note says so)."""
+    return result.note.startswith(_DEAD_NOTE)
 _ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines": "built or run",
                "scope": "run"}
 _LOADER_WORDS = roles.words("loader_words")
