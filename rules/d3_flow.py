@@ -423,9 +423,9 @@ def _runs(name: str, position: str, data: Flow, depth: int,
 
 
 def _serving(holders: list[Mention], claim: frozenset[str]) -> list[Mention]:
-    """The table entries (``holders``, mentions of one list inside tables) that serve the claim: when the claim names the key of one entry of a
-    table (``"dmc_proprio": DMC_ENVS`` beside ``"dmc_visual": DMC_ENVS`` for proprioceptive control), the table's
-    other entries holding it run another protocol and are left out."""
+    """The table entries (``holders``, mentions of one list inside tables) that serve the claim: when the claim
+    names the key of one entry of a table (``"dmc_proprio": DMC_ENVS`` beside ``"dmc_visual": DMC_ENVS`` for
+    proprioceptive control), the table's other entries holding it run another protocol and are left out."""
     if not claim:
         return list(holders)
     chosen: set[str] = set()

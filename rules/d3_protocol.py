@@ -75,19 +75,18 @@ Per element, in this order:
   names this entry's key: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match but display strings and
-  text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven letters or more of one
-  (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it), attribute names read
-  (a library's: ``optimizer.zero_grad``) left out, when it may be the element (``_kin``: it shares a size of the
-  element, holds every word of its name or their stems, or is made only of its words; a name sharing one other
-  word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a setting
-  named by a knob and its values (``55 epochs``,
-  ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the setting's words, ``num_epochs``) is worked out
-  at run time or passed in from another name, or bound to only some of the values while another live name of the
-  same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting named with a number, a live binding
-  of that number (not 0 or 1) under a name of one of its words or of some of them, fillers left out (``P = 8`` for
-  "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``, ``M`` or ``B`` suffix is
-  read as a thousand, million or billion (``claimed_numbers``), and from a thousand up a value within 2.5% is the
-  claimed one ("32K" tokens are 32768).
+  text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven
+  letters or more of one (``compile_error_reward`` for "compiler reward"; the spec's aliases may have missed it),
+  attribute names read (a library's: ``optimizer.zero_grad``) left out, when it may be the element (``_kin``: it shares
+  a size of the element, holds every word of its name or their stems, or is made only of its words; a name sharing one
+  other word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a
+  setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the
+  setting's words, ``num_epochs``) is worked out at run time or passed in from another name, or bound to only some of
+  the values while another live name of the same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting
+  named with a number, a live binding of that number (not 0 or 1) under a name of one of its words or of some of them,
+  fillers left out (``P = 8`` for "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``,
+  ``M`` or ``B`` suffix is read as a thousand, million or billion (``claimed_numbers``), and from a thousand up a value
+  within 2.5% is the claimed one ("32K" tokens are 32768).
 - **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
@@ -106,13 +105,12 @@ element named in code counts as half, one only hinted at by a generic term or a 
 rounded to the scale and 1 only when all are present (``sau.vocabulary.share_score``), except that a claim of
 fewer than ten elements listing baselines none of which is built or run is a comparison that never happens (0; a
 longer one is a benchmark's whole protocol, whose competitors careful readers count as elements like its tasks,
-metrics and settings: TD7 and PPO beside five environments, four statistics and two settings), and a claim with
-nothing present whose elements are implemented only in dead code is a trace (0.25). Settled when the SAU's checks cover its statement and every element is present or absent, or the
-score is the same whatever each ambiguous element turns out to be (``_determined``: 1 of 6 present and one
-undecided is 0.25 either way; not when one of the two exceptions moves it off the plain fraction while an element
-is present),
-otherwise unresolved with that score as the best estimate and one finding per element. Drift
-``protocol`` when an element is absent.
+metrics and settings: TD7 and PPO beside five environments, four statistics and two settings), and a claim with nothing
+present whose elements are implemented only in dead code is a trace (0.25). Settled when the SAU's checks cover its
+statement and every element is present or absent, or the score is the same whatever each ambiguous element turns out to
+be (``_determined``: 1 of 6 present and one undecided is 0.25 either way; not when one of the two exceptions moves it
+off the plain fraction while an element is present), otherwise unresolved with that score as the best estimate and one
+finding per element. Drift ``protocol`` when an element is absent.
 """
 
 from __future__ import annotations

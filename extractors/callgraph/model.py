@@ -98,21 +98,20 @@ class Mention(Location):
     taken of it, empty when there is none, ``?`` when a bound is not a literal; ``targets`` the loop's names,
     comma-separated), ``bind:item`` (a name whose item or attribute is assigned, ``x[k] = v``, augmented,
     ``x += v``, or filled by a method, ``x.append(v)``: ``filling_methods`` of ``extractors/words.yaml``), ``compare``
-    (a string a comparison tests against: ``x == "a"``), ``select`` (such a string by
-    which an ``if`` statement selects its body: ``if x == "a":``, ``elif x in ("a", "b"):``), ``default:<parameter>``
-    (a parameter's default value, in the function's scope: ``def make(kind="high_variance")``), ``slice:<lower>:<upper>``
-    (a name a table's entry slices with those bounds, each empty, an integer or ``?``: ``"dmc": DMC_ENVS[:5]``), or
-    empty.
+    (a string a comparison tests against: ``x == "a"``), ``select`` (such a string by which an ``if`` statement
+    selects its body: ``if x == "a":``, ``elif x in ("a", "b"):``), ``default:<parameter>`` (a parameter's default
+    value, in the function's scope: ``def make(kind="high_variance")``), ``slice:<lower>:<upper>`` (a name a table's
+    entry slices with those bounds, each empty, an integer or ``?``: ``"dmc": DMC_ENVS[:5]``), or empty.
 
     ``reads`` (bindings and computed keys) the value's inputs: the dotted names it reads and, with ``()`` after
     them, the calls it makes (``("mcc", "float()")`` for ``"mcc": float(mcc)``); for a ``select`` or ``compare``
     string, the dotted name the comparison tests (``("variant",)`` for ``if variant == "g1_headwise":``,
-    ``("model_name",)`` for ``"7b" in model_name.lower()``). ``within`` (a name or string
-    inside a list, tuple, set or dict display bound to a name) ``<name>:<position>``, the position of the
-    display's top-level element holding it (empty for a set's element or a dict's key, ``=`` for a dict's value,
-    followed by its key when that is a plain string: ``BENCHMARK_ENVS:=dmc_proprio``): ``REWARD_VARIANTS:2``. ``guards`` the strings the ``if`` statements enclosing the mention in its scope select
-    their bodies by (``if kind == "deterministic":`` gives ``("deterministic",)``): the mention runs only when one
-    of them reaches the compared value."""
+    ``("model_name",)`` for ``"7b" in model_name.lower()``). ``within`` (a name or string inside a list, tuple, set
+    or dict display bound to a name) ``<name>:<position>``, the position of the display's top-level element holding
+    it (empty for a set's element or a dict's key, ``=`` for a dict's value, followed by its key when that is a
+    plain string: ``BENCHMARK_ENVS:=dmc_proprio``): ``REWARD_VARIANTS:2``. ``guards`` the strings the ``if``
+    statements enclosing the mention in its scope select their bodies by (``if kind == "deterministic":`` gives
+    ``("deterministic",)``): the mention runs only when one of them reaches the compared value."""
 
     scope: str
     text: str
