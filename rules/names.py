@@ -73,6 +73,11 @@ def _greek_to_ascii(text: str) -> str:
 
 
 def _singular(token: str) -> str:
+    """A plural word's singular by the English rules that name code (``losses`` -> ``loss``, ``batches`` ->
+    ``batch``, ``layers`` -> ``layer``); a word ending in ``ss``, ``us``, ``is``, ``as`` or ``os`` is kept, and so is
+    an ``-ches``/``-shes`` word whose ``ch``/``sh`` follows a vowel (``caches`` -> ``cache``)."""
+    if len(token) > 4 and (token.endswith("sses") or token.endswith(("ches", "shes")) and token[-5] not in "aeiou"):
+        return token[:-2]
     if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is", "as", "os")):
         return token[:-1]
     return token

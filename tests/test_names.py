@@ -99,6 +99,10 @@ def test_a_name_of_another_known_hyperparameter_is_another_quantity(claim, code,
     ("attn_weights", "attn_weight", True),
     ("num_heads", "head", False),           # a count prefix still counts: never the quantity it counts
     ("next_values", "prev_value", False),   # unrelated names stay apart
+    ("per_token_losses", "per_token_loss", True),  # -sses: losses is many loss values, not "losse"
+    ("patches", "patch", True),             # -ches after a consonant
+    ("caches", "cache", True),              # -ches after a vowel drops only the s
+    ("batches", "batch", True),
 ])
 def test_a_plural_quantity_name_meets_its_singular(first, second, meet) -> None:
     assert (names.quantity_key(first) == names.quantity_key(second)) is meet
