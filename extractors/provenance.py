@@ -69,7 +69,7 @@ def binding_scope(index: RepositoryIndex, fact: Fact) -> str | None:
 def _keyword_call(index: RepositoryIndex, fact: Fact) -> CallFact | None:
     """The call a keyword fact belongs to: the innermost call of its callee whose lines hold it (any call there
     when none is of that callee), or ``None``."""
-    around = index.analysis(_calls_by_line).get((fact.where, fact.line), ())
+    around = index.analysis(calls_by_line).get((fact.where, fact.line), ())
     named = [c for c in around if c.callee == fact.context] or around
     return max(named, key=lambda c: c.line) if named else None
 
@@ -87,7 +87,7 @@ def result_name(index: RepositoryIndex, fact: Fact) -> str | None:
                  if f.kind == K.ASSIGNMENT and f.value is None and f.computed and f.line == call.line), None)
 
 
-def _calls_by_line(index: RepositoryIndex) -> dict[tuple[str, int], list[CallFact]]:
+def calls_by_line(index: RepositoryIndex) -> dict[tuple[str, int], list[CallFact]]:
     """Analysis provider: (source key, line) -> the calls (not references) whose lines hold that line, in index
     order; built once, so that placing each keyword does not scan every call of its file (a file of thousands of
     calls made that quadratic)."""

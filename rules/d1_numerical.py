@@ -57,9 +57,9 @@ import sympy
 from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
-from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_short,
-                                   expression_value, overridden_by, passed_for, passed_keywords, resolve_expression,
-                                   resolve_source, result_name)
+from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_line,
+                                   calls_by_short, expression_value, overridden_by, passed_for, passed_keywords,
+                                   resolve_expression, resolve_source, result_name)
 from extractors.values import is_number
 from extractors.variants import branch_of, named_in
 from extractors.walk import is_test_path
@@ -161,15 +161,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # with nothing of the claim holding, an element only dead code implements is a trace, as D3 scores it
     held = any(o.outcome == MATCHED for _, outcomes in atom_results for o in outcomes) \
         or any(r.outcome == d1_elements.PRESENT for r in elements)
-    undecided_parts = bool(sau.uncovered) or any(o.outcome == AMBIGUOUS for _, outcomes in atom_results
-                                                 for o in outcomes) \
-        or any(r.outcome == d1_elements.AMBIGUOUS for r in elements)
+    undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered) \
+        + sum(r.outcome == d1_elements.AMBIGUOUS for r in elements)
     score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r, held) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], protocol) \
-        + [d1_elements.bounds(r, held, held or undecided_parts) for r in elements]
+        + [d1_elements.bounds(r, held, held or bool(undecided)) for r in elements]
     # a spec that does not count what its atoms leave uncovered leaves the score open; one that leaves out only
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
     # matched value from the claim (it may belong to another run), never give one back
@@ -190,8 +189,6 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     notes = [_atom_note(atom, results) for atom, results in atom_results] + [d1_elements.note(r) for r in elements]
     matched = sum(1 for s in atom_scores if s == 1.0)
     reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
-    undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered) \
-        + sum(r.outcome == d1_elements.AMBIGUOUS for r in elements)
     if determined is not None and undecided:
         score = determined
         reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
@@ -1127,16 +1124,8 @@ def _shape_literal(fact: Fact, index: RepositoryIndex) -> bool:
     (``quantities.is_shape_factory``: ``torch.randn(1, 1000, dim)``, ``np.zeros(64)``) on its line."""
     if fact.kind != K.LITERAL:
         return False
-    return any(quantities.is_shape_factory(call.callee) and call.line <= fact.line <= call.end_line
-               for call in index.analysis(_calls_by_where).get(fact.where, ()))
-
-
-def _calls_by_where(index: RepositoryIndex) -> dict[str, list[CallFact]]:
-    """Analysis provider: the calls of each source (``file`` or ``file#cell``)."""
-    out: dict[str, list[CallFact]] = {}
-    for call in index.calls:
-        out.setdefault(call.where, []).append(call)
-    return out
+    return any(quantities.is_shape_factory(call.callee)
+               for call in index.analysis(calls_by_line).get((fact.where, fact.line), ()))
 
 
 def _code_names(index: RepositoryIndex) -> frozenset[str]:
