@@ -549,6 +549,15 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(wider),
                             f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
                             f"{_at(wider[0])}, which may serve another part")
+    variants = _other_variants_only(atom, value, agreeing) if (elsewhere or foreign) and not kin else []
+    if variants:
+        # the claim's own name holds the other runs' values and nothing else: the repository has those settings
+        # only (CONVENTIONS.md, "several runs, several values"); an unrelated name holding this number is no run
+        shown = sorted(elsewhere or foreign, key=_evidence_order)[0]
+        return ValueOutcome(value, ABSENT, (),
+                            f"the claim's own name binds only its other value(s) ({show_value(variants[0].value)} at "
+                            f"{variants[0].ref}); this one occurs only under another name "
+                            f"({shown.name or 'an unnamed literal'!s} at {shown.ref})")
     if elsewhere:
         named = [f for f in elsewhere if f.kind != K.LITERAL]
         shown = named[0] if named else elsewhere[0]
@@ -790,6 +799,22 @@ def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:
     if _swept(fact) and isinstance(fact.value, tuple):
         return any(_holds(atom, value, item) for item in fact.value)
     return _holds(atom, value, fact.value)
+
+
+def _other_variants_only(atom: Atom, value: Value, agreeing: list[Fact]) -> list[Fact]:
+    """For an atom claiming one value per run or variant (``base_channels=64/128``, a scalar atom with several
+    values), the bindings of the claim's own name when every one of them holds another claimed value (64) and none
+    holds ``value`` or something we cannot compare (``ch = args.ch`` may be 128): the repository has only the other
+    runs, and ``value`` seen under an unrelated name is no run of its own. Empty otherwise, and for 0 and 1, which
+    stand for "none" or a unit too often to tell a run apart, and for sweeps (``set``), whose members a loop may
+    take under any name."""
+    if atom.kind != AtomKind.SCALAR or len(atom.values) < 2 or not is_number(value) or value in (0, 1):
+        return []
+    others = [v for v in atom.values if v != value]
+    facts = [f for f in agreeing if not _is_test(f)]
+    if not facts or any(_swept(f) or not any(_holds(atom, v, f.value) for v in others) for f in facts):
+        return []
+    return sorted(facts, key=_evidence_order)
 
 
 def _swept(fact: Fact) -> bool:
