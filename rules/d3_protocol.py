@@ -406,7 +406,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
-        best = sorted(found[ROLE], key=_mention_order)
+        best = sorted(found[ROLE], key=lambda m: (category == "datasets" and not _handed_to_loader(m),
+                                                 _mention_order(m)))
         return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
     listed = _values_run(name, index, data)
     if listed is not None:
@@ -1262,6 +1263,14 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
             if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) for t in terms):
                 return Mention.at(key, number, "", line.strip(), "text")
     return None
+
+
+def _handed_to_loader(mention: Mention) -> bool:
+    """Whether ``mention`` is a string or name a loader call receives (``load_dataset("openwebtext")``: ``rules/
+    roles.yaml``, ``loader_words``): where the data is loaded, the best evidence for a dataset, before a call of a
+    repository function named after it, whose body the loader sits in."""
+    callee = mention.context[4:].partition("=")[0] if mention.context.startswith("arg:") else ""
+    return bool(callee) and bool(set(words(callee.rsplit(".", 1)[-1])) & _LOADER_WORDS)
 
 
 _KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 4}
