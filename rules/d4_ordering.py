@@ -37,6 +37,10 @@ maps a step weakly at most. A call site maps to a step
   method named as a common action (``train``, ``run``, ``fit``...) called from outside the class
   (``stage1_trainer.train()`` for a step named by ``stage1``, the class being ``Stage1Trainer``), never a helper
   method, the construction, or the class's own calls while it sets itself up;
+- **strongly**, for a step recording a value (its name says so: ``rules/roles.yaml``, ``record_words``: "record
+  average reward"), when it fills a collection named by a word of the step's name (``record_calls``:
+  ``self.avg_rewards_history.append(rho)``), and such a step is placed there when any runs: the value is kept there,
+  after it was computed (``get_average_reward()`` before the update whose result is recorded);
 - **never** by a word its name contains when the call plays a known role the step does not ask for
   (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
@@ -142,6 +146,7 @@ from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import roles
+from rules.names import singular
 from rules.d4_flow import DataFlows, data_flows
 from rules.traces import steps as traced_steps
 from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, determined_score, share_score
@@ -160,6 +165,8 @@ _TRAINING = roles.words("training_words")
 _COMMON_WORDS = roles.words("common_words")
 _TRAINED = roles.words("training_objects")
 _EVALUATION = roles.words("evaluation_words")
+_RECORD_WORDS = roles.words("record_words")
+_RECORD_CALLS = roles.words("record_calls")
 _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
@@ -367,7 +374,8 @@ class _StepNames:
     lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
     those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``), ``roles`` the
     call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
-    ``functions`` (a class named there is the step being built: its constructor maps it)."""
+    ``functions`` (a class named there is the step being built: its constructor maps it), ``records`` for a step
+    recording a value (``_recorded``) the word keys of what it records."""
 
     tails: frozenset[str]
     dotted: tuple[str, ...]
@@ -376,13 +384,43 @@ class _StepNames:
     roles: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
     qualified: bool = False
+    records: frozenset[str] = frozenset()
 
 
 def step_names(step: dict) -> _StepNames:
     """The names a spec step is looked for by, prepared for ``match_site``, with the call roles the step asks
     for (``step_roles``)."""
     built = frozenset(n.lower().rsplit(".", 1)[-1] for n in step["functions"] if _IDENTIFIER.match(n))
-    return replace(_prepared(tuple(_names(step)), step_roles(step), built), qualified=_qualified(step["name"]))
+    return replace(_prepared(tuple(_names(step)), step_roles(step), built), qualified=_qualified(step["name"]),
+                   records=_recorded(step["name"]))
+
+
+@lru_cache(maxsize=4096)
+def _recorded(name: str) -> frozenset[str]:
+    """For a step whose name says it records a value (``rules/roles.yaml``, ``record_words``: "record average
+    reward"), the keys (``_word_key``) of the other words of its name of four letters or more, which a collection
+    keeping the value is named by; empty for any other step."""
+    words = _words(name)
+    if not set(words) & _RECORD_WORDS:
+        return frozenset()
+    return frozenset(_word_key(w) for w in words if len(w) >= 4 and w not in _RECORD_WORDS)
+
+
+def _word_key(word: str) -> str:
+    """A word's singular, for comparing a collection's name with a step's (``accuracies`` meets ``accuracy``,
+    ``rewards`` meets ``reward``: ``rules.names.singular``, with ``-ies`` read as ``-y``)."""
+    return word[:-3] + "y" if len(word) > 4 and word.endswith("ies") else singular(word)
+
+
+def _fills_named(site: CallSite, records: frozenset[str]) -> bool:
+    """Whether ``site`` keeps a recorded value: a call filling a collection (``rules/roles.yaml``, ``record_calls``:
+    ``self.avg_rewards_history.append(rho)``) whose name holds one of ``records`` (``_recorded``), where the value
+    computed before is recorded."""
+    if not records or site.kind in (RUN, REFERENCE):
+        return False
+    receiver, _, last = (site.written or site.target).rpartition(".")
+    return (last.lower() in _RECORD_CALLS and bool(receiver)
+            and bool({_word_key(w) for w in _words(receiver.rsplit(".", 1)[-1])} & records))
 
 
 @lru_cache(maxsize=4096)
@@ -495,6 +533,8 @@ def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None,
         return None  # a reference (TRAINERS = {"ngpt": NGPTTrainer}) runs nothing where it is: see _referenced
     if _loads_config(site) and not any(set(run) & _CONFIG_WORDS for run in names.runs):
         return None  # OmegaConf.load("config.yaml"), load_config(): setting the run up, not a step it claims
+    if _fills_named(site, names.records):
+        return STRONG  # avg_rewards_history.append(rho) for "record average reward": where the value is kept
     role = site_role(site)
     if names.roles and role in names.roles:
         return STRONG  # loss.backward() for "backward pass", optimizer.step() for "optimizer step"
@@ -921,7 +961,10 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
                            if _runs_built_class(e.site, names.functions)}
             if not by_role and run_classes:
                 strong = [e for e in strong if not (e.site.kind == INSTANTIATE and e.site.callee in run_classes)]
-            chosen = by_role or strong or weak
+            # a step recording a value is where a collection named for it is filled, when any is: the value's
+            # computation ran before
+            by_record = [e for e in strong if _fills_named(e.site, names.records)]
+            chosen = by_role or by_record or strong or weak
             referenced = next((e.site.ref for e in events if not chosen and _referenced(names, e.site)), "")
             if referenced:
                 # only a value in a registry or a callback: which of them runs is chosen at run time

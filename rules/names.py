@@ -72,7 +72,7 @@ def _greek_to_ascii(text: str) -> str:
     return "".join(out)
 
 
-def _singular(token: str) -> str:
+def singular(token: str) -> str:
     """A plural word's singular by the English rules that name code (``losses`` -> ``loss``, ``batches`` ->
     ``batch``, ``layers`` -> ``layer``); a word ending in ``ss``, ``us``, ``is``, ``as`` or ``os`` is kept, and so is
     an ``-ches``/``-shes`` word whose ``ch``/``sh`` follows a vowel (``caches`` -> ``cache``)."""
@@ -106,13 +106,13 @@ def _tokens(name: str, data: AliasTable, plural_counts: bool = True) -> tuple[st
             raws.append(raw)
     result: list[str] = []
     for raw in raws:
-        for token in data.tokens.get(raw, data.tokens.get(_singular(raw), (raw,))):
-            token = _singular(token)
+        for token in data.tokens.get(raw, data.tokens.get(singular(raw), (raw,))):
+            token = singular(token)
             if token and token not in data.filler:
                 result.append(token)
     if not result:  # a name made only of filler ("n", "num") keeps itself
         return tuple(raws)
-    counted = bool(set(raws) & _COUNT_PREFIXES) or (plural_counts and _singular(raws[-1]) != raws[-1]
+    counted = bool(set(raws) & _COUNT_PREFIXES) or (plural_counts and singular(raws[-1]) != raws[-1]
                                                    and raws[-1] not in ("dims", "dimensions"))
     return (*result, COUNT) if counted else tuple(result)
 

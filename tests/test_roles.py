@@ -12,7 +12,7 @@ from rules import names, roles
 from rules.d3_flow import Run, Source, claim_words, entry_named, flow, loop_runs, value_source
 from rules.d3_manifests import FIRST_LINES, launched_manifests
 from rules.d3_protocol import ROLE, TRACE, UNKNOWN, claimed_numbers, literal_constants, role
-from rules.d4_ordering import site_role, step_roles
+from rules.d4_ordering import STRONG, match_site, site_role, step_names, step_roles
 
 SOURCE = '''import json
 from datasets import load_dataset
@@ -212,6 +212,19 @@ def test_steps_ask_for_roles() -> None:
     assert step_roles({"name": "checkpoint selection", "keywords": ["save_pretrained"],
                        "functions": ["select_checkpoint", "save_checkpoint"]}) == set()
     assert roles.order_breakers() == (("backward", "optimizer_step", "zero_grad"),)
+
+
+@pytest.mark.parametrize("step, target, strength", [
+    ("record average reward", "self.avg_rewards_history.append", STRONG),
+    ("record test accuracy", "test_accuracies.append", STRONG),
+    ("record average reward", "self.q_functions_history.append", None),  # another collection
+    ("average reward", "self.avg_rewards_history.append", None),  # the step records nothing
+    ("record average reward", "self.avg_rewards_history.sort", None)])  # no filling call
+def test_a_recording_step_is_where_its_collection_is_filled(step: str, target: str, strength: str | None) -> None:
+    """A step recording a value (rules/roles.yaml, record_words) maps to the filling of a collection its name names
+    (record_calls), not to any collection's."""
+    names = step_names({"name": step, "keywords": [], "functions": []})
+    assert match_site(names, CallSite.at("t.py", 1, "t", None, target, UNRESOLVED)) == strength
 
 
 def test_guards_name_the_strings_a_branch_is_selected_by(tmp_path: Path) -> None:
