@@ -262,3 +262,24 @@ def test_methods_by_name(graph) -> None:
     assert methods["reset"] == ("pkg.layers.Base.reset",)
     assert "double" not in methods  # pkg.sub.util.double is a module function
     assert graph.methods_by_name() is methods  # built once
+
+
+def test_call_of_a_variable_choosing_a_class_constructs_each(tmp_path) -> None:
+    """Calling a variable bound once to a class or a conditional expression of classes (``Model = Large if flag
+    else Small``) constructs one of them: a site per class, in two arms of one choice, so that each ``__init__``
+    is reached but the two are never ordered; a variable bound twice, or to a name that is no repository class,
+    stays unresolved."""
+    (tmp_path / "main.py").write_text(
+        "class Small:\n    pass\n\n\n"
+        "class Large(Small):\n    pass\n\n\n"
+        "def main(flag, factory):\n"
+        "    Model = Large if flag else Small\n    Model()\n"
+        "    Other = Small\n    Other = Large\n    Other()\n"
+        "    Made = factory if flag else Small\n    Made()\n\n\n"
+        "if __name__ == '__main__':\n    main(True, Small)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    sites = [(s.line, s.kind, s.callee) for s in graph.callees_in_order("main.main") if s.line in (11, 14, 16)]
+    assert sites == [(11, "instantiate", "main.Large"), (11, "instantiate", "main.Small"),
+                     (14, "unresolved", None), (16, "unresolved", None)]
+    first, second = [s for s in graph.callees_in_order("main.main") if s.line == 11]
+    assert first.branch != second.branch and first.branch[0][0] == second.branch[0][0]

@@ -201,6 +201,14 @@ class Resolver:
                 continue
             if branch:
                 site = replace(site, branch=branch)
+            chosen = self._chosen_classes(module, scan, scope, text) if site.kind == UNRESOLVED else []
+            for number, cls in enumerate(chosen):  # ModelClass(config): one construction per class it may be
+                arm = (*site.branch, (-line, number)) if len(chosen) > 1 else site.branch
+                self.cg._sites.setdefault(scope, []).append(
+                    replace(site, callee=cls, target=cls, kind=INSTANTIATE, branch=arm))
+                self.edge(scope, cls, INSTANTIATE, key, line)
+            if chosen:
+                continue
             self.cg._sites.setdefault(scope, []).append(site)
             if site.callee is not None:
                 self.edge(scope, site.callee, site.kind, key, line)
@@ -294,6 +302,17 @@ class Resolver:
             method = self.find_method(var_cls, parts[1]) if len(parts) == 2 else None
             return ("repo", method) if method else None
         return self.resolve(text, module)
+
+    def _chosen_classes(self, module: str, scan: Scan, scope: str, text: str) -> list[str]:
+        """The repository classes a call of the local variable ``text`` constructs when its one binding in
+        ``scope`` chooses among class names (``ModelClass = nGPT if args.ngpt else GPT``: ``Scan.choices``): each
+        of them, as two arms of an ``if`` (a run builds one); empty unless every name offered resolves to a
+        repository class."""
+        offered = scan.choices.get((scope, text), [])
+        if "." in text or len(offered) != 1 or len(scan.var_bindings.get((scope, text), [])) != 1:
+            return []
+        classes = [self._type_of(name, module) for name in offered[0]]
+        return [c for c in classes if c is not None] if all(classes) else []
 
     def _attr_type(self, cls: str, attr: str) -> str | None:
         """The repository class of ``self.attr`` in class ``cls`` (set in any method of it or its bases)."""

@@ -50,6 +50,9 @@ class Scan:
     var_bindings: dict[tuple[str, str], list[tuple[int, str | None, tuple[tuple[int, int], ...], bool]]] = field(
         default_factory=dict)
     annotated: set[tuple[str, str]] = field(default_factory=set)  # (scope, var) typed by an annotation or isinstance
+    # (scope, var) -> the names a binding of var to a name or a conditional expression of names offers, one entry
+    # per such binding (``ModelClass = nGPT if args.ngpt else GPT``): calling var calls one of them
+    choices: dict[tuple[str, str], list[tuple[str, ...]]] = field(default_factory=dict)
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
@@ -477,6 +480,9 @@ class Scanner(cst.CSTVisitor):
         parts = text.split(".")
         if len(parts) == 1:
             self._type_var(parts[0], self._line(node), ctor, tuple(self.branches[-1]))
+            offered = _named_choices(value) if value is not None else None
+            if offered:
+                self.s.choices.setdefault((self.scopes[-1], parts[0]), []).append(offered)
         elif len(parts) == 2 and parts[0] == "self" and ctor is not None:
             owner = self._owner_class()
             if owner is not None:
@@ -555,6 +561,16 @@ class Scanner(cst.CSTVisitor):
     def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
         if node.value.strip():
             self._mention(node.value, "string", node)
+
+
+def _named_choices(value: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The dotted names a value chooses among when it is a name or a conditional expression whose arms are names
+    or such expressions (``nGPT if a else GPT`` -> ``("nGPT", "GPT")``), else ``None``."""
+    if isinstance(value, cst.IfExp):
+        body, orelse = _named_choices(value.body), _named_choices(value.orelse)
+        return tuple(dict.fromkeys((*body, *orelse))) if body and orelse else None
+    name = dotted_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+    return (name,) if name is not None and name not in ("True", "False", "None") else None
 
 
 def _moved(value: cst.BaseExpression) -> cst.BaseExpression | None:
