@@ -38,9 +38,9 @@ maps a step weakly at most. A call site maps to a step
   (``stage1_trainer.train()`` for a step named by ``stage1``, the class being ``Stage1Trainer``), never a helper
   method, the construction, or the class's own calls while it sets itself up;
 - **strongly**, for a step recording a value (its name says so: ``rules/roles.yaml``, ``record_words``: "record
-  average reward"), when it fills a collection named by a word of the step's name (``record_calls``:
-  ``self.avg_rewards_history.append(rho)``), and such a step is placed there when any runs: the value is kept there,
-  after it was computed (``get_average_reward()`` before the update whose result is recorded);
+  average reward"), when it fills a collection named by a word of the step's name that is no general term
+  (``record_calls``: ``self.avg_rewards_history.append(rho)``), and such a step is placed there when any runs: the
+  value is kept there, after it was computed (``get_average_reward()`` before the update whose result is recorded);
 - **never** by a word its name contains when the call plays a known role the step does not ask for
   (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
@@ -398,12 +398,14 @@ def step_names(step: dict) -> _StepNames:
 @lru_cache(maxsize=4096)
 def _recorded(name: str) -> frozenset[str]:
     """For a step whose name says it records a value (``rules/roles.yaml``, ``record_words``: "record average
-    reward"), the keys (``_word_key``) of the other words of its name of four letters or more, which a collection
-    keeping the value is named by; empty for any other step."""
+    reward"), the keys (``_word_key``) of the other words of its name of four letters or more and no general term
+    (``test`` in "record test accuracy" would name ``test_losses`` too), which a collection keeping the value is named
+    by; empty for any other step."""
     words = _words(name)
     if not set(words) & _RECORD_WORDS:
         return frozenset()
-    return frozenset(_word_key(w) for w in words if len(w) >= 4 and w not in _RECORD_WORDS)
+    return frozenset(key for w in words if len(w) >= 4 and w not in _RECORD_WORDS
+                     and (key := _word_key(w)) not in _GENERAL and w not in _GENERAL)
 
 
 def _word_key(word: str) -> str:

@@ -218,6 +218,7 @@ def test_steps_ask_for_roles() -> None:
     ("record average reward", "self.avg_rewards_history.append", STRONG),
     ("record test accuracy", "test_accuracies.append", STRONG),
     ("record average reward", "self.q_functions_history.append", None),  # another collection
+    ("record test accuracy", "test_losses.append", None),  # "test" is a general term: it names no one value
     ("average reward", "self.avg_rewards_history.append", None),  # the step records nothing
     ("record average reward", "self.avg_rewards_history.sort", None)])  # no filling call
 def test_a_recording_step_is_where_its_collection_is_filled(step: str, target: str, strength: str | None) -> None:
