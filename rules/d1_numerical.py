@@ -829,11 +829,15 @@ def _call_fact(call: CallFact) -> Fact:
                 cell=call.cell)
 
 
-def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False) -> list[CallFact]:
+def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False,
+                     choice: str = "") -> list[CallFact]:
     """Calls outside tests and outside dead code whose callee's last component has one of the choice ``keys``
-    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in the index's order; with
-    ``dead``, the same calls inside code no entry point reaches instead."""
+    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, and given the parameter the
+    atom names when the claimed ``choice``'s calls take one (``_on_target``), in the index's order; with ``dead``,
+    the same calls inside code no entry point reaches instead."""
     found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
+    if choice:
+        found = _on_target(atom, choice, found)
     if atom.used_in:
         places = frozenset(atom.used_in)
         found = [c for c in found
@@ -841,9 +845,30 @@ def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], d
     return [c for c in found if (call_liveness(index, c) == DEAD) is dead]
 
 
-def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False) -> list[Fact]:
+def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False,
+                choice: str = "") -> list[Fact]:
     """``_live_call_sites`` as facts naming the choice, in evidence order."""
-    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys, dead)), key=_evidence_order)
+    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys, dead, choice)), key=_evidence_order)
+
+
+def _on_target(atom: Atom, choice: str, calls: list[CallFact]) -> list[CallFact]:
+    """The calls that speak for the atom's parameter when the claimed choice's calls are given one
+    (``quantities.call_targets``: an initialiser's ``weight`` or ``bias``): an atom naming a target (``bias_init``)
+    keeps the calls that pass it or are called on it (``zeros_(m.bias)``, ``m.bias.data.zero_()``); any other atom
+    the calls naming the default (``xavier_uniform_(m.weight)``) or, naming no target, written in place as
+    initialisers are (``normal_(p)``). ``torch.zeros(n)`` and ``torch.ones(n)`` build tensors and initialise
+    nothing, and ``zeros_(m.bias)`` says nothing of how weights start."""
+    targets = quantities.call_targets(choice)
+    if not targets:
+        return calls
+    words = set(names.words(atom.name))
+    own = next((t for t in targets if words & {t, f"{t}s", f"{t}es"}), targets[0])  # bias_init, biases_init
+
+    def named(call: CallFact) -> set[str]:
+        return {t for t in targets if t in call.reads or t in call.callee.split(".")[:-1]}
+
+    return [c for c in calls
+            if own in named(c) or (own == targets[0] and not named(c) and c.callee.endswith("_"))]
 
 
 def _choice_calls(atom: Atom, value: str, index: RepositoryIndex, dead: bool = False) -> list[Fact]:
@@ -855,7 +880,7 @@ def _choice_calls(atom: Atom, value: str, index: RepositoryIndex, dead: bool = F
         return []
     own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
                     if quantities.own_function_realises(name, value))
-    found = _live_calls(atom, index, quantities.realising_calls(value) | own, dead)
+    found = _live_calls(atom, index, quantities.realising_calls(value) | own, dead, value)
     return found or ([] if dead else _formula_calls_realising(atom, value, index))
 
 
@@ -880,7 +905,7 @@ def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
     rivals = quantities.rival_calls(value)
     if not rivals or not quantities.name_speaks_for(atom.name, value) or _live_calls(atom, index, quantities.formula_calls(value)):
         return []
-    return _live_calls(atom, index, rivals)
+    return _live_calls(atom, index, rivals, choice=value)
 
 
 def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:
