@@ -152,8 +152,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_results = []
     for atom in sau.atoms:
         candidates = Candidates.of(atom, index)
-        atom_results.append((atom, [decide_value(atom, value, index, candidates, sau.statement)
-                                    for value in _required(atom)]))
+        atom_results.append((atom, _paired_with_variants(atom, [decide_value(atom, value, index, candidates,
+                                                                             sau.statement)
+                                                                for value in _required(atom)])))
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
@@ -220,6 +221,48 @@ def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
+
+
+def _paired_with_variants(atom: Atom, outcomes: list[ValueOutcome]) -> list[ValueOutcome]:
+    """With ``Atom.variants`` (one per claimed value), each matched value kept only where a binding holding it sits
+    in its own variant's code (``_variant_of``): ``sqrt(d_k)`` claimed for nGPT holds in ``nGPTAttention``, not in
+    ``GPTAttention``. A value bound only in code of another variant, or of none, is ambiguous: which run it belongs
+    to is not read from the code. Other outcomes stand."""
+    if not atom.variants:
+        return outcomes
+    out = []
+    for outcome, variant in zip(outcomes, atom.variants):
+        if outcome.outcome != MATCHED:
+            out.append(outcome)
+            continue
+        own = tuple(f for f in outcome.facts if _variant_of(f, atom.variants) == variant)
+        if own:
+            out.append(replace(outcome, facts=own, note=f"{outcome.note}, in {variant}'s code"))
+            continue
+        placed = next(((f, v) for f in outcome.facts if (v := _variant_of(f, atom.variants))), None)
+        where = f"only in {placed[1]}'s code ({placed[0].ref})" if placed else "in code of no named variant"
+        out.append(ValueOutcome(outcome.value, AMBIGUOUS, outcome.facts,
+                                f"{outcome.note}, but {where}, not {variant}'s"))
+    return out
+
+
+def _variant_of(fact: Fact, variants: tuple[str, ...]) -> str | None:
+    """The variant whose code holds ``fact``: a variant names a part of its place (its classes and functions, its
+    module, the keys of the mapping holding it or the binding it was passed from: ``{"small": {"dropout": 0.1}}``)
+    when that part begins with the variant's name or holds all its words (``GPTAttention`` is ``GPT``'s,
+    ``nGPTAttention`` and ``ngpt.py`` ``nGPT``'s); of several, the longest name is the most specific. ``None`` when
+    no variant, or two equally specific ones, name the place."""
+    # the fact's own keys above its name; a source it was passed from may be keyed by the variant itself
+    paths = [*fact.path.split(".")[:-1], *(part for f in fact.via for part in f.path.split("."))]
+    parts = [p for p in (*fact.context.split("."), *module_name(fact.file).split("."), *paths) if p]
+    named = {v for v in variants for part in parts
+             if quantities.choice_key(part).startswith(quantities.choice_key(v))
+             or set(names.words(v)) <= set(names.words(part))}
+    if not named:
+        return None
+    longest = max(len(quantities.choice_key(v)) for v in named)
+    best = [v for v in named if len(quantities.choice_key(v)) == longest]
+    return best[0] if len(best) == 1 else None
 
 
 def _paired(atom_results) -> list[list[ValueOutcome]]:
