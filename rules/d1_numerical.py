@@ -61,7 +61,7 @@ from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_l
                                    calls_by_short, expression_value, overridden_by, passed_for, passed_keywords,
                                    resolve_expression, resolve_source, result_name)
 from extractors.values import is_number
-from extractors.variants import branch_of, named_in
+from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, d1_elements, names, quantities, traces
@@ -479,7 +479,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     pool = agreeing + narrower + ([] if named_plainly and atom.kind != AtomKind.RANGE else found.qualified)
     if not own_bound:
         pool += found.broader
-    matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
+    matches = _claimed_variant_first(sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order),
+                                     index, statement)
     if isinstance(value, str):
         matches += _choice_calls(atom, value, index)
     stubs = [stub_around(index, f) for f in matches]
@@ -541,7 +542,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     default = _library_default(atom, value, index, keys)
     if default is not None:
         return default
-    differing = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
+    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order),
+                                       index, statement)
     contradicts = [_may_contradict(f, index) for f in differing]
     if isinstance(value, str) and quantities.realised_by_calls(value):
         # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
@@ -964,6 +966,16 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
         if calls:
             found.append(calls[0])
     return tuple(dict.fromkeys(found))
+
+
+def _claimed_variant_first(facts: list[Fact], index: RepositoryIndex, statement: str) -> list[Fact]:
+    """``facts`` with those in the branches of the variants the claim's ``statement`` names first
+    (``extractors.variants.family_named_in``: the ``model_type == "1.7B_28L"`` body for "the dense 1.7B model"),
+    the rest in their order: the reader's evidence is the claim's own variant before a shared default."""
+    if not statement:
+        return facts
+    claimed = [f for f in facts if (b := branch_of(index, f)) is not None and family_named_in(statement, b.variant)]
+    return claimed + [f for f in facts if all(f is not c for c in claimed)] if claimed else facts
 
 
 def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex,
