@@ -51,6 +51,14 @@ def named_in(text: str, variant: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(variant)}(?!\w|\.\w)", text, re.IGNORECASE) is not None
 
 
+def family_named_in(text: str, variant: str) -> bool:
+    """Whether ``text`` names ``variant`` (``named_in``) or the family its name begins with, the part before a
+    ``_`` or ``-`` (``1.7B`` for the branches ``1.7B_28L`` and ``1.7B_48L``: "the dense 1.7B model comes in 28- and
+    48-layer versions" is about both)."""
+    head = re.split(r"[_-]", variant, maxsplit=1)[0]
+    return named_in(text, variant) or (head != variant and named_in(text, head))
+
+
 def _memo(index: RepositoryIndex) -> dict[str, tuple[Branch, ...]]:
     """Analysis provider: ``_branches``' memo, file -> its branches."""
     return {}

@@ -61,7 +61,7 @@ from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_l
                                    calls_by_short, expression_value, overridden_by, passed_for, passed_keywords,
                                    resolve_expression, resolve_source, result_name)
 from extractors.values import is_number
-from extractors.variants import branch_of, named_in
+from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, d1_elements, names, quantities, traces
@@ -152,8 +152,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_results = []
     for atom in sau.atoms:
         candidates = Candidates.of(atom, index)
-        atom_results.append((atom, [decide_value(atom, value, index, candidates, sau.statement)
-                                    for value in _required(atom)]))
+        atom_results.append((atom, _paired_with_variants(atom, [decide_value(atom, value, index, candidates,
+                                                                             sau.statement)
+                                                                for value in _required(atom)])))
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
@@ -220,6 +221,48 @@ def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
+
+
+def _paired_with_variants(atom: Atom, outcomes: list[ValueOutcome]) -> list[ValueOutcome]:
+    """With ``Atom.variants`` (one per claimed value), each matched value kept only where a binding holding it sits
+    in its own variant's code (``_variant_of``): ``sqrt(d_k)`` claimed for nGPT holds in ``nGPTAttention``, not in
+    ``GPTAttention``. A value bound only in code of another variant, or of none, is ambiguous: which run it belongs
+    to is not read from the code. Other outcomes stand."""
+    if not atom.variants:
+        return outcomes
+    out = []
+    for outcome, variant in zip(outcomes, atom.variants):
+        if outcome.outcome != MATCHED:
+            out.append(outcome)
+            continue
+        own = tuple(f for f in outcome.facts if _variant_of(f, atom.variants) == variant)
+        if own:
+            out.append(replace(outcome, facts=own, note=f"{outcome.note}, in {variant}'s code"))
+            continue
+        placed = next(((f, v) for f in outcome.facts if (v := _variant_of(f, atom.variants))), None)
+        where = f"only in {placed[1]}'s code ({placed[0].ref})" if placed else "in code of no named variant"
+        out.append(ValueOutcome(outcome.value, AMBIGUOUS, outcome.facts,
+                                f"{outcome.note}, but {where}, not {variant}'s"))
+    return out
+
+
+def _variant_of(fact: Fact, variants: tuple[str, ...]) -> str | None:
+    """The variant whose code holds ``fact``: a variant names a part of its place (its classes and functions, its
+    module, the keys of the mapping holding it or the binding it was passed from: ``{"small": {"dropout": 0.1}}``)
+    when that part begins with the variant's name or holds all its words (``GPTAttention`` is ``GPT``'s,
+    ``nGPTAttention`` and ``ngpt.py`` ``nGPT``'s); of several, the longest name is the most specific. ``None`` when
+    no variant, or two equally specific ones, name the place."""
+    # the fact's own keys above its name; a source it was passed from may be keyed by the variant itself
+    paths = [*fact.path.split(".")[:-1], *(part for f in fact.via for part in f.path.split("."))]
+    parts = [p for p in (*fact.context.split("."), *module_name(fact.file).split("."), *paths) if p]
+    named = {v for v in variants for part in parts
+             if quantities.choice_key(part).startswith(quantities.choice_key(v))
+             or set(names.words(v)) <= set(names.words(part))}
+    if not named:
+        return None
+    longest = max(len(quantities.choice_key(v)) for v in named)
+    best = [v for v in named if len(quantities.choice_key(v)) == longest]
+    return best[0] if len(best) == 1 else None
 
 
 def _paired(atom_results) -> list[list[ValueOutcome]]:
@@ -436,7 +479,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     pool = agreeing + narrower + ([] if named_plainly and atom.kind != AtomKind.RANGE else found.qualified)
     if not own_bound:
         pool += found.broader
-    matches = sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order)
+    matches = _claimed_variant_first(sorted((f for f in pool if _holds_fact(atom, value, f)), key=_evidence_order),
+                                     index, statement)
     if isinstance(value, str):
         matches += _choice_calls(atom, value, index)
     stubs = [stub_around(index, f) for f in matches]
@@ -498,7 +542,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     default = _library_default(atom, value, index, keys)
     if default is not None:
         return default
-    differing = sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order)
+    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order),
+                                       index, statement)
     contradicts = [_may_contradict(f, index) for f in differing]
     if isinstance(value, str) and quantities.realised_by_calls(value):
         # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
@@ -829,11 +874,15 @@ def _call_fact(call: CallFact) -> Fact:
                 cell=call.cell)
 
 
-def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False) -> list[CallFact]:
+def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False,
+                     choice: str = "") -> list[CallFact]:
     """Calls outside tests and outside dead code whose callee's last component has one of the choice ``keys``
-    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, in the index's order; with
-    ``dead``, the same calls inside code no entry point reaches instead."""
+    (``quantities.choice_key``), placed where ``atom.used_in`` says when it is given, and given the parameter the
+    atom names when the claimed ``choice``'s calls take one (``_on_target``), in the index's order; with ``dead``,
+    the same calls inside code no entry point reaches instead."""
     found = [c for c in index.calls if quantities.choice_key(c.short) in keys and not is_test_path(c.file)]
+    if choice:
+        found = _on_target(atom, choice, found)
     if atom.used_in:
         places = frozenset(atom.used_in)
         found = [c for c in found
@@ -841,9 +890,30 @@ def _live_call_sites(atom: Atom, index: RepositoryIndex, keys: frozenset[str], d
     return [c for c in found if (call_liveness(index, c) == DEAD) is dead]
 
 
-def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False) -> list[Fact]:
+def _live_calls(atom: Atom, index: RepositoryIndex, keys: frozenset[str], dead: bool = False,
+                choice: str = "") -> list[Fact]:
     """``_live_call_sites`` as facts naming the choice, in evidence order."""
-    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys, dead)), key=_evidence_order)
+    return sorted((_call_fact(c) for c in _live_call_sites(atom, index, keys, dead, choice)), key=_evidence_order)
+
+
+def _on_target(atom: Atom, choice: str, calls: list[CallFact]) -> list[CallFact]:
+    """The calls that speak for the atom's parameter when the claimed choice's calls are given one
+    (``quantities.call_targets``: an initialiser's ``weight`` or ``bias``): an atom naming a target (``bias_init``)
+    keeps the calls that pass it or are called on it (``zeros_(m.bias)``, ``m.bias.data.zero_()``); any other atom
+    the calls naming the default (``xavier_uniform_(m.weight)``) or, naming no target, written in place as
+    initialisers are (``normal_(p)``). ``torch.zeros(n)`` and ``torch.ones(n)`` build tensors and initialise
+    nothing, and ``zeros_(m.bias)`` says nothing of how weights start."""
+    targets = quantities.call_targets(choice)
+    if not targets:
+        return calls
+    words = set(names.words(atom.name))
+    own = next((t for t in targets if words & {t, f"{t}s", f"{t}es"}), targets[0])  # bias_init, biases_init
+
+    def named(call: CallFact) -> set[str]:
+        return {t for t in targets if t in call.reads or t in call.callee.split(".")[:-1]}
+
+    return [c for c in calls
+            if own in named(c) or (own == targets[0] and not named(c) and c.callee.endswith("_"))]
 
 
 def _choice_calls(atom: Atom, value: str, index: RepositoryIndex, dead: bool = False) -> list[Fact]:
@@ -855,7 +925,7 @@ def _choice_calls(atom: Atom, value: str, index: RepositoryIndex, dead: bool = F
         return []
     own = frozenset(quantities.choice_key(name) for name in index.analysis(_repository_names)
                     if quantities.own_function_realises(name, value))
-    found = _live_calls(atom, index, quantities.realising_calls(value) | own, dead)
+    found = _live_calls(atom, index, quantities.realising_calls(value) | own, dead, value)
     return found or ([] if dead else _formula_calls_realising(atom, value, index))
 
 
@@ -880,7 +950,7 @@ def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
     rivals = quantities.rival_calls(value)
     if not rivals or not quantities.name_speaks_for(atom.name, value) or _live_calls(atom, index, quantities.formula_calls(value)):
         return []
-    return _live_calls(atom, index, rivals)
+    return _live_calls(atom, index, rivals, choice=value)
 
 
 def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:
@@ -896,6 +966,16 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
         if calls:
             found.append(calls[0])
     return tuple(dict.fromkeys(found))
+
+
+def _claimed_variant_first(facts: list[Fact], index: RepositoryIndex, statement: str) -> list[Fact]:
+    """``facts`` with those in the branches of the variants the claim's ``statement`` names first
+    (``extractors.variants.family_named_in``: the ``model_type == "1.7B_28L"`` body for "the dense 1.7B model"),
+    the rest in their order: the reader's evidence is the claim's own variant before a shared default."""
+    if not statement:
+        return facts
+    claimed = [f for f in facts if (b := branch_of(index, f)) is not None and family_named_in(statement, b.variant)]
+    return claimed + [f for f in facts if all(f is not c for c in claimed)] if claimed else facts
 
 
 def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex,

@@ -46,6 +46,7 @@ class _Data:
     atom_words: dict[str, frozenset[str]]  # choice key -> the words an atom name naming its family may hold
     callee_words: dict[str, frozenset[str]]  # choice key -> the words an own function realising it may hold
     markers: dict[str, frozenset[str]]  # choice key -> callee keys whose call in a custom formula realises it
+    targets: dict[str, tuple[str, ...]]  # choice key -> the parameters its calls are given, the default first
     resolution: frozenset[str]  # callee keys of image transforms that set the data's resolution
     shape_factories: frozenset[str]  # callee keys of calls whose positional arguments are a tensor's sizes
 
@@ -67,6 +68,7 @@ def _data() -> _Data:
     atom_words: dict[str, frozenset[str]] = {}
     callee_words: dict[str, frozenset[str]] = {}
     markers: dict[str, frozenset[str]] = {}
+    targets: dict[str, tuple[str, ...]] = {}
     for name, entry in data["choice_calls"].items():
         built = frozenset(_plain(c) for c in entry["calls"].get("custom", ()))
         members = {_plain(choice): frozenset(_plain(c) for c in callees)
@@ -79,13 +81,14 @@ def _data() -> _Data:
         callee_words.update(dict.fromkeys(members, words | {w.lower() for w in entry["callee_words"]}))
         markers.update({_plain(choice): frozenset(_plain(c) for c in callees)
                         for choice, callees in entry.get("formula_markers", {}).items()})
+        targets.update(dict.fromkeys(members, tuple(t.lower() for t in entry.get("targets", ()))))
     consumers = frozenset(_plain(c) for c in data["consumers"])
     defaults = {_plain(callee): {name: tuple(v) if isinstance(v, list) else v for name, v in params.items()}
                 for callee, params in data["library_defaults"].items()}
     resolution = frozenset(_plain(c) for c in data["resolution_transforms"])
     shapes = frozenset(_plain(c) for c in data["shape_factories"])
     return _Data(products, families, consumers, synonyms, defaults, realisers, custom, atom_words, callee_words,
-                 markers, resolution, shapes)
+                 markers, targets, resolution, shapes)
 
 
 def product_of(atom: Atom) -> Product | None:
@@ -200,6 +203,13 @@ def formula_calls(choice: str) -> frozenset[str]:
     the claimed choice may be that formula, so rival calls settle nothing. Empty for choices without such
     callees."""
     return _data().custom.get(claimed_key(choice), frozenset())
+
+
+def call_targets(choice: str) -> tuple[str, ...]:
+    """The parameters a call realising the choice is given (``targets`` of its ``choice_calls`` family in
+    ``rules/quantities.yaml``: ``("weight", "bias")`` for an initialiser, the default first), or an empty tuple when
+    its calls need no target."""
+    return _data().targets.get(claimed_key(choice), ())
 
 
 def formula_markers(choice: str) -> frozenset[str]:

@@ -195,7 +195,9 @@ class Atom:
     there or read by such a call count, and generic names (``M``, ``alpha``) bind there. ``of`` names the total
     the claimed values are shares of (``A`` for "1/8 of the actions", ``total_steps`` for a warmup ratio), by its
     words as ``used_in`` places are: a binding under the atom's names computed as such a share of such a total
-    (``n_neg = A // 8``) binds the share.
+    (``n_neg = A // 8``) binds the share. ``variants`` names, one per claimed value of a scalar atom, the variant
+    that value belongs to (``GPT``, ``nGPT`` for ``1/sqrt(d_k)``, ``sqrt(d_k)``): a value then holds only where
+    code placed in its own variant's class, function or module binds it.
     """
 
     name: str
@@ -208,6 +210,7 @@ class Atom:
     named: bool = True
     used_in: tuple[str, ...] = ()
     of: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""

@@ -57,9 +57,10 @@ ATOM_KEYS = ("atoms", *ELEMENT_KEYS, "paired")
 
 
 def parse_atoms(data: dict, entry: Entry) -> dict:
-    """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in, of}``
-    (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a list of
-    names of the total the values are shares of, ``sau.vocabulary.Atom.of``); ``datasets``, ``metrics`` and
+    """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in, of,
+    variants}`` (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a
+    list of names of the total the values are shares of, ``sau.vocabulary.Atom.of``; ``variants``: beside
+    ``values``, the variant each value belongs to, ``sau.vocabulary.Atom.variants``); ``datasets``, ``metrics`` and
     ``scope``, the claim's datasets, metrics and named components as D3 lists them (``{name, aliases}``,
     ``rules.d1_elements``); and ``paired``,
     a phrase saying which variant each claimed value belongs to (a model, a run, a task) when the atoms cannot:
@@ -82,7 +83,7 @@ def _atom(data: object, entry: Entry) -> Atom:
         raise SpecError(f"{entry.sau_id}: each atom is a mapping with a name", entry.path,
                         data.get("__line__") if isinstance(data, dict) else None)
     at = Entry(entry.path, entry.sau_id, data.get("__line__"), entry.checkable)  # errors point at the atom's line
-    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text", "in", "of"},
+    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text", "in", "of", "variants"},
          f"{entry.sau_id}: atom {data['name']!r}", at)
     forms = [k for k in ("value", "values", "set", "range") if k in data]
     if len(forms) != 1:
@@ -106,8 +107,12 @@ def _atom(data: object, entry: Entry) -> Atom:
     of = data.get("of", [])
     if not isinstance(of, list) or not all(isinstance(o, str) and o.strip() for o in of):
         raise at.error("of must be a list of names (of the total the values are shares of)")
+    variants = data.get("variants", [])
+    if variants and (form != "values" or not _strings(variants) or len(variants) != len(values)):
+        raise at.error("variants must be a list of names beside values, one per value")
     return Atom(data["name"], values, kind, tuple(aliases), float(about), any(p for _, p in parsed),
-                str(data.get("text", "")), used_in=tuple(u.strip() for u in used_in), of=tuple(o.strip() for o in of))
+                str(data.get("text", "")), used_in=tuple(u.strip() for u in used_in), of=tuple(o.strip() for o in of),
+                variants=tuple(v.strip() for v in variants))
 
 
 def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
