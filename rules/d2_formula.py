@@ -293,6 +293,11 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
         return _glossary_named(_indexed(name.rsplit(".", 1)[-1]), kept_names)
 
+    quantity_keys = frozenset(k for entry in quantities.values() for n in entry["code_names"] for k in _name_keys(n))
+
+    def quantity_named(name: str) -> bool:  # a local named after a quantity the claim writes as a call
+        return _glossary_named(name.rsplit(".", 1)[-1], quantity_keys)
+
     # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
     claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
                                                             for hs in base.hints.values() for h in hs) else frozenset())
@@ -355,8 +360,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 if found is not None:
                     return found
         if parts and kept_names:  # a local the glossary names kept as a leaf (``rewards`` for r_t), as when matching
-            forms, branches = readings(candidate, candidate.forms() + _kept_forms(candidate, kept_names, keep,
-                                                                                  search.cache), False)
+            forms, branches = readings(candidate, candidate.forms() + _kept_forms(
+                candidate, kept_names, keep, search.cache, quantity_named), False)
         for form in forms if parts else ():
             code, _, _, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
             for part in () if opaque or form in branches else _parts(code):
@@ -386,7 +391,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
-        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
+        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache, quantity_named)
+                                     if kept_names else ())
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
@@ -461,17 +467,40 @@ _SUM = sympy.Function("sum")
 
 
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
-                cache: dict) -> tuple:
+                cache: dict, quantity: Callable[[str], bool] | None = None) -> tuple:
     """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
     ``kept``: computed once per candidate and set of its locals kept (``CodeExpression.locals_read``), whichever
-    formula asks (``cache`` lives in the index, as ``_profile``'s)."""
+    formula asks (``cache`` lives in the index, as ``_profile``'s). Of the locals ``quantity`` accepts (named after a
+    quantity the claim writes as a call, ``_quantity_entries``), one computed from another (``kl_term = kl_weight *
+    kl_loss``) is expanded: the quantity is the inner one, the outer a weighted term of it."""
     chosen = frozenset(name for name in candidate.locals_read if keep(name))
+    if quantity is not None and chosen:
+        named = frozenset(name for name in chosen if quantity(name))
+        chosen -= _outer_locals(candidate, named)
     if not chosen:  # no local kept: no source reaches one
         return ()
     key = ("kept", id(candidate), chosen)
     if key not in cache:
-        cache[key] = candidate.kept_forms(keep)
+        cache[key] = candidate.kept_forms(lambda name: name in chosen)
     return cache[key]
+
+
+def _outer_locals(candidate: CodeExpression, named: frozenset[str]) -> frozenset[str]:
+    """The locals of ``named`` whose binding, behind the candidate's forms, reads another of them."""
+    if len(named) < 2:
+        return frozenset()
+    outer: set[str] = set()
+    seen: set[int] = set()
+    stack = list(candidate.sources)
+    while stack:
+        binding = stack.pop()
+        for name, used in binding.uses:
+            if name in named and used.reaches(lambda other: other in named and other != name):
+                outer.add(name)
+            if id(used) not in seen:
+                seen.add(id(used))
+                stack.append(used)
+    return frozenset(outer)
 
 
 _QUANTITY_ROLES = word_list("quantity_role_words", "rules")
@@ -1996,14 +2025,32 @@ def _where(scope: list[FunctionRecord]) -> str:
 
 
 def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+    """The candidates behind the results, decided ones first (drifts, then equivalents), each followed, for a decided
+    one, by the returns of the repository helpers its statement inlined (``helper_returns``): where part of what it
+    computes is written (``self._apply_gate(y, g)`` computes ``return target + gate_scores``)."""
     seen: dict[tuple, Evidence] = {}
     ordered = sorted(results, key=lambda r: (r.outcome != DRIFTED, r.outcome != UNREACHED, r.outcome != EQUIVALENT))
+    returns = index.analysis(helper_returns)
     for result in ordered:
-        for candidate in [result.candidate] if result.candidate else result.near[:_CANDIDATES_SHOWN]:
+        decided = [result.candidate] if result.candidate else []
+        helpers = [r for c in decided for helper in c.helpers for r in returns.get(helper, ())]
+        for candidate in decided + helpers if decided else result.near[:_CANDIDATES_SHOWN]:
             key = (candidate.file, candidate.cell, candidate.line)
             seen.setdefault(key, Evidence(candidate.file, candidate.line, candidate.end_line,
                                           index.snippet(candidate), "expression", cell=candidate.cell))
     return tuple(seen.values())
+
+
+def helper_returns(index: RepositoryIndex) -> dict[tuple[str, str], tuple[CodeExpression, ...]]:
+    """Analysis provider: (source key, qualified name) of each repository function -> its returns that compute
+    something (not a lone name handed back, not ``None``), at most ``_CANDIDATES_SHOWN``."""
+    found = {}
+    for record in index.analysis(candidates):
+        key = record.file if record.cell is None else f"{record.file}#{record.cell}"
+        computed = [c for c in record.expressions
+                    if c.target == "return" and not isinstance(c.expression, sympy.Symbol)]
+        found[(key, record.qualname)] = tuple(computed[:_CANDIDATES_SHOWN])
+    return found
 
 
 @dataclass(frozen=True)

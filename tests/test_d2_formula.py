@@ -378,3 +378,12 @@ def test_orientations_rewrite_products_by_learned_matrices_only() -> None:
     assert columns == formula("act(ifft(R @ fft(v)) + W @ v) + beta * kl")  # a scalar weight stays a factor
     scalar = d2_formula._claim(formula("beta * kl"), glossary)
     assert scalar is not None and d2_formula._orientations(scalar, glossary) == ()
+
+
+def test_a_decided_candidate_shows_the_returns_of_the_helpers_it_inlined() -> None:
+    # out = self._apply(y, scores): the gate's sum is written in _apply's returns, which the evidence names too
+    from verifier.run import verify
+    case = Path(__file__).parent / "fixtures" / "d2" / "gate_modes"
+    report = verify(case / "repo", load_project_spec(case / "spec.yaml"), case.name)
+    verdict = next(v for v in report.verdicts if v.sau.id == "gm-D2-001")
+    assert [e.span_ref for e in verdict.evidence] == ["gate.py:53", "gate.py:48", "gate.py:49"]
