@@ -78,7 +78,8 @@ class CodeExpression(Location):
     when it differs; ``alternatives`` the substituted forms along the other paths through earlier ``if``
     statements, the per-step term of a loop accumulation (``total = total + term``) and its sum or product over the
     loop; ``sources`` the bindings behind the forms, from which ``kept_forms`` rebuilds them with chosen locals kept
-    as leaves."""
+    as leaves; ``helpers`` the repository functions (source key, qualified name) inlined into the statement, whose
+    returns compute part of it."""
 
     target: str
     expression: sympy.Basic
@@ -87,6 +88,8 @@ class CodeExpression(Location):
     direct: sympy.Basic | None = None
     alternatives: tuple[sympy.Basic, ...] = ()
     sources: tuple[Binding, ...] = ()
+    # (source key, qualified name) of the repository functions whose returns the statement's calls put in
+    helpers: tuple[tuple[str, str], ...] = ()
 
     def forms(self) -> tuple[sympy.Basic, ...]:
         """The forms to compare: substituted first, then direct, then the other paths and the per-step term."""
@@ -229,6 +232,7 @@ class _Builder:
         # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
         # operation's name, None for the identity, or ("call", name) for a layer read as an uninterpreted function
         self.submodules: dict[tuple[str, str, str], tuple] = {}
+        self.inlined: list[tuple[str, str]] = []  # the helpers inlined since the statement being read began
 
     def build(self) -> list[FunctionRecord]:
         definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
@@ -319,6 +323,7 @@ class _Builder:
 
     def _small(self, small, line_node, record: FunctionRecord, state: "_State", paths: list["_Path"]) -> None:
         _collect_callees(small, record, skip_bodies=False)
+        self.inlined = []
         value = getattr(small, "value", None)
         if isinstance(value, cst.Lambda) and isinstance(small, (cst.Assign, cst.AnnAssign, cst.Return)):
             self._lambda(small, value, line_node, record, state, paths)
@@ -453,7 +458,8 @@ class _Builder:
         expression = values[0]
         alternatives = tuple(dict.fromkeys(v for v in values[1:] if v != expression))
         return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
-                              None if direct == expression else direct, alternatives, sources, cell=record.cell)
+                              None if direct == expression else direct, alternatives, sources,
+                              tuple(dict.fromkeys(self.inlined)), cell=record.cell)
 
     # -- helpers ------------------------------------------------------------------------------------------------
     def _submodules(self, key: str, owner: str, init: cst.FunctionDef) -> None:
@@ -616,7 +622,10 @@ class _Builder:
         except (TypeError, ValueError, ArithmeticError):
             return None
         working = [b for b in bodies if b not in operands]
-        return sympy.Function(CHOICE)(sympy.Function(attribute)(*operands), *working) if working else None
+        if not working:
+            return None
+        self.inlined.append((key, f"{cls}.forward"))
+        return sympy.Function(CHOICE)(sympy.Function(attribute)(*operands), *working)
 
     def _apply_steps(self, steps: tuple, attribute: str, value: sympy.Basic) -> sympy.Basic:
         """``value`` through a library module's steps (``_module_steps``); a step of modes reads as the choice
@@ -658,12 +667,16 @@ class _Builder:
         except (TypeError, ValueError, ArithmeticError):  # sympy refusing to rebuild: leave the call uninterpreted
             return None
         if len(bodies) == 1:
+            self.inlined.append(found)
             return bodies[0]
         # a mode that hands an argument back unchanged (``return target`` when no gate is configured) switches the
         # mechanism off: not a reading of what the helper computes
         working = [b for b in bodies if b not in operands]
         written = _written_call(node, operands, self.operations)
-        return sympy.Function(CHOICE)(written, *working) if written is not None and working else None
+        if written is None or not working:
+            return None
+        self.inlined.append(found)
+        return sympy.Function(CHOICE)(written, *working)
 
     def _resolve(self, func, key: str, qualname: str) -> tuple[str, str] | None:
         if isinstance(func, cst.Name):
@@ -695,7 +708,9 @@ class _Builder:
         record = FunctionRecord(found[1], node.name.value, "", 0, None)
         statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
         positions: dict = {}  # a helper read only to be inlined needs no line numbers
+        outer, self.inlined = self.inlined, []  # the statement that called it goes on after it
         self._body(statements, record, found[0], found[1], positions, self._env_of(found[0], found[1], node))
+        self.inlined = outer
         self.in_progress.discard(found)
         # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined;
         # one returning up to MAX_CHOICES different values (one per mode) reads as the choice among them, a

@@ -98,8 +98,9 @@ class Operations:
     choice (``relu``), function names that are placeholders (``activation``), the name words of submodules
     that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``), and the
     library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity), and the
-    method names that declare a learned parameter named by their first argument (Flax's ``self.param``), and the
-    calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep."""
+    method names that declare a learned parameter named by their first argument (Flax's ``self.param``), the
+    calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep, and the
+    keyword settings that make a call compute another operation (``topk(x, k, largest=False)`` -> ``bottomk``)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -111,6 +112,8 @@ class Operations:
     module_classes: dict[str, str | None] = field(default_factory=dict)
     parameters: frozenset[str] = frozenset()
     outputs: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    # call name -> ((keyword, literal value, the operation the call then computes), ...): ``selections``
+    selections: dict[str, tuple[tuple[str, object, str], ...]] = field(default_factory=dict)
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -301,6 +304,8 @@ class Translator:
             if resolved is not None:
                 return resolved
         operands = ([receiver] if receiver is not None else []) + positional
+        if self.operations is not None and name in self.operations.selections:
+            name = _selected(name, node, self.operations.selections[name])
         if name == "einsum" and self.operations is not None:
             return self._einsum(node, depth)
         if self.operations is None:
@@ -415,6 +420,33 @@ def _reduced(form: sympy.Basic, node: cst.Call) -> sympy.Basic:
         target = _REDUCTIONS[wanted]
         return form.xreplace({m: (sympy.Function(target)(m.args[0]) if target else m.args[0]) for m in means})
     return form
+
+
+def _selected(name: str, node: cst.Call, selections: tuple[tuple[str, object, str], ...]) -> str:
+    """The operation the call ``node`` of ``name`` computes under its keyword settings: the first selection whose
+    keyword the call sets to that literal (``largest=False``), else ``name``. A value only known at run time (a
+    variable) selects nothing: the library's default is what the claim is compared with."""
+    for keyword, wanted, selected in selections:
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == keyword and _same_literal(arg.value, wanted):
+                return selected
+    return name
+
+
+def _same_literal(node: cst.BaseExpression, wanted: object) -> bool:
+    """``node`` is the literal ``wanted`` (a bool, a number or a string, of the same type: ``1`` is not ``True``)."""
+    if isinstance(wanted, bool):
+        return isinstance(node, cst.Name) and node.value == str(wanted)
+    if isinstance(wanted, (int, float)):
+        negative = isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+        inner = node.expression if isinstance(node, cst.UnaryOperation) and negative else node
+        if not isinstance(inner, (cst.Integer, cst.Float)):
+            return False
+        value = inner.evaluated_value
+        return (-value if negative else value) == wanted
+    if isinstance(wanted, str):
+        return isinstance(node, cst.SimpleString) and node.evaluated_value == wanted
+    return False
 
 
 def _literal_dims(node: cst.Call, skip: int) -> tuple[int, ...] | None:

@@ -15,8 +15,11 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   layer calls by nesting depth (``_layers_variant``), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
-  argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
-  and the code alike (``_as_means``). Formulas of one SAU that build on each other are compared chained when one
+  argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
+  sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
+  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``),
+  and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``).
+  Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
@@ -61,6 +64,7 @@ ambiguous, so that a pathological expression cannot hang the run and the verdict
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -265,17 +269,21 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
-    glossary = search.glossary
     rhs = _as_means(rhs)
+    # the claim's own quantities written as functions (KL(q_y, p_y)): also read as leaves named after them
+    quantities = _quantity_entries(rhs)
+    glossary = {**quantities, **search.glossary}
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
+    quantity = _claim(_as_quantities(rhs), glossary) if quantities else None
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
     lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
-    kept_names = frozenset(k for s in base.symbols for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ())
+    kept_names = frozenset(k for s in base.symbols + (quantity.symbols if quantity else ())
+                           for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ())
                            for k in _name_keys(n.rsplit(".", 1)[-1]))
 
     table = operations.load()
@@ -284,6 +292,11 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
         return _glossary_named(_indexed(name.rsplit(".", 1)[-1]), kept_names)
+
+    quantity_keys = frozenset(k for entry in quantities.values() for n in entry["code_names"] for k in _name_keys(n))
+
+    def quantity_named(name: str) -> bool:  # a local named after a quantity the claim writes as a call
+        return _glossary_named(name.rsplit(".", 1)[-1], quantity_keys)
 
     # a claim that names no mask: a mask in the code only leaves out padded positions (``_unmasked``)
     claimed = base.functions | (frozenset({_MASKED}) if any(_MASK_WORDS & set(h.split("_"))
@@ -310,8 +323,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         return found, branches
 
     hint_keys = frozenset(h for hs in base.hints.values() for h in hs)
+    produced = _produced_by(base.symbols + (quantity.symbols if quantity else ()), glossary)
     weights = _weights(rhs, base.hints)
-    orientations = _orientations(base, glossary)
+    orientations = _orientations(base, glossary) + ((quantity,) if quantity is not None else ())
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
@@ -346,8 +360,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 if found is not None:
                     return found
         if parts and kept_names:  # a local the glossary names kept as a leaf (``rewards`` for r_t), as when matching
-            forms, branches = readings(candidate, candidate.forms() + _kept_forms(candidate, kept_names, keep,
-                                                                                  search.cache), False)
+            forms, branches = readings(candidate, candidate.forms() + _kept_forms(
+                candidate, kept_names, keep, search.cache, quantity_named), False)
         for form in forms if parts else ():
             code, _, _, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
             for part in () if opaque or form in branches else _parts(code):
@@ -377,7 +391,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
-        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache) if kept_names else ())
+        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache, quantity_named)
+                                     if kept_names else ())
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
@@ -387,6 +402,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
+            claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
@@ -451,23 +467,162 @@ _SUM = sympy.Function("sum")
 
 
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
-                cache: dict) -> tuple:
+                cache: dict, quantity: Callable[[str], bool] | None = None) -> tuple:
     """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
     ``kept``: computed once per candidate and set of its locals kept (``CodeExpression.locals_read``), whichever
-    formula asks (``cache`` lives in the index, as ``_profile``'s)."""
+    formula asks (``cache`` lives in the index, as ``_profile``'s). Of the locals ``quantity`` accepts (named after a
+    quantity the claim writes as a call, ``_quantity_entries``), one computed from another (``kl_term = kl_weight *
+    kl_loss``) is expanded: the quantity is the inner one, the outer a weighted term of it."""
     chosen = frozenset(name for name in candidate.locals_read if keep(name))
+    if quantity is not None and chosen:
+        named = frozenset(name for name in chosen if quantity(name))
+        chosen -= _outer_locals(candidate, named)
     if not chosen:  # no local kept: no source reaches one
         return ()
     key = ("kept", id(candidate), chosen)
     if key not in cache:
-        cache[key] = candidate.kept_forms(keep)
+        cache[key] = candidate.kept_forms(lambda name: name in chosen)
     return cache[key]
+
+
+def _outer_locals(candidate: CodeExpression, named: frozenset[str]) -> frozenset[str]:
+    """The locals of ``named`` whose binding, behind the candidate's forms, reads another of them."""
+    if len(named) < 2:
+        return frozenset()
+    outer: set[str] = set()
+    seen: set[int] = set()
+    stack = list(candidate.sources)
+    while stack:
+        binding = stack.pop()
+        for name, used in binding.uses:
+            if name in named and used.reaches(lambda other: other in named and other != name):
+                outer.add(name)
+            if id(used) not in seen:
+                seen.add(id(used))
+                stack.append(used)
+    return frozenset(outer)
+
+
+_QUANTITY_ROLES = word_list("quantity_role_words", "rules")
+
+
+@lru_cache(maxsize=1 << 12)
+def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
+    """The claim's calls of a function of its own that name a quantity (``KL(q_y, p_y)``, ``CE(y, p)``): a name
+    the operations table does not know (as an operation or a call with several outputs), no placeholder (``f``,
+    ``sigma``) or function the translation brings, applied to symbols only, and to the same ones wherever it is
+    applied; never the whole claim, which would read as any local of that name."""
+    if isinstance(rhs, AppliedUndef):
+        return frozenset()
+    table = operations.load()
+    placeholders = frozenset(_placeholders(rhs))
+    calls: dict[str, set] = {}
+    for node in _nodes(rhs):
+        if isinstance(node, AppliedUndef):
+            calls.setdefault(node.func.__name__, set()).add(node)
+    symbols = {s.name for s in _free(rhs)}
+    known = frozenset(table.operations) | frozenset(table.outputs) | table.activations | placeholders | _STRUCTURAL
+    return frozenset(call for name, found in calls.items() if len(found) == 1
+                     for call in found if name not in known and name not in symbols and not names.is_generic(name)
+                     and all(isinstance(a, sympy.Symbol) for a in call.args))
+
+
+def _quantity_entries(rhs: sympy.Basic) -> dict:
+    """Glossary entries for the quantities the claim writes as calls (``_quantity_calls``), each under its
+    function's name: the code names a local holding it (``kl``, ``kl_loss``, ``kl_term``: the name, alone or with a
+    ``quantity_role_words`` word of ``rules/words.yaml``)."""
+    found = {}
+    for call in _quantity_calls(rhs):
+        name = call.func.__name__
+        found[name] = {"meaning": name, "code_names": [name] + [f"{name}_{word}" for word in sorted(_QUANTITY_ROLES)]}
+    return found
+
+
+def _as_quantities(rhs: sympy.Basic) -> sympy.Basic:
+    """``rhs`` with each quantity call (``_quantity_calls``) read as a symbol named after its function: the
+    paper's ``beta * KL(q_y, p_y)`` is the code's ``kl_weight * kl_loss``, whose local holds the closed form of that
+    divergence."""
+    return substitute(rhs, {call: sympy.Symbol(call.func.__name__) for call in _quantity_calls(rhs)})
+
+
+def _produced_by(symbols: tuple[sympy.Symbol, ...], glossary: dict) -> dict[sympy.Symbol, str]:
+    """The symbols whose glossary meaning opens with an activation of the operations table (``softmax routing
+    weights``, ``sigmoid gate``), each with that operation: what the code binds to it holds the quantity, whatever
+    its name (``_produced_variant``). Only the first word: ``logits before softmax`` is no softmax."""
+    table = operations.load()
+    found = {}
+    for symbol in symbols:
+        meaning = glossary.get(symbol.name.split(".")[0], {})
+        words = names.words(str(meaning.get("meaning", ""))) if isinstance(meaning, dict) else ()
+        if words and words[0] in table.activations and words[0] not in _ELEMENTARY_MEANINGS:
+            found[symbol] = words[0]
+    return found
+
+
+# activations whose name opens many meanings without saying what computes the value (``log-probability`` is a
+# log_softmax or a gather; ``exp`` of anything): a meaning must name the value's own operation
+_ELEMENTARY_MEANINGS = frozenset({"exp", "log", "sqrt", "abs", "sin", "cos"})
+
+
+def _produced_variant(claim: _Claim, produced: dict, candidate: CodeExpression, cache: dict) -> _Claim:
+    """``claim`` with the hints of each symbol of ``produced`` (``_produced_by``) extended by the locals the
+    candidate's forms read that are bound to that symbol's operation (``gating_logits = self.gate(x)`` where the gate
+    ends in ``nn.Softmax``), or ``claim`` itself when there is none."""
+    extended = dict(claim.hints)
+    for symbol, operation in produced.items():
+        if symbol in extended:
+            found = _bound_to(candidate, operation, cache)
+            if found:
+                extended[symbol] = extended[symbol] | found
+    return claim if extended == claim.hints else dataclasses.replace(claim, hints=extended)
+
+
+def _bound_to(candidate: CodeExpression, operation: str, cache: dict) -> frozenset[str]:
+    """The keys (``_leaf_key``) of the locals the candidate's forms read whose value is ``operation`` applied to
+    something (the table's form of it, or the uninterpreted call), computed once per candidate and operation."""
+    key = ("bound", id(candidate), operation)
+    if key not in cache:
+        pattern = _operation_pattern(operation)
+        found: set[str] = set()
+        seen: set[int] = set()
+        stack = [binding for binding in candidate.sources]
+        while stack and len(seen) < _MAX_BINDINGS_READ:
+            binding = stack.pop()
+            for name, used in binding.uses:
+                if id(used) in seen:
+                    continue
+                seen.add(id(used))
+                if pattern is not None and used.expression.match(pattern) is not None:
+                    found.add(_leaf_key(sympy.Symbol(name)))
+                stack.append(used)
+        cache[key] = frozenset(found)
+    return cache[key]
+
+
+_MAX_BINDINGS_READ = 64  # locals read behind one candidate when looking for those an operation binds
+_OPERAND = sympy.Wild("operand")
+
+
+@lru_cache(maxsize=64)
+def _operation_pattern(operation: str) -> sympy.Basic | None:
+    """A pattern matching ``operation`` applied to any operand: its form in the operations table over a wildcard,
+    or the uninterpreted call; ``None`` for a form with more than one operand."""
+    entry = operations.load().operations.get(operation)
+    if entry is None or entry.form is None:
+        return sympy.Function(operation)(_OPERAND)
+    letters = [s for s in entry.form.free_symbols if isinstance(s, sympy.Symbol)]
+    if [s.name for s in letters] != ["a"]:
+        return None
+    return entry.form.xreplace({letters[0]: _OPERAND})
 
 
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
     """``expression`` with every sum divided by a name (``sum(x) / T``, ``(1 / n) * sum(L)``) read as a mean: papers
-    write the average over a batch or a sequence that way, code as ``.mean()`` or a library's mean reduction. Applied
-    to claims and code alike, so a sum divided by a name in both still compares, whatever the names."""
+    write the average over a batch or a sequence that way, code as ``.mean()`` or a library's mean reduction. Then a
+    mean of a sum (``mean(norm(x - x_hat) ** 2)``: a per-sample squared norm averaged over the batch) reads as the
+    mean of its terms, which differs only by the constant number of terms per sample: code averages the squared
+    error over every element (``F.mse_loss``). Applied to claims and code alike, so a sum divided by a name in both
+    still compares, whatever the names."""
     rewrite = {}
     for node in _nodes(expression):
         if not isinstance(node, sympy.Mul):
@@ -478,7 +633,15 @@ def _as_means(expression: sympy.Basic) -> sympy.Basic:
         if len(sums) == 1 and len(counts) == 1:
             rest = [a for a in node.args if a is not sums[0] and a is not counts[0]]
             rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0]), *rest)
-    return substitute(expression, rewrite) if rewrite else expression
+    expression = substitute(expression, rewrite) if rewrite else expression
+    nested = {node: _MEAN(node.args[0].args[0]) for node in _nodes(expression) if _mean_of_sum(node)}
+    return substitute(expression, nested) if nested else expression
+
+
+def _mean_of_sum(node: sympy.Basic) -> bool:
+    """``node`` is ``mean(sum(x))``, each of one argument."""
+    return isinstance(node, AppliedUndef) and node.func == _MEAN and len(node.args) == 1 \
+        and isinstance(node.args[0], AppliedUndef) and node.args[0].func == _SUM and len(node.args[0].args) == 1
 
 
 def _readings(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
@@ -1862,14 +2025,32 @@ def _where(scope: list[FunctionRecord]) -> str:
 
 
 def _evidence(results: list[FormulaResult], index: RepositoryIndex) -> tuple[Evidence, ...]:
+    """The candidates behind the results, decided ones first (drifts, then equivalents), each followed, for a decided
+    one, by the returns of the repository helpers its statement inlined (``helper_returns``): where part of what it
+    computes is written (``self._apply_gate(y, g)`` computes ``return target + gate_scores``)."""
     seen: dict[tuple, Evidence] = {}
     ordered = sorted(results, key=lambda r: (r.outcome != DRIFTED, r.outcome != UNREACHED, r.outcome != EQUIVALENT))
+    returns = index.analysis(helper_returns)
     for result in ordered:
-        for candidate in [result.candidate] if result.candidate else result.near[:_CANDIDATES_SHOWN]:
+        decided = [result.candidate] if result.candidate else []
+        helpers = [r for c in decided for helper in c.helpers for r in returns.get(helper, ())]
+        for candidate in decided + helpers if decided else result.near[:_CANDIDATES_SHOWN]:
             key = (candidate.file, candidate.cell, candidate.line)
             seen.setdefault(key, Evidence(candidate.file, candidate.line, candidate.end_line,
                                           index.snippet(candidate), "expression", cell=candidate.cell))
     return tuple(seen.values())
+
+
+def helper_returns(index: RepositoryIndex) -> dict[tuple[str, str], tuple[CodeExpression, ...]]:
+    """Analysis provider: (source key, qualified name) of each repository function -> its returns that compute
+    something (not a lone name handed back, not ``None``), at most ``_CANDIDATES_SHOWN``."""
+    found = {}
+    for record in index.analysis(candidates):
+        key = record.file if record.cell is None else f"{record.file}#{record.cell}"
+        computed = [c for c in record.expressions
+                    if c.target == "return" and not isinstance(c.expression, sympy.Symbol)]
+        found[(key, record.qualname)] = tuple(computed[:_CANDIDATES_SHOWN])
+    return found
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,8 @@ def parse_switches(data: dict) -> tuple[Switch, ...]:
 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
-    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``).
+    ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``,
+    ``selections``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -126,7 +127,25 @@ def parse_table(data: dict) -> Operations:
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
                       frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
                       frozenset(data.get("identity_modules") or ()), _module_classes(data),
-                      frozenset(data.get("parameters") or ()), _outputs(data))
+                      frozenset(data.get("parameters") or ()), _outputs(data), _selections(data))
+
+
+def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:
+    """The ``selections`` entries: call name -> ((keyword, literal value, the operation selected), ...), in the
+    table's order. Raises ``ValueError`` naming a malformed entry (not a mapping of keywords to mappings of
+    literal values to operation names)."""
+    found = {}
+    for name, entry in (data.get("selections") or {}).items():
+        if not isinstance(entry, dict) or not all(isinstance(v, dict) for v in entry.values()):
+            raise ValueError(f"selections.{name}: expected keyword: {{value: operation}} mappings")
+        rows = []
+        for keyword, choices in entry.items():
+            for value, selected in choices.items():
+                if not isinstance(value, (bool, int, float, str)) or not isinstance(selected, str):
+                    raise ValueError(f"selections.{name}.{keyword}: expected literal values naming operations")
+                rows.append((str(keyword), value, selected))
+        found[str(name)] = tuple(rows)
+    return found
 
 
 def _outputs(data: dict) -> dict[str, tuple[tuple[str, ...], int]]:

@@ -265,6 +265,44 @@ def test_a_sum_divided_by_a_name_reads_as_a_mean(written: str, read: str) -> Non
     assert d2_formula._as_means(formula(written)) == formula(read)
 
 
+@pytest.mark.parametrize("written, read", [
+    ("mean(norm(x - y) ** 2)", "mean((x - y) ** 2)"),  # a per-sample squared norm over the batch: the mse
+    ("(1 / n) * sum(norm(x - y) ** 2)", "mean((x - y) ** 2)"),
+    ("sum(norm(x - y) ** 2)", "sum(sum((x - y) ** 2))"),  # no mean: a sum stays a sum
+])
+def test_a_mean_of_a_sum_reads_as_the_mean_of_its_terms(written: str, read: str) -> None:
+    assert d2_formula._as_means(formula(written)) == formula(read)
+
+
+def test_a_quantity_the_claim_writes_as_a_call_reads_as_a_leaf() -> None:
+    # KL(q, p) is a quantity of its own (kl_loss holds it); topk is an operation, F a placeholder, and a whole
+    # claim that is one call is no term of anything
+    assert d2_formula._as_quantities(formula("0.5 * r + beta * KL(q, p)")) == formula("0.5 * r + beta * KL")
+    assert "KL_loss" in d2_formula._quantity_entries(formula("r + KL(q, p)"))["KL"]["code_names"]
+    assert d2_formula._quantity_calls(formula("topk(w, K) + r")) == frozenset()
+    assert d2_formula._quantity_calls(formula("F(a, w) + r")) == frozenset()
+    assert d2_formula._quantity_calls(formula("KL(q, p)")) == frozenset()
+
+
+@pytest.mark.parametrize("written, read", [
+    ("torch.topk(x, k, dim=1, largest=False)", "bottomk(x, k)"),
+    ("torch.topk(x, k, largest=True)", "topk(x, k)"),
+    ("torch.topk(x, k, largest=flag)", "topk(x, k)"),  # known only at run time: the library's default
+    ("torch.norm(x, p=1)", "sum(abs(x))"),
+    ("F.normalize(x, p=1.0, dim=-1)", "x / sum(abs(x))"),
+    ("x.norm(p=2)", "sqrt(sum(x ** 2))"),
+])
+def test_a_keyword_setting_selects_another_operation(written: str, read: str) -> None:
+    assert Translator(operations.load()).translate(cst.parse_expression(written)) == formula(read)
+
+
+def test_a_selection_entry_that_is_not_a_mapping_of_literals_is_refused() -> None:
+    with pytest.raises(ValueError, match="selections.topk: expected keyword"):
+        operations.parse_table({"selections": {"topk": {"largest": "bottomk"}}})
+    with pytest.raises(ValueError, match="selections.topk.largest: expected literal values"):
+        operations.parse_table({"selections": {"topk": {"largest": {False: ["bottomk"]}}}})
+
+
 def test_a_switch_entry_without_settings_or_mechanisms_is_refused() -> None:
     with pytest.raises(ValueError, match="switches.ddpm: expected a mapping with settings"):
         operations.parse_switches({"switches": {"ddpm": {"mechanisms": ["ddpm"]}}})
@@ -340,3 +378,12 @@ def test_orientations_rewrite_products_by_learned_matrices_only() -> None:
     assert columns == formula("act(ifft(R @ fft(v)) + W @ v) + beta * kl")  # a scalar weight stays a factor
     scalar = d2_formula._claim(formula("beta * kl"), glossary)
     assert scalar is not None and d2_formula._orientations(scalar, glossary) == ()
+
+
+def test_a_decided_candidate_shows_the_returns_of_the_helpers_it_inlined() -> None:
+    # out = self._apply(y, scores): the gate's sum is written in _apply's returns, which the evidence names too
+    from verifier.run import verify
+    case = Path(__file__).parent / "fixtures" / "d2" / "gate_modes"
+    report = verify(case / "repo", load_project_spec(case / "spec.yaml"), case.name)
+    verdict = next(v for v in report.verdicts if v.sau.id == "gm-D2-001")
+    assert [e.span_ref for e in verdict.evidence] == ["gate.py:53", "gate.py:48", "gate.py:49"]
