@@ -1236,13 +1236,15 @@ _ELEMENTARY = frozenset({"exp", "log", "sqrt", "abs", "sin", "cos", "softmax"})
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
     """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
-    or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
+    or a name listed under ``placeholders``; failing any, the claim's one layer, ``linear_head`` in
+    ``pred == linear_head(z_sa)``, which code names after its place: ``self.model``) renamed to the one function
+    the code uses in its place, when the
     code has exactly one function the claim lacks (for a name listed under ``placeholders``, ``act``, failing any
     other, one library activation: ``act(x)`` for ``nn.gelu(x)``). ``sigma(W @ h)`` then matches
     ``self.act(self.down(h))``. A tiny
     claim (``a_pi == activ(z_pi)``) is renamed too: ``y == E(x)`` matches any call of anything, so it settles only
     where tiny formulas do (every name following the glossary, at the binding it ties to the claim)."""
-    placeholders = _placeholders(claim.rhs)
+    placeholders = _placeholders(claim.rhs) or _claimed_layers(claim.rhs)
     if len(placeholders) != 1:
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
