@@ -27,6 +27,7 @@ from extractors.formulas import Operations, Translator, apply_operation, source_
 from extractors.python_facts import child_nodes
 from extractors.trees import token_classes, visit
 from extractors.values import dotted_name
+from extractors.visitor import Visitor
 from sau.vocabulary import Location, split_where
 
 MAX_EXPRESSION_NODES = 400  # a definition larger than this stays a name: bounds the work of every comparison
@@ -741,7 +742,7 @@ _AUG = {cst.AddAssign: cst.Add(), cst.SubtractAssign: cst.Subtract(), cst.Multip
         cst.DivideAssign: cst.Divide(), cst.PowerAssign: cst.Power(), cst.MatrixMultiplyAssign: cst.MatrixMultiply()}
 
 
-class _Assignments(cst.CSTVisitor):
+class _Assignments(Visitor):
     def __init__(self) -> None:
         self.found: list[cst.Assign] = []
 
@@ -752,7 +753,7 @@ class _Assignments(cst.CSTVisitor):
         return False  # a nested function's assignments are not the method's
 
 
-class _SelfTargets(cst.CSTVisitor):
+class _SelfTargets(Visitor):
     def __init__(self) -> None:
         self.found: list[str] = []
 
@@ -785,7 +786,7 @@ def _self_targets(function: cst.FunctionDef) -> list[str]:
     return visitor.found
 
 
-class _Returns(cst.CSTVisitor):
+class _Returns(Visitor):
     def __init__(self) -> None:
         self.found: list[cst.BaseExpression | None] = []
 

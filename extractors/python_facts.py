@@ -28,6 +28,7 @@ from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import node_children, visit_wrapper
+from extractors.visitor import Visitor
 from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
 from extractors.words import word_list
 from sau.vocabulary import Value
@@ -117,7 +118,7 @@ def _child_contexts(node: Any) -> list[tuple[Any, object]]:
     return []
 
 
-class _FactVisitor(cst.CSTVisitor):
+class _FactVisitor(Visitor):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
     def __init__(self, file: str, line_offset: int, cell: int | None) -> None:

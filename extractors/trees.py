@@ -116,7 +116,7 @@ class _View(Mapping):
 # nodes of a visitor that has no method for any token class: such a visitor does nothing on them.
 
 _ORDER: dict[type, tuple[str, ...]] = {}  # node class -> the attributes libcst visits, in its order
-_PLAN: dict[type, tuple[bool, frozenset, frozenset]] = {}  # visitor class -> how to walk it (``_plan``)
+_PLAN: dict[type, tuple[bool, frozenset, frozenset, bool]] = {}  # visitor class -> how to walk it (``_plan``)
 _NODE: Any = None  # libcst.CSTNode, imported on the first walk
 # The node classes whose libcst visit depends on the node (libcst 1.x: their ``_visit_and_replace_children`` holds a
 # conditional, e.g. an f-string part without a format spec gets no callbacks for it): their order is learnt per node.
@@ -124,14 +124,19 @@ _CONDITIONAL = frozenset({"ImportFrom", "LazyImportFrom", "FormattedStringExpres
 _TOKENS: frozenset = frozenset()  # the token classes (``_token_classes``)
 _ORDER_BY_NONES: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}  # see ``_attribute_order``
 _RECORDER: Any = None  # ``_recorder``
+_METHODS: dict = {}  # extractors.visitor's table of (pass class, node class) -> its visit and leave functions
+_methods: Any = None  # extractors.visitor.methods, imported on the first walk
 
 
 def _load_libcst() -> None:
     """Import libcst's node class and learn its token classes, on the first walk (startup need not import it)."""
-    global _NODE, _TOKENS
+    global _NODE, _TOKENS, _METHODS, _methods
     if _NODE is None:
         from libcst import CSTNode
+
+        from extractors import visitor
         _TOKENS = _token_classes()
+        _METHODS, _methods = visitor._METHODS, visitor.methods
         _NODE = CSTNode
 
 
@@ -155,7 +160,10 @@ def visit(node: Any, visitor: Any) -> None:
     if plan is None:
         plan = _PLAN[type(visitor)] = _plan(type(visitor))
     if type(node) not in plan[2]:
-        _walk(node, visitor, *plan)
+        if plan[3]:
+            _walk_table(node, visitor, type(visitor), plan[1], plan[2])
+        else:
+            _walk(node, visitor, *plan[:3])
 
 
 def node_children(node: Any) -> list:
@@ -202,6 +210,33 @@ def _walk(node: Any, visitor: Any, always: bool, pairs: frozenset, skipped: froz
             if hook:
                 visitor.on_leave_attribute(node, name)
     visitor.on_leave(node)
+
+
+def _walk_table(node: Any, visitor: Any, kind: type, pairs: frozenset, skipped: frozenset) -> None:
+    """``_walk`` for a visitor that keeps libcst's (or ``extractors.visitor.Visitor``'s) ``on_visit`` and
+    ``on_leave`` and calls no attribute callback on every attribute: those two methods' calls made here from the
+    table of ``extractors.visitor.methods`` (the pass's own ``visit_<Node>``/``leave_<Node>`` only)."""
+    node_kind = type(node)
+    visit, leave = _METHODS.get((kind, node_kind)) or _methods(kind, node_kind)
+    if visit is None or visit(visitor, node) is not False:
+        order = _ORDER.get(node_kind)
+        if order is None:
+            order = _attribute_order(node)
+        for name in order:
+            hook = pairs and (node_kind.__name__, name) in pairs
+            if hook:
+                visitor.on_visit_attribute(node, name)
+            value = getattr(node, name)
+            if type(value) is tuple or type(value) is list:
+                for child in value:
+                    if type(child) not in skipped:
+                        _walk_table(child, visitor, kind, pairs, skipped)
+            elif isinstance(value, _NODE) and type(value) not in skipped:
+                _walk_table(value, visitor, kind, pairs, skipped)
+            if hook:
+                visitor.on_leave_attribute(node, name)
+    if leave is not None:
+        leave(visitor, node)
 
 
 def _attribute_order(node: Any) -> tuple[str, ...]:
@@ -272,15 +307,19 @@ def _token_classes() -> frozenset:
     return frozenset(found)
 
 
-def _plan(kind: type) -> tuple[bool, frozenset, frozenset]:
+def _plan(kind: type) -> tuple[bool, frozenset, frozenset, bool]:
     """How ``visit`` walks for visitors of class ``kind``: (whether to call ``on_visit_attribute`` and
     ``on_leave_attribute`` on every attribute, the (node class name, attribute) pairs to call them on otherwise, the
-    token classes not to enter). Every attribute when the class overrides those callbacks; otherwise the pairs its
+    token classes not to enter, whether the walk calls the class's ``visit_<Node>``/``leave_<Node>`` methods itself
+    (``_walk_table``: the class keeps libcst's or ``extractors.visitor.Visitor``'s ``on_visit`` and ``on_leave``)).
+    Every attribute when the class overrides those callbacks; otherwise the pairs its
     ``visit_<Node>_<attribute>``/``leave_<Node>_<attribute>`` methods name (libcst's node class names hold no
     underscore), as libcst's own callbacks only dispatch to such methods. Tokens are skipped when no method names a
     token class; when some do, only the leaf tokens (``SimpleWhitespace``, ``Newline``, ``Comment``, which hold
     nothing) not named are skipped."""
     import libcst as cst
+
+    from extractors.visitor import Visitor
     # libcst's CSTVisitor itself defines a no-op method for every node and attribute: only the others count
     names = [name for name in dir(kind) if name.startswith(("visit_", "leave_"))
              and getattr(kind, name) is not getattr(cst.CSTVisitor, name, None)]
@@ -289,8 +328,10 @@ def _plan(kind: type) -> tuple[bool, frozenset, frozenset]:
     pairs = frozenset(tuple(name.split("_", 2)[1:]) for name in names if name.count("_") >= 2)
     handled = {name.split("_")[1] for name in names}
     if always:
-        return True, pairs, frozenset()
+        return True, pairs, frozenset(), False
+    table = (kind.on_visit in (cst.CSTVisitor.on_visit, Visitor.on_visit)
+             and kind.on_leave in (cst.CSTVisitor.on_leave, Visitor.on_leave))
     if not handled & {token.__name__ for token in _TOKENS}:
-        return False, pairs, _TOKENS
+        return False, pairs, _TOKENS, table
     leaves = {cst.SimpleWhitespace, cst.Newline, cst.Comment}
-    return False, pairs, frozenset(leaf for leaf in leaves if leaf.__name__ not in handled)
+    return False, pairs, frozenset(leaf for leaf in leaves if leaf.__name__ not in handled), table

@@ -16,6 +16,7 @@ import libcst as cst
 
 from extractors.facts import Fact, RepositoryIndex
 from extractors.values import dotted_name
+from extractors.visitor import Visitor
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def _scan(index: RepositoryIndex, file: str) -> tuple[Branch, ...]:
     return tuple(found)
 
 
-class _ChainFinder(cst.CSTVisitor):
+class _ChainFinder(Visitor):
     """Collects ``if``/``elif`` chains whose tests compare one name with a string (``x == "a"`` or ``"a" == x``)."""
 
     def __init__(self) -> None:

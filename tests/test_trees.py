@@ -8,7 +8,8 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.positions import _UNPLACED, resolve_positions
-from extractors.trees import _token_classes, node_children, parse_python, visit
+from extractors.trees import _plan, _token_classes, node_children, parse_python, visit
+from extractors.visitor import Visitor
 
 # Every kind of token and the nodes whose attribute order is unusual: decorators before a def, the body of a
 # conditional expression before its test, comments in brackets, an f-string with and without a format spec, a
@@ -154,3 +155,67 @@ def test_attribute_orders_are_learnt_once_per_class_and_set_of_empty_fields():
     assert (cst.Index, ("star", "whitespace_after_star")) in trees._ORDER_BY_NONES
     parts = {nones for kind, nones in trees._ORDER_BY_NONES if kind is cst.FormattedStringExpression}
     assert any("format_spec" in nones for nones in parts) and any("format_spec" not in nones for nones in parts)
+
+
+class _Methods:
+    """visit_/leave_ methods of some node classes, one keeping the walk out of its children, and an attribute
+    callback: the calls libcst's dispatch makes, recorded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[tuple] = []
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.events.append(("visit def", node.name.value))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.events.append(("leave def", original_node.name.value))
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self.events.append(("lambda", id(node)))
+        return False  # its children are not visited
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.events.append(("name", node.value))
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        self.events.append(("call", id(original_node)))
+
+    def visit_Call_func(self, node: cst.Call) -> None:
+        self.events.append(("callee", id(node)))
+
+
+class _Theirs(_Methods, cst.CSTVisitor):
+    pass
+
+
+class _Ours(_Methods, Visitor):
+    pass
+
+
+class _OursOverriding(_Ours):
+    """A pass overriding ``on_visit``/``on_leave`` and calling ``Visitor``'s, as the fact visitor does."""
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.events.append(("on visit", id(node)))
+        return super().on_visit(node)
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        super().on_leave(original_node)
+        self.events.append(("on leave", id(original_node)))
+
+
+def test_visitor_dispatch_makes_libcsts_calls_of_the_pass_methods_in_order():
+    module = cst.parse_module(SOURCE)
+    theirs, ours, walked = _Theirs(), _Ours(), _Ours()
+    module.visit(theirs)
+    module.visit(ours)  # libcst's walk through Visitor.on_visit / on_leave
+    visit(module, walked)  # the walk's own dispatch from the table (extractors.trees._walk_table)
+    assert ours.events == theirs.events == walked.events
+    assert ("name", "zip") in theirs.events and ("leave def", "f") in theirs.events
+    assert ("name", "t") not in theirs.events  # inside the lambda, left out by visit_Lambda
+    assert _plan(_Ours)[3] and not _plan(_OursOverriding)[3]
+    overriding = _OursOverriding()
+    visit(module, overriding)
+    assert [e for e in overriding.events if not e[0].startswith("on ")] == theirs.events
+    assert sum(e[0] == "on visit" for e in overriding.events) == sum(e[0] == "on leave" for e in overriding.events)

@@ -13,6 +13,7 @@ from extractors.callgraph.model import CLASS, FUNCTION, Mention
 from extractors.values import dotted_name
 from extractors.words import word_list
 from extractors.trees import node_children
+from extractors.visitor import Visitor
 
 # Word lists (what each holds and its source: extractors/words.yaml).
 _PLAIN_DECORATORS = word_list("plain_decorators")
@@ -66,7 +67,7 @@ class Scan:
     import_lines: list[tuple[str, str, str, int]] = field(default_factory=list)
 
 
-class Scanner(cst.CSTVisitor):
+class Scanner(Visitor):
     """One pass over one source, filling ``scan``: definitions, imports, calls in evaluation order, mentions.
 
     ``key`` is the source key (file, or ``file#cell``); ``is_package`` whether the file is an ``__init__.py``

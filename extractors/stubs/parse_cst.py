@@ -13,6 +13,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from extractors.positions import resolve_positions
 from extractors.trees import node_children, visit_wrapper
+from extractors.visitor import Visitor
 from extractors.stubs.parse import (DOC, ELLIPSIS, FALLBACK_ERRORS, NOT_IMPLEMENTED, OTHER, PASS, RAISE_NIE, REPORT,
                                     REPORT_MARKER, REPORT_NI, RETURN, RETURN_NI, Func, Parsed, is_report_call, last,
                                     qualname_of)
@@ -93,7 +94,7 @@ def _cst_is_main_guard(test: cst.BaseExpression) -> bool:
     return "__name__" in names and "__main__" in strings
 
 
-class _CstCollector(cst.CSTVisitor):
+class _CstCollector(Visitor):
     """Fills a ``Parsed`` in one pass over a libcst tree (positions from ``PositionProvider``)."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
