@@ -134,7 +134,7 @@ def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:
     """The ``selections`` entries: call name -> ((keyword, literal value, the operation selected), ...), in the
     table's order. Raises ``ValueError`` naming a malformed entry (not a mapping of keywords to mappings of
     literal values to operation names)."""
-    found = {}
+    found: dict[str, tuple[tuple[str, object, str], ...]] = {}
     for name, entry in (data.get("selections") or {}).items():
         if not isinstance(entry, dict) or not all(isinstance(v, dict) for v in entry.values()):
             raise ValueError(f"selections.{name}: expected keyword: {{value: operation}} mappings")
