@@ -18,7 +18,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
   sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
   function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``),
-  and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``).
+  and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
+  a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``).
   Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
@@ -42,7 +43,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   which translates completely (no opaque code in it), differs from the formula in a way we can name: the sign
   flipped, of the whole or of a part (counts 0: the claim is contradicted), a term or a factor missing or added, a
   function left out (a forgotten clamp), a power or a constant factor changed, a function replaced (softmax for
-  sigmoid) or a denominator replaced (counts 0.5: the mechanism is there with one element wrong).
+  sigmoid, an absolute error for a squared one) or a denominator replaced (counts 0.5: the mechanism is there with
+  one element wrong).
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
   and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
@@ -272,12 +274,16 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     rhs = _as_means(rhs)
     # the claim's own quantities written as functions (KL(q_y, p_y)): also read as leaves named after them
     quantities = _quantity_entries(rhs)
-    glossary = {**quantities, **search.glossary}
+    filled, models = _loss_filled(rhs, search.words)  # a placeholder loss the statement names, its model a leaf
+    glossary = {**quantities, **{m: {"meaning": m, "code_names": sorted(_PREDICTIONS)} for m in models
+                                  if m not in search.glossary}, **search.glossary}
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
     quantity = _claim(_as_quantities(rhs), glossary) if quantities else None
+    named_loss = _claim(filled, glossary) if filled is not None else None
+    rewritten = tuple(c for c in (quantity, named_loss) if c is not None)  # the claim's placeholders read out
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
     claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
@@ -325,7 +331,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     hint_keys = frozenset(h for hs in base.hints.values() for h in hs)
     produced = _produced_by(base.symbols + (quantity.symbols if quantity else ()), glossary)
     weights = _weights(rhs, base.hints)
-    orientations = _orientations(base, glossary) + ((quantity,) if quantity is not None else ())
+    orientations = _orientations(base, glossary) + rewritten
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
@@ -348,10 +354,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
         forms, branches = readings(candidate, candidate.forms(), False)  # a mode never decides a drift
-        for form in forms:
+        for form, read in itertools.product(forms, (base, *rewritten)):
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
-            claim = _layer_variant(base, weights, functions, glossary, variants) if weights else base
+            claim = _layer_variant(read, weights, functions, glossary, variants) if weights else read
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
@@ -614,6 +620,33 @@ def _operation_pattern(operation: str) -> sympy.Basic | None:
     if [s.name for s in letters] != ["a"]:
         return None
     return entry.form.xreplace({letters[0]: _OPERAND})
+
+
+_PREDICTIONS = word_list("prediction_names", "rules")
+
+
+@lru_cache(maxsize=1 << 10)
+def _loss_filled(rhs: sympy.Basic, words: frozenset[str]) -> tuple[sympy.Basic | None, tuple[str, ...]]:
+    """``rhs`` with its placeholder loss of two operands (``L(u_i, F(a_i, w))``) written as the one loss the
+    statement's ``words`` name (``named_losses`` in the operations table: "squared error" -> ``(a - b) ** 2``), and
+    each placeholder applied to symbols only inside it (the model ``F(a_i, w)``) read as a leaf named after it, which
+    code names as a prediction (``prediction_names``); with the names of those leaves. ``(None, ())`` when the
+    statement names no loss, or more than one, or the claim has no such placeholder."""
+    losses = [form for named, form in operations.named_losses() if named <= words]
+    if len({str(f) for f in losses}) != 1:
+        return None, ()
+    placeholders = frozenset(_placeholders(rhs))
+    calls = [n for n in _nodes(rhs) if isinstance(n, AppliedUndef) and n.func.__name__ in placeholders
+             and len(n.args) == 2]
+    calls = [n for n in calls if not any(n in other.args for other in calls)]  # the outer one: F(a, w) is inside
+    if len(calls) != 1:
+        return None, ()
+    a, b = sympy.Symbol("a"), sympy.Symbol("b")
+    models = {arg: sympy.Symbol(arg.func.__name__) for arg in calls[0].args if isinstance(arg, AppliedUndef)
+              and arg.func.__name__ in placeholders and all(isinstance(x, sympy.Symbol) for x in arg.args)}
+    operands = [models.get(arg, arg) for arg in calls[0].args]
+    loss = losses[0].xreplace({a: operands[0], b: operands[1]})
+    return substitute(rhs, {calls[0]: loss}), tuple(sorted(m.name for m in models.values()))
 
 
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
@@ -1615,6 +1648,10 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
             if other.base == power.base and other.exp != power.exp and power.exp.is_Number \
                     and other.exp.is_Number and same(code, claimed.xreplace({power: other})):
                 return Difference("power", f"power of {power.base} is {other.exp}, the formula has {power.exp}")
+    # a squared error for an absolute one, or back (an L2 loss for an L1 loss): the same error, another penalty
+    for part, swapped in _penalties(claimed):
+        if same(code, claimed.xreplace({part: swapped})):
+            return Difference("function", f"{swapped} where the formula has {part}")
     for name in _undefined_names(claimed) & specific:
         for other in (_undefined_names(code) & specific) - {name}:
             swapped = claimed.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
@@ -1654,6 +1691,18 @@ def _group_signs(claimed: sympy.Basic, part: sympy.Add):
             group = sympy.Add(*terms)
             yield claimed.xreplace({part: part - 2 * group}), Difference(
                 "sign", f"sign of {sympy.factor_terms(group)} flipped in the code")
+
+
+def _penalties(claimed: sympy.Basic) -> list[tuple[sympy.Basic, sympy.Basic]]:
+    """(a square or an absolute value of the formula, the other penalty of the same operand): ``(x - y) ** 2`` and
+    ``abs(x - y)``, the two errors losses use."""
+    found = []
+    for node in _nodes(claimed):
+        if isinstance(node, sympy.Pow) and node.exp == 2:
+            found.append((node, sympy.Abs(node.base)))
+        elif isinstance(node, sympy.Abs):
+            found.append((node, node.args[0] ** 2))
+    return found
 
 
 def _edits(claimed: sympy.Basic, known: frozenset[str]):
@@ -1773,12 +1822,16 @@ def _indexed(name: str) -> str:
 
 def _mechanism_keys(keywords) -> list[frozenset[str]]:
     """The token sets of the mechanism keywords (``F.normalize`` -> {normalize}; ``edit_distance`` -> {distance,
-    edit}); a mixed-case acronym (``RoPE``, ``SwiGLU``, ``LoRA``) also as one word, as code writes it in
-    ``apply_rope``."""
+    edit}), as written when the alias table's normalisation drops a word of the keyword (``train_step`` is {train,
+    step}, not the {step} of every ``evaluate_step``); a mixed-case acronym (``RoPE``, ``SwiGLU``, ``LoRA``) also
+    as one word, as code writes it in ``apply_rope``."""
     keys = []
     for keyword in keywords:
         last = keyword.rsplit(".", 1)[-1]
         tokens = frozenset(t for t in names.normalise(last).split("_") if t)
+        written = frozenset(names.words(last))
+        if tokens < written:  # the alias table dropped a word (train_step -> step): every *_step is no train_step
+            tokens = written
         if tokens:
             keys.append(tokens)
         if _acronym(last):
@@ -1798,8 +1851,10 @@ def _acronym(word: str) -> bool:
 
 
 def _contains(keys: list[frozenset[str]], name: str) -> bool:
-    """True when ``name`` holds every token of one keyword (``compute_edit_distance_ratio`` holds edit_distance)."""
-    tokens = set(names.normalise(name).split("_"))
+    """True when ``name`` holds every token of one keyword (``compute_edit_distance_ratio`` holds edit_distance),
+    normalised or as written (``train_step`` holds the keyword ``train_step``, whose words ``_mechanism_keys``
+    keeps)."""
+    tokens = set(names.normalise(name).split("_")) | set(names.words(name))
     return any(key <= tokens for key in keys)
 
 

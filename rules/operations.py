@@ -101,6 +101,24 @@ def parse_switches(data: dict) -> tuple[Switch, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=1)
+def named_losses() -> tuple[tuple[frozenset[str], object], ...]:
+    """The packaged ``named_losses``: (the words that name a loss, its form over ``a``, ``b`` as sympy), in the
+    table's order. Raises ``ValueError`` naming a malformed entry."""
+    return parse_named_losses(_data())
+
+
+def parse_named_losses(data: dict) -> tuple[tuple[frozenset[str], object], ...]:
+    """``named_losses`` of the YAML mapping (``named_losses()``). Raises ``ValueError`` naming an entry whose form is
+    not formula text."""
+    found = []
+    for words, form in (data.get("named_losses") or {}).items():
+        if not isinstance(form, str):
+            raise ValueError(f"named_losses.{words}: expected a formula over a and b")
+        found.append((frozenset(str(words).lower().split()), parse_formula(form)))
+    return tuple(found)
+
+
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
     ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``,

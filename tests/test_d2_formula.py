@@ -387,3 +387,27 @@ def test_a_decided_candidate_shows_the_returns_of_the_helpers_it_inlined() -> No
     report = verify(case / "repo", load_project_spec(case / "spec.yaml"), case.name)
     verdict = next(v for v in report.verdicts if v.sau.id == "gm-D2-001")
     assert [e.span_ref for e in verdict.evidence] == ["gate.py:53", "gate.py:48", "gate.py:49"]
+
+
+def test_a_placeholder_loss_the_statement_names_is_filled_and_its_model_read_as_a_leaf() -> None:
+    rhs = formula("mean(L(u, F(a, w)))")
+    filled, models = d2_formula._loss_filled(rhs, frozenset(names.words("a squared-error loss")))
+    assert filled == formula("mean((u - F) ** 2)") and models == ("F",)
+    assert d2_formula._loss_filled(rhs, frozenset(names.words("a loss"))) == (None, ())  # no loss named
+    # two losses named: which one the placeholder is stays open
+    assert d2_formula._loss_filled(rhs, frozenset(names.words("squared error or absolute error"))) == (None, ())
+    with pytest.raises(ValueError, match="named_losses.mse: expected a formula"):
+        operations.parse_named_losses({"named_losses": {"mse": 2}})
+
+
+def test_a_squared_error_for_an_absolute_one_is_a_named_difference() -> None:
+    specific = operations.load().activations | frozenset(operations.load().operations)
+    found = d2_formula.classify(formula("mean(abs(p - u))"), formula("mean((u - p) ** 2)"), specific)
+    assert found is not None and found.kind == "function"
+    assert d2_formula.classify(formula("mean((p - u) ** 2)"), formula("mean((u - p) ** 2)"), specific) is None
+
+
+def test_a_mechanism_keyword_keeps_the_words_normalisation_drops() -> None:
+    keys = d2_formula._mechanism_keys(["train_step", "lr"])
+    assert d2_formula._contains(keys, "train_step") and not d2_formula._contains(keys, "evaluate_step")
+    assert d2_formula._contains(keys, "lr_schedule")  # an alias still meets its keyword
