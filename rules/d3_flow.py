@@ -292,8 +292,9 @@ def value_source(mention: Mention, data: Flow, other_metric: Callable[[str], boo
     for read in mention.reads:
         if read in receivers and (mention.scope, read) not in data.bindings or read in items:
             continue
-        if keyed[read] is not None:
-            collection, key = keyed[read]  # metrics["RMSE"]: the item another metric's key names is that metric
+        item = keyed[read]
+        if item is not None:
+            collection, key = item  # metrics["RMSE"]: the item another metric's key names is that metric
             kinds.add(Source.OTHER if other_metric(key) else
                       _name_source(mention.scope, collection, data, other_metric, depth))
             if Source.COMPUTED in kinds:
