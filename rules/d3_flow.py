@@ -6,7 +6,9 @@ that the syntax of one mention cannot answer.
   when every input is a name bound in the same scope only to literals and never filled in afterwards (no
   ``x[k] = v``, ``x += v`` or ``x.append(...)``), passed through calls that compute nothing new (``float``,
   ``sum``, ``len``: ``rules/roles.yaml``, ``pass_through_calls``); and it holds *another* metric when an input is a
-  name bound to a call computing another metric (``mcc = accuracy_score(...)``).
+  name bound to a call computing another metric (``mcc = accuracy_score(...)``) or an item read by a key naming
+  another metric (``metrics["RMSE"]``: ``extractors.callgraph.scan.keyed_read``; an item under any other key holds
+  what its collection holds).
 - **Which listed settings a loop runs** (``loop_runs``): a string inside a list, tuple, set or dict bound to a name
   (``REWARD_VARIANTS = ["no_variance", ...]``: ``Mention.within``) is run when live code iterates that name
   (``for reward_type in REWARD_VARIANTS``, also through ``enumerate``/``tqdm`` and the like, through a local bound
@@ -45,7 +47,7 @@ import libcst as cst
 from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, CallGraph, Mention
-from extractors.callgraph.scan import value_reads
+from extractors.callgraph.scan import keyed_read, value_reads
 from extractors.facts import Fact, RepositoryIndex
 from extractors.trees import node_children
 from extractors.words import word_list
@@ -155,7 +157,7 @@ def flow(index: RepositoryIndex) -> Flow:
                     bindings.setdefault((scope, text), []).append(mention)
                 if live:
                     for read in mention.reads:
-                        if not read.endswith("()"):
+                        if not read.endswith("()") and keyed_read(read) is None:
                             readers.setdefault(read.rsplit(".", 1)[-1], []).append(mention)
                 continue
             if mention.kind != "name":
@@ -285,8 +287,18 @@ def value_source(mention: Mention, data: Flow, other_metric: Callable[[str], boo
     kinds: set[Source] = set()
     # np.nanmedian(x) reads np too: a receiver not bound in this scope is a module or a global, not an input
     receivers = {read[:-2].rsplit(".", 1)[0] for read in mention.reads if read.endswith("()") and "." in read}
+    keyed = {read: keyed_read(read) for read in mention.reads}
+    items = {found[0] for found in keyed.values() if found is not None}  # read through a key: the key decides
     for read in mention.reads:
-        if read in receivers and (mention.scope, read) not in data.bindings:
+        if read in receivers and (mention.scope, read) not in data.bindings or read in items:
+            continue
+        item = keyed[read]
+        if item is not None:
+            collection, key = item  # metrics["RMSE"]: the item another metric's key names is that metric
+            kinds.add(Source.OTHER if other_metric(key) else
+                      _name_source(mention.scope, collection, data, other_metric, depth))
+            if Source.COMPUTED in kinds:
+                return Source.COMPUTED
             continue
         if read.endswith("()"):
             callee = read[:-2]

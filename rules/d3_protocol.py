@@ -70,7 +70,10 @@ Per element, in this order:
   a default: ``_knob_bindings``; a library function named like the knob, ``torch.topk``, is none); for a
   dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
-- **ambiguous**: a match only in code that is *maybe* live; a config value or key whose key live code does not
+- **ambiguous**: a metric computed by live code while a live name or key of it holds another metric's value or a
+  stub's result (``avg_nll = jnp.mean(scores)`` where ``scores`` collects ``metrics["RMSE"]``; an ordinary word such
+  as "reward" left out: ``_held_otherwise``): which of them the claim's use reads is open; a match only in code that
+  is *maybe* live; a config value or key whose key live code does not
   name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
   names this entry's key: **present**); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
@@ -408,6 +411,11 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if found[ROLE]:
         best = sorted(found[ROLE], key=lambda m: (category == "datasets" and not _handed_to_loader(m),
                                                  _mention_order(m)))
+        held = _held_otherwise(specific, tuple(terms), graph, data, index) if category == "metrics" else []
+        if held:  # avg_nll = mean(rmses) beside metrics["NLL"] = nll(...): which one the claim's use reads is open
+            return ElementResult(category, name, AMBIGUOUS,
+                                 f"{_ROLE_WORDS[category]} at {best[0].ref}, but {held[0].text!r} at {held[0].ref} "
+                                 f"holds another metric's value", (*best, *held))
         return ElementResult(category, name, PRESENT, f"{_ROLE_WORDS[category]} at {best[0].ref}", tuple(best))
     listed = _values_run(name, index, data)
     if listed is not None:
@@ -1263,6 +1271,37 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
             if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) for t in terms):
                 return Mention.at(key, number, "", line.strip(), "text")
     return None
+
+
+def _held_otherwise(specific: list[str], terms: tuple[str, ...], graph: CallGraph, data: Flow,
+                    index: RepositoryIndex) -> list[Mention]:
+    """The live bindings named after a metric (a name or key holding the words of one of its ``specific`` terms,
+    a short one as a whole word: ``avg_nll``, ``current_nll``, ``results["nll"]``; an ordinary word such as
+    "reward" names other things too: ``common_words``) whose value holds another
+    metric or a stub's result (``mcc = accuracy_score(...)``, ``avg_nll = mean(rmses)`` where ``rmses`` is filled
+    with ``metrics["RMSE"]``: ``rules.d3_flow.value_source``), in source order: where the code names the metric,
+    it computes something else."""
+    wanted = [words(t) for t in specific if words(t) and squash(t) not in _COMMON]  # reward_loss holds no reward
+    judge = _judge(terms, index)
+    held = []
+    for text, mentions in graph.mentions_by_text().items():
+        text_words = words(text.rsplit(".", 1)[-1])
+        if not any(_run(text_words, w) for w in wanted):
+            continue
+        for mention in mentions:
+            context = mention.context
+            if mention.kind not in ("binding", "string") or is_test_path(mention.file) \
+                    or mention.scope not in graph.graph or graph.liveness(mention.scope) != LIVE:
+                continue
+            if context.startswith("bind:call:"):  # mcc = accuracy_score(...), avg = np.mean(rmses)
+                other = judge(context[len("bind:call:"):]) or value_source(mention, data, judge) == Source.OTHER
+            elif context in ("bind:computed", "bind:item", "key:computed") and mention.reads:
+                other = value_source(mention, data, judge) == Source.OTHER
+            else:
+                continue
+            if other:
+                held.append(mention)
+    return sorted(held, key=lambda m: (m.where, m.line))
 
 
 def _handed_to_loader(mention: Mention) -> bool:

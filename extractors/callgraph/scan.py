@@ -3,6 +3,8 @@ order and mentions, recorded in a ``Scan`` before any name is resolved across mo
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -740,11 +742,16 @@ def _bound(node: cst.BaseExpression | None) -> str:
 
 def value_reads(value: cst.BaseExpression) -> tuple[str, ...]:
     """The inputs of an expression (``Mention.reads``): the dotted names it reads and the calls it makes, with
-    ``()`` after their names, in the order written, each once, at most ``_MAX_READS``."""
+    ``()`` after their names, and an item read by a plain key (``metrics["RMSE"]``) as ``metrics[RMSE]`` before
+    its collection's name (``keyed_read``), in the order written, each once, at most ``_MAX_READS``."""
     out: list[str] = []
     stack: list[cst.CSTNode] = [value]
     while stack and len(out) < _MAX_READS:
         node = stack.pop()
+        if isinstance(node, cst.Subscript):
+            keyed = _keyed(node)
+            if keyed is not None:
+                out.append(keyed)
         if isinstance(node, cst.Call):
             func = dotted_name(node.func)
             out.append(f"{func}()" if func is not None else "()")
@@ -764,6 +771,26 @@ def value_reads(value: cst.BaseExpression) -> tuple[str, ...]:
             continue
         stack.extend(reversed(node_children(node)))  # node.children, without rebuilding the node
     return tuple(dict.fromkeys(out))
+
+
+_KEY = re.compile(r"[\w .:/-]{1,60}")  # a key read back by ``keyed_read``: no brackets
+_KEYED_READ = re.compile(r"(.+)\[([\w .:/-]{1,60})\]")
+
+
+def _keyed(node: cst.Subscript) -> str | None:
+    """``metrics[RMSE]`` for ``metrics["RMSE"]``: a dotted name subscripted by one plain string key."""
+    base = dotted_name(node.value)
+    if base is None or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    key = _string_value(node.slice[0].slice.value)
+    return f"{base}[{key}]" if _KEY.fullmatch(key) else None
+
+
+def keyed_read(read: str) -> tuple[str, str] | None:
+    """The collection and key of a read of an item by its key (``metrics[RMSE]`` -> ``("metrics", "RMSE")``:
+    ``value_reads``), ``None`` for any other read."""
+    match = _KEYED_READ.fullmatch(read)
+    return (match.group(1), match.group(2)) if match else None
 
 
 _LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Imaginary)
