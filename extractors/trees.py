@@ -329,8 +329,8 @@ def _plan(kind: type) -> tuple[bool, frozenset, frozenset, bool]:
     handled = {name.split("_")[1] for name in names}
     if always:
         return True, pairs, frozenset(), False
-    table = (kind.on_visit in (cst.CSTVisitor.on_visit, Visitor.on_visit)
-             and kind.on_leave in (cst.CSTVisitor.on_leave, Visitor.on_leave))
+    table = (getattr(kind, "on_visit") in (cst.CSTVisitor.on_visit, Visitor.on_visit)
+             and getattr(kind, "on_leave") in (cst.CSTVisitor.on_leave, Visitor.on_leave))
     if not handled & {token.__name__ for token in _TOKENS}:
         return False, pairs, _TOKENS, table
     leaves = {cst.SimpleWhitespace, cst.Newline, cst.Comment}
