@@ -124,8 +124,8 @@ class CodeExpression(Location):
     def kept_forms(self, keep: Callable[[str], bool]) -> tuple[sympy.Basic, ...]:
         """The forms rebuilt with the locals ``keep(name)`` accepts left as leaves, those that differ from
         ``forms()``; empty when no such local is read."""
-        known = self.forms()
-        found: list[sympy.Basic] = []
+        known = set(self.forms())  # membership by hash: sympy's equality is costly, equal expressions hash alike
+        found: dict[sympy.Basic, None] = {}  # in order
         memo: dict = {}
         for source in self.sources:
             if not source.reaches(keep):
@@ -133,7 +133,7 @@ class CodeExpression(Location):
             form = source.expand(keep, memo)
             if form not in known and form not in found and dag_size(form, MAX_EXPRESSION_NODES) <= \
                     MAX_EXPRESSION_NODES:
-                found.append(form)
+                found[form] = None
         return tuple(found)
 
 

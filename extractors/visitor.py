@@ -39,10 +39,10 @@ class Visitor(cst.CSTVisitor):
     ``super()`` as with libcst's. Methods are looked up on the class: a pass sets none on its instances."""
 
     def on_visit(self, node: Any) -> bool:
-        visit = methods(type(self), type(node))[0]
+        visit = (_METHODS.get((type(self), type(node))) or methods(type(self), type(node)))[0]
         return visit is None or visit(self, node) is not False
 
     def on_leave(self, original_node: Any) -> None:
-        leave = methods(type(self), type(original_node))[1]
+        leave = (_METHODS.get((type(self), type(original_node))) or methods(type(self), type(original_node)))[1]
         if leave is not None:
             leave(self, original_node)

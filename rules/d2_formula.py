@@ -716,7 +716,8 @@ def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
         forms, taken = forms + _indexed_leaves(forms), taken + _indexed_leaves(taken)
     if "mean" not in claimed:
         forms, taken = forms + _per_sample(forms), taken + _per_sample(taken)
-    taken = tuple(f for f in dict.fromkeys(taken) if f not in forms)
+    known = set(forms)  # membership by hash: sympy's equality is costly, and equal expressions hash alike
+    taken = tuple(f for f in dict.fromkeys(taken) if f not in known)
     return forms + taken, frozenset(taken)
 
 
@@ -749,7 +750,8 @@ def _modes(forms: tuple) -> tuple[tuple, tuple]:
         written.append(plain)
         moded.extend(others)
     written = list(dict.fromkeys(written))
-    return tuple(written), tuple(f for f in dict.fromkeys(moded) if f not in written)
+    known = set(written)
+    return tuple(written), tuple(f for f in dict.fromkeys(moded) if f not in known)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -782,11 +784,12 @@ def _branches(forms: tuple) -> tuple:
     """The forms with every conditional expression (``a if c else b``, read ``where(c, a, b)``) replaced by its
     first branch, then by its second, those that differ: the paths through an expression, as ``if`` statements give
     paths through a function (``values[t + 1] if t + 1 < T else 0.0`` is the next value, or 0 at the end)."""
-    found: list = []
+    found: dict = {}  # in order; membership by hash, as below
+    known = set(forms)
     for form in forms:
         for taken in _branches_of(form):
-            if taken not in forms and taken not in found:
-                found.append(taken)
+            if taken not in known and taken not in found:
+                found[taken] = None
     return tuple(found)
 
 
@@ -1245,7 +1248,7 @@ def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bo
 def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
     """The proper subexpressions of ``expression`` worth comparing (not a lone symbol or number), outermost first,
     at most ``MAX_PARTS``."""
-    found: list[sympy.Basic] = []
+    found: dict[sympy.Basic, None] = {}  # in order; membership by hash (equal expressions hash alike)
     queue = [(expression, arg) for arg in expression.args]
     while queue and len(found) < MAX_PARTS:
         parent, node = queue.pop(0)
@@ -1254,7 +1257,7 @@ def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
         if node.is_Atom or node in found:
             continue
         if not scaled:
-            found.append(node)
+            found[node] = None
         queue.extend((node, arg) for arg in node.args)
         if isinstance(node, (sympy.Mul, sympy.Add)) and len(node.args) > 2:
             # a product or sum less one of its factors or terms: v * sigmoid(v) inside u * v * sigmoid(v)
