@@ -101,6 +101,17 @@ def test_library_without_runner_claims_nothing_dead(tmp_path) -> None:
     assert graph.liveness("metrics.fid") == MAYBE
 
 
+def test_subclass_statements_run_nothing(tmp_path) -> None:
+    # a library of definitions whose classes derive from its own base class: the base named in a class statement
+    # is a reference, not a call, so no script runs repository code and nothing is called dead
+    (tmp_path / "beliefs.py").write_text("class Belief:\n    pass\n\n\nclass Gaussian(Belief):\n    pass\n")
+    (tmp_path / "methods.py").write_text("def perturb(x, sigma, eps):\n    return x + sigma * eps\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert edge(graph, "beliefs", "beliefs.Belief") == ("reference", "beliefs.py", 5)
+    assert not graph.runnable
+    assert graph.liveness("methods.perturb") == MAYBE
+
+
 def test_console_scripts_of_setup_py_and_setup_cfg_and_launchers(tmp_path) -> None:
     (tmp_path / "tool").mkdir()
     (tmp_path / "tool" / "__init__.py").write_text("")

@@ -11,8 +11,8 @@ import networkx as nx
 from libcst.metadata import MetadataWrapper
 
 from extractors.callgraph.entry_points import entry_points
-from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, CallGraph, FunctionInfo,
-                                        module_name, source_order)
+from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, CallGraph,
+                                        FunctionInfo, module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner
 from extractors.positions import resolve_positions
@@ -133,8 +133,11 @@ class _Builder(Resolver):
         self.cg._maybe = frozenset((_reachable(g, starts) | _reachable(g, decorated & set(g))) - live)
         self.cg._decorated = decorated
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
-        self.cg.runnable = any(e.kind != "script" or any(site.callee for site in self.cg._sites.get(e.node, ()))
-                               for e in self.cg.entry_points)
+        # a script runs repository code only through a call at its top level: a class statement naming a
+        # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable
+        self.cg.runnable = any(e.kind != "script" or any(
+            site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ()))
+            for e in self.cg.entry_points)
 
 
 def _reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:

@@ -149,8 +149,8 @@ class CallGraph:
     (qualname -> (file, line, end_line)), ``entry_points`` (tuple of ``EntryPoint``), ``mentions`` (scope ->
     list of ``Mention``), ``dynamic`` (live code looks names up at run time, so ``dead`` is never claimed),
     ``runnable`` (some entry point runs repository code: a ``__main__`` block, ``main()``, a console or shell
-    script, a notebook, or a script whose top level calls repository code; without one, a library of definitions
-    nobody runs, ``dead`` is never claimed either).
+    script, a notebook, or a script whose top level calls repository code, a base class named in a ``class``
+    statement being no call; without one, a library of definitions nobody runs, ``dead`` is never claimed either).
     Build with ``build_call_graph(index)``, through ``index.analysis(build_call_graph)`` so that a run builds it once.
     """
 
