@@ -71,7 +71,7 @@ import itertools
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -645,7 +645,7 @@ def _loss_filled(rhs: sympy.Basic, words: frozenset[str]) -> tuple[sympy.Basic |
     models = {arg: sympy.Symbol(arg.func.__name__) for arg in calls[0].args if isinstance(arg, AppliedUndef)
               and arg.func.__name__ in placeholders and all(isinstance(x, sympy.Symbol) for x in arg.args)}
     operands = [models.get(arg, arg) for arg in calls[0].args]
-    loss = losses[0].xreplace({a: operands[0], b: operands[1]})
+    loss = cast(sympy.Basic, losses[0]).xreplace({a: operands[0], b: operands[1]})
     return substitute(rhs, {calls[0]: loss}), tuple(sorted(m.name for m in models.values()))
 
 
