@@ -9,10 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
 import yaml
 
 from extractors.formulas import Operation, Operations, parse_formula
+
+if TYPE_CHECKING:
+    import sympy
 
 
 @dataclass(frozen=True)
@@ -102,13 +106,13 @@ def parse_switches(data: dict) -> tuple[Switch, ...]:
 
 
 @lru_cache(maxsize=1)
-def named_losses() -> tuple[tuple[frozenset[str], object], ...]:
+def named_losses() -> tuple[tuple[frozenset[str], sympy.Basic], ...]:
     """The packaged ``named_losses``: (the words that name a loss, its form over ``a``, ``b`` as sympy), in the
     table's order. Raises ``ValueError`` naming a malformed entry."""
     return parse_named_losses(_data())
 
 
-def parse_named_losses(data: dict) -> tuple[tuple[frozenset[str], object], ...]:
+def parse_named_losses(data: dict) -> tuple[tuple[frozenset[str], sympy.Basic], ...]:
     """``named_losses`` of the YAML mapping (``named_losses()``). Raises ``ValueError`` naming an entry whose form is
     not formula text."""
     found = []
@@ -156,7 +160,7 @@ def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:
     for name, entry in (data.get("selections") or {}).items():
         if not isinstance(entry, dict) or not all(isinstance(v, dict) for v in entry.values()):
             raise ValueError(f"selections.{name}: expected keyword: {{value: operation}} mappings")
-        rows = []
+        rows: list[tuple[str, object, str]] = []
         for keyword, choices in entry.items():
             for value, selected in choices.items():
                 if not isinstance(value, (bool, int, float, str)) or not isinstance(selected, str):
