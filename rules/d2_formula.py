@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Callable, Sequence, cast
@@ -1272,15 +1272,19 @@ _ELEMENTARY = frozenset({"exp", "log", "sqrt", "abs", "sin", "cos", "softmax"})
 
 def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
     """The claim with its placeholder function (``sigma``, ``f``, ``activation``: one letter, a lone Greek letter,
-    or a name listed under ``placeholders``; failing any, the claim's one layer, ``linear_head`` in
-    ``pred == linear_head(z_sa)``, which code names after its place: ``self.model``) renamed to the one function
-    the code uses in its place, when the
+    or a name listed under ``placeholders``) renamed to the one function the code uses in its place, when the
     code has exactly one function the claim lacks (for a name listed under ``placeholders``, ``act``, failing any
     other, one library activation: ``act(x)`` for ``nn.gelu(x)``). ``sigma(W @ h)`` then matches
     ``self.act(self.down(h))``. A tiny
     claim (``a_pi == activ(z_pi)``) is renamed too: ``y == E(x)`` matches any call of anything, so it settles only
-    where tiny formulas do (every name following the glossary, at the binding it ties to the claim)."""
-    placeholders = _placeholders(claim.rhs) or _claimed_layers(claim.rhs)
+    where tiny formulas do (every name following the glossary, at the binding it ties to the claim). Failing a
+    placeholder, the claim's one layer (``linear_head`` in ``pred == linear_head(z_sa)``; code names a layer after
+    its place, ``self.model``) is renamed the same way, and the variant is read as tiny whatever its size: any
+    call in the same place fits it (``mlp(h) / norm(mlp(h))`` fits a normalised input embedding), so only the
+    binding the glossary ties to the claim decides it."""
+    placeholders = _placeholders(claim.rhs)
+    layer = not placeholders
+    placeholders = placeholders or _claimed_layers(claim.rhs)
     if len(placeholders) != 1:
         return claim
     spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
@@ -1295,7 +1299,8 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
         name = placeholders[0]
         rhs = claim.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == name,
                                 lambda e: sympy.Function(spare[0])(*e.args))
-        variants[key] = _claim(rhs, glossary) or claim
+        renamed = _claim(rhs, glossary)
+        variants[key] = (replace(renamed, tiny=True) if layer else renamed) if renamed else claim
     return variants[key]
 
 
