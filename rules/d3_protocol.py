@@ -1279,10 +1279,15 @@ def _held_otherwise(specific: list[str], terms: tuple[str, ...], graph: CallGrap
     a short one as a whole word: ``avg_nll``, ``current_nll``, ``results["nll"]``; an ordinary word such as
     "reward" names other things too: ``common_words``) whose value holds another
     metric or a stub's result (``mcc = accuracy_score(...)``, ``avg_nll = mean(rmses)`` where ``rmses`` is filled
-    with ``metrics["RMSE"]``: ``rules.d3_flow.value_source``), in source order: where the code names the metric,
-    it computes something else."""
+    with ``metrics["RMSE"]``: ``rules.d3_flow.value_source``; a call whose name names this metric too,
+    ``compute_precision_recall(...)``, computes it among others), in source order: where the code names the
+    metric, it computes something else."""
     wanted = [words(t) for t in specific if words(t) and squash(t) not in _COMMON]  # reward_loss holds no reward
-    judge = _judge(terms, index)
+    another = _judge(terms, index)
+    own = [words(t) for t in specific if words(t)]
+
+    def judge(callee: str) -> bool:  # compute_precision_recall(...) computes precision too: not only another
+        return not any(_run(words(callee.rsplit(".", 1)[-1]), w) for w in own) and another(callee)
     held = []
     for text, mentions in graph.mentions_by_text().items():
         text_words = words(text.rsplit(".", 1)[-1])
