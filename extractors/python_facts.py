@@ -27,7 +27,7 @@ from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
 from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
-from extractors.trees import node_children, visit_wrapper
+from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
 from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
 from extractors.words import word_list
@@ -828,7 +828,7 @@ def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         names = _FIELDS[type(node)] = tuple(f.name for f in fields(node))
     for name in names:
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        if NODE_CLASSES[type(value)]:
             yield value
         elif isinstance(value, (list, tuple)):
-            yield from (item for item in value if isinstance(item, cst.CSTNode))
+            yield from (item for item in value if NODE_CLASSES[type(item)])

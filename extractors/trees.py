@@ -118,6 +118,20 @@ class _View(Mapping):
 _ORDER: dict[type, tuple[str, ...]] = {}  # node class -> the attributes libcst visits, in its order
 _PLAN: dict[type, tuple[bool, frozenset, frozenset, bool]] = {}  # visitor class -> how to walk it (``_plan``)
 _NODE: Any = None  # libcst.CSTNode, imported on the first walk
+
+
+class _NodeClasses(dict):
+    """class -> whether it is a libcst node class, learnt on first sight: ``NODE_CLASSES[type(value)]`` answers
+    ``isinstance(value, CSTNode)`` without the ``ABCMeta`` check, several times slower, that the walks would
+    otherwise make on every field of every node."""
+
+    def __missing__(self, kind: type) -> bool:
+        _load_libcst()
+        found = self[kind] = issubclass(kind, _NODE)
+        return found
+
+
+NODE_CLASSES: dict[type, bool] = _NodeClasses()
 # The node classes whose libcst visit depends on the node (libcst 1.x: their ``_visit_and_replace_children`` holds a
 # conditional, e.g. an f-string part without a format spec gets no callbacks for it): their order is learnt per node.
 _CONDITIONAL = frozenset({"ImportFrom", "LazyImportFrom", "FormattedStringExpression", "TemplatedStringExpression"})
@@ -178,7 +192,7 @@ def node_children(node: Any) -> list:
         value = getattr(node, name)
         if type(value) is tuple or type(value) is list:
             found.extend(value)
-        elif isinstance(value, _NODE):
+        elif NODE_CLASSES[type(value)]:
             found.append(value)
     return found
 
@@ -205,7 +219,7 @@ def _walk(node: Any, visitor: Any, always: bool, pairs: frozenset, skipped: froz
                 for child in value:
                     if type(child) not in skipped:
                         _walk(child, visitor, always, pairs, skipped)
-            elif isinstance(value, _NODE) and type(value) not in skipped:
+            elif NODE_CLASSES[type(value)] and type(value) not in skipped:
                 _walk(value, visitor, always, pairs, skipped)
             if hook:
                 visitor.on_leave_attribute(node, name)
@@ -233,7 +247,7 @@ def _walk_table(node: Any, visitor: Any, kind: type, pairs: frozenset, skipped: 
                 for child in value:
                     if type(child) not in skipped:
                         _walk_table(child, visitor, kind, pairs, skipped)
-            elif isinstance(value, _NODE) and type(value) not in skipped:
+            elif NODE_CLASSES[type(value)] and type(value) not in skipped:
                 _walk_table(value, visitor, kind, pairs, skipped)
             if hook:
                 visitor.on_leave_attribute(node, name)

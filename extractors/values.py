@@ -58,12 +58,13 @@ class _NotFoldable(Exception):
 
 
 def dotted_name(node: cst.BaseExpression) -> str | None:
-    """Return ``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``."""
+    """Return ``"a.b.c"`` for a ``Name``/``Attribute`` chain, else ``None``. Classes compared exactly: libcst's
+    are never subclassed, and ``isinstance`` on them goes through ``ABCMeta`` (this runs on most nodes)."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None

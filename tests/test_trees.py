@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from extractors.positions import _UNPLACED, resolve_positions
-from extractors.trees import _plan, _token_classes, node_children, parse_python, visit
+from extractors.trees import NODE_CLASSES, _plan, _token_classes, node_children, parse_python, visit
 from extractors.visitor import Visitor
 
 # Every kind of token and the nodes whose attribute order is unusual: decorators before a def, the body of a
@@ -219,3 +219,10 @@ def test_visitor_dispatch_makes_libcsts_calls_of_the_pass_methods_in_order():
     visit(module, overriding)
     assert [e for e in overriding.events if not e[0].startswith("on ")] == theirs.events
     assert sum(e[0] == "on visit" for e in overriding.events) == sum(e[0] == "on leave" for e in overriding.events)
+
+
+def test_node_classes_answer_isinstance_of_a_libcst_node():
+    module = cst.parse_module(SOURCE)
+    values = [module, module.body[0], cst.Name("x"), cst.Comma(), "x", None, 1, (), [], cst.CSTVisitor()]
+    assert [NODE_CLASSES[type(v)] for v in values] == [isinstance(v, cst.CSTNode) for v in values]
+    assert [NODE_CLASSES[type(v)] for v in values] == [True] * 4 + [False] * 6
