@@ -504,7 +504,8 @@ def _called_names(forms: tuple) -> tuple[frozenset[str], frozenset[str]]:
     """The names of the functions ``forms`` apply, as written and normalised (``_readings``' key)."""
     found = frozenset(n.func.__name__ for form in forms for n in _nodes(form) if isinstance(n, AppliedUndef))
     keys = {names.normalise(name) for name in found}
-    return found, frozenset(keys | {_layer_rest(key) for key in keys})  # W_u computes u (``_layer_output``)
+    # W_u computes u, attn computes attn_out (``_layer_output``)
+    return found, frozenset(keys | {_layer_rest(key) for key in keys} | {o for key in keys for o in _outputs_of(key)})
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
@@ -867,12 +868,24 @@ def _called_of(form: sympy.Basic, kept: frozenset[str], claimed: frozenset[str])
 def _layer_output(function: str, kept: frozenset[str]) -> str | None:
     """The quantity a call of the submodule ``function`` computes, when the glossary names it (``kept``: normalised
     code names): the submodule's own name (``Q1``), or the name left after the words that name a layer
-    (``_LAYER_WORDS``, and ``W`` for a weight: ``W_u`` and ``u_proj`` compute ``u``); else ``None``."""
+    (``_LAYER_WORDS``, and ``W`` for a weight: ``W_u`` and ``u_proj`` compute ``u``), or its name with an output
+    word after it (``_OUTPUT_WORDS``: ``attn_out`` is what ``self.attn(h)`` returns); else ``None``."""
     key = names.normalise(function)
     if key in kept:
         return function
     rest = _layer_rest(key)
-    return rest if rest and rest != key and rest in kept else None
+    if rest and rest != key and rest in kept:
+        return rest
+    return next((output for output in _outputs_of(key) if output in kept), None)
+
+
+# words after a submodule's name that make a name its output (``attn_out``, ``encoder_output``)
+_OUTPUT_WORDS = ("out", "output")
+
+
+def _outputs_of(key: str) -> tuple[str, ...]:
+    """The normalised names of the output of a submodule whose normalised name is ``key`` (``_OUTPUT_WORDS``)."""
+    return tuple(f"{key}_{word}" for word in _OUTPUT_WORDS)
 
 
 def _layer_rest(key: str) -> str:
