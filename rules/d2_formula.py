@@ -8,11 +8,13 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
-  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), a name holding a reduction
+  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for
+  ``attn_out``), a name holding a reduction
   of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
-  layer calls by nesting depth (``_layers_variant``), each branch of a conditional
+  layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its placeholder, renamed to the
+  code's one call in its place, ``_placeholder_variant``), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, in the formula
