@@ -8,11 +8,13 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
-  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``), a name holding a reduction
+  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for
+  ``attn_out``), a name holding a reduction
   of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
-  layer calls by nesting depth (``_layers_variant``), each branch of a conditional
+  layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its placeholder, renamed to the
+  code's one call in its place, ``_placeholder_variant``), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
@@ -700,7 +702,8 @@ def _called_names(forms: tuple) -> tuple[frozenset[str], frozenset[str]]:
     """The names of the functions ``forms`` apply, as written and normalised (``_readings``' key)."""
     found = frozenset(n.func.__name__ for form in forms for n in _nodes(form) if isinstance(n, AppliedUndef))
     keys = {names.normalise(name) for name in found}
-    return found, frozenset(keys | {_layer_rest(key) for key in keys})  # W_u computes u (``_layer_output``)
+    # W_u computes u, attn computes attn_out (``_layer_output``)
+    return found, frozenset(keys | {_layer_rest(key) for key in keys} | {o for key in keys for o in _outputs_of(key)})
 
 
 @lru_cache(maxsize=1 << 16)  # every formula reads every candidate's forms (``_readings``)
@@ -1066,12 +1069,24 @@ def _called_of(form: sympy.Basic, kept: frozenset[str], claimed: frozenset[str])
 def _layer_output(function: str, kept: frozenset[str]) -> str | None:
     """The quantity a call of the submodule ``function`` computes, when the glossary names it (``kept``: normalised
     code names): the submodule's own name (``Q1``), or the name left after the words that name a layer
-    (``_LAYER_WORDS``, and ``W`` for a weight: ``W_u`` and ``u_proj`` compute ``u``); else ``None``."""
+    (``_LAYER_WORDS``, and ``W`` for a weight: ``W_u`` and ``u_proj`` compute ``u``), or its name with an output
+    word after it (``_OUTPUT_WORDS``: ``attn_out`` is what ``self.attn(h)`` returns); else ``None``."""
     key = names.normalise(function)
     if key in kept:
         return function
     rest = _layer_rest(key)
-    return rest if rest and rest != key and rest in kept else None
+    if rest and rest != key and rest in kept:
+        return rest
+    return next((output for output in _outputs_of(key) if output in kept), None)
+
+
+# words after a submodule's name that make a name its output (``attn_out``, ``encoder_output``)
+_OUTPUT_WORDS = ("out", "output")
+
+
+def _outputs_of(key: str) -> tuple[str, ...]:
+    """The normalised names of the output of a submodule whose normalised name is ``key`` (``_OUTPUT_WORDS``)."""
+    return tuple(f"{key}_{word}" for word in _OUTPUT_WORDS)
 
 
 def _layer_rest(key: str) -> str:
