@@ -409,8 +409,8 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             else:
                 found["maybe" if state != DEAD else DEAD].append(mention)
     if found[ROLE]:
-        best = sorted(found[ROLE], key=lambda m: (category == "datasets" and not _handed_to_loader(m),
-                                                 _mention_order(m)))
+        loads_inside = _holding_loads(found[ROLE], graph) if category == "datasets" else frozenset()
+        best = sorted(found[ROLE], key=lambda m: (m in loads_inside, _mention_order(m)))
         held = _held_otherwise(specific, tuple(terms), graph, data, index) if category == "metrics" else []
         if held:  # avg_nll = mean(rmses) beside metrics["NLL"] = nll(...): which one the claim's use reads is open
             return ElementResult(category, name, AMBIGUOUS,
@@ -1309,12 +1309,19 @@ def _held_otherwise(specific: list[str], terms: tuple[str, ...], graph: CallGrap
     return sorted(held, key=lambda m: (m.where, m.line))
 
 
-def _handed_to_loader(mention: Mention) -> bool:
-    """Whether ``mention`` is a string or name a loader call receives (``load_dataset("openwebtext")``: ``rules/
-    roles.yaml``, ``loader_words``): where the data is loaded, the best evidence for a dataset, before a call of a
-    repository function named after it, whose body the loader sits in."""
-    callee = mention.context[4:].partition("=")[0] if mention.context.startswith("arg:") else ""
-    return bool(callee) and bool(set(words(callee.rsplit(".", 1)[-1])) & _LOADER_WORDS)
+def _holding_loads(mentions: list[Mention], graph: CallGraph) -> frozenset[Mention]:
+    """Of a dataset's ``mentions``, the calls and definitions of a repository function whose body holds one of
+    them handed to a loader call (``prepare_openwebtext()`` around ``load_dataset("openwebtext")``: ``rules/
+    roles.yaml``, ``loader_words``): the load itself is the better evidence, where the data is loaded."""
+    loads = [m for m in mentions if m.context.startswith("arg:") and
+             set(words(m.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS]
+    held = set()
+    for mention in mentions:
+        span = _defined_span(mention, graph) if loads and (mention.kind == "definition" or mention.kind == "name"
+                                                           and mention.context == "call") else None
+        if span is not None and any(m.file == span[0] and span[1] <= m.line <= span[2] for m in loads):
+            held.add(mention)
+    return frozenset(held)
 
 
 _KIND_RANK = {"name": 0, "string": 1, "binding": 2, "definition": 3, "display": 4}
