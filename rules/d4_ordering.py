@@ -687,7 +687,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
     orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
     for (i, j), order in orders.items():
-        breaker = _breaker(order, steps[i], steps[j], traces.get(entry, []) if entry else [])
+        events = traces.get(entry, []) if entry else []
+        breaker = _breaker(order, steps[i], steps[j], events)
+        nearer = _nearer_first(order, results[i].events) if breaker is not None else None
+        if nearer is not None:
+            # a later site of i runs before j in j's body (the training loop's backward pass, not a gradient estimate
+            # before the loop): that site feeds j, so only a breaking call after it breaks the order
+            orders[(i, j)] = order = nearer
+            breaker = _breaker(nearer, steps[i], steps[j], events)
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
         elif order.state == MIXED and (unprepared := _used_unprepared(results[i].events, results[j].events)):
@@ -1328,6 +1335,16 @@ def _closest_order(pairs: list[tuple[Event, Event]]) -> PairOrder:
         return PairOrder(VIOLATED, *after)
     assert same is not None
     return PairOrder(HOLDS, *same)
+
+
+def _nearer_first(order: PairOrder, sites_i: tuple[Event, ...]) -> PairOrder | None:
+    """The held pair with its first site moved to the last of step i's sites (``sites_i``, trace events) that runs
+    after ``order.first`` and before ``order.second``, in the later site's body; ``None`` when there is none."""
+    if order.state != HOLDS:
+        return None
+    later = [e for e in sites_i if order.first.position < e.position < order.second.position
+             and e.site.scope == order.second.site.scope]
+    return replace(order, first=max(later, key=lambda e: e.position)) if later else None
 
 
 def _breaker(order: PairOrder, step_i: dict, step_j: dict, events: list[Event]) -> Event | None:
