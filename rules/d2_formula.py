@@ -512,6 +512,7 @@ def _outer_locals(candidate: CodeExpression, named: frozenset[str]) -> frozenset
 
 
 _QUANTITY_ROLES = word_list("quantity_role_words", "rules")
+_COUNT_NOUNS = word_list("count_nouns", "rules")  # count nouns name too many functions alone (``_mechanism_keys``)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -1845,15 +1846,17 @@ def _indexed(name: str) -> str:
 
 def _mechanism_keys(keywords) -> list[frozenset[str]]:
     """The token sets of the mechanism keywords (``F.normalize`` -> {normalize}; ``edit_distance`` -> {distance,
-    edit}), as written when the alias table's normalisation drops a word of the keyword (``train_step`` is {train,
-    step}, not the {step} of every ``evaluate_step``); a mixed-case acronym (``RoPE``, ``SwiGLU``, ``LoRA``) also
-    as one word, as code writes it in ``apply_rope``."""
+    edit}), as written when the alias table's normalisation leaves only a count noun (``count_nouns`` of
+    ``rules/words.yaml``: ``train_step`` is {train, step}, not the {step} of every ``evaluate_step``); a mixed-case
+    acronym (``RoPE``, ``SwiGLU``, ``LoRA``) also as one word, as code writes it in ``apply_rope``."""
     keys = []
     for keyword in keywords:
         last = keyword.rsplit(".", 1)[-1]
         tokens = frozenset(t for t in names.normalise(last).split("_") if t)
         written = frozenset(names.words(last))
-        if tokens < written:  # the alias table dropped a word (train_step -> step): every *_step is no train_step
+        # the alias table dropped a word and left only a count noun (train_step -> step): every *_step is no
+        # train_step; a layer word dropped (gate_proj -> gate) still names the gate
+        if tokens < written and len(tokens) == 1 and tokens <= _COUNT_NOUNS:
             tokens = written
         if tokens:
             keys.append(tokens)

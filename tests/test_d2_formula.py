@@ -411,3 +411,5 @@ def test_a_mechanism_keyword_keeps_the_words_normalisation_drops() -> None:
     keys = d2_formula._mechanism_keys(["train_step", "lr"])
     assert d2_formula._contains(keys, "train_step") and not d2_formula._contains(keys, "evaluate_step")
     assert d2_formula._contains(keys, "lr_schedule")  # an alias still meets its keyword
+    # a word dropped that leaves more than a count noun keeps the normalised keyword: value_gate names GateProjection
+    assert d2_formula._contains(d2_formula._mechanism_keys(["value_gate"]), "GateProjection")
