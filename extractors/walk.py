@@ -138,9 +138,13 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...
     for full in files_below(root, skip_dir, onerror=unreadable):
         path = Path(full)
         kind = file_kind(path.name)
-        if kind is None:
-            continue
         relative = path.relative_to(root).as_posix()
+        if kind is None:
+            if path.is_symlink() and not path.exists() and not _excluded(relative, exclude):
+                # a broken link or a loop (configs -> /mnt/data/configs): what it named, a folder of code or
+                # configuration perhaps, is not here to read
+                skipped.append(Skipped(relative, f"a link ({_target(full)}) to nothing here, not followed"))
+            continue
         if _excluded(relative, exclude):
             continue
         reason = _unfit(path, max_bytes)

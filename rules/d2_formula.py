@@ -153,8 +153,12 @@ class FormulaResult:
 
 def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> Verdict:
     """Decide a code-checkable D2 SAU against ``index`` within ``budget`` units of evaluation work
-    (``rules.equivalence.Budget``). Never raises on odd code; a SAU whose formulas do not translate is unresolved
-    with score ``None``."""
+    (``rules.equivalence.Budget``). Never raises on odd code; a SAU whose formulas do not translate, or that carries
+    no formula and no mechanism (a claim compiled from SA-Bench's prose: D2 has no compiler), is unresolved with
+    score ``None``."""
+    if not sau.checks.get("formulas") and not sau.checks.get("mechanism"):
+        # nothing to look for: an absence decided here would rest on no name at all
+        return Verdict(sau, None, Status.UNRESOLVED, "no formula or mechanism was given for this claim", RULE)
     table = operations.load()
     everywhere = index.analysis(candidates)
     records = [r for r in everywhere if not is_test_path(r.file)]  # tests check an implementation; they are not one
@@ -178,7 +182,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         parsed.append((text, lhs, rhs))
     assigned = {c.target.rsplit(".", 1)[-1] for r in records for c in r.expressions}
     lhs_found = _assigned_to(lhs_keys, assigned)
-    if not named_in_code and not lhs_found:
+    if not named_in_code and not lhs_found and keys:
         shown = ", ".join(sau.checks.get("mechanism", ()))
         return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
                        "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)

@@ -112,6 +112,10 @@ def test_paper_with_sau_dir_compiles_claims_at_load_time(tmp_path, monkeypatch, 
     claim = data["dimensions"]["D1"]["claims"][0]
     assert (claim["score"], claim["status"], claim["drift"]) == (0.5, "settled", "numerical")
     assert data["benchmark_id"] == "iclr25-008" and data["paper_id"] == "ngpt"
+    # D2 has no claim compiler: the claim carries no formula and no mechanism, so nothing can be absent
+    formula = data["dimensions"]["D2"]["claims"][0]
+    assert (formula["score"], formula["status"], formula["drift"]) == (None, "unresolved", None)
+    assert formula["judge_reasoning"] == "no formula or mechanism was given for this claim"
 
 
 def test_registered_paper_uses_its_spec(tmp_path):

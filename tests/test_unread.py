@@ -97,6 +97,19 @@ def test_linked_folder_and_linked_file_are_warned_and_hold_the_absence(tmp_path,
     absent_held(claims["U-D2-001"], "lib/")
 
 
+def test_broken_links_without_a_file_kind_are_warned_and_hold_the_absence(tmp_path, capsys):
+    """Sibling (new-user test): a link to a folder that is not here and a link to itself name no file kind, yet
+    either may have stood for a folder of code or configuration."""
+    repo = make_repo(tmp_path)
+    (repo / "configs").symlink_to("/nonexistent/configs")
+    (repo / "loop").symlink_to("loop")
+    code, claims, err = verify_json(tmp_path, repo, capsys)
+    assert code == 0
+    assert "warning: configs: skipped: a link (to /nonexistent/configs) to nothing here, not followed" in err
+    assert "warning: loop: skipped: a link (to loop) to nothing here, not followed" in err
+    absent_held(claims["U-D1-001"], "configs (a link (to /nonexistent/configs) to nothing here, not followed)")
+
+
 def test_link_inside_the_repository_is_warned_but_read_where_it_points(tmp_path, capsys):
     """Sibling: a link to a folder of the repository itself hides nothing (its files are read at their place)."""
     repo = make_repo(tmp_path)
