@@ -144,6 +144,23 @@ def test_control_characters_from_the_repository_reach_the_terminal_escaped(tmp_p
     assert "repo\\x1b[31m" in captured.out
 
 
+def test_control_and_bidi_characters_reach_the_html_page_escaped(tmp_path, capsys, monkeypatch):
+    """Sibling (new-user test): the HTML page shows a file name's escape sequence and right-to-left override as
+    escapes, as the table does; a code line keeps its tabs."""
+    monkeypatch.chdir(tmp_path)
+    repo = Path("repo")
+    repo.mkdir()
+    (repo / "train.py").write_text("lr = 3e-4\nif lr:\n\tprint(lr)  # \u202eevil\n")
+    (repo / "bad\x1b]0;pwned\x07\u202e.py").write_text("print 'x'\n")
+    code = cli.main([str(repo), "--paper", "demo-001", "--dim", "D1", "--format", "html", "--output", "r.html"])
+    capsys.readouterr()
+    page = Path("r.html").read_text(encoding="utf-8")
+    assert code == 0
+    assert "\x1b" not in page and "\x07" not in page and "\u202e" not in page
+    assert "bad\\x1b]0;pwned\\x07\\u202e.py" in page
+    assert "\tprint(lr)  # \\u202eevil" in page
+
+
 SPEC_HEAD = "schema: sauverify-spec/1\nbenchmark_id: fx-spec\nslug: spec\ntitle: t\nvenue: v\n"
 SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0.1}\n"
 

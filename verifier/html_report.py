@@ -5,19 +5,27 @@ The page holds the paper, the overall and per-dimension scores with a bar chart 
 can be filtered by dimension, status, drift and text, and for each SAU its statement, verdict, reason and the
 evidence as code excerpts with line numbers, the evidence lines highlighted. Everything is inline (styles, the
 chart, a short filtering script): no network access, no external file, so it opens from disk or a CI artifact.
-Every string from the spec or the repository is HTML-escaped. Output is deterministic: the same report gives the
-same bytes.
+Every string from the spec or the repository is HTML-escaped, its control and bidirectional formatting characters
+shown as escapes (code lines keep their tabs). Output is deterministic: the same report gives the same bytes.
 """
 
 from __future__ import annotations
 
-from html import escape
+from html import escape as _html_escape
 
 from verifier import __version__
 from sau.vocabulary import Dimension, Evidence, Verdict
 from verifier.report import stub_totals, summary_lines
 from verifier.run import Report
 from verifier.scoring import dimension_scores, overall_score
+from verifier.terminal import printable
+
+
+def escape(text: str) -> str:
+    """``text`` HTML-escaped, its control and bidirectional formatting characters shown as escapes
+    (``verifier.terminal.printable``): a file name holding U+202E cannot reorder what the page shows."""
+    return _html_escape(printable(text))
+
 
 CONTEXT = 3  # lines shown before and after an evidence span
 MAX_EXCERPTS = 4  # excerpts shown per SAU; further evidence is listed by reference
@@ -170,5 +178,6 @@ def _excerpt(evidence: Evidence, report: Report) -> str:
     rows = []
     for number in range(start, end + 1):
         hit = ' class="hit"' if evidence.line <= number <= last else ""
-        rows.append(f'<span{hit}><span class="no">{number}</span>{escape(lines[number - 1])}</span>')
+        code = _html_escape(printable(lines[number - 1], keep="\t"))  # a code line keeps its tabs
+        rows.append(f'<span{hit}><span class="no">{number}</span>{code}</span>')
     return ref + "<pre>" + "".join(rows) + "</pre>"

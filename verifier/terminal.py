@@ -17,13 +17,14 @@ from extractors.guards import interrupted  # re-exported: the CLIs report an int
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def printable(text: str) -> str:
+def printable(text: str, keep: str = "") -> str:
     """``text`` (str) with every control character (Unicode category Cc: C0, DEL, C1; tabs and line breaks
     included) and every bidirectional formatting character written as its escape (``\\x1b``, ``\\n``,
-    ``\\u202e``); other text unchanged."""
+    ``\\u202e``), except the characters in ``keep`` (a code line keeps its tabs); other text unchanged."""
     if text.isprintable():
         return text
-    return "".join(_escape(char) if unicodedata.category(char) == "Cc" or char in _BIDI else char for char in text)
+    return "".join(_escape(char) if (unicodedata.category(char) == "Cc" or char in _BIDI) and char not in keep
+                   else char for char in text)
 
 
 def _escape(char: str) -> str:
