@@ -138,6 +138,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterator
 
+import libcst as cst
+
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, REFERENCE, RUN,
                                         UNRESOLVED, CallGraph, CallSite)
@@ -171,6 +173,7 @@ _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
+_BUILD_WORDS = roles.words("build_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
@@ -243,6 +246,60 @@ def stub_functions(index: RepositoryIndex) -> dict[str, str]:
                 found[qualname] = f"{finding.path}:{finding.line}"
                 break
     return found
+
+
+def setup_calls(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
+    """Analysis provider: the calls an object's constructor makes to build its parts, as (``__init__`` qualname,
+    called name's last part) pairs: the value of an assignment to an attribute of ``self`` in an ``__init__`` is a
+    call (``self.gru = self._build_gru()``, ``self.head = make_head(cfg)``). Such a call sets a component up while
+    the object is built; it runs no pipeline step unless the step asks for building (``rules/roles.yaml``,
+    ``build_words``): the component runs where it is called later (``self.gru(x, h)``)."""
+    graph = index.analysis(build_call_graph)
+    found: set[tuple[str, str]] = set()
+    for qualname, info in graph.functions.items():
+        if info.class_name is None or info.name != "__init__":
+            continue
+        for node in _walk_cst(info.node):
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, cst.AnnAssign) and node.value is not None:
+                targets = [node.target]
+            else:
+                continue
+            if (isinstance(node.value, cst.Call) and all(_self_attribute(t) for t in targets)
+                    and (called := _dotted(node.value.func))):
+                found.add((qualname, called.rsplit(".", 1)[-1]))
+    return frozenset(found)
+
+
+def _walk_cst(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node under ``node`` (itself first), not entering nested functions or classes (their own scopes)."""
+    yield node
+    for child in node.children:
+        if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _walk_cst(child)
+
+
+def _self_attribute(target: cst.BaseExpression) -> bool:
+    return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+            and target.value.value == "self")
+
+
+def _dotted(expr: cst.BaseExpression) -> str:
+    """The dotted name of a called expression (``self._build_gru``), empty for a computed one."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute) and (head := _dotted(expr.value)):
+        return f"{head}.{expr.attr.value}"
+    return ""
+
+
+def _sets_up(site: CallSite, setup: frozenset[tuple[str, str]], step_name: str) -> bool:
+    """Whether ``site`` builds a component in its object's constructor (``setup_calls``) for a step whose name does
+    not ask for building (``rules/roles.yaml``, ``build_words``: "initialise the GRU" does)."""
+    called = site.written or site.target
+    return ((site.scope, called.rsplit(".", 1)[-1]) in setup and site.kind in (CALL, INSTANCE, UNRESOLVED, EXTERNAL)
+            and not set(_words(step_name)) & _BUILD_WORDS)
 
 
 def training_functions(index: RepositoryIndex) -> frozenset[str]:
@@ -674,13 +731,15 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)
     graph = index.analysis(build_call_graph)
     traces = index.analysis(traces_by_entry)
-    entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions))
+    setup = index.analysis(setup_calls)
+    entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions),
+                                 setup)
     flows = index.analysis(data_flows)
     _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
     _confirm_by_flow(results, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
-            _locate(result, step, graph, traces, entry)
+            _locate(result, step, graph, traces, entry, setup)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
@@ -919,10 +978,12 @@ def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
 
 
 def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None,
-                trainers: frozenset[str] = frozenset()) -> tuple[str | None, list[StepResult]]:
+                trainers: frozenset[str] = frozenset(), setup: frozenset[tuple[str, str]] = frozenset()
+                ) -> tuple[str | None, list[StepResult]]:
     """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
     (strong sites where there are any). A site calling a stub function (``stubs``: ``stub_functions``) runs no
-    step: a step mapped only there is a ``stub``, one mapped there besides other sites is ``partly_stub``."""
+    step: a step mapped only there is a ``stub``, one mapped there besides other sites is ``partly_stub``. A call
+    building a component in a constructor (``setup``: ``setup_calls``) maps no step that does not ask for building."""
     stubs = stubs or {}
     best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
     for entry, events in traces.items():
@@ -939,6 +1000,8 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
+                if strength is not None and _sets_up(event.site, setup, step["name"]):
+                    continue  # self.gru = self._build_gru() in __init__: the GRU runs later, where it is called
                 if strength == WEAK and one_training and _trains(names, step["name"], event.site, trainers):
                     trained.append(event)  # train_moe_pot runs backward and optimizer steps: it is the training
                 if strength is not None and event.site.callee in stubs:
@@ -1131,7 +1194,8 @@ def _joins(a: tuple[Event, CallSite], b: tuple[Event, CallSite], after: list[tup
     return a[0].position < b[0].position and any(flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
 
 
-def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
+def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None,
+            setup: frozenset[tuple[str, str]] = frozenset()) -> None:
     """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
     in code that may be live, or nowhere?"""
     names = step_names(step)
@@ -1139,7 +1203,8 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     for other, events in traces.items():
         if other == entry or other not in entries:
             continue  # a hook's own trace is no other entry point
-        hit = next((e for e in events if match_site(names, e.site) == STRONG), None)
+        hit = next((e for e in events if match_site(names, e.site) == STRONG
+                    and not _sets_up(e.site, setup, step["name"])), None)
         if hit is not None:
             if result.outcome != ORDERED:
                 result.outcome, result.where = ELSEWHERE, hit.site.ref
