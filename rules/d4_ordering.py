@@ -174,6 +174,7 @@ _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _BUILD_WORDS = roles.words("build_words")
+_PREPOSITIONS = roles.words("purpose_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
@@ -734,6 +735,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     setup = index.analysis(setup_calls)
     entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions),
                                  setup)
+    _into_shared_body(results, steps, traces.get(entry, []) if entry else [], graph)
     flows = index.analysis(data_flows)
     _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
     _confirm_by_flow(results, flows)
@@ -1053,6 +1055,53 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
     return best, best_results
+
+
+def _into_shared_body(results: list[StepResult], steps, trace_events: list[Event], graph: CallGraph) -> None:
+    """Move, in place, a step mapped only outside the body where the claim's other steps run to a computation in that
+    body binding a variable named for it. The claim's bodies are those the paths of every other mapped step pass
+    through, two at least (a training step calling the sampling, the encoder and the target); a step none of whose
+    sites' paths does (a loss function of another trainer) yet which that body computes inline (``loss_term = ...``,
+    ``total_loss += 0.5 * torch.mean(loss_term ** 2)``) is placed at the calls computing such bindings: a variable
+    whose name's words hold one of the step's names, bound or augmented with a call's result there (the binding's
+    ``reads``, ``extractors.callgraph.model.Mention``), computed from the body's earlier values. Strongly: the name
+    with the body every other step runs in and the data it is computed from tell what the value is, as a function's
+    name would. A step asking for a call role is left where that role runs."""
+    mapped = [i for i, r in enumerate(results) if r.outcome == ORDERED and r.events]
+    if len(mapped) < 3:
+        return
+    reached = {i: {site.scope for e in results[i].events for site in e.path} for i in mapped}
+    for i in mapped:
+        names = step_names(steps[i])
+        if names.roles or not names.runs:
+            continue
+        counts = Counter(scope for j in mapped if j != i for scope in reached[j])
+        bodies = {scope for scope, n in counts.items() if n == len(mapped) - 1} - reached[i]
+        if not bodies:
+            continue
+        found = tuple(e for e in trace_events if e.site.scope in bodies and _binds_named(e.site, names, graph))
+        if found:
+            results[i].events, results[i].event, results[i].strength = found, found[0], STRONG
+
+
+def _binds_named(site: CallSite, names: _StepNames, graph: CallGraph) -> bool:
+    """Whether ``site``'s result is bound (or added) to a variable whose name's words hold one of ``names``'
+    runs, not after a word of purpose (``loss_term`` for a step named by ``loss``, not ``latent_for_loss``:
+    ``rules/roles.yaml``, ``purpose_words``), on the site's line in its scope, from a variable bound above it
+    in that scope."""
+    called = f"{site.written or site.target}()"
+    mentions = graph.mentions.get(site.scope, ())
+    bound = {m.text for m in mentions if m.kind == "binding" and m.line < site.line}
+
+    def named(text: str) -> bool:  # latent_for_loss is a latent made for the loss, not the loss
+        words = _words(text)
+        return any(words[k:k + len(run)] == run and (k == 0 or words[k - 1] not in _PREPOSITIONS)
+                   for run in names.runs for k in range(len(words)))
+    # the value computed from the body's earlier values (loss_term from predicted_g_latent), not an initial zero
+    # (total_loss = torch.tensor(0.0, device=self.device)) set before the computation
+    return any(m.kind == "binding" and m.line == site.line and m.file == site.file and called in m.reads
+               and named(m.text) and bound & set(m.reads)
+               for m in mentions)
 
 
 # a short label of letters then digits ("G1", "TD7") names one variant of a thing among its numbered siblings
