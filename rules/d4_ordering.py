@@ -13,6 +13,9 @@ maps a step weakly at most. A call site maps to a step
   unless the step's ``functions`` name that very class (building it is the step); and a class the step names runs
   where its object's methods are called from outside the class (``transform.apply(x)``), which, where any such call
   runs, replaces its construction as the step's place;
+- **never** when it builds a component in its object's constructor, its result assigned to an attribute of ``self``
+  in ``__init__`` (``self.gru = self._build_gru()``: ``setup_calls``), unless the step's name asks for building
+  (``rules/roles.yaml``, ``build_words``): the component runs where it is called later (``self.gru(x, h)``);
 - **never** when it only refers to a function or class as a value (a registry ``TRAINERS = {"ngpt": NGPTTrainer}``,
   a callback): which one runs is chosen at run time, so a step only referenced so is uncertain, not ordered there
   nor absent; nor when it loads the run's configuration (a call into ``yaml``, ``omegaconf``..., a repository
@@ -53,6 +56,10 @@ maps a step weakly at most. A call site maps to a step
   optimizer step: ``training_functions``), the step is named only by training words and common ones (``joint
   pre-training``: ``_trains``) and the trace trains one thing (its optimizer steps in one body), which maps it strongly
   where nothing else does.
+- **strongly**, after all, a step mapped only outside the bodies every other mapped step's path passes through (the
+  P2VAE trainer's ``_compute_loss`` while the sampling, the target and the GRU update run in the FMT trainer's step)
+  at that body's calls whose result is bound to a variable named by the step, from the body's earlier values
+  (``total_loss = torch.mean(loss_term ** 2)``; not ``latent_for_loss``: ``purpose_words``): ``_into_shared_body``;
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
