@@ -13,6 +13,9 @@ maps a step weakly at most. A call site maps to a step
   unless the step's ``functions`` name that very class (building it is the step); and a class the step names runs
   where its object's methods are called from outside the class (``transform.apply(x)``), which, where any such call
   runs, replaces its construction as the step's place;
+- **never** when it builds a component in its object's constructor, its result assigned to an attribute of ``self``
+  in ``__init__`` (``self.gru = self._build_gru()``: ``setup_calls``), unless the step's name asks for building
+  (``rules/roles.yaml``, ``build_words``): the component runs where it is called later (``self.gru(x, h)``);
 - **never** when it only refers to a function or class as a value (a registry ``TRAINERS = {"ngpt": NGPTTrainer}``,
   a callback): which one runs is chosen at run time, so a step only referenced so is uncertain, not ordered there
   nor absent; nor when it loads the run's configuration (a call into ``yaml``, ``omegaconf``..., a repository
@@ -53,6 +56,10 @@ maps a step weakly at most. A call site maps to a step
   optimizer step: ``training_functions``), the step is named only by training words and common ones (``joint
   pre-training``: ``_trains``) and the trace trains one thing (its optimizer steps in one body), which maps it strongly
   where nothing else does.
+- **strongly**, after all, a step mapped only outside the bodies every other mapped step's path passes through (the
+  P2VAE trainer's ``_compute_loss`` while the sampling, the target and the GRU update run in the FMT trainer's step)
+  at that body's calls whose result is bound to a variable named by the step, from the body's earlier values
+  (``total_loss = torch.mean(loss_term ** 2)``; not ``latent_for_loss``: ``purpose_words``): ``_into_shared_body``;
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
@@ -138,6 +145,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterator
 
+import libcst as cst
+
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, REFERENCE, RUN,
                                         UNRESOLVED, CallGraph, CallSite)
@@ -171,6 +180,8 @@ _OPTIMIZERS = roles.words("optimizer_names")
 _OPTIMIZER_UPDATES = roles.words("optimizer_update_words")
 _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
+_BUILD_WORDS = roles.words("build_words")
+_PREPOSITIONS = roles.words("purpose_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
@@ -243,6 +254,60 @@ def stub_functions(index: RepositoryIndex) -> dict[str, str]:
                 found[qualname] = f"{finding.path}:{finding.line}"
                 break
     return found
+
+
+def setup_calls(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
+    """Analysis provider: the calls an object's constructor makes to build its parts, as (``__init__`` qualname,
+    called name's last part) pairs: the value of an assignment to an attribute of ``self`` in an ``__init__`` is a
+    call (``self.gru = self._build_gru()``, ``self.head = make_head(cfg)``). Such a call sets a component up while
+    the object is built; it runs no pipeline step unless the step asks for building (``rules/roles.yaml``,
+    ``build_words``): the component runs where it is called later (``self.gru(x, h)``)."""
+    graph = index.analysis(build_call_graph)
+    found: set[tuple[str, str]] = set()
+    for qualname, info in graph.functions.items():
+        if info.class_name is None or info.name != "__init__":
+            continue
+        for node in _walk_cst(info.node):
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, cst.AnnAssign) and node.value is not None:
+                targets = [node.target]
+            else:
+                continue
+            if (isinstance(node.value, cst.Call) and all(_self_attribute(t) for t in targets)
+                    and (called := _dotted(node.value.func))):
+                found.add((qualname, called.rsplit(".", 1)[-1]))
+    return frozenset(found)
+
+
+def _walk_cst(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node under ``node`` (itself first), not entering nested functions or classes (their own scopes)."""
+    yield node
+    for child in node.children:
+        if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _walk_cst(child)
+
+
+def _self_attribute(target: cst.BaseExpression) -> bool:
+    return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+            and target.value.value == "self")
+
+
+def _dotted(expr: cst.BaseExpression) -> str:
+    """The dotted name of a called expression (``self._build_gru``), empty for a computed one."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute) and (head := _dotted(expr.value)):
+        return f"{head}.{expr.attr.value}"
+    return ""
+
+
+def _sets_up(site: CallSite, setup: frozenset[tuple[str, str]], step_name: str) -> bool:
+    """Whether ``site`` builds a component in its object's constructor (``setup_calls``) for a step whose name does
+    not ask for building (``rules/roles.yaml``, ``build_words``: "initialise the GRU" does)."""
+    called = site.written or site.target
+    return ((site.scope, called.rsplit(".", 1)[-1]) in setup and site.kind in (CALL, INSTANCE, UNRESOLVED, EXTERNAL)
+            and not set(_words(step_name)) & _BUILD_WORDS)
 
 
 def training_functions(index: RepositoryIndex) -> frozenset[str]:
@@ -674,13 +739,16 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         return Verdict(sau, None, Status.UNRESOLVED, "no ordered steps were given for this claim", RULE)
     graph = index.analysis(build_call_graph)
     traces = index.analysis(traces_by_entry)
-    entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions))
+    setup = index.analysis(setup_calls)
+    entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions),
+                                 setup)
+    _into_shared_body(results, steps, traces.get(entry, []) if entry else [], graph)
     flows = index.analysis(data_flows)
     _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
     _confirm_by_flow(results, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
-            _locate(result, step, graph, traces, entry)
+            _locate(result, step, graph, traces, entry, setup)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
@@ -919,10 +987,12 @@ def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
 
 
 def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | None = None,
-                trainers: frozenset[str] = frozenset()) -> tuple[str | None, list[StepResult]]:
+                trainers: frozenset[str] = frozenset(), setup: frozenset[tuple[str, str]] = frozenset()
+                ) -> tuple[str | None, list[StepResult]]:
     """The entry point whose trace maps the most steps (strongly first), and each step's first and last site in it
     (strong sites where there are any). A site calling a stub function (``stubs``: ``stub_functions``) runs no
-    step: a step mapped only there is a ``stub``, one mapped there besides other sites is ``partly_stub``."""
+    step: a step mapped only there is a ``stub``, one mapped there besides other sites is ``partly_stub``. A call
+    building a component in a constructor (``setup``: ``setup_calls``) maps no step that does not ask for building."""
     stubs = stubs or {}
     best, best_key, best_results = None, None, [StepResult(s["name"], ABSENT) for s in steps]
     for entry, events in traces.items():
@@ -939,6 +1009,8 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             repeated = bool(set(_words(step["name"])) & _REPEATED)
             for event in events:
                 strength = match_site(names, event.site)
+                if strength is not None and _sets_up(event.site, setup, step["name"]):
+                    continue  # self.gru = self._build_gru() in __init__: the GRU runs later, where it is called
                 if strength == WEAK and one_training and _trains(names, step["name"], event.site, trainers):
                     trained.append(event)  # train_moe_pot runs backward and optimizer steps: it is the training
                 if strength is not None and event.site.callee in stubs:
@@ -990,6 +1062,53 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
         if best_key is None or key > best_key:
             best, best_key, best_results = entry, key, results
     return best, best_results
+
+
+def _into_shared_body(results: list[StepResult], steps, trace_events: list[Event], graph: CallGraph) -> None:
+    """Move, in place, a step mapped only outside the body where the claim's other steps run to a computation in that
+    body binding a variable named for it. The claim's bodies are those the paths of every other mapped step pass
+    through, two at least (a training step calling the sampling, the encoder and the target); a step none of whose
+    sites' paths does (a loss function of another trainer) yet which that body computes inline (``loss_term = ...``,
+    ``total_loss += 0.5 * torch.mean(loss_term ** 2)``) is placed at the calls computing such bindings: a variable
+    whose name's words hold one of the step's names, bound or augmented with a call's result there (the binding's
+    ``reads``, ``extractors.callgraph.model.Mention``), computed from the body's earlier values. Strongly: the name
+    with the body every other step runs in and the data it is computed from tell what the value is, as a function's
+    name would. A step asking for a call role is left where that role runs."""
+    mapped = [i for i, r in enumerate(results) if r.outcome == ORDERED and r.events]
+    if len(mapped) < 3:
+        return
+    reached = {i: {site.scope for e in results[i].events for site in e.path} for i in mapped}
+    for i in mapped:
+        names = step_names(steps[i])
+        if names.roles or not names.runs:
+            continue
+        counts = Counter(scope for j in mapped if j != i for scope in reached[j])
+        bodies = {scope for scope, n in counts.items() if n == len(mapped) - 1} - reached[i]
+        if not bodies:
+            continue
+        found = tuple(e for e in trace_events if e.site.scope in bodies and _binds_named(e.site, names, graph))
+        if found:
+            results[i].events, results[i].event, results[i].strength = found, found[0], STRONG
+
+
+def _binds_named(site: CallSite, names: _StepNames, graph: CallGraph) -> bool:
+    """Whether ``site``'s result is bound (or added) to a variable whose name's words hold one of ``names``'
+    runs, not after a word of purpose (``loss_term`` for a step named by ``loss``, not ``latent_for_loss``:
+    ``rules/roles.yaml``, ``purpose_words``), on the site's line in its scope, from a variable bound above it
+    in that scope."""
+    called = f"{site.written or site.target}()"
+    mentions = graph.mentions.get(site.scope, ())
+    bound = {m.text for m in mentions if m.kind == "binding" and m.line < site.line}
+
+    def named(text: str) -> bool:  # latent_for_loss is a latent made for the loss, not the loss
+        words = _words(text)
+        return any(words[k:k + len(run)] == run and (k == 0 or words[k - 1] not in _PREPOSITIONS)
+                   for run in names.runs for k in range(len(words)))
+    # the value computed from the body's earlier values (loss_term from predicted_g_latent), not an initial zero
+    # (total_loss = torch.tensor(0.0, device=self.device)) set before the computation
+    return any(m.kind == "binding" and m.line == site.line and m.file == site.file and called in m.reads
+               and named(m.text) and bound & set(m.reads)
+               for m in mentions)
 
 
 # a short label of letters then digits ("G1", "TD7") names one variant of a thing among its numbered siblings
@@ -1131,7 +1250,8 @@ def _joins(a: tuple[Event, CallSite], b: tuple[Event, CallSite], after: list[tup
     return a[0].position < b[0].position and any(flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
 
 
-def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None) -> None:
+def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None,
+            setup: frozenset[tuple[str, str]] = frozenset()) -> None:
     """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
     in code that may be live, or nowhere?"""
     names = step_names(step)
@@ -1139,7 +1259,8 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     for other, events in traces.items():
         if other == entry or other not in entries:
             continue  # a hook's own trace is no other entry point
-        hit = next((e for e in events if match_site(names, e.site) == STRONG), None)
+        hit = next((e for e in events if match_site(names, e.site) == STRONG
+                    and not _sets_up(e.site, setup, step["name"])), None)
         if hit is not None:
             if result.outcome != ORDERED:
                 result.outcome, result.where = ELSEWHERE, hit.site.ref
