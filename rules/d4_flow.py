@@ -35,6 +35,7 @@ import libcst as cst
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import CallSite
 from extractors.facts import RepositoryIndex
+from extractors.values import dotted_name
 from rules import roles
 
 _Taint = frozenset[int]
@@ -52,16 +53,6 @@ class _Body:
     inputs: dict[int, _Taint] = field(default_factory=dict)
     ids: dict[tuple[int, str], list[int]] = field(default_factory=dict)
     guards: dict[int, tuple[str, ...]] = field(default_factory=dict)
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    """``a.b.c`` for a name or an attribute chain on a name, else ``None``."""
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        head = _dotted(node.value)
-        return None if head is None else f"{head}.{node.attr.value}"
-    return None
 
 
 def _called_name(func: cst.BaseExpression) -> str:
@@ -101,7 +92,7 @@ class _Reader:
             if position is not None:
                 self.body.ids.setdefault((position.start.line, _called_name(node.func)), []).append(ident)
             return inputs | {ident}
-        name = _dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        name = dotted_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
         if name is not None:
             return self.read(name)
         found: set[int] = set()
@@ -122,7 +113,7 @@ class _Reader:
             keys = frozenset().union(*(self.expression(element) for element in target.slice))
             self.bind(target.value, value | keys, True)
             return
-        name = _dotted(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
+        name = dotted_name(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
         if name is None:
             self.expression(target)
             return
@@ -210,7 +201,7 @@ class _Reader:
             call = node.value
             if (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                     and call.func.attr.value in _MUTATORS):
-                receiver = _dotted(call.func.value)
+                receiver = dotted_name(call.func.value)
                 if receiver is not None and receiver not in ("self", "cls"):
                     # buf.append(v): the receiver takes in the arguments (not self, whose every attribute it would
                     # taint)

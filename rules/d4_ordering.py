@@ -152,6 +152,9 @@ from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, IN
                                         UNRESOLVED, CallGraph, CallSite)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
+from extractors.trees import visit
+from extractors.values import dotted_name
+from extractors.visitor import Visitor
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import roles
@@ -265,41 +268,49 @@ def setup_calls(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
     graph = index.analysis(build_call_graph)
     found: set[tuple[str, str]] = set()
     for qualname, info in graph.functions.items():
-        if info.class_name is None or info.name != "__init__":
-            continue
-        for node in _walk_cst(info.node):
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-            elif isinstance(node, cst.AnnAssign) and node.value is not None:
-                targets = [node.target]
-            else:
-                continue
-            if (isinstance(node.value, cst.Call) and all(_self_attribute(t) for t in targets)
-                    and (called := _dotted(node.value.func))):
-                found.add((qualname, called.rsplit(".", 1)[-1]))
+        if info.class_name is not None and info.name == "__init__":
+            scan = _SetupScan()
+            visit(info.node, scan)
+            found.update((qualname, called.rsplit(".", 1)[-1]) for called in scan.called)
     return frozenset(found)
 
 
-def _walk_cst(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node under ``node`` (itself first), not entering nested functions or classes (their own scopes)."""
-    yield node
-    for child in node.children:
-        if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            yield from _walk_cst(child)
+class _SetupScan(Visitor):
+    """The dotted names called for the value of an assignment to attributes of ``self`` (``self.gru =
+    self._build_gru()``: ``self._build_gru``) in one function body, nested functions, classes and lambdas (their
+    own scopes) left out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.called: list[str] = []
+        self._entered = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        entered, self._entered = self._entered, True
+        return not entered  # the body scanned is the first function met
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._add([t.target for t in node.targets], node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self._add([node.target], node.value)
+
+    def _add(self, targets: list[cst.BaseExpression], value: cst.BaseExpression) -> None:
+        if isinstance(value, cst.Call) and all(_self_attribute(t) for t in targets) \
+                and (called := dotted_name(value.func)):
+            self.called.append(called)
 
 
 def _self_attribute(target: cst.BaseExpression) -> bool:
     return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
             and target.value.value == "self")
-
-
-def _dotted(expr: cst.BaseExpression) -> str:
-    """The dotted name of a called expression (``self._build_gru``), empty for a computed one."""
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute) and (head := _dotted(expr.value)):
-        return f"{head}.{expr.attr.value}"
-    return ""
 
 
 def _sets_up(site: CallSite, setup: frozenset[tuple[str, str]], step_name: str) -> bool:
