@@ -115,11 +115,13 @@ required pair is plainly ordered, and either every step runs or none does: a par
 are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
 verdict below the fraction found), so it stays an estimate, unless some missing step is decidedly absent
 (``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding a word of its names
-beyond common calls and generic terms (``_related_name``), while no required pair is violated, mixed or unclear and
-no step is only dead code or a stub; the found steps that hold (strong, of their own, some site a repository call,
-a role's call or a library call the step's functions name) over all steps then settle when that fraction is the
-same whatever the undecided steps turn out to be (``sau.vocabulary.determined_score``, as D1 settles compound
-claims). A score with a step missing is never 1. The same guards keep a pair from settling either way
+beyond common calls and generic terms (``_related_name``), or only dead code or a stub beside steps that run, while
+no required pair is violated, mixed or unclear; the found steps that hold (strong, of their own, some site a
+repository call, a role's call or a library call the step's functions name) over all steps, a dead or stubbed step
+weighing between nothing and a trace (a quarter of a step, so that what a reader makes of it is covered), then
+settle when that fraction is the same whatever the undecided steps turn out to be
+(``sau.vocabulary.determined_score``, as D1 settles compound claims: two steps running in order beside a third
+only written, 2 to 2.25 of 3, is 0.75 either way; one beside one, 1 to 1.25 of 2, is not settled). A score with a step missing is never 1. The same guards keep a pair from settling either way
 (issue 16): both sites in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
 running inside the other's call (``relation``), a site that only constructs an object, or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
@@ -821,7 +823,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     violated = [pair for pair in violated if pair not in unclear]
     if len(found) < len(steps):
         score = min(score, 0.75)  # full marks need every step (CONVENTIONS.md, "The scale")
-    by_absence, undecided = False, 0
+    by_absence, undecided, gone = False, 0, 0
     only_general: list[int] = []
     if len(found) == len(steps) and (broken or any(results[i].strength == STRONG and results[j].strength == STRONG
                                                    for i, j in violated)):
@@ -848,7 +850,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if not decided and graph.runnable and sau.complete and not (unclear or mixed or violated or broken):
             absent_settle = _settled_with_absent(results, steps, [whole(i) for i in range(len(steps))], graph)
             if absent_settle is not None:
-                (score, only_general, undecided), decided, by_absence = absent_settle, True, True
+                (score, only_general, undecided, gone), decided, by_absence = absent_settle, True, True
     missing = [r for r in results if r.outcome != ORDERED]
     drift = (Drift.ORDERING if violated or broken else
              Drift.STUB if all(r.outcome == STUB_STEP for r in missing)
@@ -885,8 +887,12 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     if by_absence:
         reason += "".join(f"; {results[i].name!r} is named only by general words ({results[i].where})"
                           for i in only_general)
-        reason += (f"; settled at {score:g}: the steps present and ordered over all steps, the missing ones "
-                   f"decidedly absent (no call plays their role, no name holds their words)"
+        written = any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results)
+        reason += (f"; settled at {score:g}: the steps present and ordered over all steps"
+                   + (", the missing ones decidedly absent (no call plays their role, no name holds their words)"
+                      if gone else "")
+                   + (", a step written where nothing runs it or only a stub counting as a trace (at most a "
+                      "quarter of a step)" if written else "")
                    + (f", whatever the {undecided} undecided step(s) turn out to be" if undecided else ""))
     elif partial and graph.runnable and certain_steps and not violated:
         related = [(r.name, name) for r, step in zip(results, steps) if r.outcome == ABSENT
@@ -916,18 +922,21 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
 
 
 def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], graph: CallGraph
-                         ) -> tuple[float, list[int], int] | None:
+                         ) -> tuple[float, list[int], int, int] | None:
     """The score of a claim some of whose steps are decidedly absent, when it is the same whatever its undecided
     steps turn out to be (``sau.vocabulary.determined_score``, as D1 settles a compound claim), else ``None``.
     Steps are the claim's elements (CONVENTIONS.md, "Ordering"): one found strongly by calls of its own (``whole``)
-    holds, one decidedly absent (``_decidedly_absent``) does not, any other (weakly mapped, uncertain, run only by
-    another entry point) may be either. ``None`` as well when no step is decidedly absent (the other settling rules
-    then apply), or when a step is only dead code or a stub (a trace, which a reader weighs). Call only when no
-    required pair is violated, mixed or unclear: every found step then counts in the claimed order. Returns the
-    score, the steps decided absent although only a name holding a general word of theirs was seen, and the number
-    of undecided steps."""
-    if any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
-        return None
+    holds, one decidedly absent (``_decidedly_absent``) does not, one only written in code no entry point runs or
+    only a stub holds at most a trace of itself (between 0 and a quarter of a step: the range covers what a reader
+    makes of it), any other (weakly mapped, uncertain, run only by another entry point) may be either. ``None`` as
+    well when no step is decidedly absent, dead or a stub (the other settling rules then apply), and when no step
+    runs beside a dead one or a stub (the claim is then a trace as a whole: ``check``). Call only when no required
+    pair is violated, mixed or unclear: every found step then counts in the claimed order. Returns the score, the
+    steps decided absent although only a name holding a general word of theirs was seen, the number of undecided
+    steps and the number of steps decided absent."""
+    # a step only written in code no entry point runs, or only a stub, holds no more than a trace of itself: between
+    # nothing and a quarter of a step (CONVENTIONS.md, "Stubs and traces"); a test's helper runs under the test runner
+    written = [r.outcome in (DEAD_STEP, STUB_STEP) and not is_test_path(r.where.rsplit(":", 1)[0]) for r in results]
     # no call, definition or name of the step, or only names holding general words of it (``accuracy`` in a
     # ``accuracy_t1`` for "compare at equal budget" names no budget): nothing there may be the step
     # and a step named only by general words (test, eval) none of which any call, definition, name or string holds:
@@ -936,13 +945,15 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
               or r.outcome == ABSENT and _related_name(step, graph) == "no word of its own"
               and not _evaluation_named(step, graph)
               for r, step in zip(results, steps)]
-    if not any(absent):
+    if not any(absent) and not any(written) or any(written) and not any(r.outcome == ORDERED for r in results):
         return None
     bounds = [(1.0, 1.0) if r.outcome == ORDERED and full and _own_call(r, step) else (0.0, 0.0) if gone
-              else (0.0, 1.0) for r, step, full, gone in zip(results, steps, whole, absent)]
+              else (0.0, 0.25) if trace else (0.0, 1.0)
+              for r, step, full, gone, trace in zip(results, steps, whole, absent, written)]
     score = determined_score(bounds)
     return None if score is None else (score, [i for i, (r, gone) in enumerate(zip(results, absent))
-                                               if gone and r.outcome == UNCERTAIN], bounds.count((0.0, 1.0)))
+                                               if gone and r.outcome == UNCERTAIN], bounds.count((0.0, 1.0)),
+                                       sum(absent))
 
 
 def _own_call(result: StepResult, step: dict) -> bool:
