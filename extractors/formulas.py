@@ -385,6 +385,9 @@ class Translator:
         if isinstance(operator, cst.FloorDivide):
             return sympy.floor(left / right)
         if isinstance(operator, cst.Modulo):
+            if isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                # "... %s ..." % eps formats a message; read as a remainder it would divide by the operand
+                return self._unsupported(node, "string formatting")
             return sympy.Mod(left, right)
         if isinstance(operator, cst.Power):
             if right.is_number and (not right.is_real or abs(right) > _MAX_EXPONENT):

@@ -1595,10 +1595,16 @@ def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, cl
         if nodes is None:  # too large to compare: no leaves, never matched
             cached = cache[key] = (form, [], set(), True, False, MAX_FORM_NODES)
         else:
-            code = _as_means(_without_stability(form, keeps_small, claimed_keys))
-            opaque = any(s.name.startswith("<") for s in _free(code))
-            cached = cache[key] = (code, _leaves(code), _functions(code), opaque, equivalence.sign_sensitive(code),
-                                   len(nodes))
+            try:
+                code = _as_means(_without_stability(form, keeps_small, claimed_keys))
+            except (ArithmeticError, TypeError, ValueError):  # sympy rebuilding Mod(x, eps) with eps read as 0
+                code = None
+            if code is None:  # no form to compare: opaque, never matched
+                cached = cache[key] = (form, [], set(), True, False, len(nodes))
+            else:
+                opaque = any(s.name.startswith("<") for s in _free(code))
+                cached = cache[key] = (code, _leaves(code), _functions(code), opaque,
+                                       equivalence.sign_sensitive(code), len(nodes))
     budget.spend(cached[5])  # reading a form is work too, charged alike whether or not the cache held it
     return cached[:5]
 

@@ -140,6 +140,38 @@ def test_dynamic_dispatch_makes_uncalled_code_maybe(tmp_path) -> None:
     assert graph.liveness("run.unused") == MAYBE
 
 
+def test_call_picked_from_a_module_namespace_may_run_each_of_its_definitions(tmp_path) -> None:
+    # models.__dict__[args.model](...) (the official hi-mar's model factory) may build any model the module defines,
+    # and nothing else: the graph stays able to call unrelated uncalled code dead; vars(models)[name] alike
+    _write(tmp_path, {
+        "models.py": "def small(**kw):\n    return 1\n\n\ndef large(**kw):\n    return 2\n",
+        "train.py": "import argparse\nimport models\n\n\ndef unused():\n    return 0\n\n\n"
+                    "def main(args):\n    return models.__dict__[args.model](depth=2)\n\n\n"
+                    "def other(name):\n    return vars(models)[name]()\n\n\n"
+                    "if __name__ == '__main__':\n    main(argparse.ArgumentParser().parse_args())\n",
+    })
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert edge(graph, "train.main", "models.small") == ("by_name", "train.py", 10)
+    assert edge(graph, "train.main", "models.large") == ("by_name", "train.py", 10)
+    assert edge(graph, "train.other", "models.large") == ("by_name", "train.py", 14)
+    assert not graph.dynamic
+    assert graph.liveness("models.small") == MAYBE
+    assert graph.liveness("train.unused") == DEAD
+
+
+def test_call_picked_from_an_object_namespace_is_dynamic_and_from_a_library_one_is_not(tmp_path) -> None:
+    _write(tmp_path, {"run.py": "import torchvision.models as tm\n\n\ndef unused():\n    return 0\n\n\n"
+                                "if __name__ == '__main__':\n    tm.__dict__['resnet18']()\n"})
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert not graph.dynamic
+    assert graph.liveness("run.unused") == DEAD
+    _write(tmp_path, {"run.py": "class Steps:\n    def go(self, name):\n        return self.__dict__[name]()\n\n\n"
+                                "def unused():\n    return 0\n\n\nif __name__ == '__main__':\n    steps = Steps()\n    steps.go('a')\n"})
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.dynamic
+    assert graph.liveness("run.unused") == MAYBE
+
+
 def _write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         path = root / name

@@ -192,6 +192,14 @@ class Resolver:
             if submodule is not None and submodule != module:
                 self.edge(module, submodule, IMPORT, self.keys_of[module][0], line)
         for scope, how, text, line, in_loop, key, branch in scan.raw:
+            if how == "namespace":  # models.__dict__[name](...) may call any function or class models defines
+                resolved = self._resolve_local(module, scan, scope, text)
+                namespace = resolved[1] if resolved and resolved[0] == "repo" and resolved[1] in self.scans else None
+                for member in self._members(namespace) if namespace else ():
+                    self.edge(scope, member, BY_NAME, key, line)
+                if namespace is not None or (resolved and resolved[0] == "external"):
+                    continue  # a library module's namespace holds no repository code
+                how = "dynamic"  # an object's __dict__ (self.__dict__[name]): any method may run
             if how == "dynamic":
                 if scope in g:
                     g.nodes[scope]["dynamic"] = True
@@ -302,6 +310,10 @@ class Resolver:
             method = self.find_method(var_cls, parts[1]) if len(parts) == 2 else None
             return ("repo", method) if method else None
         return self.resolve(text, module)
+
+    def _members(self, module: str) -> list[str]:
+        """The functions and classes ``module`` defines at its top level (qualified node names), in source order."""
+        return [qual for qual in self.scans[module].defs if qual.rsplit(".", 1)[0] == module]
 
     def _chosen_classes(self, module: str, scan: Scan, scope: str, text: str) -> list[str]:
         """The repository classes a call of the local variable ``text`` constructs when its one binding in

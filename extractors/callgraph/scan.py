@@ -29,7 +29,9 @@ _FILLING = word_list("filling_methods")
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
 # A call or reference before resolution: (scope, how, text, line, in_loop, source key, branch); ``how`` is
 # ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``), ``expr`` (a method called on a
-# computed value, ``(loss / k).backward()``: ``text`` is the method's name) or ``dynamic``.
+# computed value, ``(loss / k).backward()``: ``text`` is the method's name), ``namespace`` (a call of what a run-time
+# name picks from a module's namespace, ``models.__dict__[args.model](...)`` or ``vars(models)[name](...)``: ``text``
+# is the module's dotted name) or ``dynamic``.
 RawSite = tuple[str, str, str, int, bool, str, tuple[tuple[int, int], ...]]
 
 
@@ -392,6 +394,8 @@ class Scanner(Visitor):
             self._raw("super", func.attr.value, original_node)
         elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr":
             self._raw("dynamic", "getattr", original_node)  # getattr(obj, name)(...): dispatch by a run-time name
+        elif isinstance(func, cst.Subscript) and _namespace(func.value) is not None:
+            self._raw("namespace", _namespace(func.value) or "", original_node)
         elif isinstance(func, cst.Attribute):  # (loss / k).backward(): a method of a computed value, unresolved
             self._raw("expr", func.attr.value, original_node)
 
@@ -811,3 +815,14 @@ def is_literal(node: cst.BaseExpression) -> bool:
         return all(isinstance(e, cst.DictElement) and is_literal(e.key) and is_literal(e.value)
                    for e in node.elements)
     return False
+
+
+def _namespace(node: cst.BaseExpression) -> str | None:
+    """The dotted name of the module whose namespace ``node`` is (``models.__dict__``, ``vars(models)``), else
+    ``None``."""
+    text = dotted_name(node)
+    if text is not None and text.endswith(".__dict__"):
+        return text[: -len(".__dict__")]
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "vars" and len(node.args) == 1:
+        return dotted_name(node.args[0].value)
+    return None
