@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from extractors.facts import Fact, RepositoryIndex
+from extractors.trees import visit
 from extractors.values import dotted_name
 from extractors.visitor import Visitor
 
@@ -76,7 +77,7 @@ def _scan(index: RepositoryIndex, file: str) -> tuple[Branch, ...]:
     """Every ``if``/``elif`` chain of ``file`` comparing one name with string literals, one ``Branch`` per body."""
     module, positions = index.modules[file], index.positions[file]
     finder = _ChainFinder()
-    module.visit(finder)
+    visit(module, finder)
     found = []
     for chain in finder.chains:
         variants = frozenset(variant for _, _, variant, _ in chain)
@@ -94,6 +95,9 @@ class _ChainFinder(Visitor):
         super().__init__()
         self.chains: list[list[tuple[str, cst.BaseSuite, str, cst.If]]] = []
         self._inner: set[int] = set()  # ids of the If nodes that are an elif of a chain already taken
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        return False  # an ``if`` statement is never inside a simple statement: nothing to find there
 
     def visit_If(self, node: cst.If) -> None:
         if id(node) in self._inner:
