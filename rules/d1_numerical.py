@@ -331,7 +331,7 @@ class Candidates:
         claimed_words = {w for n in all_names for w in names.words(n)}
         periods = word_list("period_words", "rules") - claimed_words
         narrower = [f for f in narrower if not set(names.words(f.name)) & periods]  # log_interval_steps: a period
-        qualified = [f for f in narrower if _extra_tokens(narrow_keys, names.normalise(f.name)) & qualifiers]
+        qualified = [f for f in narrower if _qualifies(narrow_keys, names.normalise(f.name), qualifiers)]
         narrower = [f for f in narrower if f not in qualified]
         schedules = [v for v in atom.values if isinstance(v, str) and quantities.realised_by_calls(v)]
         if schedules:  # a narrower name may name another schedule (guidance_scheduler, noise_scheduler)
@@ -377,7 +377,7 @@ def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
     given the number they make (``_evaluated``)."""
     out = []
     for fact in facts:
-        qualified = bool(_extra_tokens(keys, names.normalise(fact.source)) & qualifiers) if fact.source else False
+        qualified = _qualifies(keys, names.normalise(fact.source), qualifiers) if fact.source else False
         chain = resolve_source(index, fact) if fact.value is None and fact.source and not qualified else ()
         fact = replace(fact, value=chain[-1].value, via=chain) if chain else fact
         out.append(_evaluated(fact, index) if numeric else fact)
@@ -421,11 +421,15 @@ def _wider_name(keys: frozenset[str], fact_key: str) -> bool:
     return any(tokens < frozenset(key.split("_")) and tokens - generic for key in keys)
 
 
-def _extra_tokens(keys: frozenset[str], fact_key: str) -> frozenset[str]:
-    """The tokens a narrower name adds to the claim key it holds (``lr_min`` over ``learning_rate``: ``min``)."""
+def _qualifies(keys: frozenset[str], fact_key: str, qualifiers: frozenset[str]) -> bool:
+    """Whether a narrower name adds a qualifier word to the claim key it holds (``lr_min`` over ``learning_rate``:
+    ``min``). Of the claim keys it holds, those it extends by the fewest tokens count; it qualifies only when it adds
+    a qualifier to each of them (``max_train_video_length`` adds ``video`` to the claimed ``max_train_len``, though
+    ``max train`` to ``video_length``), so the answer never depends on the order of the keys."""
     tokens = frozenset(fact_key.split("_"))
     extra = [tokens - frozenset(key.split("_")) for key in keys if frozenset(key.split("_")) < tokens]
-    return min(extra, key=len) if extra else frozenset()
+    fewest = min((len(e) for e in extra), default=0)
+    return bool(extra) and all(e & qualifiers for e in extra if len(e) == fewest)
 
 
 def _named_place(places: frozenset[str], parts) -> bool:
