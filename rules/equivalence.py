@@ -162,20 +162,22 @@ def _run(program: tuple[tuple, ...], point: int, renaming: dict[str, str]) -> co
     """The value of the last node of ``program`` at ``point``; raises ``Inconclusive`` at the first node that has
     none (a division by zero, an overflow, an operand left out)."""
     values: list = []
+    # this loop runs for every node of every candidate at every point and renaming: its lookups are made local
+    append, read, rename, huge = values.append, values.__getitem__, renaming.get, _HUGE
     try:
         for operation, data, arguments in program:
-            args = [values[i] for i in arguments]
             if operation == _SYMBOL:
-                values.append(_symbol(renaming.get(data, data), point))
+                append(_symbol(rename(data, data), point))
                 continue
+            if operation == _CONSTANT:  # no arguments, so none left out
+                append(data)
+                continue
+            args = [*map(read, arguments)]
             if operation == _REAL:
-                values.append(_real_function(data, args))
+                append(_real_function(data, args))
                 continue
             if None in args:
                 raise Inconclusive("an operand left out")
-            if operation == _CONSTANT:
-                values.append(data)
-                continue
             if operation == _FAILED:
                 raise Inconclusive(data)
             if operation == _ADD:
@@ -203,9 +205,9 @@ def _run(program: tuple[tuple, ...], point: int, renaming: dict[str, str]) -> co
                 result = data(args[0])
             else:
                 result = _generic(data, args)
-            if not (abs(result) < _HUGE) or result != result:
+            if not (abs(result) < huge) or result != result:
                 raise Inconclusive("overflow")
-            values.append(result)
+            append(result)
     except (OverflowError, ZeroDivisionError, ValueError) as error:
         raise Inconclusive(str(error)) from None
     return values[-1]
@@ -248,9 +250,14 @@ def _generic(data: tuple, args: list[complex]) -> complex:
     """A fixed smooth function of ``args`` for an uninterpreted function: ``data`` is (its name, the seeded
     constant, the linear and the square coefficients, ``_operation``); order matters, no symmetry."""
     _, constant, linear_weights, square_weights = data
-    linear = constant + sum(w * a for w, a in zip(linear_weights, args))
-    square = sum(w * a * a for w, a in zip(square_weights, args))
-    return cmath.sin(linear) + 0.5 * cmath.cos(square) + 0.25 * len(args)
+    # the sums ``sum(w * a for ...)`` would make, in the same order (so the same rounding), without a generator
+    linear: complex | int = 0
+    square: complex | int = 0
+    for w, a in zip(linear_weights, args):
+        linear += w * a
+    for w, a in zip(square_weights, args):
+        square += w * a * a
+    return cmath.sin(constant + linear) + 0.5 * cmath.cos(square) + 0.25 * len(args)
 
 
 def sign_sensitive(expression: sympy.Basic) -> bool:
