@@ -758,7 +758,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     _into_shared_body(results, steps, traces.get(entry, []) if entry else [], graph)
     flows = index.analysis(data_flows)
     _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
-    _confirm_by_flow(results, flows)
+    _confirm_by_flow(results, steps, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry, setup)
@@ -1028,7 +1028,7 @@ def _best_trace(steps, traces: dict[str, list[Event]], stubs: dict[str, str] | N
             stubbed: list[Event] = []
             trained: list[Event] = []
             names = step_names(step)
-            repeated = bool(set(_words(step["name"])) & _REPEATED)
+            repeated = _repeated(step)
             for event in events:
                 strength = match_site(names, event.site)
                 if strength is not None and _sets_up(event.site, setup, step["name"]):
@@ -1195,7 +1195,7 @@ def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows, trace_
                 result.events, result.event, result.strength = (), None, None
 
 
-def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
+def _confirm_by_flow(results: list[StepResult], steps, flows: DataFlows) -> None:
     """Map strongly, in place, the weakly mapped steps lying between strongly mapped ones in the claimed order,
     where data flow shows one site per step on one path: from the strong step before the first weak one to the
     strong step after the last, every step running and each site feeding the next in one scope
@@ -1204,7 +1204,8 @@ def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
     the step there, not any call of its name elsewhere; the step is then placed at that site only. One path for
     the whole stretch, so that each strong step in it is one site, not a site before one weak step and another
     after the next. A site stands for its step in a scope through the call of that scope that runs it
-    (``Event.path``)."""
+    (``Event.path``). A step over several things (``repeated_step_words``: "run the sampler for several T") stays
+    weak at a chain site in no loop: data flow shows which call it is, not that one call is a sweep."""
     def runs(i: int) -> bool:
         return results[i].outcome == ORDERED and not results[i].partly_stub
 
@@ -1224,9 +1225,15 @@ def _confirm_by_flow(results: list[StepResult], flows: DataFlows) -> None:
             first, last = weak[0] - 1, weak[-1] + 1
             chain = _flow_chain([results[i].events for i in range(first, last + 1)], flows)
             for i, event in zip(range(first, last + 1), chain or ()):
-                if i in weak:
+                # the same guard as in _best_trace: one call outside any loop runs one thing, not several
+                if i in weak and not (_repeated(steps[i]) and not event.in_loop):
                     results[i].strength, results[i].event, results[i].events = STRONG, event, (event,)
         k = end + 1
+
+
+def _repeated(step: dict) -> bool:
+    """Whether the step's name says it runs over several things (``repeated_step_words``: "train the variants")."""
+    return bool(set(_words(step["name"])) & _REPEATED)
 
 
 def _flow_chain(events: list[tuple[Event, ...]], flows: DataFlows) -> list[Event] | None:
