@@ -122,7 +122,8 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...
 
     def skip_dir(path: str, folder: str) -> bool:
         relative = Path(path).relative_to(root).as_posix()
-        if _excluded(relative, exclude):
+        # a folder is the user's to skip when a glob excludes it or every file below it (result/* excludes result/)
+        if _excluded(relative, exclude) or _excluded(relative + "/\0", exclude):
             return True
         if folder in SKIP_DIRS or _is_venv(Path(path)):
             if folder in REPORTED_SKIPS:

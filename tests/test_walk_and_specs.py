@@ -49,6 +49,17 @@ def test_walk_excludes_by_glob_or_folder_name(tmp_path):
     assert [f.relative for f in found] == ["a/keep.py"]
 
 
+def test_a_folder_whose_every_file_the_user_excludes_is_not_warned_about(tmp_path):
+    # --exclude 'result/*' (SA-Bench's scores) used to leave the 'result/: skipped: run outputs' warning standing
+    for name in ("result/scores.py", "train.py", "outputs/b/log.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found, skipped = walk(tmp_path, exclude=("result/*", "outputs/*.json"))
+    assert [f.relative for f in found] == ["train.py"]
+    assert [(s.relative, s.reason) for s in skipped] == [
+        ("outputs/", "run outputs or build products, not the implementation")]
+
+
 def test_test_paths():
     assert is_test_path("tests/test_model.py") and is_test_path("src/test_x.py") and is_test_path("a/tests.py")
     assert not is_test_path("src/testing_utils_model.py") and not is_test_path("contest.py")

@@ -336,7 +336,7 @@ def print_summary(rows: Sequence[Row], console: Console) -> None:
     cells = [(printable(row.name), printable(row.paper), str(row.saus), str(row.settled), str(row.unresolved),
               *(_score(row.scores.get(d)) for d in dimensions), _score(row.overall),
               *([printable(row.error or "")] if errors else [])) for row in rows]
-    title = f"{len(rows)} repositories"
+    title = _counted(len(rows), "repository", "repositories")
     if console.is_terminal:
         table = Table(title=title, title_justify="left")
         for index, column in enumerate(header):
@@ -349,10 +349,16 @@ def print_summary(rows: Sequence[Row], console: Console) -> None:
         for text in (title, *aligned(header, cells)):
             console.print(Text(text), soft_wrap=True)
     totals = summary(rows, Options())["totals"]
-    console.print(f"{totals['ran']} of {totals['repositories']} repositories ran ({totals['input_errors']} input "
-                  f"errors, {totals['internal_errors']} internal errors); {totals['saus']} SAUs: "
+    console.print(f"{totals['ran']} of {_counted(totals['repositories'], 'repository', 'repositories')} ran "
+                  f"({_counted(totals['input_errors'], 'input error')}, "
+                  f"{_counted(totals['internal_errors'], 'internal error')}); {totals['saus']} SAUs: "
                   f"{totals['settled']} settled, {totals['judged']} judged, {totals['unresolved']} unresolved; "
                   f"mean overall {_score(totals['mean_overall'])}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _counted(number: int, word: str, plural: str = "") -> str:
+    """``number`` and ``word`` in the number it takes (``1 input error``, ``2 input errors``)."""
+    return f"{number} {word if number == 1 else plural or word + 's'}"
 
 
 def _score(value: float | None) -> str:
