@@ -34,7 +34,7 @@ POSITIVE_POINTS = 4
 POINTS = 7  # POSITIVE_POINTS, then points of both signs
 RELATIVE_TOLERANCE = 1e-7
 _HUGE = 1e120
-_REAL = 1e-9  # an imaginary part below this is rounding: the value is real
+_REAL_TOLERANCE = 1e-9  # an imaginary part below this is rounding: the value is real
 # functions interpreted on real values, whose result depends on the sign of an argument
 SIGN_SENSITIVE = frozenset({"max", "min", "clip", "relu"})
 _NONE = "None"  # the symbol of an optional operand left out (extractors.formulas.MISSING_OPERAND)
@@ -229,7 +229,7 @@ def _symbol(name: str, point: int) -> complex | None:
 def _real_function(name: str, args: list) -> complex:
     """``max``, ``min``, ``clip(x, low, high)`` (a bound left out is ``None``) and ``relu`` on real values."""
     present = [a for a in args if a is not None]
-    if any(abs(a.imag) > _REAL for a in present) or not present:
+    if any(abs(a.imag) > _REAL_TOLERANCE for a in present) or not present:
         raise Inconclusive(f"{name} of a complex value")
     reals = [a.real for a in present]
     if name == "relu" and len(args) == 1 and args[0] is not None:

@@ -73,6 +73,17 @@ def test_a_small_code_constant_stays_apart_from_its_neighbour() -> None:
     assert {s.name for s in code("1.0 - a + 1e-8").free_symbols} == {"a", "<small 1/100000000>"}
 
 
+def test_a_clamp_of_a_complex_value_is_inconclusive_at_every_point() -> None:
+    # the square root of a negative point is imaginary (0.77i to 1.34i here): a max of it has no value; the tolerance
+    # for rounding once shared its name with an operation code, so an imaginary part below 1 passed as real
+    clamped = formula("max(0, sqrt(x))")
+    negative = [p for p in range(40) if equivalence.evaluate(formula("x"), p).real < 0]
+    assert negative
+    for point in negative:
+        with pytest.raises(equivalence.Inconclusive):
+            equivalence.evaluate(clamped, point)
+
+
 @pytest.mark.parametrize("written, claimed, difference", [
     ("-(a - b) ** 2", "(a - b) ** 2", "sign flipped: the code computes the negative of the formula"),
     ("3 * a * b ** 2", "a * b ** 2", "constant factor 3 against the formula"),
