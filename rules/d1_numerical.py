@@ -25,7 +25,10 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   related name (``guidance_lambda: 120000`` for ``guidance_weight``; not a broader one, ``num_heads`` for
   ``n_kv_heads``, the general quantity, once the claim's own name is bound) or to one of the atom's generic aliases
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
-  the prose (``1,281,167 training images`` against ``num_images = 16``); those stay ambiguous.
+  the prose (``1,281,167 training images`` against ``num_images = 16``), nor when sibling functions, classes or
+  constructions each bind their own value and the claim names none of them (``_sibling_spread``), nor when the
+  drifting bindings sit in a part binding another atom of the claim to another value while that atom's claimed value
+  is bound elsewhere (``_in_another_component``); those stay ambiguous.
 - **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
   ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). ARCHITECTURE.md caps
   a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
@@ -150,11 +153,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     if not sau.atoms and not elements:
         return Verdict(sau, None, Status.UNRESOLVED, "no name/value atom could be read from this claim", RULE)
     atom_results = []
+    found: dict[int, Candidates] = {}
     for atom in sau.atoms:
-        candidates = Candidates.of(atom, index)
+        candidates = found[id(atom)] = Candidates.of(atom, index)
         atom_results.append((atom, _paired_with_variants(atom, [decide_value(atom, value, index, candidates,
                                                                              sau.statement)
                                                                 for value in _required(atom)])))
+    atom_results = [(atom, [_in_another_component(atom, o, atom_results, found, index) for o in outcomes])
+                    for atom, outcomes in atom_results]
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
     # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
@@ -208,6 +214,43 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     status = Status.SETTLED if determined is not None else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, evidence, findings,
                    trace=traces.values(atom_results, _EVIDENCE_FIRST))
+
+
+def _in_another_component(atom: Atom, outcome: ValueOutcome, atom_results: list[tuple[Atom, list[ValueOutcome]]],
+                          found: dict[int, "Candidates"], index: RepositoryIndex) -> ValueOutcome:
+    """A drift of ``atom`` read in another component than the claim's: the claim's atoms describe one part
+    ("the policy MLP has two hidden layers of 256 units"), and when another atom of it matches only in other
+    functions or classes, while each function or class holding the drift's bindings binds that atom to another
+    value too (``ResidualMLPDenoiser(num_layers=6, mlp_width=1024)`` beside the policy's ``hidden_sizes=(256,
+    256)``), and the matched value is not passed on from them either (its provenance chain, ``Fact.via``), those
+    bindings are another part's settings: the outcome becomes ambiguous. ``found`` maps each atom's
+    id to its ``Candidates``. Other outcomes, and drifts whose bindings are not all placed in code
+    (``extractors.provenance.binding_scope``), are returned as they are."""
+    if outcome.outcome != DRIFT or not outcome.facts or not all(_differs(atom, f.value) for f in outcome.facts):
+        return outcome
+    drifting = {(f.file, binding_scope(index, f)) for f in outcome.facts}
+    if any(not scope for _, scope in drifting):
+        return outcome
+    liveness = index.analysis(binding_liveness)
+    for other, results in atom_results:
+        held = [f for o in results if o.outcome == MATCHED for f in o.facts]
+        where = {(f.file, binding_scope(index, f)) for f in held}
+        # where the matched value comes from (train.py's epochs passed on from get_config's epochs_ood) holds it too
+        sources = {(g.file, binding_scope(index, g)) for f in held for g in f.via}
+        if other is atom or not held or any(not scope for _, scope in where) or (where | sources) & drifting:
+            continue
+        candidates = found[id(other)]
+        unlike = {place: f for f in (*candidates.agreeing, *candidates.narrower)
+                  if (place := (f.file, binding_scope(index, f))) in drifting and f.value is not None
+                  and _differs(other, f.value) and not any(_holds_fact(other, v, f) for v in _required(other))
+                  and liveness(f) != DEAD and _override(f, other, index) is None}
+        if set(unlike) == drifting:
+            shown = next(iter(unlike.values()))
+            return replace(outcome, outcome=AMBIGUOUS,
+                           note=f"{outcome.note}, in {outcome.facts[0].context or 'code'}, which binds the claim's "
+                                f"{other.name} to {show_value(shown.value)} ({shown.ref}) while the claimed "
+                                f"{other.name} is bound at {held[0].ref}: another component's setting")
+    return outcome
 
 
 def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False) -> list[tuple[float, float]]:
@@ -566,6 +609,17 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
            and not (own_bound and _wider_name(keys, names.normalise(f.name)))]
     weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
+        spread = _sibling_spread(different, index, statement)
+        if spread is not None and not spread[1]:
+            # one value per sibling (a loader per dataset, a config per experiment) and the claim names none of
+            # them: its own experiment may be another sibling, binding the quantity differently or not at all
+            one, two = spread[0][:2]
+            return ValueOutcome(value, AMBIGUOUS, tuple(spread[0]),
+                                f"code binds {show_value(one.value)} at {_at(one)} and {show_value(two.value)} at "
+                                f"{_at(two)}, one value per sibling ({_sibling_label(one, index)}, "
+                                f"{_sibling_label(two, index)}); the claim names none of them")
+        if spread is not None:
+            different = spread[1]
         return ValueOutcome(value, DRIFT, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}")
     if unsure and not different:
@@ -970,6 +1024,67 @@ def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...
         if calls:
             found.append(calls[0])
     return tuple(dict.fromkeys(found))
+
+
+def _sibling_label(fact: Fact, index: RepositoryIndex) -> str:
+    """The name of the sibling a binding belongs to (``_sibling_spread``): the name a construction's result is bound
+    to (``pg_config_s43``), else the module-level function or class holding it (``load_synth``, ``Critic``)."""
+    if fact.kind == K.KEYWORD:
+        label = result_name(index, fact) or binding_scope(index, fact) or ""
+        return label.rsplit(".", 1)[-1]
+    return (binding_scope(index, fact) or "").partition(".")[0]
+
+
+def _sibling_family(fact: Fact, index: RepositoryIndex) -> tuple[str, ...] | None:
+    """The family of siblings a binding belongs to, or ``None`` when it has none: a keyword, the constructions of
+    its callee (``("call", callee)``); a local or a parameter default, the module-level functions and classes of its
+    file holding one at the same path inside them (``("scope", file, "__init__")`` for ``Critic.__init__``). Each
+    sibling is named by ``_sibling_label``. Module-level bindings, config keys and argparse options have no
+    siblings."""
+    if fact.kind == K.KEYWORD:
+        return ("call", fact.context)
+    if fact.kind not in (K.ASSIGNMENT, K.DEFAULT, K.FIELD):
+        return None
+    scope = binding_scope(index, fact)
+    if not scope:
+        return None
+    return ("scope", fact.file, scope.partition(".")[2])
+
+
+def _sibling_spread(different: list[Fact], index: RepositoryIndex,
+                    statement: str) -> tuple[list[Fact], list[Fact]] | None:
+    """When the differing bindings of a claimed quantity are set per sibling, with different values (``n_test =
+    10000`` in ``load_synth``, ``n_test = 5000`` in ``load_heteroskedastic``; ``PGConfig(iterations=2000)`` and
+    ``PGConfig(iterations=3000)`` built for two experiments), each is the value of its own dataset, experiment or
+    component, and a claim about one of them is contradicted only by its own. Returns ``None`` when no family of
+    siblings (``_sibling_family``) binds two different values; else the family's bindings, one per value (the
+    evidence), and those the claim selects: the siblings whose name (``_sibling_label``) holds a word of the
+    ``statement`` no other sibling's name holds, or that sit in the branch of the variant it names
+    (``extractors.variants``), in ``different``'s order. Empty when nothing selects: the claim's own sibling may
+    bind another value or none (a data-derived size), and a setting outside the family may be replaced by it, so no
+    drift is read."""
+    families: dict[tuple[str, ...], dict[str, list[Fact]]] = {}
+    for fact in different:
+        family = _sibling_family(fact, index)
+        if family is not None:
+            # siblings are told apart by name: one experiment run twice (exp1 = run_exp1(n=300) in a demo,
+            # exp1 = run_exp1(n=500) for the plots) is one sibling whose every run is the claim's if any is
+            families.setdefault(family, {}).setdefault(_sibling_label(fact, index), []).append(fact)
+    spread = next((members for members in families.values() if len(members) >= 2
+                   and len({value_key(f.value) for facts in members.values() for f in facts}) >= 2), None)
+    if spread is None:
+        return None
+    labels = {label: set(names.words(label)) for label in spread}
+    shared = set.intersection(*labels.values())
+    said = set(names.words(statement))
+    named = {id(f) for label, facts in spread.items() if (labels[label] - shared) & said for f in facts}
+    # a sibling in the branch of the variant the claim names (if model_type == "1.7B_28L":) is selected too
+    chosen = [f for f in different if id(f) in named
+              or ((b := branch_of(index, f)) is not None and family_named_in(statement, b.variant))]
+    first: dict[object, Fact] = {}  # one sibling per value: the evidence shows two different values
+    for fact in sorted((f for facts in spread.values() for f in facts), key=_evidence_order):
+        first.setdefault(value_key(fact.value), fact)
+    return list(first.values()), chosen
 
 
 def _claimed_variant_first(facts: list[Fact], index: RepositoryIndex, statement: str) -> list[Fact]:
