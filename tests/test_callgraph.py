@@ -166,7 +166,8 @@ def test_call_picked_from_an_object_namespace_is_dynamic_and_from_a_library_one_
     assert not graph.dynamic
     assert graph.liveness("run.unused") == DEAD
     _write(tmp_path, {"run.py": "class Steps:\n    def go(self, name):\n        return self.__dict__[name]()\n\n\n"
-                                "def unused():\n    return 0\n\n\nif __name__ == '__main__':\n    steps = Steps()\n    steps.go('a')\n"})
+                                "def unused():\n    return 0\n\n\n"
+                                "if __name__ == '__main__':\n    steps = Steps()\n    steps.go('a')\n"})
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert graph.dynamic
     assert graph.liveness("run.unused") == MAYBE

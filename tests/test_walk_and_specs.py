@@ -15,9 +15,7 @@ def test_walk_skips_outputs_environments_binaries_and_large_files(tmp_path):
         "outputs/o.py": "", ".git/config.py": "", "venv/lib.py": "", "myenv/pyvenv.cfg": "", "myenv/m.py": "",
         "nb.ipynb": "{}", "data.bin.py": "", "notes.md": "text",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    _write(tmp_path, files)
     (tmp_path / "data.bin.py").write_bytes(b"\x00\x01binary")
     (tmp_path / "big.py").write_text("z = 3\n" * 100)
     found, skipped = walk(tmp_path, max_bytes=500)
@@ -42,22 +40,25 @@ def test_walk_never_follows_links_or_opens_pipes(tmp_path):
 
 
 def test_walk_excludes_by_glob_or_folder_name(tmp_path):
-    for name in ("a/sam2/x.py", "a/keep.py", "b/train.py"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("")
+    _write(tmp_path, dict.fromkeys(("a/sam2/x.py", "a/keep.py", "b/train.py"), ""))
     found, _ = walk(tmp_path, exclude=("sam2", "./b/*"))
     assert [f.relative for f in found] == ["a/keep.py"]
 
 
 def test_a_folder_whose_every_file_the_user_excludes_is_not_warned_about(tmp_path):
     # --exclude 'result/*' (SA-Bench's scores) used to leave the 'result/: skipped: run outputs' warning standing
-    for name in ("result/scores.py", "train.py", "outputs/b/log.py"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("")
+    _write(tmp_path, dict.fromkeys(("result/scores.py", "train.py", "outputs/b/log.py"), ""))
     found, skipped = walk(tmp_path, exclude=("result/*", "outputs/*.json"))
     assert [f.relative for f in found] == ["train.py"]
     assert [(s.relative, s.reason) for s in skipped] == [
         ("outputs/", "run outputs or build products, not the implementation")]
+
+
+def _write(root, files):
+    """The files ``{relative path: text}`` below ``root``, with their folders."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
 
 
 def test_test_paths():

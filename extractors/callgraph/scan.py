@@ -394,8 +394,8 @@ class Scanner(Visitor):
             self._raw("super", func.attr.value, original_node)
         elif isinstance(func, cst.Call) and dotted_name(func.func) == "getattr":
             self._raw("dynamic", "getattr", original_node)  # getattr(obj, name)(...): dispatch by a run-time name
-        elif isinstance(func, cst.Subscript) and _namespace(func.value) is not None:
-            self._raw("namespace", _namespace(func.value) or "", original_node)
+        elif isinstance(func, cst.Subscript) and (namespace := _namespace(func.value)) is not None:
+            self._raw("namespace", namespace, original_node)
         elif isinstance(func, cst.Attribute):  # (loss / k).backward(): a method of a computed value, unresolved
             self._raw("expr", func.attr.value, original_node)
 
