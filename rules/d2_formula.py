@@ -1870,6 +1870,8 @@ def _mechanism_keys(keywords) -> list[frozenset[str]]:
             tokens = written
         if tokens:
             keys.append(tokens)
+        if len(written) > 1:  # hi_mar_base as code may write it, himar_base (``_name_tokens``)
+            keys.append(frozenset({"".join(names.words(last))}))
         if _acronym(last):
             keys.append(frozenset({last.lower()}))
     return keys
@@ -1890,8 +1892,22 @@ def _contains(keys: list[frozenset[str]], name: str) -> bool:
     """True when ``name`` holds every token of one keyword (``compute_edit_distance_ratio`` holds edit_distance),
     normalised or as written (``train_step`` holds the keyword ``train_step``, whose words ``_mechanism_keys``
     keeps)."""
-    tokens = set(names.normalise(name).split("_")) | set(names.words(name))
+    tokens = _name_tokens(name)
     return any(key <= tokens for key in keys)
+
+
+_JOINED_WORDS = 6  # names with more words than this are not joined (bounded work; such names are rare)
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_tokens(name: str) -> frozenset[str]:
+    """The tokens ``_contains`` compares with a keyword's: the alias table's normalised words of ``name``, its
+    words as written, and each run of two or more adjacent words joined (``himar_base`` holds ``himarbase``, the
+    joined form of the keyword ``hi_mar_base``: where a word boundary falls in a coined name varies)."""
+    words = names.words(name)
+    joined = {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1)} \
+        if len(words) <= _JOINED_WORDS else set()
+    return frozenset(set(names.normalise(name).split("_")) | set(words) | joined)
 
 
 def _config_named(keys: list[frozenset[str]], fact) -> bool:
