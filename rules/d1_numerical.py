@@ -26,7 +26,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   ``n_kv_heads``, the general quantity, once the claim's own name is bound) or to one of the atom's generic aliases
   (``n = 10`` for ``n_cal``: another experiment may use ``n_cal = 1000``), nor for atoms named only by a count noun of
   the prose (``1,281,167 training images`` against ``num_images = 16``), nor when sibling functions, classes or
-  constructions each bind their own value and the claim names none of them (``_sibling_spread``), nor when the
+  constructions each bind their own value, the claim names none of them and some sibling binds none
+  (``_sibling_spread``, ``_unbound_sibling``), nor when the
   drifting bindings sit in a part binding another atom of the claim to another value while that atom's claimed value
   is bound elsewhere (``_in_another_component``); those stay ambiguous.
 - **stub**: matched, but every matching fact sits inside a stub (a default of a function whose body is only
@@ -610,6 +611,14 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         spread = _sibling_spread(different, index, statement)
+        unbound = _unbound_sibling(spread[0], index) if spread is not None and not spread[1] else None
+        if spread is not None and not spread[1] and unbound is None:
+            # every sibling of the family binds its own value and none the claimed one: whichever the claim is
+            # about, it runs another value
+            return ValueOutcome(value, DRIFT, tuple(spread[0]),
+                                f"code binds {show_value(spread[0][0].value)} at {_at(spread[0][0])} and "
+                                f"{show_value(spread[0][1].value)} at {_at(spread[0][1])}, one value per sibling, "
+                                f"and no sibling binds the claimed one")
         if spread is not None and not spread[1]:
             # one value per sibling (a loader per dataset, a config per experiment) and the claim names none of
             # them: its own experiment may be another sibling, binding the quantity differently or not at all
@@ -617,7 +626,8 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, tuple(spread[0]),
                                 f"code binds {show_value(one.value)} at {_at(one)} and {show_value(two.value)} at "
                                 f"{_at(two)}, one value per sibling ({_sibling_label(one, index)}, "
-                                f"{_sibling_label(two, index)}); the claim names none of them")
+                                f"{_sibling_label(two, index)}); the claim names none of them, and "
+                                f"{unbound} binds none")
         if spread is not None:
             different = spread[1]
         return ValueOutcome(value, DRIFT, tuple(different),
@@ -1085,6 +1095,38 @@ def _sibling_spread(different: list[Fact], index: RepositoryIndex,
     for fact in sorted((f for facts in spread.values() for f in facts), key=_evidence_order):
         first.setdefault(value_key(fact.value), fact)
     return list(first.values()), chosen
+
+
+def _unbound_sibling(shown: list[Fact], index: RepositoryIndex) -> str | None:
+    """A sibling of the family of ``shown`` (bindings of ``_sibling_spread``, one per value) that binds no comparable
+    value of the quantity, by name, or ``None`` when every sibling binds one. A claim naming no sibling may be about
+    such a one (``load_images`` beside ``load_synthetic`` and ``load_noisy``, its test size derived from the data),
+    so a drift is read only when there is none. Siblings of a scope family are the module-level functions and
+    classes of its file whose name holds every word the family's labels share (``load``); labels sharing no word
+    give ``"a sibling"``: which code is a sibling is not known. A construction family has none unbound: its keywords
+    differ from the claim only where every live call of the callee passes one (``_may_contradict``)."""
+    family = _sibling_family(shown[0], index)
+    if family is None:
+        return "a sibling"
+    if family[0] == "call":
+        return None
+    bound_labels = {_sibling_label(f, index) for f in _family_bindings(shown, family, index)}
+    shared = set.intersection(*(set(names.words(label)) for label in bound_labels))
+    if not shared:
+        return "a sibling"
+    graph = index.analysis(build_call_graph)
+    tops = [info.name for info in graph.functions.values() if info.file == family[1] and info.class_name is None
+            and info.qualname == f"{info.module}.{info.name}"]
+    tops += [qualname.rsplit(".", 1)[-1] for qualname, (file, _, _) in graph.classes.items() if file == family[1]]
+    return next((name for name in tops if shared <= set(names.words(name)) and name not in bound_labels), None)
+
+
+def _family_bindings(shown: list[Fact], family: tuple[str, ...] | None, index: RepositoryIndex) -> list[Fact]:
+    """Every binding of the quantity's names in ``family`` (``_sibling_family``) that has a comparable value: the
+    facts of ``shown``'s names at that family's places."""
+    wanted = {names.normalise(f.name) for f in shown}
+    return [f for name in wanted for f in index.by_name.get(name, ())
+            if f.value is not None and _sibling_family(f, index) == family]
 
 
 def _claimed_variant_first(facts: list[Fact], index: RepositoryIndex, statement: str) -> list[Fact]:
