@@ -948,7 +948,7 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
     absent = [(r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _decidedly_absent(step, graph)
               or r.outcome == ABSENT and _related_name(step, graph) == "no word of its own"
               and not _evaluation_named(step, graph)
-              or r.outcome == UNCERTAIN and r.mentioned and _unread_settings_only(step, graph)
+              or (r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _unread_settings_only(step, graph)
               for r, step in zip(results, steps)]
     if not any(absent) and not any(written) or any(written) and not any(r.outcome == ORDERED for r in results):
         return None
