@@ -53,7 +53,6 @@ values counted 0.5, the middle of what they could be; uncovered elements left ou
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from typing import cast
 
 import sympy
@@ -69,22 +68,13 @@ from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, d1_elements, names, quantities, traces
-from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Finding, Status, Value, Verdict, compound_score,
+from rules.findings import AtomFinding, ValueFinding
+from rules.findings import ValueOutcomeKind as Outcome
+from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Status, Value, Verdict, compound_score,
                             determined_score, score_range, show_value)
 
 RULE = "rule:d1-numerical"
 
-
-
-class Outcome(StrEnum):
-    """The decision for one claimed value (module docstring)."""
-
-    MATCHED = "matched"
-    UNUSED = "unused"
-    STUB = "stub"
-    DRIFT = "drift"
-    ABSENT = "absent"
-    AMBIGUOUS = "ambiguous"
 
 
 MATCHED, UNUSED, STUB, DRIFT, ABSENT, AMBIGUOUS = (Outcome.MATCHED, Outcome.UNUSED, Outcome.STUB, Outcome.DRIFT,
@@ -107,26 +97,6 @@ _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
 # Products are tried over at most this many distinct values per factor: bounded work, and more values than this
 # under one name means the name is reused for unrelated things.
 _PRODUCT_VALUES = 4
-
-
-@dataclass(frozen=True)
-class ValueFinding(Finding):
-    """The report's record of one claimed value: how it is shown, its outcome, the note, where it was found."""
-
-    value: str
-    outcome: Outcome
-    note: str
-    refs: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class AtomFinding(Finding):
-    """The report's record of one atom (``sau.vocabulary.Finding``): the atom as written, its score (mean of its
-    values' scores), and each value's finding."""
-
-    atom: str
-    score: float
-    values: tuple[ValueFinding, ...]
 
 
 @dataclass(frozen=True)

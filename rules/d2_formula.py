@@ -71,7 +71,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from functools import lru_cache
 from typing import Callable, Sequence, cast
 
@@ -88,7 +87,9 @@ from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
 from rules.d2_stubs import overriding_methods, stub_of
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Location, Status, Verdict, round_to_scale, share_score
+from rules.findings import FormulaFinding
+from rules.findings import FormulaOutcome as Outcome
+from sau.vocabulary import SAU, Drift, Evidence, Location, Status, Verdict, round_to_scale, share_score
 
 RULE = "rule:d2-formula"
 
@@ -116,15 +117,6 @@ _CANDIDATES_SHOWN = 3
 _STRUCTURAL = frozenset({"getitem", "matmul", "transpose", "clip", "where", "Abs", "floor", "Mod", "less",
                          "less_equal", "greater", "greater_equal", "equal", "not_equal"})
 
-
-
-class Outcome(StrEnum):
-    """The decision for one claimed formula (module docstring)."""
-
-    EQUIVALENT = "equivalent"
-    UNREACHED = "unreached"  # equivalent, but only in functions no entry point reaches
-    DRIFTED = "drift"
-    UNKNOWN = "unknown"
 
 
 EQUIVALENT, UNREACHED, DRIFTED, UNKNOWN = Outcome.EQUIVALENT, Outcome.UNREACHED, Outcome.DRIFTED, Outcome.UNKNOWN
@@ -2160,18 +2152,6 @@ def helper_returns(index: RepositoryIndex) -> dict[tuple[str, str], tuple[CodeEx
                     if c.target == "return" and not isinstance(c.expression, sympy.Symbol)]
         found[(key, record.qualname)] = tuple(computed[:_CANDIDATES_SHOWN])
     return found
-
-
-@dataclass(frozen=True)
-class FormulaFinding(Finding):
-    """The report's record of one claimed formula (``sau.vocabulary.Finding``): its text, outcome, the difference
-    named for a drift, its credit toward the score, and the candidates behind it (``file:line``)."""
-
-    formula: str
-    outcome: Outcome
-    difference: str
-    credit: float
-    candidates: tuple[str, ...]
 
 
 def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:

@@ -122,7 +122,6 @@ import builtins
 import itertools
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 from typing import Callable
 
@@ -141,19 +140,13 @@ from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_options import called_name, free_source, typed_freely
 from rules.d3_values import stub_nodes, uncomputed
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, share_score, show_value
+from rules.findings import ElementFinding
+from rules.findings import ElementOutcome as Outcome
+from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, share_score, show_value
 
 RULE = "rule:d3-protocol"
 CATEGORIES = ("datasets", "baselines", "metrics", "scope")
 
-
-
-class Outcome(StrEnum):
-    """The decision for one protocol element (module docstring)."""
-
-    PRESENT = "present"
-    ABSENT = "absent"
-    AMBIGUOUS = "ambiguous"
 
 
 PRESENT, ABSENT, AMBIGUOUS = Outcome.PRESENT, Outcome.ABSENT, Outcome.AMBIGUOUS
@@ -243,18 +236,6 @@ class ElementResult:
     note: str
     refs: tuple = ()
     hint: bool = False  # ambiguous only through a generic term or a related name: no half credit in the estimate
-
-
-@dataclass(frozen=True)
-class ElementFinding(Finding):
-    """The report's record of one protocol element (``sau.vocabulary.Finding``): its category and name, outcome,
-    note, and the first two places behind it (``file:line``)."""
-
-    category: str
-    element: str
-    outcome: Outcome
-    note: str
-    refs: tuple[str, ...]
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:

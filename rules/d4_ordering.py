@@ -142,7 +142,6 @@ import builtins
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterator
@@ -162,8 +161,10 @@ from extractors.words import word_list
 from rules import roles
 from rules.names import singular
 from rules.d4_flow import DataFlows, data_flows
+from rules.findings import StepFinding, Strength
+from rules.findings import StepOutcome as Outcome
 from rules.traces import steps as traced_steps
-from sau.vocabulary import SAU, Drift, Evidence, Finding, Status, Verdict, determined_score, share_score
+from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, determined_score, share_score
 
 RULE = "rule:d4-ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
@@ -193,24 +194,6 @@ _COMMON_ATTRIBUTES = word_list("common_attributes")
 _GENERAL = ({w.lower() for w in _COMMON_CALLS} | word_list("generic_terms", "rules")
             | roles.words("general_step_words"))
 
-
-
-class Strength(StrEnum):
-    """How surely a call site is a step: named by the step's functions (strong) or only holding its words (weak)."""
-
-    STRONG = "strong"
-    WEAK = "weak"
-
-
-class Outcome(StrEnum):
-    """Where a step was found (module docstring)."""
-
-    ORDERED = "ordered"
-    ELSEWHERE = "elsewhere"
-    DEAD_STEP = "dead"
-    ABSENT = "absent"
-    UNCERTAIN = "uncertain"
-    STUB = "stub"
 
 
 STRONG, WEAK = Strength.STRONG, Strength.WEAK
@@ -730,18 +713,6 @@ class StepResult:
     partly_stub: str = ""
     referenced: str = ""
     mentioned: bool = False
-
-
-@dataclass(frozen=True)
-class StepFinding(Finding):
-    """The report's record of one step (``sau.vocabulary.Finding``): its name, where it was found and how surely,
-    its first site (``file:line``) or the place it was seen elsewhere, and whether a loop encloses that site."""
-
-    step: str
-    outcome: Outcome
-    strength: Strength | None
-    ref: str | None
-    in_loop: bool
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:

@@ -46,6 +46,33 @@ def test_verify_stubs_on_a_clean_file_loads_no_analysis_library(tmp_path: Path) 
     assert _loaded_after(code) == []
 
 
+# What only deciding a SAU needs: the rules (but the name normaliser and the findings' records), the call graph and
+# networkx; and the LLM client. A run whose every verdict comes from the cache loads none of them. (libcst and sympy
+# stay: the spec's values and formulas are parsed with them on every run.)
+DECIDING = ("rules.d1_numerical", "rules.d2_formula", "rules.d3_protocol", "rules.d4_ordering", "rules.traces",
+            "extractors.callgraph", "networkx", "openai")
+
+
+def _deciding_loaded_after_demo_run(cache: Path, out: Path) -> list[str]:
+    """The modules of ``DECIDING`` a fresh interpreter holds after ``verify`` on the embedded demo (all four
+    dimensions), with ``cache`` as its cache folder and its JSON report written to ``out``."""
+    probe = (f"import os, sys\nos.environ['SAUVERIFY_CACHE_DIR'] = {str(cache)!r}\n"
+             f"from verifier.cli import main\nassert main(['--format', 'json', '-q', '-o', {str(out)!r}]) == 0\n"
+             f"print('DECIDING', sorted(m for m in sys.modules if m.startswith({DECIDING!r})))\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    line = next((line for line in result.stdout.splitlines() if line.startswith("DECIDING")), None)
+    assert line is not None, result.stdout + result.stderr
+    return ast.literal_eval(line[len("DECIDING "):])
+
+
+def test_a_fully_cached_run_loads_no_rule_call_graph_or_networkx(tmp_path: Path) -> None:
+    cold = _deciding_loaded_after_demo_run(tmp_path / "cache", tmp_path / "cold.json")
+    assert {"rules.d1_numerical", "rules.d4_ordering", "extractors.callgraph", "networkx"} <= set(cold)
+    warm = _deciding_loaded_after_demo_run(tmp_path / "cache", tmp_path / "warm.json")
+    assert warm == []
+    assert (tmp_path / "warm.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
+
+
 # source -> which parser ``_parse`` takes it from: tree-sitter when its tree is clean and no scope ends with comments;
 # libcst when a block ends with comments (tree-sitter's scope would end at them, libcst's at the last statement); the
 # tree-sitter fallback, with its own ends, when libcst cannot parse the file, as before

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from extractors.cache import Cache, tree_manifest
-from extractors.callgraph.build import build_call_graph
 from extractors.facts import RepositoryIndex, Warning_
 from extractors.guards import stop_if_interrupted
 from extractors.repository import build_index
@@ -182,6 +181,7 @@ def _cached_verdicts(cache: Cache, key: str, chosen: list[SAU]) -> tuple[Verdict
 def _prepare_call_graph(index: RepositoryIndex) -> None:
     """Build the call graph before the rules ask for it, so that a progress display can name the phase; a failure
     is left for the rules that need the graph to meet (each of their SAUs then says so)."""
+    from extractors.callgraph.build import build_call_graph  # networkx and the scanners: only when rules run
     try:
         index.analysis(build_call_graph)
     except Exception:  # the rules report it per SAU (decide())
