@@ -818,7 +818,11 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
             results[i].event = event  # the sites that order the pairs, not the steps' first sites elsewhere
         # some steps decidedly absent: the score may be the same whatever the undecided steps turn out to be (asked
         # only of a claim nothing else settles: it scans the code's names for each absent step)
-        if not decided and graph.runnable and sau.complete and not (unclear or mixed or violated or broken):
+        # absence needs no entry point: a step no code anywhere names is missing whether or not anything runs (a
+        # library of definitions nobody calls), so a claim all of whose steps are absent is decided there too
+        nowhere = not found and all(r.outcome == ABSENT for r in results)
+        if not decided and (graph.runnable or nowhere) and sau.complete \
+                and not (unclear or mixed or violated or broken):
             absent_settle = _settled_with_absent(results, steps, [whole(i) for i in range(len(steps))], graph)
             if absent_settle is not None:
                 (score, only_general, undecided, gone), decided, by_absence = absent_settle, True, True
