@@ -865,7 +865,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                           + f" ({results[i].where})" for i in only_general)
         written = any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results)
         reason += (f"; settled at {score:g}: the steps present and ordered over all steps"
-                   + (", the missing ones decidedly absent (no call plays their role, no name holds their words)"
+                   + (", the missing ones decidedly absent (no call plays their role, no name holds their words"
+                      + (" but settings nothing reads" if any(not _decidedly_absent(steps[i], graph)
+                                                               for i in only_general) else "") + ")"
                       if gone else "")
                    + (", a step written where nothing runs it or only a stub counting as a trace (at most a "
                       "quarter of a step)" if written else "")
