@@ -150,7 +150,7 @@ import libcst as cst
 
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, REFERENCE, RUN,
-                                        UNRESOLVED, CallGraph, CallSite)
+                                        UNRESOLVED, CallGraph, CallSite, Mention)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.trees import visit
@@ -856,8 +856,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; {results[j].name!r} runs at {early.site.ref} before {results[i].name!r} "
                    f"({late.site.ref}) as well as after it, so the order is not settled")
     if by_absence:
-        reason += "".join(f"; {results[i].name!r} is named only by general words ({results[i].where})"
-                          for i in only_general)
+        reason += "".join(f"; {results[i].name!r} is named only by "
+                          + ("general words" if _decidedly_absent(steps[i], graph) else "settings nothing reads")
+                          + f" ({results[i].where})" for i in only_general)
         written = any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results)
         reason += (f"; settled at {score:g}: the steps present and ordered over all steps"
                    + (", the missing ones decidedly absent (no call plays their role, no name holds their words)"
@@ -903,7 +904,8 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
     well when no step is decidedly absent, dead or a stub (the other settling rules then apply), and when no step
     runs beside a dead one or a stub (the claim is then a trace as a whole: ``check``). Call only when no required
     pair is violated, mixed or unclear: every found step then counts in the claimed order. Returns the score, the
-    steps decided absent although only a name holding a general word of theirs was seen, the number of undecided
+    steps decided absent although names holding words of theirs were seen (general words, or settings nothing reads:
+    ``_unread_settings_only``), the number of undecided
     steps and the number of steps decided absent."""
     # a step only written in code no entry point runs, or only a stub, holds no more than a trace of itself: between
     # nothing and a quarter of a step (CONVENTIONS.md, "Stubs and traces"); a test's helper runs under the test runner
@@ -912,9 +914,12 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
     # ``accuracy_t1`` for "compare at equal budget" names no budget): nothing there may be the step
     # and a step named only by general words (test, eval) none of which any call, definition, name or string holds:
     # the code does not run it under any of its names
+    # and a step whose only names are settings nothing reads (a sampling temperature bound and never used): no code
+    # runs under them
     absent = [(r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _decidedly_absent(step, graph)
               or r.outcome == ABSENT and _related_name(step, graph) == "no word of its own"
               and not _evaluation_named(step, graph)
+              or (r.outcome == ABSENT or r.outcome == UNCERTAIN and r.mentioned) and _unread_settings_only(step, graph)
               for r, step in zip(results, steps)]
     if not any(absent) and not any(written) or any(written) and not any(r.outcome == ORDERED for r in results):
         return None
@@ -970,6 +975,57 @@ def _related_name(step: dict, graph: CallGraph) -> str | None:
         return "no word of its own"
     return next((f"{text!r} ({m.ref})" for text, mentions in graph.mentions_by_text().items()
                  if distinctive & set(_words(text)) for m in mentions if m.kind != "display"), None)
+
+
+def _step_mentions(step: dict, graph: CallGraph) -> list[Mention]:
+    """The names and strings the code uses (display texts excepted) whose words hold the words of one of the step's
+    functions or identifier-like keywords (``sampling_temperature`` for a keyword ``temperature``): where the step
+    may be written under a name of its own, although no call maps it."""
+    runs = [w for n in _names(step) if (w := _words(n.lower().rsplit(".", 1)[-1]))]
+    return [m for text, mentions in graph.mentions_by_text().items()
+            if any(_contains(_words(text), run) for run in runs) for m in mentions if m.kind != "display"]
+
+
+def _unread_settings_only(step: dict, graph: CallGraph) -> bool:
+    """Whether every name or string that may hold a step no call maps (``_step_mentions``, and the names holding a
+    distinctive word of it that ``_related_name`` looks for) belongs to a setting nothing reads: a name bound to a
+    literal or to a configuration read (``self.sampling_temperature = config.get("sampling_temperature", 0.7)``,
+    ``_setting``), with its key strings, on the binding's own line, and no other line of the code using that name
+    (a display excepted), or the key of a constant table (``{"sampling_temperature": 0.7}``). A knob nobody reads
+    runs nothing: the step is not written under it (issue 16). ``False``
+    when there is no such name, or any of them is anything else (a computed value, a parameter default, a setting
+    handed to a call, which may run the step with it)."""
+    distinctive = _distinctive(step)
+    by_text = graph.mentions_by_text()
+    mentions = _step_mentions(step, graph) + [m for text, found in by_text.items() if distinctive & set(_words(text))
+                                              for m in found if m.kind != "display"]
+    settings = {m.ref: m.text for m in mentions if _setting(m)}
+    # a key of a constant table (``CONFIG = {"sampling_temperature": 0.7}``) is a setting too: any other line
+    # using its string is a mention of its own, which must then be a setting's binding
+    if not settings or any(m.ref not in settings and not (m.kind == "string" and m.context == "key:literal")
+                           for m in mentions):
+        return False
+    # the bound names, read anywhere else (``self.sampling_temperature`` in a call): the setting is used
+    names = set(settings.values())
+    return not any(m.ref not in settings or settings[m.ref] != name
+                   for text, found in by_text.items()
+                   for name in names if text == name or text.endswith("." + name) or text.startswith(name + ".")
+                   for m in found if m.kind != "display" and not (m.kind == "string" and m.context == "key:literal"))
+
+
+def _setting(mention: Mention) -> bool:
+    """Whether a mention binds a name to a setting: a literal (``bind:literal``) or a value read only from the
+    run's configuration (``rules/roles.yaml``, ``config_words``: ``config["training"]["beta"]``,
+    ``config.get("x", 0.7)``, a dictionary ``get`` on such a read)."""
+    if mention.kind != "binding":
+        return False
+    if mention.context == "bind:literal":
+        return True
+    if mention.context != "bind:computed" and not mention.context.startswith("bind:call:"):
+        return False
+    reads = [r for r in mention.reads if r.rstrip("()") not in ("", "get")]
+    return bool(reads) and all((words := _words(r.removeprefix("self."))) and words[0].lower() in _CONFIG_WORDS
+                               for r in reads)
 
 
 def _shared_steps(results: list[StepResult], found: list[int]) -> set[int]:
@@ -1277,9 +1333,7 @@ def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entr
     places += [(scope, site.ref) for scope in graph.graph.nodes for site in graph.callees_in_order(scope)
                if match_site(names, site) is not None]
     if not places:
-        runs = [_words(w) for w in wanted if _words(w)]
-        mentions = [m for text, mentions in graph.mentions_by_text().items()
-                    if any(_contains(_words(text), run) for run in runs) for m in mentions if m.kind != "display"]
+        mentions = _step_mentions(step, graph)
         if (mentions and all(graph.liveness(m.scope) == DEAD for m in mentions)
                 and any(m.kind == "definition" and _distinctive(step) & set(_words(m.text)) for m in mentions)):
             # its names only in code no entry point reaches, one a function or class named with a word of its own
