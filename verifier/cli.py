@@ -285,7 +285,9 @@ def _batch(args: argparse.Namespace, err: Console) -> int:
 
     from extractors.cache import cache_folder
     from verifier import batch
-    import verifier.run  # noqa: F401  (imported before the pool forks, so that no worker imports the analysis)
+    # imported before the pool forks, so that no worker imports the index and the spec's parsers again (libcst,
+    # sympy); each worker imports the rules when it first decides a SAU, which a warm batch never does
+    import verifier.run  # noqa: F401
 
     given = [name for name, value in (("REPO", args.repo), ("--paper", args.paper), ("--sau", args.sau),
                                       ("--spec", args.spec), ("--save-decisions", args.save_decisions),
