@@ -337,6 +337,7 @@ class _Builder:
                 if name is None:
                     for path in paths:
                         _forget(target, path)
+                    self._element(target, direct, small, line_node, record, state, paths)
                     self._unpacked(target, small, line_node, record, state, paths)
                     continue
                 step, kind = _accumulated_term(direct, name) if any(p.in_loop for p in paths) else (None, "")
@@ -375,6 +376,19 @@ class _Builder:
                                                       state.positions))
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self._append(small, line_node, record, state, paths)
+
+    def _element(self, target, direct, small, line_node, record: FunctionRecord, state: "_State",
+                 paths: list["_Path"]) -> None:
+        """``out[0, idx] = valid.mean()``: the value stored into an element of a named array is a candidate named
+        after the array (``out``), as ``probs[i] *= p`` accumulates into ``probs``; the name is not bound (the
+        element is one entry of it, so later reads of ``out`` are not the stored value)."""
+        array = dotted_name(target.value) if isinstance(target, cst.Subscript) else None
+        if array is None:
+            return
+        values = [state.translate(small.value, path) for path in paths]
+        sources = tuple(Binding(direct, path.uses(direct), value) for path, value in zip(paths, values))
+        record.expressions.append(self._candidate(array, values, direct, sources,
+                                                  small, line_node, record, state.positions))
 
     def _unpacked(self, target, small, line_node, record: FunctionRecord, state: "_State",
                   paths: list["_Path"]) -> None:

@@ -728,6 +728,7 @@ def _read_through(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
         forms = forms + _variants(forms, lambda form: _fewer_arguments(form, applied))
     if kept:
         forms = forms + _called_leaves(forms, kept, claimed)
+    forms = forms + _variants(forms, _selected)  # before _unmasked, which reads the product form further
     if _MASKED not in claimed:
         forms = forms + _variants(forms, _unmasked)
     if _TERMINATED not in claimed:
@@ -1000,6 +1001,44 @@ def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
              and any(m in _free(n) for m in masks)}
     unmasked = substitute(stripped, inner) if inner else stripped
     return unmasked if unmasked != form else None
+
+
+# how code selects the positions a mask is on: ``x[mask]``, ``x[mask.bool()]``, ``x[mask != 0]``, ``x[mask > 0]``,
+# ``x[mask == 1]`` (a mask holds 0 and 1, ``_is_mask``)
+_SELECTIONS = {"bool": None, "not_equal": 0, "greater": 0, "equal": 1}
+
+
+def _selection_mask(index: sympy.Basic) -> sympy.Symbol | None:
+    """The mask symbol an index expression selects the on positions of (``_SELECTIONS``), or None."""
+    if _is_mask(index):
+        return cast(sympy.Symbol, index)
+    if not isinstance(index, AppliedUndef) or index.func.__name__ not in _SELECTIONS or not _is_mask(index.args[0]):
+        return None
+    against = _SELECTIONS[index.func.__name__]
+    if against is None:
+        return index.args[0] if len(index.args) == 1 else None
+    return index.args[0] if len(index.args) == 2 and index.args[1] == against else None
+
+
+@lru_cache(maxsize=1 << 15)
+def _selected(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` with every sum or mean over the entries a mask selects written as the masked reduction, or None
+    when it has none: ``sum(x[mask != 0])`` is ``sum(x * mask)`` and ``mean(x[mask])`` is ``sum(x * mask) /
+    sum(mask)``, for a mask of 0 and 1 (``_is_mask``). Code indexes the valid entries where a formula multiplies
+    by the mask; ``_unmasked`` then reads the product as a plain mean when the claim names no mask."""
+    rewrite = {}
+    for node in _nodes(form):
+        if not (isinstance(node, AppliedUndef) and node.func in (_SUM, _MEAN) and len(node.args) == 1):
+            continue
+        inner = node.args[0]
+        if not (isinstance(inner, AppliedUndef) and inner.func.__name__ == "getitem" and len(inner.args) == 2):
+            continue
+        mask = _selection_mask(inner.args[1])
+        if mask is None:
+            continue
+        total = _SUM(inner.args[0] * mask)
+        rewrite[node] = total if node.func == _SUM else total / _SUM(mask)
+    return substitute(form, rewrite) if rewrite else None
 
 
 # words that name a reduction in a local's name (``grad_sum``, ``mean_reward``): the function the name says it holds
