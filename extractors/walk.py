@@ -259,6 +259,16 @@ def _regular(path: str) -> bool:
         return True
 
 
+_SNIFF_BYTES = 8192  # a NUL byte in a file's first 8 KiB marks it binary (the heuristic git and grep use)
+
+
+def is_binary(path: str | Path) -> bool:
+    """Whether the file at ``path`` is binary: a NUL byte in its first ``_SNIFF_BYTES``. Raises ``OSError`` when it
+    cannot be read."""
+    with Path(path).open("rb") as handle:
+        return b"\0" in handle.read(_SNIFF_BYTES)
+
+
 def _unfit(path: Path, max_bytes: int) -> str | None:
     """Why a file is not read: ``""`` for a link (never followed), a reason, or ``None`` when it is fit."""
     try:
@@ -268,9 +278,8 @@ def _unfit(path: Path, max_bytes: int) -> str | None:
             return reason
         if info.st_size > max_bytes:
             return f"over the size cap ({info.st_size} bytes > {max_bytes})"
-        with path.open("rb") as handle:
-            if b"\0" in handle.read(8192):
-                return "binary"
+        if is_binary(path):
+            return "binary"
     except OSError as error:
         return f"not read: {error.strerror or error}"
     return None

@@ -205,6 +205,8 @@ def test_list_papers_lists_all_registry_entries():
     assert any(line.startswith("iclr25-008") and "ngpt" in line for line in lines)
     assert any(line.startswith("demo-001      spec") for line in lines)
     assert any(line.startswith("neurips25-001 spec gated-attention-llm") for line in lines)
+    # piped, a long title is printed whole (a terminal's width would cut it with an ellipsis)
+    assert any(line.endswith("Non-linearity, Sparsity, and Attention-Sink-Free") for line in lines)
 
 
 def test_sarif_output_locates_each_shortfall():

@@ -265,6 +265,15 @@ def test_cli_unreadable_file_is_named_and_others_still_checked(tmp_path: Path) -
     assert (result.returncode, result.stdout) == (2, "")
 
 
+def test_cli_binary_file_is_skipped_as_binary_and_others_still_checked(tmp_path: Path) -> None:
+    (tmp_path / "s.py").write_text(STUB)
+    (tmp_path / "x.py").write_bytes(b"\x00\x01def f():\n    pass\n")  # binary content under a .py name
+    result = run_cli("x.py", "s.py", cwd=tmp_path)
+    assert result.returncode == 2  # an input error, named as verify names it (not a syntax error of a tolerant parse)
+    assert result.stderr == "verify-stubs: error: x.py: skipped: binary, not source code\n"
+    assert len(result.stdout.splitlines()) == 2 and "x.py" not in result.stdout
+
+
 def test_cli_inline_suppression(tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "suppression.py", tmp_path / "suppression.py")
     result = run_cli("suppression.py", cwd=tmp_path)

@@ -486,8 +486,11 @@ def _list_papers() -> int:
     console = Console(highlight=False)
     for entry in registry():
         marker = "spec" if spec_path(entry).is_file() else "    "
-        console.print(f"{entry.benchmark_id:<13} {marker} {entry.slug:<36} {entry.title}", markup=False,
-                      overflow="ellipsis", no_wrap=True)
+        line = f"{entry.benchmark_id:<13} {marker} {entry.slug:<36} {entry.title}"
+        if console.is_terminal:  # a terminal's width cuts a title; a pipe or file gets it whole, as the table does
+            console.print(line, markup=False, overflow="ellipsis", no_wrap=True)
+        else:
+            print(line)
     return EXIT_OK
 
 

@@ -33,7 +33,7 @@ from extractors.python_source import compile_error
 from extractors.stubs.detect import find_stubs_in_file, read_source
 from extractors.notebooks import NotebookError
 from extractors.stubs.findings import CODES, StubFinding, code_selected
-from extractors.walk import iter_python_files
+from extractors.walk import is_binary, iter_python_files
 from verifier.pyproject import TOOL, ConfigError, find_pyproject, key_place
 from verifier.terminal import error_line, interrupted, printable
 
@@ -138,6 +138,10 @@ def _main(argv: list[str] | None) -> int:
     unreadable = 0
     for path in iter_python_files(args.paths or ["."], exclude=exclude):
         try:
+            if is_binary(path):  # not source code: a tolerant parse of it would report noise (as verify skips it)
+                unreadable += 1
+                print(printable(f"verify-stubs: error: {path}: skipped: binary, not source code"), file=sys.stderr)
+                continue
             found = find_stubs_in_file(path)
         except (OSError, NotebookError) as error:
             unreadable += 1
