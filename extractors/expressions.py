@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
+from typing import Callable, cast
 
 import libcst as cst
 import sympy
@@ -301,6 +301,7 @@ class _Builder:
             if isinstance(statement, cst.For):
                 for path in paths:
                     _forget(statement.target, path)
+                self._segments(statement, state, paths)
             saved = [p.start_loop() for p in paths]
             inside = self._block(statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [],
                                  record, state, paths)
@@ -376,6 +377,29 @@ class _Builder:
                                                       state.positions))
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             self._append(small, line_node, record, state, paths)
+
+    def _segments(self, statement: cst.For, state: "_State", paths: list["_Path"]) -> None:
+        """``for v, m in zip(torch.split(values, sizes), values.split(...))`` (also under ``enumerate``, or with
+        ``chunk``): each loop name holds one segment of the tensor it splits and is bound to that tensor, as a
+        formula written for one segment names the whole's symbol (a per-segment mean of ``values``)."""
+        target: cst.BaseExpression = statement.target
+        iterable: cst.BaseExpression = statement.iter
+        if isinstance(iterable, cst.Call) and dotted_name(iterable.func) == "enumerate" and iterable.args \
+                and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            target, iterable = target.elements[1].value, iterable.args[0].value
+        pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = [(target, iterable)]
+        if isinstance(iterable, cst.Call) and dotted_name(iterable.func) == "zip" and isinstance(target, cst.Tuple) \
+                and len(target.elements) == len(iterable.args):
+            pairs = [(cast(cst.BaseExpression, t.value), a.value) for t, a in zip(target.elements, iterable.args)]
+        for name_node, source in pairs:
+            name = dotted_name(name_node)
+            if name is None:
+                continue
+            direct = _split_whole(state.plain.translate(source))
+            for path in paths:
+                whole = _split_whole(state.translate(source, path))
+                if whole is not None:  # the segments of a split local (parts = torch.split(values, n)) too
+                    path.bind(name, Binding(direct if direct is not None else whole, path.uses(whole), whole))
 
     def _element(self, target, direct, small, line_node, record: FunctionRecord, state: "_State",
                  paths: list["_Path"]) -> None:
@@ -977,6 +1001,16 @@ def _output_part(call: sympy.Basic, position: int, count: int, operations: Opera
         return None
     operands = call.args[:kept]
     return sympy.Function(name)(*operands) if position == 0 else sympy.Function(f"{name}_{parts[position]}")(*operands)
+
+
+_SPLITS = frozenset({"split", "chunk", "tensor_split", "array_split"})
+
+
+def _split_whole(form: sympy.Basic) -> sympy.Basic | None:
+    """The tensor a translated ``split(x, n)`` / ``chunk(x, n)`` cuts into segments, or None."""
+    if isinstance(form, AppliedUndef) and form.func.__name__ in _SPLITS and form.args:
+        return form.args[0]
+    return None
 
 
 def _forget(target, path: "_Path") -> None:

@@ -199,7 +199,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code,
                           stubs)
     reason = "; ".join(_describe(r) for r in results)
-    if all(r.outcome != UNKNOWN for r in results):
+    # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
+    # does not show the claimed mechanism runs, so the stub decides as when nothing matched
+    if all(r.outcome != UNKNOWN for r in results) and not stubs:
         score = share_score(sum(r.credit for r in results), len(results))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else None
