@@ -30,10 +30,11 @@ class DimensionRule:
     cache imports no rule, nor the call graph and networkx they load); ``description`` one sentence on what a
     shortfall means (the SARIF rule's short description); ``check_keys`` the keys of a spec entry holding its
     checks; ``parse_checks`` reads and validates them (``verifier.specs.checks.CheckParser``; raises
-    ``SpecError``); ``draft`` drafts the checks' YAML mapping from claim prose; ``compile`` compiles SA-Bench claim prose into ``(checks, complete)`` at load time, or is ``None`` when the
-    dimension has no compiler (its SAUs then carry no checks and never settle). The properties ``rule`` (the
-    ``decided_by`` of the verdicts its rule settles, ``rule:d1-numerical``: the module's ``RULE``) and ``check``
-    (decides a SAU on a repository index, never raising on odd code: the module's ``check``) import the module.
+    ``SpecError``); ``draft`` drafts the checks' YAML mapping from claim prose; ``compile`` compiles SA-Bench claim
+    prose into ``(checks, complete)`` at load time, or is ``None`` when the dimension has no compiler (its SAUs then
+    carry no checks and never settle). The properties ``rule`` (the ``decided_by`` of the verdicts its rule settles,
+    ``rule:d1-numerical``: the module's ``RULE``) and ``check`` (decides a SAU on a repository index, never raising on
+    odd code: the module's ``check``) import the module.
     """
 
     dimension: Dimension
