@@ -159,6 +159,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     glossary = sau.checks.get("glossary", {})
     formulas = sau.checks.get("formulas", ())
     named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
+        or _named_joined(_joined_keys(sau.checks.get("mechanism", ())), everywhere, index) \
         or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts) \
         or _enabled_by_setting(index, keys, _glossary_names(glossary)) or _switched_on(index, keys)
     lhs_keys = set()
@@ -1903,8 +1904,6 @@ def _mechanism_keys(keywords) -> list[frozenset[str]]:
             tokens = written
         if tokens:
             keys.append(tokens)
-        if len(written) > 1:  # hi_mar_base as code may write it, himar_base (``_name_tokens``)
-            keys.append(frozenset({"".join(names.words(last))}))
         if _acronym(last):
             keys.append(frozenset({last.lower()}))
     return keys
@@ -1925,22 +1924,41 @@ def _contains(keys: list[frozenset[str]], name: str) -> bool:
     """True when ``name`` holds every token of one keyword (``compute_edit_distance_ratio`` holds edit_distance),
     normalised or as written (``train_step`` holds the keyword ``train_step``, whose words ``_mechanism_keys``
     keeps)."""
-    tokens = _name_tokens(name)
+    tokens = set(names.normalise(name).split("_")) | set(names.words(name))
     return any(key <= tokens for key in keys)
+
+
+def _joined_keys(keywords) -> list[str]:
+    """Each mechanism keyword of two or more words with its words joined (``hi_mar_base`` -> ``himarbase``): where a
+    word boundary falls in a coined name varies, so code may write it ``himar_base`` (``_named_joined``)."""
+    joined = (names.words(str(keyword).rsplit(".", 1)[-1]) for keyword in keywords)
+    return [''.join(words) for words in joined if len(words) > 1]
 
 
 _JOINED_WORDS = 6  # names with more words than this are not joined (bounded work; such names are rare)
 
 
 @lru_cache(maxsize=1 << 16)
-def _name_tokens(name: str) -> frozenset[str]:
-    """The tokens ``_contains`` compares with a keyword's: the alias table's normalised words of ``name``, its
-    words as written, and each run of two or more adjacent words joined (``himar_base`` holds ``himarbase``, the
-    joined form of the keyword ``hi_mar_base``: where a word boundary falls in a coined name varies)."""
+def _word_runs(name: str) -> frozenset[str]:
+    """The words of ``name`` and each run of two or more adjacent words joined (``himar_base``: himar, base,
+    himarbase)."""
     words = names.words(name)
-    joined = {"".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1)} \
-        if len(words) <= _JOINED_WORDS else set()
-    return frozenset(set(names.normalise(name).split("_")) | set(words) | joined)
+    if len(words) > _JOINED_WORDS:
+        return frozenset(words)
+    return frozenset("".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1))
+
+
+def _named_joined(joined: list[str], records: list[FunctionRecord], index: RepositoryIndex) -> bool:
+    """Whether code names the mechanism by a keyword's joined words (``_joined_keys``): a function or class, a name
+    it calls or assigns, or a name the code reads, holding one as a run of whole words. Asked only to tell whether
+    the mechanism is named at all (an absence is settled otherwise); the search for candidates keeps to the
+    keywords as written, so a coined class named so (``LoRASBLayer`` for ``lora_sb``) does not become the scope a
+    partial formula settles in."""
+    if not joined:
+        return False
+    wanted = set(joined)
+    names_ = [part for r in records for part in (*r.qualname.split("."), *r.callees, *r.targets)]
+    return any(wanted & _word_runs(name) for name in (*names_, *index.reads))
 
 
 def _config_named(keys: list[frozenset[str]], fact) -> bool:
