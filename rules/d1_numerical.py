@@ -581,23 +581,18 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
     weak_matches = sorted((f for f in weak if _holds_fact(atom, value, f)), key=_evidence_order)
     if different and atom.named and not computed and not kin and not weak_matches:
         spread = _sibling_spread(different, index, statement)
-        unbound = _unbound_sibling(spread[0], index) if spread is not None and not spread[1] else None
-        if spread is not None and not spread[1] and unbound is None:
-            # every sibling of the family binds its own value and none the claimed one: whichever the claim is
-            # about, it runs another value
-            return ValueOutcome(value, DRIFT, tuple(spread[0]),
-                                f"code binds {show_value(spread[0][0].value)} at {_at(spread[0][0])} and "
-                                f"{show_value(spread[0][1].value)} at {_at(spread[0][1])}, one value per sibling, "
-                                f"and no sibling binds the claimed one")
         if spread is not None and not spread[1]:
-            # one value per sibling (a loader per dataset, a config per experiment) and the claim names none of
-            # them: its own experiment may be another sibling, binding the quantity differently or not at all
+            # one value per sibling (a loader per dataset, a config per experiment) and the claim names none of them
             one, two = spread[0][:2]
+            binds = (f"code binds {show_value(one.value)} at {_at(one)} and {show_value(two.value)} at {_at(two)}, "
+                     f"one value per sibling")
+            unbound = _unbound_sibling(spread[0], index)
+            if unbound is None:  # every sibling binds its own value, none the claimed one: the claim's runs another
+                return ValueOutcome(value, DRIFT, tuple(spread[0]), f"{binds}, and no sibling binds the claimed one")
+            # its own experiment may be a sibling binding the quantity differently or not at all
             return ValueOutcome(value, AMBIGUOUS, tuple(spread[0]),
-                                f"code binds {show_value(one.value)} at {_at(one)} and {show_value(two.value)} at "
-                                f"{_at(two)}, one value per sibling ({_sibling_label(one, index)}, "
-                                f"{_sibling_label(two, index)}); the claim names none of them, and "
-                                f"{unbound} binds none")
+                                f"{binds} ({_sibling_label(one, index)}, {_sibling_label(two, index)}); the claim "
+                                f"names none of them, and {unbound} binds none")
         if spread is not None:
             different = spread[1]
         return ValueOutcome(value, DRIFT, tuple(different),

@@ -1932,7 +1932,7 @@ def _joined_keys(keywords) -> list[str]:
     """Each mechanism keyword of two or more words with its words joined (``hi_mar_base`` -> ``himarbase``): where a
     word boundary falls in a coined name varies, so code may write it ``himar_base`` (``_named_joined``)."""
     joined = (names.words(str(keyword).rsplit(".", 1)[-1]) for keyword in keywords)
-    return [''.join(words) for words in joined if len(words) > 1]
+    return ["".join(words) for words in joined if len(words) > 1]
 
 
 _JOINED_WORDS = 6  # names with more words than this are not joined (bounded work; such names are rare)

@@ -860,14 +860,14 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; {results[j].name!r} runs at {early.site.ref} before {results[i].name!r} "
                    f"({late.site.ref}) as well as after it, so the order is not settled")
     if by_absence:
+        unread = {i for i in only_general if not _decidedly_absent(steps[i], graph)}  # named only by unread settings
         reason += "".join(f"; {results[i].name!r} is named only by "
-                          + ("general words" if _decidedly_absent(steps[i], graph) else "settings nothing reads")
+                          + ("settings nothing reads" if i in unread else "general words")
                           + f" ({results[i].where})" for i in only_general)
         written = any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results)
         reason += (f"; settled at {score:g}: the steps present and ordered over all steps"
                    + (", the missing ones decidedly absent (no call plays their role, no name holds their words"
-                      + (" but settings nothing reads" if any(not _decidedly_absent(steps[i], graph)
-                                                               for i in only_general) else "") + ")"
+                      + (" but settings nothing reads" if unread else "") + ")"
                       if gone else "")
                    + (", a step written where nothing runs it or only a stub counting as a trace (at most a "
                       "quarter of a step)" if written else "")
@@ -976,11 +976,17 @@ def _related_name(step: dict, graph: CallGraph) -> str | None:
     ``'text' (file:line)``: ``compute_kl_penalised_rewards`` for a step named by ``compute_rewards`` may compute it
     inline. ``"no word of its own"`` when the step has only common words to look for (a step written under other
     names cannot be told then); ``None`` when no such name exists."""
-    distinctive = _distinctive(step)
-    if not distinctive:
+    if not _distinctive(step):
         return "no word of its own"
-    return next((f"{text!r} ({m.ref})" for text, mentions in graph.mentions_by_text().items()
-                 if distinctive & set(_words(text)) for m in mentions if m.kind != "display"), None)
+    return next((f"{text!r} ({m.ref})" for text, m in _related_mentions(step, graph)), None)
+
+
+def _related_mentions(step: dict, graph: CallGraph) -> Iterator[tuple[str, Mention]]:
+    """Each name or string the code uses (a display text excepted) holding a distinctive word of the step
+    (``_distinctive``), with its text, lazily in the call graph's order."""
+    distinctive = _distinctive(step)
+    return ((text, m) for text, mentions in graph.mentions_by_text().items() if distinctive & set(_words(text))
+            for m in mentions if m.kind != "display")
 
 
 def _step_mentions(step: dict, graph: CallGraph) -> list[Mention]:
@@ -1001,10 +1007,8 @@ def _unread_settings_only(step: dict, graph: CallGraph) -> bool:
     runs nothing: the step is not written under it (issue 16). ``False``
     when there is no such name, or any of them is anything else (a computed value, a parameter default, a setting
     handed to a call, which may run the step with it)."""
-    distinctive = _distinctive(step)
     by_text = graph.mentions_by_text()
-    mentions = _step_mentions(step, graph) + [m for text, found in by_text.items() if distinctive & set(_words(text))
-                                              for m in found if m.kind != "display"]
+    mentions = _step_mentions(step, graph) + [m for _, m in _related_mentions(step, graph)]
     settings = {m.ref: m.text for m in mentions if _setting(m)}
     # a key of a constant table (``CONFIG = {"sampling_temperature": 0.7}``) is a setting too: any other line
     # using its string is a mention of its own, which must then be a setting's binding
