@@ -481,7 +481,40 @@ def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
                  candidates: Candidates | None = None, statement: str = "") -> ValueOutcome:
     """Decide one claimed value of ``atom`` (see the module docstring for the outcomes); ``candidates`` may be
     passed when several values of one atom are decided; ``statement``, the claim's text, tells which variant
-    branch a value passed per variant belongs to (``_passed_instead``)."""
+    branch a value passed per variant belongs to (``_passed_instead``). With ``Atom.complement``, a value the
+    claim's own names do not match is looked for as one minus it under the complement's names (``_complement``)."""
+    own = _decide_named(atom, value, index, candidates, statement)
+    if not atom.complement or own.outcome == MATCHED or not is_number(value):
+        return own
+    return _complement(atom, value, index, own, statement)
+
+
+def _complement(atom: Atom, value: int | float, index: RepositoryIndex, own: ValueOutcome,
+                statement: str) -> ValueOutcome:
+    """The outcome of a claimed fraction ``value`` that the claim's own names did not match (``own``), with its
+    complement ``1 - value`` decided under ``atom.complement``'s names as any claimed value is. A matched
+    complement matches the claim (a target risk of 0.4 where a threshold of 0.6 on ``1 - lambda`` is claimed).
+    Anything else found there keeps the value from being absent, but proves no drift: the complement's names
+    (``alpha``) are often generic, and the code may state the quantity either way, so the value is ambiguous; so is
+    a complement matched beside a drift of the claim's own names (two forms of one quantity disagreeing)."""
+    rest_value = round(1 - value, 12)  # 1 - 0.9 is 0.09999999999999998 in floating point
+    rest = replace(atom, name=atom.complement[0], aliases=atom.complement[1:], values=(rest_value,), complement=(),
+                   percent=False)
+    other = _decide_named(rest, rest_value, index, None, statement)
+    shown = f"as its complement {rest.name}={show_value(rest_value)}"
+    if other.outcome == MATCHED and own.outcome != DRIFT:
+        return replace(other, value=value, note=f"{shown}: {other.note}")
+    if other.outcome == MATCHED:  # the two forms disagree in code: which one runs is not ours to pick
+        return ValueOutcome(value, AMBIGUOUS, (*own.facts, *other.facts), f"{own.note}; but {shown}: {other.note}")
+    if own.outcome == ABSENT and other.outcome != ABSENT:
+        return ValueOutcome(value, AMBIGUOUS, other.facts, f"{own.note}; {shown}: {other.outcome} ({other.note})",
+                            estimate=other.estimate if other.outcome == AMBIGUOUS else None)
+    return own
+
+
+def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
+                  candidates: Candidates | None = None, statement: str = "") -> ValueOutcome:
+    """``decide_value`` under the claim's own names (``atom.name`` and ``atom.aliases``)."""
     if atom.used_in and not _named_place(frozenset(atom.used_in), index.analysis(_code_names)):
         # the component the quantity belongs to is named nowhere: whatever binds the number elsewhere is another
         # part's (D3 counts a component named only in comments or nowhere as absent too)

@@ -197,7 +197,10 @@ class Atom:
     words as ``used_in`` places are: a binding under the atom's names computed as such a share of such a total
     (``n_neg = A // 8``) binds the share. ``variants`` names, one per claimed value of a scalar atom, the variant
     that value belongs to (``GPT``, ``nGPT`` for ``1/sqrt(d_k)``, ``sqrt(d_k)``): a value then holds only where
-    code placed in its own variant's class, function or module binds it.
+    code placed in its own variant's class, function or module binds it. ``complement`` names a quantity code may
+    set instead that holds one minus the claimed fraction (a target risk ``alpha = 0.4`` for a threshold
+    ``lambda < 0.6`` where the loss is ``1 - lambda``; a miscoverage 0.1 for 90% coverage): its first name is the
+    quantity's, the rest aliases, as ``name`` and ``aliases`` are.
     """
 
     name: str
@@ -211,6 +214,7 @@ class Atom:
     used_in: tuple[str, ...] = ()
     of: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
+    complement: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""

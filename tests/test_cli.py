@@ -175,6 +175,12 @@ def test_project_spec_errors_name_file_and_line(tmp_path):
         load_project_spec(spec)
     assert str(caught.value) == f"{spec}:7: x-D1-001: of must be a list of names (of the total the values are shares of)"
     spec.write_text("benchmark_id: x\nslug: x\nsaus:\n  - id: x-D1-001\n    dimension: D1\n    atoms:\n"
+                    "      - {name: keep_prob, value: 9, complement: [dropout]}\n")
+    with pytest.raises(SpecError) as caught:
+        load_project_spec(spec)
+    assert str(caught.value) == (f"{spec}:7: x-D1-001: complement must be a list of names, beside one value that is a "
+                                 "fraction in [0, 1]")
+    spec.write_text("benchmark_id: x\nslug: x\nsaus:\n  - id: x-D1-001\n    dimension: D1\n    atoms:\n"
                     "      - {name: scale, values: [1, 2], variants: [GPT]}\n")
     with pytest.raises(SpecError) as caught:
         load_project_spec(spec)

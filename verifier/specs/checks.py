@@ -58,9 +58,10 @@ ATOM_KEYS = ("atoms", *ELEMENT_KEYS, "paired")
 
 def parse_atoms(data: dict, entry: Entry) -> dict:
     """D1: ``atoms``, a non-empty list of ``{name, aliases, value | values | set | range, about, text, in, of,
-    variants}`` (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a
+    variants, complement}`` (``in``: a list of the places where the quantity is used, ``sau.vocabulary.Atom.used_in``; ``of``: a
     list of names of the total the values are shares of, ``sau.vocabulary.Atom.of``; ``variants``: beside
-    ``values``, the variant each value belongs to, ``sau.vocabulary.Atom.variants``); ``datasets``, ``metrics`` and
+    ``values``, the variant each value belongs to, ``sau.vocabulary.Atom.variants``; ``complement``: the names of a
+    quantity holding one minus the claimed fraction, ``sau.vocabulary.Atom.complement``); ``datasets``, ``metrics`` and
     ``scope``, the claim's datasets, metrics and named components as D3 lists them (``{name, aliases}``,
     ``rules.d1_elements``); and ``paired``,
     a phrase saying which variant each claimed value belongs to (a model, a run, a task) when the atoms cannot:
@@ -83,8 +84,8 @@ def _atom(data: object, entry: Entry) -> Atom:
         raise SpecError(f"{entry.sau_id}: each atom is a mapping with a name", entry.path,
                         data.get("__line__") if isinstance(data, dict) else None)
     at = Entry(entry.path, entry.sau_id, data.get("__line__"), entry.checkable)  # errors point at the atom's line
-    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text", "in", "of", "variants"},
-         f"{entry.sau_id}: atom {data['name']!r}", at)
+    only(data, {"name", "aliases", "value", "values", "set", "range", "about", "text", "in", "of", "variants",
+               "complement"}, f"{entry.sau_id}: atom {data['name']!r}", at)
     forms = [k for k in ("value", "values", "set", "range") if k in data]
     if len(forms) != 1:
         raise at.error(f"atom {data['name']!r} needs exactly one of value, values, set, range")
@@ -110,9 +111,13 @@ def _atom(data: object, entry: Entry) -> Atom:
     variants = data.get("variants", [])
     if variants and (form != "values" or not _strings(variants) or len(variants) != len(values)):
         raise at.error("variants must be a list of names beside values, one per value")
+    complement = data.get("complement", [])
+    if complement and (not _strings(complement) or form != "value" or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1 for v in values)):
+        raise at.error("complement must be a list of names, beside one value that is a fraction in [0, 1]")
     return Atom(data["name"], values, kind, tuple(aliases), float(about), any(p for _, p in parsed),
                 str(data.get("text", "")), used_in=tuple(u.strip() for u in used_in), of=tuple(o.strip() for o in of),
-                variants=tuple(v.strip() for v in variants))
+                variants=tuple(v.strip() for v in variants), complement=tuple(c.strip() for c in complement))
 
 
 def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
