@@ -173,6 +173,9 @@ def term_matches(term: str, text: str) -> bool:
         return False
     if term_squashed == text_squashed:
         return True
+    outside = _outside_compounds(term_squashed, text_squashed)
+    if outside != text_squashed and term_squashed not in outside:  # F.cross_entropy computes no entropy
+        return False
     if term_squashed not in text_squashed:  # every way of matching below needs this, but another word order
         return not _whole_only(term) and _run_any_order(words(text), words(term))
     if _whole_only(term):  # "jax", "ppl", "reward": only a whole identifier (a part of a dotted name) or string
@@ -191,6 +194,16 @@ def term_matches(term: str, text: str) -> bool:
 
 
 _COMMON = roles.words("common_words")
+_COMPOUNDS = tuple(sorted({squash(c) for c in roles.words("compound_terms")}, key=len, reverse=True))
+
+
+def _outside_compounds(term_squashed: str, text_squashed: str) -> str:
+    """The squashed text without the compound names (``roles.yaml``, ``compound_terms``) that hold the term but are
+    not it: ``entropy`` does not occur in ``crossentropyloss``, ``crossentropy`` does."""
+    for compound in _COMPOUNDS:
+        if term_squashed in compound and term_squashed != compound:
+            text_squashed = text_squashed.replace(compound, " ")
+    return text_squashed
 # a short label of letters then digits ("G3", "TD7", "v5") names one thing: a word of a name or string, as in
 # ``"g3_elementwise"`` or ``GatingPosition.G3_KEY``, is that thing (a size such as "7b" starts with its number)
 _LABEL = re.compile(r"[a-z]+\d+")
