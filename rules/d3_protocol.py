@@ -647,6 +647,7 @@ def only_dead(result: ElementResult) -> bool:
 _ROLE_WORDS = {"datasets": "loaded or built", "metrics": "computed", "baselines": "built or run",
                "scope": "run"}
 _LOADER_WORDS = roles.words("loader_words")
+_PREPROCESSOR_WORDS = roles.words("preprocessor_words")
 _METRIC_CALL_WORDS = roles.words("metric_call_words")
 _PLOT_CALLS = roles.words("plot_calls")
 _PLOT_FUNCTION_WORDS = roles.words("plot_function_words")
@@ -731,6 +732,9 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
         return TRACE if category == "metrics" else UNKNOWN
     if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
         return ROLE  # the setting a run gets unless its launcher says otherwise
+    if callee and category in ("baselines", "scope") and \
+            set(words(callee.rsplit(".", 1)[0])) & _PREPROCESSOR_WORDS:
+        return UNKNOWN  # AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf") loads no Llama model
     if callee:
         wanted = _METRIC_CALL_WORDS if category == "metrics" else _LOADER_WORDS
         if kind == "string" and callee_words & wanted:
