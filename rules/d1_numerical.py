@@ -34,7 +34,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   ``pass``/``raise NotImplementedError``, a value marked ``# placeholder``; ``extractors.stubs``). ARCHITECTURE.md caps
   a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
-  even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A symbolic
+  even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A running
+  total's start value (``total_tokens = 0``, then ``total_tokens += n``) is no binding of the quantity. A symbolic
   value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
@@ -593,8 +594,10 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     default = _library_default(atom, value, index, keys)
     if default is not None:
         return default
-    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value)), key=_evidence_order),
-                                       index, statement)
+    # a running total's start value (total_tokens = 0, then total_tokens += n) is no setting of the quantity
+    tallies = [f for f in agreeing if _running_total(f)]
+    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value) and f not in tallies),
+                                              key=_evidence_order), index, statement)
     contradicts = [_may_contradict(f, index) for f in differing]
     if isinstance(value, str) and quantities.realised_by_calls(value):
         # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
@@ -728,7 +731,17 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, tuple(related[:_EVIDENCE_PER_OUTCOME]),
                                 f"{why}, and the related name {related[0].name!r} is bound at {related[0].ref}")
         return ValueOutcome(value, ABSENT, (), f"the name is not bound, and {why}")
+    if tallies:
+        return ValueOutcome(value, ABSENT, (),
+                            f"the name only counts a running total ({tallies[0].name!r} at {tallies[0].ref}, updated "
+                            f"in place), and the value occurs nowhere in code")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
+
+
+def _running_total(fact: Fact) -> bool:
+    """Whether ``fact`` is the constant start of a name updated in place (``n = 0`` then ``n += k``): the extractor
+    marks such an assignment computed while keeping its value (``extractors.python_facts``)."""
+    return fact.computed and fact.value is not None and fact.kind == K.ASSIGNMENT
 
 
 def _candidates(keys: frozenset[str], index: RepositoryIndex, narrow_keys: frozenset[str] | None = None,
