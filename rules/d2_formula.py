@@ -1930,9 +1930,14 @@ def _contains(keys: list[frozenset[str]], name: str) -> bool:
 
 def _joined_keys(keywords) -> list[str]:
     """Each mechanism keyword of two or more words with its words joined (``hi_mar_base`` -> ``himarbase``): where a
-    word boundary falls in a coined name varies, so code may write it ``himar_base`` (``_named_joined``)."""
+    word boundary falls in a coined name varies, so code may write it ``himar_base`` (``_named_joined``). A
+    one-word keyword of ``_JOINED_KEY_MIN`` letters or more is kept too: a mixed-case name splits it into words
+    (``MoELayer`` is ``mo e layer``, ``LoRALinear`` ``lo ra linear``), which joined give ``moe`` and ``lora`` again."""
     joined = (names.words(str(keyword).rsplit(".", 1)[-1]) for keyword in keywords)
-    return ["".join(words) for words in joined if len(words) > 1]
+    return ["".join(words) for words in joined if len(words) > 1 or (words and len(words[0]) >= _JOINED_KEY_MIN)]
+
+
+_JOINED_KEY_MIN = 3  # a shorter word ("ln", "mm") joined from pieces of other names would be chance
 
 
 _JOINED_WORDS = 6  # names with more words than this are not joined (bounded work; such names are rare)
