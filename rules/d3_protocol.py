@@ -733,8 +733,10 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
         return ROLE  # the setting a run gets unless its launcher says otherwise
     if callee and category in ("baselines", "scope") and \
-            set(words(callee.rsplit(".", 1)[0])) & _PREPROCESSOR_WORDS:
-        return UNKNOWN  # AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf") loads no Llama model
+            set(words(callee.rsplit(".", 1)[0])) & _PREPROCESSOR_WORDS and \
+            not any(set(words(t)) & _PREPROCESSOR_WORDS for t in terms):
+        # AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf") loads no Llama model (but the LLaMA-2 tokenizer)
+        return UNKNOWN
     if callee:
         wanted = _METRIC_CALL_WORDS if category == "metrics" else _LOADER_WORDS
         if kind == "string" and callee_words & wanted:
