@@ -35,7 +35,8 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
   a SAU whose only implementation is a stub at 0.25: such a value counts 0.25, with the stub as evidence.
 - **absent**: no fact under an agreeing or narrower name at all, and the number occurs nowhere in the code, not
   even as its percentage form (15.2 for 0.152; a whole number not claimed as a percentage has none). A running
-  total's start value (``total_tokens = 0``, then ``total_tokens += n``) is no binding of the quantity. A symbolic
+  total's start value (``total_tokens = 0``, then ``total_tokens += n``) proves no drift: what it adds up to is worked
+  out at run time, so such a name leaves the value ambiguous. A symbolic
   value is never absent: it can be written too many ways.
 - **ambiguous** otherwise: the value occurs only under names the alias table does not relate, or the name is
   bound to something we cannot fold (``lr = args.lr``), or the name is generic. An LLM may relate them later.
@@ -731,10 +732,10 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, tuple(related[:_EVIDENCE_PER_OUTCOME]),
                                 f"{why}, and the related name {related[0].name!r} is bound at {related[0].ref}")
         return ValueOutcome(value, ABSENT, (), f"the name is not bound, and {why}")
-    if tallies:
-        return ValueOutcome(value, ABSENT, (),
-                            f"the name only counts a running total ({tallies[0].name!r} at {tallies[0].ref}, updated "
-                            f"in place), and the value occurs nowhere in code")
+    if tallies:  # what a total adds up to (tokens over the steps run) is worked out at run time
+        return ValueOutcome(value, AMBIGUOUS, tuple(tallies[:_EVIDENCE_PER_OUTCOME]),
+                            f"the name counts a running total ({tallies[0].name!r} from {show_value(tallies[0].value)} "
+                            f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
