@@ -107,6 +107,19 @@ class Warning_:
         return {"file": self.file, "line": self.line, "message": self.message}
 
 
+@dataclass(frozen=True)
+class Launch:
+    """One command of a shell launcher (a script, a task runner's recipe, a README's shell block) that runs a Python
+    program: ``file`` and ``line`` (1-based, its first line) where it is, ``program`` as ``Fact.context`` of its
+    launcher facts names it (``train.py``, ``pkg.train``), ``options`` the option names it passes (dashes read as
+    underscores), possibly none. A default the program declares is still used by a launch that does not pass it."""
+
+    file: str
+    line: int
+    program: str
+    options: tuple[str, ...]
+
+
 @dataclass
 class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
@@ -133,6 +146,7 @@ class FileFacts:
     # function name (the class name for __init__) -> its positional parameters after self/cls; None when two
     # definitions of the name disagree (merge_signatures)
     signatures: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+    launches: list[Launch] = field(default_factory=list)
 
     def merge(self, other: "FileFacts") -> None:
         """Add another part's findings (a notebook cell, a statement parsed on its own) to these."""
@@ -148,6 +162,7 @@ class FileFacts:
         merge_parameter_reads(self.parameter_reads, other.parameter_reads)
         self.uncompilable |= other.uncompilable
         merge_signatures(self.signatures, other.signatures)
+        self.launches.extend(other.launches)
 
 
 def value_key(value: Value) -> float | None:
@@ -201,6 +216,7 @@ class RepositoryIndex:
         self.parameter_reads: dict[tuple[str, str], bool] = {}  # FileFacts.parameter_reads of every file
         self.uncompilable: set[str] = set()  # FileFacts.uncompilable of every file
         self.signatures: dict[str, tuple[str, ...] | None] = {}  # FileFacts.signatures of every file
+        self.launches: list[Launch] = []  # FileFacts.launches of every file, in file order
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
         """Add one file's facts.
@@ -223,6 +239,7 @@ class RepositoryIndex:
         merge_parameter_reads(self.parameter_reads, found.parameter_reads)
         self.uncompilable |= found.uncompilable
         merge_signatures(self.signatures, found.signatures)
+        self.launches.extend(found.launches)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.trees.add_parsed(key, wrapper)
         for fact in found.facts:

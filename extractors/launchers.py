@@ -10,6 +10,11 @@ default written in the reference; a variable assigned more than once, in a ``for
 (``$(...)``) or not at all stays unresolved text; a value in a task runner's template (``{{method}}``, ``$(LR)``)
 stays unresolved text too. An option the launcher passes overrides the program's argparse default (precedence:
 README, "Which value counts").
+
+A repository's README documents how its programs are run: the commands in its shell code blocks (fenced blocks
+tagged ``bash``, ``sh``, ``shell``, ``console`` or the like, or untagged, and indented blocks; a leading ``$``
+prompt dropped) are read as a launcher's lines, at their lines in the README (``extract_documented``). The prose
+around them is not: a name in it is no launch, and the verifier's rules never read it.
 Nothing is run.
 """
 
@@ -19,8 +24,9 @@ import re
 import shlex
 
 from extractors import facts as K
-from extractors.facts import Fact, FileFacts, Warning_
-from extractors.values import parse_value
+from extractors.facts import Fact, FileFacts, Launch, Warning_
+from extractors.values import parse_value, symbol_names
+from sau.vocabulary import Value
 
 # The commands that run a Python program: the interpreter, the distributed launchers, and the environment runners
 # that run a script directly (``uv run train.py``, ``poetry run python train.py``).
@@ -49,6 +55,7 @@ def extract_launcher(text: str, file: str) -> FileFacts:
             found.warnings.append(Warning_(file, line, f"shell line not split: {error}"))
             continue
         program = _program(words)
+        passed: list[str] = []
         position = 0
         while position < len(words):
             option = _OPTION.match(words[position])
@@ -62,10 +69,69 @@ def extract_launcher(text: str, file: str) -> FileFacts:
             if raw is not None and "$" in raw:
                 raw = _substitute(raw, variables, line)
             # a bare --flag switches something on; a template value stays as written
-            value = True if raw is None else raw if _TEMPLATE.search(raw) else parse_value(raw)
+            value = True if raw is None else raw if _TEMPLATE.search(raw) else _word_value(raw)
             found.facts.append(Fact(file, line, end, name.rsplit(".", 1)[-1], name,
                                     raw if value is None else value, K.LAUNCHER, program))
+            passed.append(name.rsplit(".", 1)[-1])
+        if program:
+            found.launches.append(Launch(file, line, program, tuple(passed)))
     return found
+
+
+# Code-block tags of shell sessions in Markdown; an untagged block is read too (READMEs often leave it bare).
+_SHELL_TAGS = frozenset({"", "bash", "sh", "shell", "zsh", "console", "shell-session", "sh-session", "terminal",
+                         "shellsession", "bat", "cmd", "powershell", "ps1"})
+_INTEGER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*")
+_PROMPT = re.compile(r"^\s*[$>%]\s+")
+
+
+def extract_documented(text: str, file: str) -> tuple[list[str], FileFacts]:
+    """The Python commands a README's shell code blocks show and their launcher facts (module docstring): ``(lines,
+    facts)`` where ``lines`` has one str per line of ``text`` (1-based line n is ``lines[n - 1]``), a line of a
+    command that runs Python as the block holds it (its prompt dropped) and every other line empty (prose, other
+    commands, a folder tree drawn in a block: nothing the code runs), and ``facts`` is ``extract_launcher`` of the
+    blocks' lines, so each fact's line is its line in the README. Markdown is parsed by markdown-it-py
+    (CommonMark). Never raises on the text's content."""
+    from markdown_it import MarkdownIt  # imported only when a README is read
+
+    count = len(text.splitlines())
+    blocks = [""] * count
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.map is None or token.type not in ("fence", "code_block"):
+            continue
+        if token.type == "fence" and token.info.strip().split(" ")[0].lower() not in _SHELL_TAGS:
+            continue
+        first = token.map[0] + (1 if token.type == "fence" else 0)
+        for offset, line in enumerate(token.content.splitlines()):
+            if first + offset < count:
+                blocks[first + offset] = _PROMPT.sub("", line, count=1)
+    shell = "\n".join(blocks) + "\n"
+    lines = [""] * count
+    for start, end, command in _commands(shell):
+        if _RUNNERS.search(command) is not None and not command.lstrip().startswith("#"):
+            lines[start - 1:end] = blocks[start - 1:end]
+    return lines, extract_launcher(shell, file)
+
+
+def _word_value(raw: str) -> Value | None:
+    """The value a command-line word passes: a number, a list or a tuple of them as a spec value is read
+    (``1e-4``, ``[0.9,0.999]``), else the word itself as text: the shell passes strings, and a name such as
+    ``cheetah-run-v0`` or ``configs/a.gin`` is no expression over free symbols (``cheetah - run - v0``)."""
+    if _INTEGER.fullmatch(raw):
+        return int(raw)
+    if _DECIMAL.fullmatch(raw):
+        return float(raw)
+    if _WORD.fullmatch(raw) and raw not in ("True", "False", "None"):
+        return raw  # most words are plain numbers or names: no parser needed (a README may show thousands)
+    value = parse_value(raw)
+    return raw if value is None or _symbolic(value) else value
+
+
+def _symbolic(value: Value) -> bool:
+    """Whether a parsed value holds a free symbol, itself or in a member of a list or tuple."""
+    return any(_symbolic(v) for v in value) if isinstance(value, tuple) else bool(symbol_names(value))
 
 
 def _program(words: list[str]) -> str:

@@ -151,12 +151,44 @@ def _runs(program: str, file: str) -> bool:
     return module == program or module.endswith("." + program)
 
 
-def _accepts(index: RepositoryIndex, file: str, name: str) -> bool:
-    """Whether the program ``file`` declares the command-line option ``--name`` (dashes or underscores), as a
-    string literal of its source: an argparse option with or without a default."""
+def accepting_program(index: RepositoryIndex, fact: Fact) -> tuple[str, int] | None:
+    """Where the program a launcher fact runs declares the fact's option: ``(file, line)``, the file its key in
+    ``index.lines`` (``python train.py --env X`` with ``train.py`` adding ``--env``), or ``None``: an option no
+    program of the repository declares reaches nothing."""
+    for file in sorted(index.lines):
+        if _runs(fact.context, file):
+            line = _declared(index, file, fact.name)
+            if line is not None:
+                return file, line
+    return None
+
+
+def _launches_program_of(index: RepositoryIndex, launcher: Fact, default: Fact) -> bool:
+    """Whether a launcher fact passes its option to the program whose argparse ``default`` it is: the program it
+    runs declares the option in the default's own file, or declares it nowhere visible (its parser is built in
+    another module), and not when it runs another program declaring an option of that name (``python
+    train_sat.py --n_epochs 2000`` leaves ``train_sudoku.py``'s ``--n_epochs`` default alone)."""
+    accepting = accepting_program(index, launcher)
+    return accepting is None or accepting[0] == default.file
+
+
+def _every_launch_passes(index: RepositoryIndex, fact: Fact) -> bool:
+    """Whether every launch of the program a launcher fact runs passes the fact's option: a README showing
+    ``python run.py`` and ``python run.py --n_models 10`` runs the program once with its default. The program's
+    launches are those running the file that declares the option, or else those naming the same program."""
+    accepting = accepting_program(index, fact)
+    launches = [launch for launch in index.launches
+                if (_runs(launch.program, accepting[0]) if accepting is not None else launch.program == fact.context)]
+    return all(fact.name in launch.options for launch in launches)
+
+
+def _declared(index: RepositoryIndex, file: str, name: str) -> int | None:
+    """The first line (1-based) of the program ``file`` declaring the command-line option ``--name`` (dashes or
+    underscores) as a string literal of its source, an argparse option with or without a default; ``None``."""
     spellings = {name, name.replace("_", "-")}
     quoted = {f"{quote}--{spelling}{quote}" for spelling in spellings for quote in "\"'"}
-    return any(q in line for line in index.lines.get(file, ()) for q in quoted)
+    return next((number for number, line in enumerate(index.lines.get(file, ()), 1)
+                 if any(q in line for q in quoted)), None)
 
 
 def _scope_liveness(graph, file: str, cell: int | None, scope: str) -> str:
@@ -390,13 +422,13 @@ def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     if fact.kind in (K.ARGPARSE, K.CONFIG, K.GET_DEFAULT):
         named = sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
     if fact.kind == K.ARGPARSE:
-        return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name), None)
+        return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name
+                     and _launches_program_of(index, f, fact) and _every_launch_passes(index, f)), None)
     if fact.kind == K.CONFIG:
         # an option the launcher passes to a program that accepts it (an argparse option of that name) wins over
         # the config file's key (args.lr or cfg["lr"])
         return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name
-                     and any(_runs(f.context, file) and _accepts(index, file, fact.name) for file in index.lines)),
-                    None)
+                     and accepting_program(index, f) is not None and _every_launch_passes(index, f)), None)
     if fact.kind == K.GET_DEFAULT:  # cfg.get("betas", [0.9, 0.995]) reads the config's betas where it has one
         config = next((f for f in named if f.kind == K.CONFIG and f.name == fact.name
                        and not is_test_path(f.file)), None)

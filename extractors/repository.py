@@ -22,7 +22,7 @@ from extractors.guards import interrupted, stop_if_interrupted, too_complex
 from extractors.notebooks import NotebookError, code_cells
 from extractors.python_source import compile_error, refusal, source_lines
 from extractors.trees import parse_python
-from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, NOTEBOOK, PYTHON, SHELL, SourceFile, walk
+from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, DOCUMENT, NOTEBOOK, PYTHON, SHELL, SourceFile, walk
 
 
 @dataclass
@@ -110,6 +110,10 @@ def _extract(source: SourceFile, text: str) -> tuple[dict[str, list[str]], FileF
     if source.kind == SHELL:
         from extractors.launchers import extract_launcher
         return {source.relative: text.splitlines()}, extract_launcher(text, source.relative)
+    if source.kind == DOCUMENT:  # only the README's commands: its prose is no launch (extractors.launchers)
+        from extractors.launchers import extract_documented
+        lines, found = extract_documented(text, source.relative)
+        return {source.relative: lines}, found
     assert source.kind == CONFIG
     from extractors.configs import extract_config
     found = extract_config(text, source.relative)

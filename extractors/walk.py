@@ -29,6 +29,7 @@ PYTHON = "python"
 NOTEBOOK = "notebook"
 CONFIG = "config"
 SHELL = "shell"
+DOCUMENT = "document"  # a README: only the commands its shell code blocks show are read (extractors.launchers)
 _SUFFIXES = {".py": PYTHON, ".ipynb": NOTEBOOK, ".yaml": CONFIG, ".yml": CONFIG, ".json": CONFIG, ".toml": CONFIG,
              ".sh": SHELL}
 # Task runners whose recipes are shell lines (make's and just's default file names): read as shell scripts.
@@ -42,10 +43,15 @@ _TEST_DIRS = frozenset({"test", "tests", "testing"})
 
 
 def file_kind(name: str) -> str | None:
-    """The kind a file is read as from its name (``python``, ``notebook``, ``config``, ``shell``), or ``None`` for a
-    file the verifier does not read. A ``Makefile`` or ``justfile`` is a shell script: its recipes are shell lines."""
+    """The kind a file is read as from its name (``python``, ``notebook``, ``config``, ``shell``, ``document``), or
+    ``None`` for a file the verifier does not read. A ``Makefile`` or ``justfile`` is a shell script: its recipes are
+    shell lines. A Markdown README (``README.md``, ``readme.markdown``, ``README_zh.md``) is a ``document``: the
+    commands it documents are how its authors run the code; other Markdown notes are not read."""
     if name in _SHELL_NAMES:
         return SHELL
+    lowered = name.lower()
+    if lowered.startswith("readme") and lowered.endswith((".md", ".markdown")):
+        return DOCUMENT
     return _SUFFIXES.get(os.path.splitext(name)[1].lower())
 
 
@@ -157,7 +163,9 @@ def walk(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, exclude: tuple[str, ...
             continue
         files.append(SourceFile(path, relative, kind))
     if not all_projects:
-        others = other_projects(root, [f.relative for f in files])
+        # a README's commands are launches, but its prose names folders it does not run: which projects the code
+        # refers to is read from code, configuration and launchers, as before READMEs were read
+        others = other_projects(root, [f.relative for f in files if f.kind != DOCUMENT])
         if others:
             files = [f for f in files if not any(f.relative.startswith(folder + "/") for folder in others)]
             # unread: the choice is the tool's, so no absence settles on it (the user's --exclude makes it theirs)

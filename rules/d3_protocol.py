@@ -129,7 +129,8 @@ from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention, module_name
 from extractors.facts import Fact, RepositoryIndex
-from extractors.provenance import binding_liveness, calls_by_short, overridden_by, passed_for, positional_passes
+from extractors.provenance import (accepting_program, binding_liveness, calls_by_short, overridden_by, passed_for,
+                                   positional_passes)
 from extractors.values import is_number
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -438,9 +439,13 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         best = sorted(found["maybe"], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
                              f"only in code that may not run ({best[0].ref})", tuple(best))
+    # a configuration file's key, or a launcher's option (``--env cheetah-run-v0`` in a script or a README's
+    # command), holding the element's name: used when live code reads that key or option
     configs = [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
                and any(term_matches(t, f.path) or (isinstance(f.value, str) and term_matches(t, f.value))
-                       for t in specific)]
+                       for t in specific)] \
+        + [f for f in index.facts if f.kind == K.LAUNCHER and isinstance(f.value, str)
+           and any(term_matches(t, f.value) for t in specific) and accepting_program(index, f) is not None]
     if configs:
         # a key also naming other entries (``train_path`` under both ``math`` and ``humaneval``) does not show
         # which entry live code reads
@@ -448,11 +453,16 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         shared = {f.name for f in index.facts if f.kind == K.CONFIG and f.path not in paths}
         keys = {f.name for f in configs} - shared
         read = [m for m in _live_mentions(graph) if m.text in keys or m.text in paths]
+        if read and configs[0].kind == K.LAUNCHER:
+            file, line = accepting_program(index, configs[0]) or ("", 0)
+            return ElementResult(category, name, PRESENT, f"passed by the launcher at {configs[0].ref} to the "
+                                 f"option --{configs[0].path} that {file}:{line} declares", tuple(configs))
         if read:
-            return ElementResult(category, name, PRESENT,
-                                 f"config {configs[0].ref}, key read at {read[0].ref}", tuple(configs))
-        return ElementResult(category, name, AMBIGUOUS,
-                             f"only in config {configs[0].ref}, whose key live code does not name", tuple(configs))
+            return ElementResult(category, name, PRESENT, f"config {configs[0].ref}, key read at {read[0].ref}",
+                                 tuple(configs))
+        where = (f"in config {configs[0].ref}, whose key" if configs[0].kind == K.CONFIG else
+                 f"passed by the launcher at {configs[0].ref} as --{configs[0].path}, an option")
+        return ElementResult(category, name, AMBIGUOUS, f"only {where} live code does not name", tuple(configs))
     if found[UNKNOWN]:
         best = sorted(found[UNKNOWN], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,

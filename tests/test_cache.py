@@ -17,7 +17,7 @@ from verifier.run import verify
 from verifier.specs.load import load_paper
 
 PAPER = "demo-001"
-FILES = 5  # the demo repository's files the index reads (4 Python, 1 YAML): one entry each, and one for verdicts
+FILES = 6  # the demo repository's files the index reads (4 Python, 1 YAML, its README): one entry each, and one for verdicts
 
 
 @pytest.fixture

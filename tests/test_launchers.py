@@ -85,3 +85,66 @@ def test_a_runners_own_options_before_the_program_do_not_name_the_program() -> N
         ("with", "rich", 3, "tools/sweep"),
         ("seed", 7, 3, "tools/sweep"),
     ]
+
+
+README = """# Project
+
+Run `python train.py --lr 1` for a demo (inline code: prose, not a block).
+
+```bash
+# the full run
+python train.py --env cheetah-run-v0 \\
+    --config configs/dmc.gin --lr 3e-4
+```
+
+```console
+$ python -m pkg.evaluate --env walker-walk-v0
+```
+
+```python
+subprocess.run("python train.py --env hopper-hop-v0")
+```
+
+    python train.py --seed 7
+"""
+
+
+def test_a_readmes_shell_blocks_are_launcher_lines_at_their_readme_lines() -> None:
+    from extractors.launchers import extract_documented
+
+    lines, found = extract_documented(README, "README.md")
+    assert len(lines) == len(README.splitlines())
+    assert lines[2] == "" and lines[11] == "python -m pkg.evaluate --env walker-walk-v0"
+    # only the lines of commands that run Python are kept: a block's comment (or a folder tree) is no launch
+    assert lines[5] == "" and lines[6] == "python train.py --env cheetah-run-v0 \\"
+    assert [(f.name, f.value, f.line, f.end_line, f.context) for f in found.facts] == [
+        ("env", "cheetah-run-v0", 7, 8, "train.py"),
+        ("config", "configs/dmc.gin", 7, 8, "train.py"),
+        ("lr", 3e-4, 7, 8, "train.py"),
+        ("env", "walker-walk-v0", 12, 12, "pkg.evaluate"),
+        ("seed", 7, 19, 19, "train.py"),
+    ]
+    # each command that runs a program is a launch, with the options it passes (a default it leaves alone is used)
+    assert [(x.line, x.program, x.options) for x in found.launches] == [
+        (7, "train.py", ("env", "config", "lr")), (12, "pkg.evaluate", ("env",)), (19, "train.py", ("seed",))]
+
+
+def test_a_word_naming_something_stays_text_and_a_number_a_number() -> None:
+    script = "python run.py --env cheetah-run-v0 --sched cosine --betas [0.9,0.99] --n -1 --pair [a,b]\n"
+    assert [(f.name, f.value) for f in extract_launcher(script, "run.sh").facts] == [
+        ("env", "cheetah-run-v0"), ("sched", "cosine"), ("betas", (0.9, 0.99)), ("n", -1), ("pair", "[a,b]")]
+
+
+def test_a_command_passing_no_option_is_still_a_launch_of_its_program() -> None:
+    found = extract_launcher("python train.py\ntorchrun --nproc_per_node 2 train.py --lr 1e-4\necho done\n", "run.sh")
+    assert [(x.line, x.program, x.options) for x in found.launches] == [
+        (1, "train.py", ()), (2, "train.py", ("nproc_per_node", "lr"))]  # the runner's options stay facts too
+
+
+def test_a_readme_command_the_shell_cannot_split_is_a_warning_at_its_readme_line() -> None:
+    from extractors.launchers import extract_documented
+
+    _, found = extract_documented("# Run\n\n```bash\npython train.py --name 'unclosed\n```\n", "docs/README.md")
+    assert found.facts == []
+    assert [(w.file, w.line, w.message) for w in found.warnings] == [
+        ("docs/README.md", 4, "shell line not split: No closing quotation")]

@@ -98,3 +98,15 @@ def test_no_root_project_without_a_project_file_of_its_own(tmp_path):
     files = {"README.md": "```\nbash scripts/train.sh\n```\n", "scripts/train.sh": "python train.py\n",
              "train.py": "", "eval/README.md": "", "eval/run.py": "", "tools/README.md": "", "tools/t.py": ""}
     assert other_projects(tmp_path, _repo(tmp_path, files)) == {}
+
+
+def test_a_path_in_the_chosen_projects_own_readme_prose_does_not_bring_in_another_project(tmp_path):
+    # READMEs are read for their commands (extractors.launchers), but prose naming another project's file
+    # ("compare with theirs/bench.py") is no reference by code: the other project stays out
+    files = _two({"ours/README.md": "Compare with theirs/bench.py, which we do not run.\n"})
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found, skipped = walk(tmp_path)
+    assert [s.relative for s in skipped] == ["theirs/"]
+    assert "ours/README.md" in [f.relative for f in found] and "theirs/bench.py" not in [f.relative for f in found]
