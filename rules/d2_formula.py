@@ -34,7 +34,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 - **equivalent**: a candidate equals the formula under a renaming that follows the hints, or assigned to the
   equation's left-hand name, or in the mechanism scope with over half the names following the hints: the formula
   counts 1. A *tiny* formula (two operations or fewer) only at the binding the glossary ties to the claim: the
-  left-hand name, or (without one) in the mechanism scope. In the mechanism scope, a *part* of a candidate (a term
+  left-hand name, or (without one) in the mechanism scope; there it may also be a factor of the binding whose other
+  factors are a named scale (``u = self.W_u(h) * self.s_u`` for ``u == h @ W_u``: code applies the paper's next
+  equation in the same line), never one beside a bare number (a changed constant). In the mechanism scope, a *part*
+  of a candidate (a term
   of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
   reads (by name or through ``**cfg``), that realises the formula (``implementations`` in the operations table:
@@ -63,7 +66,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
 drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
 A per-SAU budget of evaluation work (``OPERATION_BUDGET`` nodes evaluated, counted, never timed) ends the search as
-ambiguous, so that a pathological expression cannot hang the run and the verdict does not depend on the machine.
+ambiguous, so that a pathological expression cannot hang the run and the verdict does not depend on the machine. A
+form met again within one formula's search, read the same way at a site of the same standing (a helper inlined in
+many places), is not compared again: repeats would spend the budget other candidates need.
 """
 
 from __future__ import annotations
@@ -197,8 +202,13 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             results.append(_compare(text, lhs, rhs, search))
         _chain(parsed, results, search)
     except equivalence.Exhausted:
-        return _ambiguous(sau, results, scope, f"operation budget of {budget} exhausted", index, named_in_code,
-                          stubs)
+        # what the search had found before it ran out stays in the reason, and which formula it stopped at
+        pending = [text for text, _, _ in parsed[len(results):]]
+        stopped = (f"operation budget of {budget} exhausted comparing {pending[0]}"
+                   + (f" ({len(pending) - 1} more formula(s) not compared)" if len(pending) > 1 else "")
+                   if pending else f"operation budget of {budget} exhausted chaining the formulas")
+        return _ambiguous(sau, results, scope, "; ".join([*(_describe(r) for r in results), stopped]), index,
+                          named_in_code, stubs)
     reason = "; ".join(_describe(r) for r in results)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
@@ -388,6 +398,12 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             return bound and not search.variant(record) and id(record) not in search.named
         return not search.variant(record) and (bound or id(record) in search.named)
 
+    # a form met again with the same reading of the claim and at a site of the same standing (a helper inlined in
+    # many places, ``x = x.to(dtype); return x`` after the line that computed x) decides nothing new: it is read once
+    # per formula, so that repeated forms do not spend the budget that other candidates need. Only the nearest
+    # candidates shown can differ: the repeat is not listed beside the first
+    tried: set = set()
+    parted: set = set()
     for record, candidate in ordered:
         in_scope = id(record) in search.scope
         last = candidate.target.rsplit(".", 1)[-1]
@@ -403,7 +419,15 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
+        # what decides a form's outcome besides the form and the claim's reading (``_produced_variant`` reads the
+        # candidate itself: never repeated then)
+        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", search.dead(record))
         for form, oriented in itertools.product(forms, (base, *orientations)):
+            if not produced:
+                key = (form, id(oriented), form in branches, standing)
+                if key in tried:
+                    continue
+                tried.add(key)
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
@@ -416,13 +440,17 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget)
             found = _match(claim, code, leaves, functions, signs, search.budget)
+            factor = None
+            if found is None and claim.tiny and claimed_name and not opaque and form not in branches:
+                factor = _scaled_factor(claim, code, search.budget)
+                found = None if factor is None else len(claim.symbols)
             if found is None:
                 continue
             hinted = found
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
                          on_target, tied, lhs is not None):
                 if not search.dead(record):
-                    result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+                    result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
@@ -430,7 +458,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             result.supported |= hinted * 2 > len(claim.symbols) and not search.dead(record)
         # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
         if relevant and not base.tiny and not search.dead(record) \
-                and (drift_seen is None or drift_seen.candidate is not candidate):
+                and (drift_seen is None or drift_seen.candidate is not candidate) and forms not in parted:
+            parted.add(forms)  # the parts of the same forms match the same way at any live site in scope
             part = _part_match(candidate, forms, base, keeps_small, claimed_keys, search)
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
@@ -1280,6 +1309,28 @@ def _renamed_names(symbols: tuple, leaves: tuple, hint_sets: tuple, hinted_only:
     hints = dict(zip(symbols, hint_sets))
     return tuple(({leaf.name: s.name for leaf, s in renaming.items()}, hinted)
                  for renaming, hinted in _renamings(symbols, list(leaves), hints, hinted_only))
+
+
+def _scaled_factor(claim: _Claim, code: sympy.Basic, budget) -> sympy.Basic | None:
+    """The factor of ``code`` (a product) that equals the tiny ``claim`` with every name following the glossary
+    hints, when the rest of the product is a named scale (holds a symbol, not only numbers), or ``None``. Code
+    often applies a paper's next step in the same line: ``u = self.W_u(h) * self.s_u`` binds the claimed
+    ``u == h @ W_u`` already rescaled, which the paper writes as its own equation. Asked only at the binding of the
+    formula's left-hand name, where a tiny formula may be decided; a constant factor (``2 * softmax(z)``) is a
+    changed constant, left to the drift check."""
+    if not isinstance(code, sympy.Mul):
+        return None
+    for factor in code.args:
+        rest = code / factor
+        if factor.is_Number or not any(not s.name.startswith("<") for s in rest.free_symbols):
+            continue
+        leaves = _leaves(factor)
+        if len(leaves) != len(claim.symbols):
+            continue
+        if _match(claim, factor, leaves, frozenset(_functions(factor)), equivalence.sign_sensitive(factor), budget,
+                  hinted_only=True) == len(claim.symbols):
+            return factor
+    return None
 
 
 def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):

@@ -137,7 +137,8 @@ def test_a_pathological_repository_ends_within_the_budget(tmp_path: Path) -> Non
     verdict = d2_formula.check(sau, index, budget=2_000)
     elapsed = time.monotonic() - started
     assert verdict.status == Status.UNRESOLVED
-    assert "operation budget of 2000 exhausted" in verdict.reason
+    # the formula the search stopped at is named
+    assert verdict.reason == "operation budget of 2000 exhausted comparing z == p * q + r * s - t / u + v ** w"
     assert elapsed < 10  # a hang guard, not a speed assertion: the count of evaluated nodes stops the search
     again = d2_formula.check(sau, index, budget=2_000)  # counted, not timed: the same verdict on any machine
     assert (again.status, again.reason, again.score) == (verdict.status, verdict.reason, verdict.score)
@@ -424,3 +425,18 @@ def test_a_mechanism_keyword_keeps_the_words_normalisation_drops() -> None:
     assert d2_formula._contains(keys, "lr_schedule")  # an alias still meets its keyword
     # a word dropped that leaves more than a count noun keeps the normalised keyword: value_gate names GateProjection
     assert d2_formula._contains(d2_formula._mechanism_keys(["value_gate"]), "GateProjection")
+
+
+def test_a_form_repeated_across_candidates_is_compared_once(tmp_path: Path) -> None:
+    # a helper inlined by sixty callers gives each the same large form at the formula's left-hand name; read once,
+    # it leaves the budget to the function that computes the claim (each repeat charged again ran it out at 4,000)
+    terms = " + ".join(f"p ** {k} * q / (r + {k})" for k in range(1, 25))
+    lines = ["def helper(p, q, r, s):", f"    return {terms}"]
+    for number in range(60):
+        lines += [f"def caller{number}(p, q, r, s):", "    z = helper(p, q, r, s)", "    return z"]
+    lines += ["def combine(p, q, r, s):", "    return p * q + r * s"]
+    index = build_index(_repo(tmp_path, "\n".join(lines) + "\n"), names.normalise)
+    sau = _sau(["z == p * q + r * s"], {s: [s] for s in "zpqrs"}, ["combine"])
+    verdict = d2_formula.check(sau, index, budget=2_000)
+    assert (verdict.status, verdict.score) == (Status.SETTLED, 1.0), verdict.reason
+    assert verdict.reason == "z == p * q + r * s: equivalent to return p * q + r * s (model.py:184)"
