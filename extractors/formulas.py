@@ -149,6 +149,20 @@ def source_text(node: cst.CSTNode, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _slice_shift(node: cst.Subscript) -> int:
+    """How many elements ahead a one-axis slice starts (``x[1:]`` -> 1, ``x[2:-1]`` -> 2), or 0: for any other
+    subscript, a slice from the start (``x[:-1]``, ``x[:n]``), a step, or a start that is not a literal. Code writes
+    consecutive elements of an array as two slices of it (``sigmas[1:]`` and ``sigmas[:-1]`` for sigma_(i+1) and
+    sigma_i); read as the whole array both, they would cancel. The D2 readings also keep the whole-array reading
+    (``rules.d2_formula``), for a slice that only drops a first element."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Slice):
+        return 0
+    part = node.slice[0].slice
+    if part.step is not None or not isinstance(part.lower, cst.Integer):
+        return 0
+    return int(part.lower.evaluated_value)
+
+
 class Translator:
     """Translates libcst expressions to sympy.
 
@@ -257,6 +271,9 @@ class Translator:
 
     def _subscript(self, node: cst.Subscript, depth: int) -> sympy.Basic:
         base = self._translate(node.value, depth)
+        shift = _slice_shift(node) if not self.strict else 0
+        if shift:  # x[1:] beside x[:-1] is each element's successor: read as the element k ahead (SLICE_SHIFT)
+            return sympy.Function("getitem")(base, sympy.Symbol(":") + shift)
         indices = []
         for element in node.slice:
             inner = element.slice

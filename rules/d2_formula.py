@@ -756,6 +756,7 @@ def _readings_of(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
 def _read_through(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
                   applied: frozenset[tuple[str, int]]) -> tuple:
     """``forms`` and their readings that never take a branch or a mode (``_readings``)."""
+    forms = _slice_readings(forms)
     if applied:
         forms = forms + _variants(forms, lambda form: _fewer_arguments(form, applied))
     if kept:
@@ -768,6 +769,38 @@ def _read_through(forms: tuple, claimed: frozenset[str], kept: frozenset[str],
     if claimed & set(_REDUCTION_WORDS.values()):
         forms = forms + _variants(forms, lambda form: _reduction_named(form, claimed))
     return forms
+
+
+def _slice_readings(forms: tuple) -> tuple:
+    """``forms`` with their slices that start elements ahead (``x[1:]``, read ``getitem(x, : + 1)`` by
+    ``extractors.formulas``) read as the whole array, as every other slice is (``_whole_slices``): in place of the
+    form when no such slice is paired with another read of its array (the slice only drops a first element, a
+    class token), beside it when one is (``sigmas[1:] - sigmas[:-1]``: the successor reading may be the claim's)."""
+    found: dict = {}  # in order; membership by hash
+    for form in forms:
+        whole, paired = _whole_slices(form)
+        if whole is None or paired:
+            found[form] = None
+        if whole is not None:
+            found.setdefault(whole, None)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 15)
+def _whole_slices(form: sympy.Basic) -> tuple[sympy.Basic | None, bool]:
+    """(``form`` with each slice that starts elements ahead read as the whole array, or ``None`` when it has none;
+    whether such a slice's array is also read otherwise in ``form``: as itself or another slice of it)."""
+    shifted = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+               and len(n.args) == 2 and _SLICE in n.args[1].free_symbols}
+    if not shifted:
+        return None, False
+    bases = {base for base in shifted.values()}
+    elsewhere = substitute(form, {n: sympy.Symbol("<slice>") for n in shifted}).free_symbols
+    paired = bool(bases & elsewhere) or len(set(shifted)) > len(bases)
+    return substitute(form, shifted), paired
+
+
+_SLICE = sympy.Symbol(":")
 
 
 def _modes(forms: tuple) -> tuple[tuple, tuple]:
@@ -882,6 +915,21 @@ def _shifted(leaf: sympy.Basic) -> bool:
     if "[" not in name:
         return False
     return any("+" in index or "-" in index for index in name[name.index("[") + 1:-1].split(","))
+
+
+@lru_cache(maxsize=1 << 12)
+def _unshifted_keys(symbol: sympy.Symbol, hints: frozenset[str]) -> frozenset[str]:
+    """The keys of the array whose element a symbol named as shifted stands for: its name and hints without the
+    shift words (``sigma_next`` -> ``sigma``), so that ``sigmas[1:]``, the next element of ``sigmas``, follows the
+    hints of ``sigma_next``; empty for a symbol not named as shifted."""
+    if not _names_shift(symbol):
+        return frozenset()
+    found = set()
+    for name in (symbol.name, *hints):
+        kept = [token for token in name.lower().split("_") if token and token not in _SHIFTS]
+        if kept and len(kept) < len(name.split("_")):
+            found.add(names.normalise("_".join(kept)))
+    return frozenset(found)
 
 
 def _names_shift(symbol: sympy.Symbol) -> bool:
@@ -1707,7 +1755,8 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
         # a hint with a qualifier (y_pred_std for pred_std) follows it too, after the exact names, unless the
         # glossary names that code name for a symbol of its own (old_values beside values)
         qualified = {leaf for leaf, key in allowed if key not in named and names.narrower(frozenset(hints[s]), key)}
-        exact = {leaf for leaf, key in allowed if _follows(leaf, key, hints[s])}
+        exact = {leaf for leaf, key in allowed if _follows(leaf, key, hints[s])
+                 or _shifted(leaf) and key in _unshifted_keys(s, frozenset(hints[s]))}
         preferred = [leaf for leaf, _ in allowed if leaf in exact] + [leaf for leaf, _ in allowed
                                                                       if leaf in qualified and leaf not in exact]
         others = [leaf for leaf, _ in allowed if leaf not in exact and leaf not in qualified] \

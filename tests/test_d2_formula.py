@@ -440,3 +440,27 @@ def test_a_form_repeated_across_candidates_is_compared_once(tmp_path: Path) -> N
     verdict = d2_formula.check(sau, index, budget=2_000)
     assert (verdict.status, verdict.score) == (Status.SETTLED, 1.0), verdict.reason
     assert verdict.reason == "z == p * q + r * s: equivalent to return p * q + r * s (model.py:184)"
+
+
+@pytest.mark.parametrize("written, read", [
+    ("sigmas[1:]", "getitem(sigmas, : + 1)"),  # the successor of each element
+    ("x[2:-1]", "getitem(x, : + 2)"),
+    ("sigmas[:-1]", "sigmas"),  # a slice from the start keeps each element where it is
+    ("x[0:]", "x"),
+    ("x[1::2]", "x"),  # a step picks elements, pairs none with a successor
+    ("x[:, 1:]", "x"),  # another axis than the first: layout
+    ("x[n:]", "x"),  # a start that is no literal
+])
+def test_a_slice_starting_ahead_reads_as_the_successor(written: str, read: str) -> None:
+    assert str(code(written)) == read
+
+
+@pytest.mark.parametrize("written, readings", [
+    # paired with another read of its array: the successor reading, and the whole-array one beside it
+    ("1 / (sigmas[1:] - sigmas[:-1])", ["1/(-sigmas + getitem(sigmas, : + 1))", "zoo"]),
+    ("x[2:] * x[1:]", ["getitem(x, : + 1)*getitem(x, : + 2)", "x**2"]),
+    # alone: only dropping a first element (a class token), read as the whole array as before
+    ("gain * tokens[1:] + bias", ["bias + gain*tokens"]),
+])
+def test_a_successor_slice_is_read_both_ways_only_when_paired(written: str, readings: list[str]) -> None:
+    assert [str(form) for form in d2_formula._slice_readings((code(written),))] == readings
