@@ -776,6 +776,8 @@ def _slice_readings(forms: tuple) -> tuple:
     ``extractors.formulas``) read as the whole array, as every other slice is (``_whole_slices``): in place of the
     form when no such slice is paired with another read of its array (the slice only drops a first element, a
     class token), beside it when one is (``sigmas[1:] - sigmas[:-1]``: the successor reading may be the claim's)."""
+    if all(_whole_slices(form)[0] is None for form in forms):
+        return forms  # no such slice: the forms as they were
     found: dict = {}  # in order; membership by hash
     for form in forms:
         whole, paired = _whole_slices(form)
@@ -791,7 +793,7 @@ def _whole_slices(form: sympy.Basic) -> tuple[sympy.Basic | None, bool]:
     """(``form`` with each slice that starts elements ahead read as the whole array, or ``None`` when it has none;
     whether such a slice's array is also read otherwise in ``form``: as itself or another slice of it)."""
     shifted = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
-               and len(n.args) == 2 and _SLICE in n.args[1].free_symbols}
+               and len(n.args) == 2 and _successor_index(n.args[1])}
     if not shifted:
         return None, False
     bases = {base for base in shifted.values()}
@@ -801,6 +803,12 @@ def _whole_slices(form: sympy.Basic) -> tuple[sympy.Basic | None, bool]:
 
 
 _SLICE = sympy.Symbol(":")
+
+
+def _successor_index(index: sympy.Basic) -> bool:
+    """The index ``extractors.formulas`` gives a slice starting elements ahead: ``:`` plus a positive integer."""
+    return isinstance(index, sympy.Add) and len(index.args) == 2 and _SLICE in index.args \
+        and any(isinstance(a, sympy.Integer) and a > 0 for a in index.args)
 
 
 def _modes(forms: tuple) -> tuple[tuple, tuple]:

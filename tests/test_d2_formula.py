@@ -464,3 +464,10 @@ def test_a_slice_starting_ahead_reads_as_the_successor(written: str, read: str) 
 ])
 def test_a_successor_slice_is_read_both_ways_only_when_paired(written: str, readings: list[str]) -> None:
     assert [str(form) for form in d2_formula._slice_readings((code(written),))] == readings
+
+
+def test_an_index_holding_a_slice_is_no_successor_slice() -> None:
+    # the targets picked by a permuted slice (logits[x[:, perm]]) hold ":" inside their index, but start no element
+    # ahead: the form is left as it is (read as logits alone, the cross-entropy's target choice was lost)
+    form = code("logits[x[:, perm]]")
+    assert d2_formula._slice_readings((form,)) == (form,)
