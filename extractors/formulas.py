@@ -272,7 +272,7 @@ class Translator:
     def _subscript(self, node: cst.Subscript, depth: int) -> sympy.Basic:
         base = self._translate(node.value, depth)
         shift = _slice_shift(node) if not self.strict else 0
-        if shift:  # x[1:] beside x[:-1] is each element's successor: read as the element k ahead (SLICE_SHIFT)
+        if shift:  # x[1:] beside x[:-1] is each element's successor (``_slice_shift``; D2's ``_successor_index``)
             return sympy.Function("getitem")(base, sympy.Symbol(":") + shift)
         indices = []
         for element in node.slice:

@@ -796,7 +796,7 @@ def _whole_slices(form: sympy.Basic) -> tuple[sympy.Basic | None, bool]:
                and len(n.args) == 2 and _successor_index(n.args[1])}
     if not shifted:
         return None, False
-    bases = {base for base in shifted.values()}
+    bases = set(shifted.values())
     elsewhere = substitute(form, {n: sympy.Symbol("<slice>") for n in shifted}).free_symbols
     paired = bool(bases & elsewhere) or len(set(shifted)) > len(bases)
     return substitute(form, shifted), paired
@@ -1380,13 +1380,18 @@ def _scaled_factor(claim: _Claim, code: sympy.Basic, budget) -> sympy.Basic | No
         rest = code / factor
         if factor.is_Number or not any(not s.name.startswith("<") for s in rest.free_symbols):
             continue
-        leaves = _leaves(factor)
-        if len(leaves) != len(claim.symbols):
-            continue
-        if _match(claim, factor, leaves, frozenset(_functions(factor)), equivalence.sign_sensitive(factor), budget,
-                  hinted_only=True) == len(claim.symbols):
+        if _part_equals(claim, factor, budget):
             return factor
     return None
+
+
+def _part_equals(claim: _Claim, part: sympy.Basic, budget) -> bool:
+    """Whether ``part`` of a candidate equals ``claim`` under a renaming in which every name follows the glossary
+    hints (a part is never matched through a name the hints do not give)."""
+    leaves = _leaves(part)
+    return len(leaves) == len(claim.symbols) and _match(
+        claim, part, leaves, frozenset(_functions(part)), equivalence.sign_sensitive(part), budget,
+        hinted_only=True) == len(claim.symbols)
 
 
 def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):
@@ -1395,12 +1400,7 @@ def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bo
     for form in forms:
         code, _, _, _, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
         for part in _parts(code):
-            leaves = _leaves(part)
-            if len(leaves) != len(claim.symbols):
-                continue
-            found = _match(claim, part, leaves, frozenset(_functions(part)), equivalence.sign_sensitive(part),
-                           search.budget, hinted_only=True)
-            if found == len(claim.symbols):
+            if _part_equals(claim, part, search.budget):
                 return part
     return None
 
