@@ -313,6 +313,10 @@ class Translator:
                 return resolved if resolved is not None else self._uninterpreted(name, positional)
             if owner is None or root is None or not self._is_module(owner):
                 receiver = self._translate(func.value, depth)
+        elif (built := _module_name(func)) is not None and not self.strict:
+            # nn.Dense(64, name="lifting")(x): a module built and called in one expression (Flax's compact modules,
+            # Haiku, Keras's functional API) is the submodule its name names, as self.lifting(x) would be
+            return self._uninterpreted(built, self._positional(node, depth))
         else:
             return self._unsupported(node, "call of an expression")
         positional = self._positional(node, depth)
@@ -421,6 +425,18 @@ class Translator:
 _MEAN_NAME = "mean"
 # a loss's ``reduction`` keyword (torch.nn.functional's losses): the mean of the form becomes a sum, or goes
 _REDUCTIONS = {"sum": "sum", "none": None, "mean": _MEAN_NAME}
+
+
+def _module_name(node: cst.BaseExpression) -> str | None:
+    """The name a module construction gives its module (``nn.Dense(64, name="lifting")`` -> ``lifting``), or
+    ``None`` when ``node`` is no call or passes no identifier as a literal ``name=`` keyword."""
+    if not isinstance(node, cst.Call):
+        return None
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "name" and isinstance(arg.value, cst.SimpleString):
+            name = str(arg.value.evaluated_value)
+            return name if name.isidentifier() else None
+    return None
 
 
 def _reduced(form: sympy.Basic, node: cst.Call) -> sympy.Basic:

@@ -341,7 +341,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
 
     hint_keys = frozenset(h for hs in base.hints.values() for h in hs)
     produced = _produced_by(base.symbols + (quantity.symbols if quantity else ()), glossary)
-    weights = _weights(rhs, base.hints)
+    weights = _weights(rhs, base.hints, glossary)
     orientations = _orientations(base, glossary) + rewritten
     variants: dict = {}
     drift_seen: FormulaResult | None = None
@@ -1214,9 +1214,10 @@ def _outputs_of(key: str) -> tuple[str, ...]:
 
 
 def _layer_rest(key: str) -> str:
-    """A normalised submodule name without the words that name a layer (``_LAYER_WORDS``, and ``w`` for a weight):
-    ``w_u`` and ``u_proj`` -> ``u``; empty when nothing else is left."""
-    return "_".join(word for word in key.split("_") if word not in _LAYER_WORDS and word != "w")
+    """A normalised submodule name without the words that name a layer (``_LAYER_WORDS``, numbered too, and ``w``
+    for a weight): ``w_u`` and ``u_proj`` -> ``u``, ``projection_layer_1`` -> ``projection``; empty when nothing else
+    is left."""
+    return "_".join(word for word in key.split("_") if word.rstrip("0123456789") not in _LAYER_WORDS and word != "w")
 
 
 def _per_sample(forms: tuple) -> tuple:
@@ -1544,15 +1545,33 @@ def _placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
                         if n in table.placeholders or (names.is_generic(n) and n not in table.activations)))
 
 
-def _weights(rhs: sympy.Basic, hints: dict) -> dict:
-    """The formula's matrices: symbols multiplied with ``@`` (``W_q`` in ``h @ W_q``), with their hints."""
+def _weights(rhs: sympy.Basic, hints: dict, glossary: dict) -> dict:
+    """The formula's learned weights, with their hints: symbols multiplied with ``@`` (``W_q`` in ``h @ W_q``), and
+    the last argument of a function the formula applies when its glossary meaning says it holds weights
+    (``_network_weights``: ``w_p`` in ``p(a, w_p)``, a network written with its weights)."""
     found = {}
-    for product in rhs.atoms(AppliedUndef):
-        if product.func.__name__ == "matmul":
-            for operand in product.args:
-                if isinstance(operand, sympy.Symbol) and operand in hints:
-                    found[operand] = hints[operand]
+    for node in rhs.atoms(AppliedUndef):
+        if node.func.__name__ == "matmul":
+            operands = node.args
+        elif len(node.args) >= 2 and _network_weights(node.args[-1], glossary):
+            operands = node.args[-1:]
+        else:
+            continue
+        for operand in operands:
+            if isinstance(operand, sympy.Symbol) and operand in hints:
+                found[operand] = hints[operand]
     return found
+
+
+# a glossary meaning that says a network's argument is its learned weights (``p(a, w_p)``, "lifting weights")
+_WEIGHT_WORDS = frozenset({"weights", "parameters", "params"})
+
+
+def _network_weights(symbol: sympy.Basic, glossary: dict) -> bool:
+    """Whether ``symbol``, the last argument of a function a formula applies, is that network's learned weights:
+    a symbol whose glossary meaning has a ``_WEIGHT_WORDS`` word (``f(x, w)``, the paper's ``f(x; w)``)."""
+    return isinstance(symbol, sympy.Symbol) \
+        and bool(_WEIGHT_WORDS & set(names.words(glossary.get(symbol.name, {}).get("meaning", ""))))
 
 
 # a glossary meaning that says the symbol is a learned matrix (plural: a "KL weight" is a scalar)
@@ -1607,21 +1626,30 @@ def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], gloss
     the product reads as the layer call, since papers write ``W x`` or ``x W`` for the same layer."""
     calls = {}
     for symbol, hints in weights.items():
-        name = next((f for f in sorted(functions) if names.normalise(f) in hints), None)
+        name = next((f for f in sorted(functions) if names.normalise(f) in hints
+                     or _layer_rest(names.normalise(f)) in hints), None)
         if name is not None:
             calls[symbol] = name
     if not calls:
         return base
     key = tuple(sorted((s.name, n) for s, n in calls.items()))
     if key not in variants:
-        def layer(product):
-            left, right = product.args
+        def product(node) -> bool:
+            return node.func.__name__ == "matmul" and len(node.args) == 2 and any(a in calls for a in node.args)
+
+        def applied(node) -> bool:  # p(a, w_p): the network its weights name, applied to the rest
+            return node.func.__name__ != "matmul" and len(node.args) >= 2 and node.args[-1] in calls \
+                and _network_weights(node.args[-1], glossary)
+
+        def layer(node):
+            if applied(node):
+                return sympy.Function(calls[node.args[-1]])(*node.args[:-1])
+            left, right = node.args
             if right in calls:
                 return sympy.Function(calls[right])(left)
             return sympy.Function(calls[left])(right)
 
-        rhs = base.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "matmul"
-                               and len(e.args) == 2 and any(a in calls for a in e.args), layer)
+        rhs = base.rhs.replace(lambda e: isinstance(e, AppliedUndef) and (product(e) or applied(e)), layer)
         variants[key] = _claim(rhs, glossary) or base
     return variants[key]
 

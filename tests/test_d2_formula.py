@@ -356,6 +356,18 @@ def test_jax_indexed_writes_and_flax_parameters_read_as_values() -> None:
     assert translator.translate(cst.parse_expression("out.at[i].add(v)")) != sympy.Symbol("v")  # only a write is v
 
 
+def test_a_module_built_and_called_in_one_expression_is_the_submodule_its_name_names() -> None:
+    translator = Translator(operations.load())
+    lifting = translator.translate(cst.parse_expression('nn.Dense(64, name="lifting_layer")(x)'))
+    assert lifting == sympy.Function("lifting_layer")(sympy.Symbol("x"))
+    assert translator.translate(cst.parse_expression("hk.Linear(8, name='proj')(h)")) == \
+        sympy.Function("proj")(sympy.Symbol("h"))
+    for unnamed in ("nn.Dense(64)(x)", "nn.Dense(64, name=f'block_{i}')(x)", "nn.Dense(64, name='2nd')(x)"):
+        assert translator.translate(cst.parse_expression(unnamed)) == sympy.Symbol(f"<{unnamed}>")  # opaque
+    with pytest.raises(FormulaError, match="call of an expression"):
+        Translator(operations.load(), strict=True).translate(cst.parse_expression('nn.Dense(64, name="p")(x)'))
+
+
 def test_overridden_methods_finds_classes_in_any_block_and_none_in_expressions(tmp_path: Path) -> None:
     from rules.d2_stubs import overridden_methods
     source = ("class Gate(nn.BaseGate):\n    def forward(self, x):\n        return x\n    scale = lambda self: 2\n"
@@ -471,3 +483,11 @@ def test_an_index_holding_a_slice_is_no_successor_slice() -> None:
     # ahead: the form is left as it is (read as logits alone, the cross-entropy's target choice was lost)
     form = code("logits[x[:, perm]]")
     assert d2_formula._slice_readings((form,)) == (form,)
+
+
+@pytest.mark.parametrize("submodule, rest", [
+    ("u_proj", "u"), ("W_u", "u"), ("lifting_layer", "lifting"), ("projection_layer_1", "projection"),
+    ("projection_dense2", "projection"), ("fc2", ""), ("h1_gate", "gate_h1"),
+])
+def test_a_submodule_name_without_its_layer_words_numbered_or_not(submodule: str, rest: str) -> None:
+    assert d2_formula._layer_rest(names.normalise(submodule)) == rest
