@@ -558,7 +558,8 @@ class _Builder:
         """The steps of a library module built by ``value``: one operation for a module class the table knows
         (``nn.GELU()``) or a library function assigned as it is (``F.elu``), the steps of an ``nn.Sequential`` of
         such modules and layers (a layer, such as ``nn.Linear``, reads as the uninterpreted function
-        ``<attribute>_<position>``), a module of the repository's own (``_repository_module``), else ``None``."""
+        ``<attribute>_<position>``), a lookup table (``nn.Embedding``: ``("row", attribute)``, its rows indexed by the
+        call's operand), a module of the repository's own (``_repository_module``), else ``None``."""
         if isinstance(value, (cst.Attribute, cst.Name)):
             # self.activ = F.elu: a library function kept to be called, what the call computes
             named = dotted_name(value) or ""
@@ -574,6 +575,8 @@ class _Builder:
         cls = called.rsplit(".", 1)[-1] if called else None
         if cls in self.operations.module_classes:
             return (self.operations.module_classes[cls],)
+        if cls in self.operations.lookup_modules:
+            return (("row", attribute),)  # self.emb(idx) with self.emb = nn.Embedding(...): the table's rows emb[idx]
         if cls != "Sequential" or not value.args or any(a.keyword is not None or a.star for a in value.args):
             return None
         steps: list = []
@@ -675,6 +678,8 @@ class _Builder:
                 value = sympy.Function(CHOICE)(sympy.Function(attribute)(value), *options)
             elif isinstance(step, tuple) and step[0] == "lambda":
                 value = step[2].xreplace({sympy.Symbol(step[1]): value})
+            elif isinstance(step, tuple) and step[0] == "row":
+                value = sympy.Function("getitem")(sympy.Symbol(step[1]), value)
             elif isinstance(step, tuple):
                 value = sympy.Function(step[1])(value)
             elif step is not None:

@@ -80,7 +80,8 @@ class Operation:
     operands, ``keywords`` maps keyword names to operand letters, ``form`` is the result over the symbols
     ``a b c ...`` (``None`` for a variadic uninterpreted function named ``name``); ``identity`` returns the first
     operand unchanged; ``layout`` lists pairs of literal dimension arguments (``x.transpose(1, 2)``) with which the
-    operation only moves axes of a batch of matrices and leaves the first operand's values as they are."""
+    operation only moves axes of a batch of matrices and leaves the first operand's values as they are; ``joins``
+    marks a concatenation, whose one operand (the collection of parts it joins) keeps its values."""
 
     name: str
     operands: int | None = 1
@@ -88,6 +89,7 @@ class Operation:
     form: sympy.Basic | None = None
     identity: bool = False
     layout: frozenset[tuple[int, ...]] = frozenset()
+    joins: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,8 @@ class Operations:
     library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity), and the
     method names that declare a learned parameter named by their first argument (Flax's ``self.param``), the
     calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep, and the
-    keyword settings that make a call compute another operation (``topk(x, k, largest=False)`` -> ``bottomk``)."""
+    keyword settings that make a call compute another operation (``topk(x, k, largest=False)`` -> ``bottomk``), and
+    the module classes whose call is a row lookup of their table (``nn.Embedding``)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -114,6 +117,9 @@ class Operations:
     outputs: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
     # call name -> ((keyword, literal value, the operation the call then computes), ...): ``selections``
     selections: dict[str, tuple[tuple[str, object, str], ...]] = field(default_factory=dict)
+    # library module classes whose call reads rows of their own table (``nn.Embedding``: ``self.emb(idx)`` is
+    # ``emb[idx]``): ``lookup_modules``
+    lookup_modules: frozenset[str] = frozenset()
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -336,7 +342,7 @@ class Translator:
         operation = self.operations.operations.get(name)
         if operation is None:
             return self._uninterpreted(name, operands)
-        if operation.identity:
+        if operation.identity or operation.joins and len(operands) == 1:
             return operands[0] if operands else self._uninterpreted(name, operands)
         if operation.layout and operands and _literal_dims(node, 0 if receiver is not None else 1) in operation.layout:
             return operands[0]  # q.transpose(1, 2): heads moved before the sequence axis, values unchanged

@@ -126,7 +126,7 @@ def parse_named_losses(data: dict) -> tuple[tuple[frozenset[str], sympy.Basic], 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
     ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``,
-    ``selections``).
+    ``selections``, ``lookup_modules``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -143,13 +143,15 @@ def parse_table(data: dict) -> Operations:
             raise ValueError(f"operations.{name}.layout: expected a list of dimension lists")
         operations[name] = Operation(name, None if count == "all" else count, dict(entry.get("keywords", {})),
                                      form, bool(entry.get("identity", False)),
-                                     frozenset(tuple(int(d) for d in dims) for dims in layout))
+                                     frozenset(tuple(int(d) for d in dims) for dims in layout),
+                                     bool(entry.get("joins", False)))
     einsum = {key.replace(" ", ""): parse_formula(form) for key, form in (data.get("einsum") or {}).items()}
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
                       frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
                       frozenset(data.get("identity_modules") or ()), _module_classes(data),
-                      frozenset(data.get("parameters") or ()), _outputs(data), _selections(data))
+                      frozenset(data.get("parameters") or ()), _outputs(data), _selections(data),
+                      frozenset(data.get("lookup_modules") or ()))
 
 
 def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:

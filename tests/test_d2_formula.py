@@ -491,3 +491,19 @@ def test_an_index_holding_a_slice_is_no_successor_slice() -> None:
 ])
 def test_a_submodule_name_without_its_layer_words_numbered_or_not(submodule: str, rest: str) -> None:
     assert d2_formula._layer_rest(names.normalise(submodule)) == rest
+
+
+@pytest.mark.parametrize("text, read", [
+    ("torch.cat(head_outputs, dim=-1)", "head_outputs"),  # the parts of one collection joined: its values
+    ("np.concatenate([x])", "x"),
+    ("torch.cat((a, b), 1)", "cat(<(a, b)>)"),  # two parts stay an uninterpreted join
+    ("F.embedding(idx, table)", "getitem(table, idx)"),  # the rows of the table the ids index
+])
+def test_joins_and_embedding_lookups_in_code(text: str, read: str) -> None:
+    assert str(Translator(operations.load()).translate(cst.parse_expression(text))) == read
+
+
+def test_a_claimed_concatenation_of_one_collection_is_its_values() -> None:
+    table = operations.load()
+    assert parse_formula("W_O @ concat(heads)", table) == sympy.Function("matmul")(*sympy.symbols("W_O heads"))
+    assert str(parse_formula("concat(x_cls, z) + E_pos", table)) == "E_pos + concat(x_cls, z)"
