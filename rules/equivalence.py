@@ -9,7 +9,8 @@ sign-sensitive (``SIGN_SENSITIVE``, ``Abs``): elsewhere they would only test bra
 which the code and the paper never mean. ``max``, ``min``, ``clip`` and ``relu`` are interpreted on real values;
 every other uninterpreted function (``softmax``, ``mean``, ``matmul``) is a fixed, generic, non-symmetric smooth
 function of its arguments, both seeded from the name with blake2b, so verdicts do not depend on the process or the
-machine. Two expressions that are equal under every interpretation are equal here; two that differ almost surely
+machine; a chain of matrix products is evaluated left to right however it is grouped, as the product is associative
+(``inv(A) @ Phi @ r`` is ``inv(A) @ (Phi @ r)``, which ``np.linalg.solve(A, Phi @ r)`` computes). Two expressions that are equal under every interpretation are equal here; two that differ almost surely
 differ at one of the points (the Schwartz-Zippel idea behind randomized identity testing, Schwartz 1980).
 Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
 
@@ -114,13 +115,42 @@ def _program(expression: sympy.Basic) -> tuple[tuple, ...]:
         node, ready = stack.pop()
         if node in position:
             continue
-        if not ready and node.args:
+        product = _is_product(node)
+        children = _factors(node) if product else node.args
+        if not ready and children:
             stack.append((node, True))
-            stack.extend((arg, False) for arg in node.args if arg not in position)
+            stack.extend((arg, False) for arg in children if arg not in position)
+            continue
+        if product:  # a chain of matrix products, evaluated left to right whatever its grouping
+            operation = _operation(node)
+            done = position[children[0]]
+            for factor in children[1:-1]:
+                key = (_PRODUCT, done, position[factor])
+                if key not in position:
+                    position[key] = len(program)
+                    program.append(operation + ((done, position[factor]),))
+                done = position[key]
+            position[node] = len(program)
+            program.append(operation + ((done, position[children[-1]]),))
             continue
         position[node] = len(program)
         program.append(_operation(node) + (tuple(position[a] for a in node.args),))
     return tuple(program)
+
+
+_PRODUCT = "matmul"  # the matrix product, associative: (A @ B) @ C is A @ (B @ C)
+
+
+def _is_product(node: sympy.Basic) -> bool:
+    return isinstance(node, AppliedUndef) and node.func.__name__ == _PRODUCT and len(node.args) == 2
+
+
+def _factors(node: sympy.Basic) -> list[sympy.Basic]:
+    """The factors of a chain of matrix products in order: ``(A @ B) @ C`` and ``A @ (B @ C)`` both give
+    ``[A, B, C]``, so that the chain is evaluated as one product however the paper or the code groups it."""
+    if _is_product(node):
+        return _factors(node.args[0]) + _factors(node.args[1])
+    return [node]
 
 
 def _operation(node: sympy.Basic) -> tuple:

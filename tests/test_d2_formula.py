@@ -507,3 +507,22 @@ def test_a_claimed_concatenation_of_one_collection_is_its_values() -> None:
     table = operations.load()
     assert parse_formula("W_O @ concat(heads)", table) == sympy.Function("matmul")(*sympy.symbols("W_O heads"))
     assert str(parse_formula("concat(x_cls, z) + E_pos", table)) == "E_pos + concat(x_cls, z)"
+
+
+def test_matrix_products_compare_however_they_are_grouped() -> None:
+    table = operations.load()
+    same = [("inv(I - Phi @ P) @ Phi @ r", "inv(I - Phi @ P) @ (Phi @ r)"), ("A @ B @ C @ D", "A @ (B @ (C @ D))"),
+            ("(A @ B) @ (A @ B)", "A @ B @ A @ B")]
+    for left, right in same:
+        assert equivalence.same(parse_formula(left, table), parse_formula(right, table)) is True
+    for left, right in [("A @ B", "B @ A"), ("A @ B @ C", "A @ C @ B"), ("(A @ B) @ C", "A @ B + C")]:
+        assert equivalence.same(parse_formula(left, table), parse_formula(right, table)) is False
+
+
+@pytest.mark.parametrize("text, read", [
+    ("np.linalg.solve(A, b)", "matmul(inv(A), b)"),
+    ("scipy.linalg.solve(A, b, assume_a='pos')", "matmul(inv(A), b)"),
+    ("torch.inverse(C)", "inv(C)"),
+])
+def test_linear_solves_read_as_the_inverse_times_the_right_hand_side(text: str, read: str) -> None:
+    assert str(Translator(operations.load()).translate(cst.parse_expression(text))) == read
