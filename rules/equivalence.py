@@ -10,7 +10,8 @@ which the code and the paper never mean. ``max``, ``min``, ``clip`` and ``relu``
 every other uninterpreted function (``softmax``, ``mean``, ``matmul``) is a fixed, generic, non-symmetric smooth
 function of its arguments, both seeded from the name with blake2b, so verdicts do not depend on the process or the
 machine; a chain of matrix products is evaluated left to right however it is grouped, as the product is associative
-(``inv(A) @ Phi @ r`` is ``inv(A) @ (Phi @ r)``, which ``np.linalg.solve(A, Phi @ r)`` computes). Two expressions that are equal under every interpretation are equal here; two that differ almost surely
+(``inv(A) @ Phi @ r`` is ``inv(A) @ (Phi @ r)``, which ``np.linalg.solve(A, Phi @ r)`` computes), and ``mean`` and
+``sum`` are spread over a sum and past a number factor, as they are linear (``mean(a + b)`` is ``mean(a) + mean(b)``). Two expressions that are equal under every interpretation are equal here; two that differ almost surely
 differ at one of the points (the Schwartz-Zippel idea behind randomized identity testing, Schwartz 1980).
 Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
 
@@ -108,6 +109,8 @@ def _program(expression: sympy.Basic) -> tuple[tuple, ...]:
     each as (operation, its data, the positions of its arguments in the program): the tree is read once, and each
     point and renaming then costs only arithmetic. The order is the one a depth-first walk over the shared graph
     gives, so the first node that fails at a point (and the reason given) depends on the expression alone."""
+    if any(_spread(n) for n in expression.atoms(AppliedUndef)):
+        expression = _distributed(expression)
     position: dict = {}
     program: list[tuple] = []
     stack = [(expression, False)]
@@ -139,6 +142,34 @@ def _program(expression: sympy.Basic) -> tuple[tuple, ...]:
 
 
 _PRODUCT = "matmul"  # the matrix product, associative: (A @ B) @ C is A @ (B @ C)
+_LINEAR = frozenset({"mean", "sum"})  # reductions that are linear: mean(a + b) is mean(a) + mean(b)
+
+
+def _spread(node: sympy.Basic) -> bool:
+    """Whether ``node`` is a linear reduction of a sum, or of a product with a number (``_distributed``)."""
+    if node.func.__name__ not in _LINEAR or len(node.args) != 1:
+        return False
+    inner = node.args[0]
+    return isinstance(inner, sympy.Add) or isinstance(inner, sympy.Mul) and inner.as_coeff_Mul()[0] != 1
+
+
+def _distributed(node: sympy.Basic) -> sympy.Basic:
+    """``node`` with each linear reduction (``_LINEAR``) spread over the terms of a sum and past a number factor:
+    ``mean(x - 2 * y)`` is ``mean(x) - 2 * mean(y)``, as the mean of a sum of arrays is the sum of their means (a
+    loss written as one mean of a sum of terms, or as a sum of means, is the same loss). A symbol factor stays
+    inside (``mean(w * x)``): whether it is a scalar or an array of weights is not known."""
+    if not node.args:
+        return node
+    args = tuple(_distributed(a) for a in node.args)
+    if isinstance(node, AppliedUndef) and node.func.__name__ in _LINEAR and len(args) == 1:
+        inner = args[0]
+        if isinstance(inner, sympy.Add):
+            return sympy.Add(*(_distributed(node.func(term)) for term in inner.args))
+        if isinstance(inner, sympy.Mul):
+            number, rest = inner.as_coeff_Mul()
+            if number != 1:
+                return number * _distributed(node.func(rest))
+    return node.func(*args) if args != node.args else node
 
 
 def _is_product(node: sympy.Basic) -> bool:

@@ -526,3 +526,15 @@ def test_matrix_products_compare_however_they_are_grouped() -> None:
 ])
 def test_linear_solves_read_as_the_inverse_times_the_right_hand_side(text: str, read: str) -> None:
     assert str(Translator(operations.load()).translate(cst.parse_expression(text))) == read
+
+
+def test_means_and_sums_spread_over_sums_and_number_factors_only() -> None:
+    table = operations.load()
+    same = [("mean(a + b)", "mean(a) + mean(b)"), ("sum(a - b)", "sum(a) - sum(b)"), ("mean(2 * a)", "2 * mean(a)"),
+            ("mean(a - 0.5 * (b + c))", "mean(a) - 0.5 * mean(b) - 0.5 * mean(c)")]
+    for left, right in same:
+        assert equivalence.same(parse_formula(left, table), parse_formula(right, table)) is True
+    # a symbol factor may be an array of weights, and a product or a power is no sum
+    for left, right in [("mean(c * a)", "c * mean(a)"), ("mean(a * b)", "mean(a) * mean(b)"),
+                        ("sum(a ** 2)", "sum(a) ** 2"), ("mean(exp(a + b))", "mean(exp(a)) + mean(exp(b))")]:
+        assert equivalence.same(parse_formula(left, table), parse_formula(right, table)) is False
