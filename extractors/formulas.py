@@ -342,12 +342,14 @@ class Translator:
         operation = self.operations.operations.get(name)
         if operation is None:
             return self._uninterpreted(name, operands)
-        if operation.identity or operation.joins and len(operands) == 1:
+        if operation.identity:
             return operands[0] if operands else self._uninterpreted(name, operands)
         if operation.layout and operands and _literal_dims(node, 0 if receiver is not None else 1) in operation.layout:
             return operands[0]  # q.transpose(1, 2): heads moved before the sequence axis, values unchanged
         if operation.operands is not None:
             operands = operands[: operation.operands]
+        if operation.joins:
+            return self._join(node, receiver is not None, operands, depth)
         for keyword, letter in operation.keywords.items():
             position = _OPERAND_LETTERS.index(letter)
             for arg in node.args:
@@ -358,6 +360,16 @@ class Translator:
         if operation.form is None:
             return self._uninterpreted(name, operands)
         return _apply(_reduced(operation.form, node), operands)
+
+    def _join(self, node: cst.Call, method: bool, operands: list[sympy.Basic], depth: int) -> sympy.Basic:
+        """A concatenation: of the parts a list or tuple written in the call holds (``torch.cat([k_cache, k], 2)``),
+        or of the operands (a formula's ``concat(K_cache, K_t)``), the function ``concat`` of those parts; of one
+        collection (``torch.cat(head_outputs, -1)``, a formula's ``concat(heads)``), that collection's values."""
+        first = node.args[0].value if node.args and not method and node.args[0].keyword is None else None
+        if isinstance(first, (cst.List, cst.Tuple)) and first.elements \
+                and all(isinstance(e, cst.Element) for e in first.elements):
+            operands = [self._translate(e.value, depth) for e in first.elements]
+        return operands[0] if len(operands) == 1 else sympy.Function(_JOIN)(*operands)
 
     def _declared_parameter(self, node: cst.Call) -> sympy.Symbol | None:
         """The leaf a parameter declaration stands for: ``self.param('spectral_weights', init, shape)`` (Flax) or
@@ -431,6 +443,9 @@ class Translator:
 _MEAN_NAME = "mean"
 # a loss's ``reduction`` keyword (torch.nn.functional's losses): the mean of the form becomes a sum, or goes
 _REDUCTIONS = {"sum": "sum", "none": None, "mean": _MEAN_NAME}
+
+
+_JOIN = "concat"  # every concatenation reads as this function of its parts (``Translator._join``)
 
 
 def _module_name(node: cst.BaseExpression) -> str | None:

@@ -496,7 +496,8 @@ def test_a_submodule_name_without_its_layer_words_numbered_or_not(submodule: str
 @pytest.mark.parametrize("text, read", [
     ("torch.cat(head_outputs, dim=-1)", "head_outputs"),  # the parts of one collection joined: its values
     ("np.concatenate([x])", "x"),
-    ("torch.cat((a, b), 1)", "cat(<(a, b)>)"),  # two parts stay an uninterpreted join
+    ("torch.cat((a, b), 1)", "concat(a, b)"),  # the parts written in the call: the formula's concat of them
+    ("jnp.concatenate([k_cache, 2 * k], axis=-1)", "concat(k_cache, 2*k)"),
     ("F.embedding(idx, table)", "getitem(table, idx)"),  # the rows of the table the ids index
 ])
 def test_joins_and_embedding_lookups_in_code(text: str, read: str) -> None:
