@@ -103,7 +103,8 @@ class Operations:
     method names that declare a learned parameter named by their first argument (Flax's ``self.param``), the
     calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep, and the
     keyword settings that make a call compute another operation (``topk(x, k, largest=False)`` -> ``bottomk``), and
-    the module classes whose call is a row lookup of their table (``nn.Embedding``)."""
+    the module classes whose call is a row lookup of their table (``nn.Embedding``), and the calls that list indices
+    (``arange``)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -120,6 +121,8 @@ class Operations:
     # library module classes whose call reads rows of their own table (``nn.Embedding``: ``self.emb(idx)`` is
     # ``emb[idx]``): ``lookup_modules``
     lookup_modules: frozenset[str] = frozenset()
+    # calls listing indices (``arange``): ``arange(a, n, k)`` reads ``a + k * arange``, the leaf standing for the index
+    index_ranges: frozenset[str] = frozenset()
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -339,6 +342,12 @@ class Translator:
             if name in _BASE and len(operands) == 1:
                 return _BASE[name](operands[0])
             return self._uninterpreted(name, operands)
+        if name in self.operations.index_ranges and receiver is None and not self.strict \
+                and 1 <= len(operands) <= 3 and not any(a.star or a.keyword is not None and a.keyword.value in _RANGE_KEYWORDS
+                                                        for a in node.args):
+            # torch.arange(0, dim, 2): start + step * the index (the leaf named after the call), the paper's 2j
+            start, step = (operands[0] if len(operands) > 1 else 0), (operands[2] if len(operands) == 3 else 1)
+            return start + step * sympy.Symbol(name)
         operation = self.operations.operations.get(name)
         if operation is None:
             return self._uninterpreted(name, operands)
@@ -446,6 +455,7 @@ _REDUCTIONS = {"sum": "sum", "none": None, "mean": _MEAN_NAME}
 
 
 _JOIN = "concat"  # every concatenation reads as this function of its parts (``Translator._join``)
+_RANGE_KEYWORDS = frozenset({"start", "end", "stop", "step"})  # an index range given so is left uninterpreted
 
 
 def _module_name(node: cst.BaseExpression) -> str | None:

@@ -539,3 +539,13 @@ def test_means_and_sums_spread_over_sums_and_number_factors_only() -> None:
     for left, right in [("mean(c * a)", "c * mean(a)"), ("mean(a * b)", "mean(a) * mean(b)"),
                         ("sum(a ** 2)", "sum(a) ** 2"), ("mean(exp(a + b))", "mean(exp(a)) + mean(exp(b))")]:
         assert equivalence.same(parse_formula(left, table), parse_formula(right, table)) is False
+
+
+@pytest.mark.parametrize("text, read", [
+    ("torch.arange(0, dim, 2).float() / dim", "2*arange/dim"),  # the paper's 2j / d: the index, stepped by 2
+    ("torch.arange(T, device=x.device)", "arange"),
+    ("np.arange(1, n + 1)", "arange + 1"),
+    ("torch.arange(start=0, end=d, step=2)", "arange()"),  # given by keyword: left uninterpreted
+])
+def test_index_ranges_read_as_the_index_they_list(text: str, read: str) -> None:
+    assert str(Translator(operations.load()).translate(cst.parse_expression(text))) == read
