@@ -81,7 +81,8 @@ class Operation:
     ``a b c ...`` (``None`` for a variadic uninterpreted function named ``name``); ``identity`` returns the first
     operand unchanged; ``layout`` lists pairs of literal dimension arguments (``x.transpose(1, 2)``) with which the
     operation only moves axes of a batch of matrices and leaves the first operand's values as they are; ``joins``
-    marks a concatenation, whose one operand (the collection of parts it joins) keeps its values."""
+    marks a concatenation (``Translator._join``): the function ``concat`` of its parts, or the values of the one
+    collection it joins."""
 
     name: str
     operands: int | None = 1
@@ -342,9 +343,9 @@ class Translator:
             if name in _BASE and len(operands) == 1:
                 return _BASE[name](operands[0])
             return self._uninterpreted(name, operands)
-        if name in self.operations.index_ranges and receiver is None and not self.strict \
-                and 1 <= len(operands) <= 3 and not any(a.star or a.keyword is not None and a.keyword.value in _RANGE_KEYWORDS
-                                                        for a in node.args):
+        ranged = any(a.star or a.keyword is not None and a.keyword.value in _RANGE_KEYWORDS for a in node.args)
+        if name in self.operations.index_ranges and receiver is None and not self.strict and not ranged \
+                and 1 <= len(operands) <= 3:
             # torch.arange(0, dim, 2): start + step * the index (the leaf named after the call), the paper's 2j
             start, step = (operands[0] if len(operands) > 1 else 0), (operands[2] if len(operands) == 3 else 1)
             return start + step * sympy.Symbol(name)

@@ -11,8 +11,9 @@ every other uninterpreted function (``softmax``, ``mean``, ``matmul``) is a fixe
 function of its arguments, both seeded from the name with blake2b, so verdicts do not depend on the process or the
 machine; a chain of matrix products is evaluated left to right however it is grouped, as the product is associative
 (``inv(A) @ Phi @ r`` is ``inv(A) @ (Phi @ r)``, which ``np.linalg.solve(A, Phi @ r)`` computes), and ``mean`` and
-``sum`` are spread over a sum and past a number factor, as they are linear (``mean(a + b)`` is ``mean(a) + mean(b)``). Two expressions that are equal under every interpretation are equal here; two that differ almost surely
-differ at one of the points (the Schwartz-Zippel idea behind randomized identity testing, Schwartz 1980).
+``sum`` are spread over a sum and past a number factor, as they are linear (``mean(a + b)`` is
+``mean(a) + mean(b)``). Two expressions that are equal under every interpretation are equal here; two that differ
+almost surely differ at one of the points (the Schwartz-Zippel idea behind randomized identity testing, Schwartz 1980).
 Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
 
 The work is counted, not timed: a ``Budget`` passed to the functions below is charged one unit per node evaluated
