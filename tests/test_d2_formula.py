@@ -549,3 +549,13 @@ def test_means_and_sums_spread_over_sums_and_number_factors_only() -> None:
 ])
 def test_index_ranges_read_as_the_index_they_list(text: str, read: str) -> None:
     assert str(Translator(operations.load()).translate(cst.parse_expression(text))) == read
+
+
+def test_rotate_half_reads_as_the_halves_swapped_and_one_negated() -> None:
+    table = operations.load()
+    code = Translator(table).translate
+    claimed = parse_formula("q * c + rotate_half(q) * s", table)
+    written = code(cst.parse_expression("q * c + torch.cat((-q[..., h:], q[..., :h]), dim=-1) * s"))
+    assert equivalence.same(claimed, written) is True
+    other_way = code(cst.parse_expression("q * c + torch.cat((q[..., h:], -q[..., :h]), dim=-1) * s"))
+    assert equivalence.same(claimed, other_way) is False  # the rotation the other way round
