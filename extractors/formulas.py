@@ -343,9 +343,8 @@ class Translator:
             if name in _BASE and len(operands) == 1:
                 return _BASE[name](operands[0])
             return self._uninterpreted(name, operands)
-        ranged = any(a.star or a.keyword is not None and a.keyword.value in _RANGE_KEYWORDS for a in node.args)
-        if name in self.operations.index_ranges and receiver is None and not self.strict and not ranged \
-                and 1 <= len(operands) <= 3:
+        if name in self.operations.index_ranges and receiver is None and not self.strict \
+                and 1 <= len(operands) <= 3 and not _ranged_by_keyword(node):
             # torch.arange(0, dim, 2): start + step * the index (the leaf named after the call), the paper's 2j
             start, step = (operands[0] if len(operands) > 1 else 0), (operands[2] if len(operands) == 3 else 1)
             return start + step * sympy.Symbol(name)
@@ -457,6 +456,12 @@ _REDUCTIONS = {"sum": "sum", "none": None, "mean": _MEAN_NAME}
 
 _JOIN = "concat"  # every concatenation reads as this function of its parts (``Translator._join``)
 _RANGE_KEYWORDS = frozenset({"start", "end", "stop", "step"})  # an index range given so is left uninterpreted
+
+
+def _ranged_by_keyword(node: cst.Call) -> bool:
+    """Whether an index range's bounds or step are given by keyword or unpacked (``arange(start=0, end=d)``,
+    ``arange(*shape)``): then its positional operands are not start, stop and step, and it stays uninterpreted."""
+    return any(a.star or a.keyword is not None and a.keyword.value in _RANGE_KEYWORDS for a in node.args)
 
 
 def _module_name(node: cst.BaseExpression) -> str | None:
