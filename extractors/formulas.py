@@ -159,6 +159,16 @@ def source_text(node: cst.CSTNode, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+_SLICE = sympy.Symbol(":")  # a whole axis in an index; plus k, each element's k-th successor (``_slice_shift``)
+
+
+def successor_index(index: sympy.Basic) -> bool:
+    """Whether ``index`` is the one the translator gives a slice starting elements ahead (``x[1:]``:
+    ``getitem(x, : + 1)``): ``:`` plus a positive integer."""
+    return isinstance(index, sympy.Add) and len(index.args) == 2 and _SLICE in index.args \
+        and any(isinstance(a, sympy.Integer) and a > 0 for a in index.args)
+
+
 def _slice_shift(node: cst.Subscript) -> int:
     """How many elements ahead a one-axis slice starts (``x[1:]`` -> 1, ``x[2:-1]`` -> 2), or 0: for any other
     subscript, a slice from the start (``x[:-1]``, ``x[:n]``), a step, or a start that is not a literal. Code writes
@@ -282,8 +292,8 @@ class Translator:
     def _subscript(self, node: cst.Subscript, depth: int) -> sympy.Basic:
         base = self._translate(node.value, depth)
         shift = _slice_shift(node) if not self.strict else 0
-        if shift:  # x[1:] beside x[:-1] is each element's successor (``_slice_shift``; D2's ``_successor_index``)
-            return sympy.Function("getitem")(base, sympy.Symbol(":") + shift)
+        if shift:  # x[1:] beside x[:-1] is each element's successor (``_slice_shift``, ``successor_index``)
+            return sympy.Function("getitem")(base, _SLICE + shift)
         indices = []
         for element in node.slice:
             inner = element.slice

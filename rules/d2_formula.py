@@ -87,7 +87,8 @@ from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
 from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
-from extractors.formulas import MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value
+from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value,
+                                 successor_index)
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
@@ -793,22 +794,13 @@ def _whole_slices(form: sympy.Basic) -> tuple[sympy.Basic | None, bool]:
     """(``form`` with each slice that starts elements ahead read as the whole array, or ``None`` when it has none;
     whether such a slice's array is also read otherwise in ``form``: as itself or another slice of it)."""
     shifted = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
-               and len(n.args) == 2 and _successor_index(n.args[1])}
+               and len(n.args) == 2 and successor_index(n.args[1])}
     if not shifted:
         return None, False
     bases = set(shifted.values())
     elsewhere = substitute(form, {n: sympy.Symbol("<slice>") for n in shifted}).free_symbols
     paired = bool(bases & elsewhere) or len(set(shifted)) > len(bases)
     return substitute(form, shifted), paired
-
-
-_SLICE = sympy.Symbol(":")
-
-
-def _successor_index(index: sympy.Basic) -> bool:
-    """The index ``extractors.formulas`` gives a slice starting elements ahead: ``:`` plus a positive integer."""
-    return isinstance(index, sympy.Add) and len(index.args) == 2 and _SLICE in index.args \
-        and any(isinstance(a, sympy.Integer) and a > 0 for a in index.args)
 
 
 def _modes(forms: tuple) -> tuple[tuple, tuple]:
