@@ -517,9 +517,10 @@ class _Builder:
 
     def _constants(self, key: str, owner: str, init: cst.FunctionDef) -> None:
         """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
-        math.sqrt(config.d_model)``): an attribute assigned once in the class, by a statement of ``__init__``'s own
-        body (not a branch), to arithmetic of names and numbers (no call the table does not read, no opaque code).
-        The class's other methods read the attribute as written or as that value (``_env_of``)."""
+        math.sqrt(config.d_model)``, or as a buffer: ``self.register_buffer("inv_freq", inv_freq)``): an attribute
+        assigned once in the class, by a statement of ``__init__``'s own body (not a branch), to arithmetic of names
+        and numbers (no call the table does not read, no opaque code). The class's other methods read the attribute
+        as written or as that value (``_env_of``)."""
         assigned: dict[str, int] = {}
         for (other_key, qualname), method in self.functions.items():
             if other_key == key and qualname.rsplit(".", 1)[0] == owner:
@@ -527,16 +528,25 @@ class _Builder:
                     assigned[name] = assigned.get(name, 0) + 1
         body = init.body.body if isinstance(init.body, cst.IndentedBlock) else []
         found: dict[str, sympy.Basic] = {}
+        registers = {_REGISTER_BUFFER}  # the method, and local lambdas that call it (``_buffer_alias``)
         for line in body:
             for small in getattr(line, "body", ()) if isinstance(line, cst.SimpleStatementLine) else ():
-                if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                alias = _buffer_alias(small)
+                if alias:
+                    registers.add(alias)
                     continue
-                target = dotted_name(small.targets[0].target)
+                buffer = _buffer(small, registers)
+                if buffer is not None:
+                    target, written = buffer
+                elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    target, written = dotted_name(small.targets[0].target), small.value
+                else:
+                    continue
                 if not target or not target.startswith("self.") or target.count(".") != 1 \
-                        or assigned.get(target) != 1:
+                        or assigned.get(target, 0) + (buffer is not None) != 1:
                     continue
                 try:
-                    value = Translator(self.operations).translate(small.value)
+                    value = Translator(self.operations).translate(written)
                 except (TypeError, ValueError, ArithmeticError):
                     continue
                 if not any(isinstance(n, AppliedUndef) or isinstance(n, sympy.Symbol) and
@@ -819,6 +829,39 @@ class _SelfTargets(Visitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
+
+
+# nn.Module's method that stores a tensor as an attribute of the module (torch.nn.Module.register_buffer: the
+# attribute named by its first argument holds its second)
+_REGISTER_BUFFER = "self.register_buffer"
+
+
+def _buffer(small: cst.BaseSmallStatement, registers: set[str]) -> tuple[str, cst.BaseExpression] | None:
+    """The attribute (``self.<name>``) and the value of a statement storing a buffer: a call of one of
+    ``registers`` (``self.register_buffer``, or a local lambda calling it) with a string name and a value as its
+    first two positional arguments; ``None`` for any other statement."""
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not isinstance(call, cst.Call) or dotted_name(call.func) not in registers or len(call.args) < 2 \
+            or any(a.keyword is not None or a.star for a in call.args[:2]):
+        return None
+    name = call.args[0].value
+    if not isinstance(name, cst.SimpleString) or not name.evaluated_value.isidentifier():
+        return None
+    return f"self.{name.evaluated_value}", call.args[1].value
+
+
+def _buffer_alias(small: cst.BaseSmallStatement) -> str | None:
+    """The local name a statement binds to a lambda storing buffers (``register_buffer = lambda name, val:
+    self.register_buffer(name, val.to(torch.float32))``, the DDPM code lineage), or ``None``."""
+    if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+            and isinstance(small.value, cst.Lambda) and isinstance(small.value.body, cst.Call)
+            and dotted_name(small.value.body.func) == _REGISTER_BUFFER):
+        return None
+    parameters = [p.name.value for p in small.value.params.params]
+    first = small.value.body.args[0].value if small.value.body.args else None
+    if not parameters or not (isinstance(first, cst.Name) and first.value == parameters[0]):
+        return None
+    return small.targets[0].target.value
 
 
 def _self_targets(function: cst.FunctionDef) -> list[str]:

@@ -104,8 +104,8 @@ class Operations:
     method names that declare a learned parameter named by their first argument (Flax's ``self.param``), the
     calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep, and the
     keyword settings that make a call compute another operation (``topk(x, k, largest=False)`` -> ``bottomk``), and
-    the module classes whose call is a row lookup of their table (``nn.Embedding``), and the calls that list indices
-    (``arange``)."""
+    the module classes whose call is a row lookup of their table (``nn.Embedding``), the calls that list indices
+    (``arange``), and the parameter letters that name a learned network (``eps_theta``)."""
 
     operations: dict[str, Operation]
     einsum: dict[str, sympy.Basic]
@@ -124,6 +124,9 @@ class Operations:
     lookup_modules: frozenset[str] = frozenset()
     # calls listing indices (``arange``): ``arange(a, n, k)`` reads ``a + k * arange``, the leaf standing for the index
     index_ranges: frozenset[str] = frozenset()
+    # the parameter letters that make a function name a learned network (``eps_theta``, ``f_phi``):
+    # ``network_parameters``
+    network_parameters: frozenset[str] = frozenset()
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:

@@ -901,12 +901,43 @@ def _variants(forms: tuple, rewrite) -> tuple:
 
 @lru_cache(maxsize=1 << 15)
 def _indexed_of(form: sympy.Basic) -> sympy.Basic | None:
-    """``form`` with its element reads as leaves, or ``None`` when it has none (computed once per form)."""
+    """``form`` with its element reads as leaves, or ``None`` when it has none (computed once per form). An element
+    of an elementwise expression is that expression of the elements (``_index_pushed``): ``sqrt(1 - a)[t]`` reads
+    as ``sqrt(1 - a[t])``, the leaf ``a[t]``."""
+    pushed = _index_pushed(form)
+    form = pushed if pushed is not None else form
     reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]")
              for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
              and isinstance(n.args[0], sympy.Symbol) and not n.args[0].name.startswith("<") and len(n.args) > 1
              and all(_simple_index(i) for i in n.args[1:])}
-    return substitute(form, reads) if reads else None
+    return substitute(form, reads) if reads else pushed
+
+
+# what applies to each element alone: an element of such an expression of arrays is the expression of their
+# elements (numbers stay as they are)
+_ELEMENTWISE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.exp, sympy.log, sympy.sin, sympy.cos, sympy.tanh, sympy.Abs)
+
+
+def _index_pushed(form: sympy.Basic) -> sympy.Basic | None:
+    """``form`` with each element read of an elementwise expression of names (``getitem(sqrt(1 - a), t)``, a table
+    computed once and read at the step, as DDPM code does with its ``sqrt_one_minus_alphas_cumprod``) rewritten as
+    that expression of the names' elements (``sqrt(1 - getitem(a, t))``), or ``None`` when it has none. Only simple
+    indices (``_simple_index``) and expressions of names, numbers and ``_ELEMENTWISE`` operations (an integer
+    power) are rewritten: a sum or a matrix product mixes elements."""
+    mapping = {}
+    for node in _nodes(form):
+        if not (isinstance(node, AppliedUndef) and node.func.__name__ == "getitem" and len(node.args) > 1
+                and isinstance(node.args[0], _ELEMENTWISE) and all(_simple_index(i) for i in node.args[1:])):
+            continue
+        table = node.args[0]
+        inner = list(sympy.preorder_traversal(table))
+        if not all(isinstance(n, (sympy.Symbol, sympy.Number, *_ELEMENTWISE)) for n in inner) \
+                or any(isinstance(n, sympy.Symbol) and n.name.startswith("<") for n in inner) \
+                or any(isinstance(n, sympy.Pow) and not isinstance(n.exp, sympy.Number) for n in inner):
+            continue
+        getitem = node.func
+        mapping[node] = table.xreplace({s: getitem(s, *node.args[1:]) for s in table.free_symbols})
+    return substitute(form, mapping) if mapping else None
 
 
 def _shifted(leaf: sympy.Basic) -> bool:
@@ -1534,7 +1565,15 @@ def _placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
     operations table, sorted."""
     table = operations.load()
     return tuple(sorted(n for n in _undefined_names(rhs)
-                        if n in table.placeholders or (names.is_generic(n) and n not in table.activations)))
+                        if n in table.placeholders or (names.is_generic(n) and n not in table.activations)
+                        or _network(n, table.network_parameters)))
+
+
+def _network(name: str, parameters: frozenset[str]) -> bool:
+    """Whether ``name`` names a learned network by its parameters (``eps_theta``, ``f_phi``): a role
+    followed by one of ``parameters`` (``Operations.network_parameters``)."""
+    parts = names.words(name)
+    return len(parts) >= 2 and parts[-1] in parameters
 
 
 def _weights(rhs: sympy.Basic, hints: dict, glossary: dict) -> dict:

@@ -126,7 +126,7 @@ def parse_named_losses(data: dict) -> tuple[tuple[frozenset[str], sympy.Basic], 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
     ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``,
-    ``selections``, ``lookup_modules``, ``index_ranges``).
+    ``selections``, ``lookup_modules``, ``index_ranges``, ``network_parameters``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -151,7 +151,8 @@ def parse_table(data: dict) -> Operations:
                       frozenset(data.get("activations") or ()), frozenset(data.get("placeholders") or ()),
                       frozenset(data.get("identity_modules") or ()), _module_classes(data),
                       frozenset(data.get("parameters") or ()), _outputs(data), _selections(data),
-                      frozenset(data.get("lookup_modules") or ()), frozenset(data.get("index_ranges") or ()))
+                      frozenset(data.get("lookup_modules") or ()), frozenset(data.get("index_ranges") or ()),
+                      frozenset(data.get("network_parameters") or ()))
 
 
 def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:
