@@ -823,7 +823,8 @@ def _modes(forms: tuple) -> tuple[tuple, tuple]:
 @lru_cache(maxsize=1 << 15)
 def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
     """(``form`` with each ``choice`` read as the call as written, the forms with the choices read as their
-    returns, at most ``MAX_MODES``), computed once per form; the outermost choice is taken first."""
+    returns or as written, every one read as a return first, at most ``MAX_MODES``), computed once per form; the
+    outermost choice is taken first."""
     if not any(isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE for n in _nodes(form)):
         return form, ()
     plain = form
@@ -842,7 +843,9 @@ def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
         if first is None:
             done.append(current)
             continue
-        pending.extend(substitute(current, {first: option}) for option in first.args[1:])
+        # its returns first, then the call as written: with several choices, one may hold the formula's leaf as
+        # written (self.sv_ratio for s_nu) while another is read as its value (self.sqrt_d as sqrt(d_model))
+        pending.extend(substitute(current, {first: option}) for option in (*first.args[1:], first.args[0]))
     return plain, tuple(f for f in dict.fromkeys(done) if f != plain)
 
 

@@ -559,3 +559,28 @@ def test_rotate_half_reads_as_the_halves_swapped_and_one_negated() -> None:
     assert equivalence.same(claimed, written) is True
     other_way = code(cst.parse_expression("q * c + torch.cat((q[..., h:], -q[..., :h]), dim=-1) * s"))
     assert equivalence.same(claimed, other_way) is False  # the rotation the other way round
+
+
+@pytest.mark.parametrize("written, read", [
+    ("torch.sqrt(1 - a)[t]", "sqrt(1 - a[t])"),  # a table computed once, read at the step
+    ("torch.sqrt(a).gather(-1, t) * x", "sqrt(a[t]) * x"),  # gather reads the element at the index
+    ("(a * b ** 2)[i, j + 1]", "a[i, j + 1] * b[i, j + 1] ** 2"),
+    ("torch.cumsum(a, 0)[t]", None),  # a running sum mixes elements: its element is no sum of elements
+    ("(a @ b)[t]", None),
+    ("(a ** n)[t]", None),  # a power by a name may be a matrix power
+    ("torch.sqrt(a)[1:]", "sqrt(a[1:])"),  # the elements from the next one on (a shifted read), likewise
+])
+def test_an_element_of_an_elementwise_expression_is_that_expression_of_the_elements(written: str,
+                                                                                      read: str | None) -> None:
+    pushed = d2_formula._index_pushed(code(written))
+    assert pushed == (None if read is None else code(read))
+
+
+@pytest.mark.parametrize("name, network", [
+    ("eps_theta", True), ("f_phi", True), ("Q_psi", True), ("s_theta_star", False), ("theta", False),
+    ("eps", False), ("alpha_theta_k", False), ("mlp_head", False),
+])
+def test_a_function_named_by_its_parameters_is_a_network_placeholder(name: str, network: bool) -> None:
+    assert d2_formula._network(name, operations.load().network_parameters) is network
+    if network:
+        assert name in d2_formula._placeholders(formula(f"{name}(x, t)"))
