@@ -664,7 +664,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(wider),
                             f"code binds {show_value(wider[0].value)} under the broader name {wider[0].name!r} at "
                             f"{_at(wider[0])}, which may serve another part")
-    variants = _other_variants_only(atom, value, agreeing) if (elsewhere or foreign) and not kin else []
+    variants = _other_variants_only(atom, value, agreeing, sites) if (elsewhere or foreign) and not kin else []
     if variants:
         # the claim's own name holds the other runs' values and nothing else: the repository has those settings
         # only (CONVENTIONS.md, "several runs, several values"); an unrelated name holding this number is no run
@@ -926,18 +926,23 @@ def _holds_fact(atom: Atom, value: Value, fact: Fact) -> bool:
     return _holds(atom, value, fact.value)
 
 
-def _other_variants_only(atom: Atom, value: Value, agreeing: list[Fact]) -> list[Fact]:
+def _other_variants_only(atom: Atom, value: Value, agreeing: list[Fact], sites: list[Fact]) -> list[Fact]:
     """For an atom claiming one value per run or variant (``base_channels=64/128``, a scalar atom with several
-    values), the bindings of the claim's own name when every one of them holds another claimed value (64) and none
-    holds ``value`` or something we cannot compare (``ch = args.ch`` may be 128): the repository has only the other
-    runs, and ``value`` seen under an unrelated name is no run of its own. Empty otherwise, and for 0 and 1, which
-    stand for "none" or a unit too often to tell a run apart, and for sweeps (``set``), whose members a loop may
-    take under any name."""
-    if atom.kind != AtomKind.SCALAR or len(atom.values) < 2 or not is_number(value) or value in (0, 1):
+    values) or a sweep (``n_heads in {2, 4, 8}``), the bindings of the claim's own name when every one of them holds
+    one other claimed value (64; 2) and none holds ``value`` or something we cannot compare (``ch = args.ch`` may
+    be 128): the repository has only the other runs, and ``value`` seen under an unrelated name is no run of its
+    own (CONVENTIONS.md: "several runs, several values"; equal numbers under unrelated names do not count). Empty
+    otherwise, and for 0 and 1, which stand for "none" or a unit too often to tell a run apart. For a sweep, also
+    empty when a loop or a list holds ``value`` among ``sites`` (where it occurs): a loop may take a sweep's members
+    under any name (``for h in [2, 4, 8]``)."""
+    if atom.kind == AtomKind.RANGE or len(atom.values) < 2 or not is_number(value) or value in (0, 1):
+        return []
+    if atom.kind == AtomKind.SET and any(_swept(f) or isinstance(f.value, (tuple, list)) for f in sites):
         return []
     others = [v for v in atom.values if v != value]
     facts = [f for f in agreeing if not _is_test(f)]
-    if not facts or any(_swept(f) or not any(_holds(atom, v, f.value) for v in others) for f in facts):
+    if not facts or any(_swept(f) or isinstance(f.value, (tuple, list))
+                        or not any(_holds(atom, v, f.value) for v in others) for f in facts):
         return []
     return sorted(facts, key=_evidence_order)
 
