@@ -517,10 +517,11 @@ class _Builder:
 
     def _constants(self, key: str, owner: str, init: cst.FunctionDef) -> None:
         """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
-        math.sqrt(config.d_model)``, or as a buffer: ``self.register_buffer("inv_freq", inv_freq)``): an attribute
-        assigned once in the class, by a statement of ``__init__``'s own body (not a branch), to arithmetic of names
-        and numbers (no call the table does not read, no opaque code). The class's other methods read the attribute
-        as written or as that value (``_env_of``)."""
+        math.sqrt(config.d_model)``, or a buffer holding a table computed there: ``self.register_buffer(
+        "sqrt_alphas_cumprod", torch.sqrt(alphas_cumprod))``): an attribute assigned once in the class, by a
+        statement of ``__init__``'s own body (not a branch), to arithmetic of names and numbers (no call the table
+        does not read, no opaque code). The class's other methods read the attribute as written or as that value
+        (``_env_of``)."""
         assigned: dict[str, int] = {}
         for (other_key, qualname), method in self.functions.items():
             if other_key == key and qualname.rsplit(".", 1)[0] == owner:
@@ -549,8 +550,12 @@ class _Builder:
                     value = Translator(self.operations).translate(written)
                 except (TypeError, ValueError, ArithmeticError):
                     continue
-                if not any(isinstance(n, AppliedUndef) or isinstance(n, sympy.Symbol) and
-                           (n.name.startswith("<") or n.name == "None") for n in sympy.preorder_traversal(value)):
+                if any(isinstance(n, AppliedUndef) or isinstance(n, sympy.Symbol) and
+                       (n.name.startswith("<") or n.name == "None") for n in sympy.preorder_traversal(value)):
+                    continue
+                # a buffer is a table computed here (sqrt(alphas_cumprod), inv_freq): one holding only settings
+                # (torch.tensor(config.sv_init / config.sv_scale)) is a named scale of the module, a leaf
+                if buffer is None or any("." not in n.name for n in value.free_symbols):
                     found[target] = value
         if found:
             self.constants[(key, owner)] = found

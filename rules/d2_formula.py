@@ -823,8 +823,7 @@ def _modes(forms: tuple) -> tuple[tuple, tuple]:
 @lru_cache(maxsize=1 << 15)
 def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
     """(``form`` with each ``choice`` read as the call as written, the forms with the choices read as their
-    returns, or a class constant's as written too, every one read as a return first, at most ``MAX_MODES``),
-    computed once per form; the outermost choice is taken first."""
+    returns, at most ``MAX_MODES``), computed once per form; the outermost choice is taken first."""
     if not any(isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE for n in _nodes(form)):
         return form, ()
     plain = form
@@ -843,12 +842,7 @@ def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
         if first is None:
             done.append(current)
             continue
-        # its returns first, then, for a constant of a class (``choice(self.sv_ratio, value)``), the attribute as
-        # written: with several constants, one may hold the formula's leaf as written (self.sv_ratio for s_nu)
-        # while another is read as its value (self.sqrt_d as sqrt(d_model)). A helper's call as written is no
-        # reading of its own (an activation picked by a helper, unread, is no identity)
-        written = (first.args[0],) if isinstance(first.args[0], sympy.Symbol) else ()
-        pending.extend(substitute(current, {first: option}) for option in (*first.args[1:], *written))
+        pending.extend(substitute(current, {first: option}) for option in first.args[1:])
     return plain, tuple(f for f in dict.fromkeys(done) if f != plain)
 
 
