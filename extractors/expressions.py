@@ -530,12 +530,16 @@ class _Builder:
         body = init.body.body if isinstance(init.body, cst.IndentedBlock) else []
         found: dict[str, sympy.Basic] = {}
         registers = {_REGISTER_BUFFER}  # the method, and local lambdas that call it (``_buffer_alias``)
+        computed: set[str] = set()  # the locals __init__ has assigned so far
         for line in body:
             for small in getattr(line, "body", ()) if isinstance(line, cst.SimpleStatementLine) else ():
                 alias = _buffer_alias(small)
                 if alias:
                     registers.add(alias)
                     continue
+                if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    computed.update(n for t in targets for n in _names_in(t))
                 buffer = _buffer(small, registers)
                 if buffer is not None:
                     target, written = buffer
@@ -553,9 +557,9 @@ class _Builder:
                 if any(isinstance(n, AppliedUndef) or isinstance(n, sympy.Symbol) and
                        (n.name.startswith("<") or n.name == "None") for n in sympy.preorder_traversal(value)):
                     continue
-                # a buffer is a table computed here (sqrt(alphas_cumprod), inv_freq): one holding only settings
-                # (torch.tensor(config.sv_init / config.sv_scale)) is a named scale of the module, a leaf
-                if buffer is None or any("." not in n.name for n in value.free_symbols):
+                # a buffer is a table computed here, from locals __init__ assigned (sqrt(alphas_cumprod), inv_freq):
+                # one holding only settings (torch.tensor(s_init / s_scale)) is a named scale of the module, a leaf
+                if buffer is None or any(n.name in computed for n in value.free_symbols):
                     found[target] = value
         if found:
             self.constants[(key, owner)] = found

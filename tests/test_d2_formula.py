@@ -584,3 +584,20 @@ def test_a_function_named_by_its_parameters_is_a_network_placeholder(name: str, 
     assert d2_formula._network(name, operations.load().network_parameters) is network
     if network:
         assert name in d2_formula._placeholders(formula(f"{name}(x, t)"))
+
+
+def test_a_buffer_computed_in_init_is_a_class_constant_and_one_of_settings_a_leaf(tmp_path: Path) -> None:
+    source = ("import torch\n\n\nclass Diffusion(torch.nn.Module):\n"
+              "    def __init__(self, betas, s_init, s_scale):\n"
+              "        super().__init__()\n"
+              "        alphas_cumprod = torch.cumprod(1.0 - betas, dim=0)\n"
+              "        keep = lambda name, val: self.register_buffer(name, val.to(torch.float32))\n"
+              "        keep('sqrt_ab', torch.sqrt(alphas_cumprod))\n"
+              "        self.register_buffer('ratio', torch.tensor(s_init / s_scale))\n\n"
+              "    def forward(self, x, t):\n"
+              "        return self.sqrt_ab[t] * x * self.ratio\n")
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    found = {c.target: c for r in d2_formula.candidates(index) for c in r.expressions if r.name == "forward"}
+    written = found["return"].expression
+    # the table reads as written and as its value (a choice); the settings' ratio stays the leaf self.ratio
+    assert code("choice(self.sqrt_ab, torch.sqrt(alphas_cumprod))[t] * x * self.ratio") == written
