@@ -347,6 +347,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
+    live_equal = False  # a live form equal to the claim that nothing ties to it (not accepted)
     # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
     # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
     # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
@@ -455,6 +456,14 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 unreached = unreached or FormulaResult(
                     text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
+            elif not search.dead(record) and not claim.tiny:
+                # live code computes it too, where nothing ties it to the claim: an equivalent in dead code then
+                # shows no trace only
+                live_equal = True
+            if search.dead(record) and _live_helper(candidate, search):
+                # the dead line computes it through a helper live code calls too (p_mean_variance, never run,
+                # calls predict_xstart_from_noise, which the sampler runs): the computation is no trace only
+                live_equal = True
             _add_near(result, candidate)
             result.supported |= hinted * 2 > len(claim.symbols) and not search.dead(record)
         # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
@@ -465,7 +474,17 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
-    return _library(text, base, search) or drift_seen or unreached or result
+    return _library(text, base, search) or drift_seen or (None if live_equal else unreached) or result
+
+
+def _live_helper(candidate: CodeExpression, search: "_Search") -> bool:
+    """Whether one of the repository helpers the candidate's statement inlined (``CodeExpression.helpers``) is a
+    function live code reaches."""
+    if not candidate.helpers:
+        return False
+    wanted = set(candidate.helpers)
+    return any(((r.file if r.cell is None else f"{r.file}#{r.cell}"), r.qualname) in wanted and not search.dead(r)
+               for r in search.records)
 
 
 # the count of a formula that one live site computes and another contradicts: partly implemented (SA-Bench's 0.5)
@@ -553,7 +572,7 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     if isinstance(rhs, AppliedUndef):
         return frozenset()
     table = operations.load()
-    placeholders = frozenset(_placeholders(rhs))
+    placeholders = frozenset(_generic_placeholders(rhs))
     calls: dict[str, set] = {}
     for node in _nodes(rhs):
         if isinstance(node, AppliedUndef):
@@ -1562,11 +1581,26 @@ def _by_depth(expression: sympy.Basic, wanted: frozenset[str]) -> tuple[str, ...
 @lru_cache(maxsize=1 << 12)  # asked for every candidate form of every formula
 def _placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
     """The function names of ``rhs`` that stand for some function (see ``_placeholder_variant``) in the packaged
-    operations table, sorted."""
+    operations table, sorted: the generic ones (``_generic_placeholders``), failing any, the networks named by their
+    parameters (``eps_theta``, ``_network``) that the claim applies inside a formula of its own."""
+    table = operations.load()
+    generic = _generic_placeholders(rhs)
+    # a claim that is only the network applied (a_next == pi_theta(o_next)) would match any call of any network:
+    # what it says is which input the network gets, which names alone do not tell
+    whole = rhs.func.__name__ if isinstance(rhs, AppliedUndef) else None
+    return generic or tuple(sorted(n for n in _undefined_names(rhs)
+                                   if _network(n, table.network_parameters) and n != whole))
+
+
+@lru_cache(maxsize=1 << 12)
+def _generic_placeholders(rhs: sympy.Basic) -> tuple[str, ...]:
+    """The function names of ``rhs`` that say only "some function": a name listed under ``placeholders``, one
+    letter or a lone Greek letter (not an activation of the table), sorted. A network named by its parameters
+    (``eps_theta``) is a placeholder only where the claim has none of these (``_placeholders``), and stays a
+    quantity the code may hold in a local (``noise_pred``: ``_quantity_calls``)."""
     table = operations.load()
     return tuple(sorted(n for n in _undefined_names(rhs)
-                        if n in table.placeholders or (names.is_generic(n) and n not in table.activations)
-                        or _network(n, table.network_parameters)))
+                        if n in table.placeholders or (names.is_generic(n) and n not in table.activations)))
 
 
 def _network(name: str, parameters: frozenset[str]) -> bool:

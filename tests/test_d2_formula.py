@@ -583,7 +583,9 @@ def test_an_element_of_an_elementwise_expression_is_that_expression_of_the_eleme
 def test_a_function_named_by_its_parameters_is_a_network_placeholder(name: str, network: bool) -> None:
     assert d2_formula._network(name, operations.load().network_parameters) is network
     if network:
-        assert name in d2_formula._placeholders(formula(f"{name}(x, t)"))
+        assert name in d2_formula._placeholders(formula(f"x - {name}(x, t)"))
+        # the network applied alone says only which input it gets: no placeholder, lest any network call match
+        assert name not in d2_formula._placeholders(formula(f"{name}(x, t)"))
 
 
 def test_a_buffer_computed_in_init_is_a_class_constant_and_one_of_settings_a_leaf(tmp_path: Path) -> None:
