@@ -541,6 +541,7 @@ class _Builder:
                     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
                     computed.update(n for t in targets for n in _names_in(t))
                 buffer = _buffer(small, registers)
+                target: str | None
                 if buffer is not None:
                     target, written = buffer
                 elif isinstance(small, cst.Assign) and len(small.targets) == 1:
@@ -854,9 +855,10 @@ def _buffer(small: cst.BaseSmallStatement, registers: set[str]) -> tuple[str, cs
             or any(a.keyword is not None or a.star for a in call.args[:2]):
         return None
     name = call.args[0].value
-    if not isinstance(name, cst.SimpleString) or not name.evaluated_value.isidentifier():
+    text = name.evaluated_value if isinstance(name, cst.SimpleString) else None
+    if not isinstance(text, str) or not text.isidentifier():
         return None
-    return f"self.{name.evaluated_value}", call.args[1].value
+    return f"self.{text}", call.args[1].value
 
 
 def _buffer_alias(small: cst.BaseSmallStatement) -> str | None:
