@@ -782,6 +782,19 @@ class _Builder:
         self.return_forms[found] = tuple(dict.fromkeys(f for c in record.expressions if c.target == _RETURN
                                                        for f in (c.expression, *c.alternatives)))
         returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
+        unfilled = [s for s in statements if not _default_fill(s, node)]
+        if len(unfilled) < len(statements):
+            # ``if noise is None: noise = torch.randn_like(x)``: a caller that passes the argument gets it back
+            # unchanged, so the return with the parameter as given is a reading of its own (a mode, like the
+            # return with the default filled in)
+            self.in_progress.add(found)
+            outer, self.inlined = self.inlined, []
+            plain = FunctionRecord(found[1], node.name.value, "", 0, None)
+            self._body(unfilled, plain, found[0], found[1], positions, self._env_of(found[0], found[1], node))
+            self.inlined = outer
+            self.in_progress.discard(found)
+            returns = list(dict.fromkeys([*returns, *(c.expression for c in plain.expressions
+                                                     if c.target == _RETURN)]))
         if len(returns) > 1:
             returns = [r for r in returns if r != _NONE]
         parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
@@ -791,14 +804,34 @@ class _Builder:
         return result
 
 
+def _default_fill(statement: cst.BaseStatement, function: cst.FunctionDef) -> bool:
+    """Whether ``statement`` only fills in a parameter left at its default ``None`` (``if noise is None: noise =
+    torch.randn_like(x)``, no ``else``)."""
+    if not isinstance(statement, cst.If) or statement.orelse is not None:
+        return False
+    test = statement.test
+    if not (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Is)
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
+        return False
+    name = test.left.value
+    if not any(p.name.value == name and isinstance(p.default, cst.Name) and p.default.value == "None"
+               for p in (*function.params.params, *function.params.kwonly_params)):
+        return False
+    body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+    return len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+        and isinstance(body[0].body[0], cst.Assign) and len(body[0].body[0].targets) == 1 \
+        and isinstance(body[0].body[0].targets[0].target, cst.Name) and body[0].body[0].targets[0].target.value == name
+
+
 def _written_call(node: cst.Call, operands: list[sympy.Basic], operations: Operations) -> sympy.Basic | None:
     """The uninterpreted call the translator gives ``node`` when nothing inlines it (``self.gate(y, g)`` reads
     ``gate(y, g)``), or ``None`` for a name the operations table knows (its library reading would differ)."""
     func = node.func
     name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
-    if name is None or not operands or (isinstance(func, cst.Name) and name in operations.operations):
+    if name is None or (isinstance(func, cst.Name) and name in operations.operations):
         return None
-    return sympy.Function(name)(*operands)
+    return sympy.Function(name)(*operands)  # q_sample() for a call passing keywords only, as the translator reads it
 
 
 _AUG = {cst.AddAssign: cst.Add(), cst.SubtractAssign: cst.Subtract(), cst.MultiplyAssign: cst.Multiply(),
