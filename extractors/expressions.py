@@ -782,7 +782,7 @@ class _Builder:
         self.return_forms[found] = tuple(dict.fromkeys(f for c in record.expressions if c.target == _RETURN
                                                        for f in (c.expression, *c.alternatives)))
         returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
-        unfilled = [s for s in statements if not _default_fill(s, node)]
+        unfilled = [s for s in statements if not (isinstance(s, cst.BaseStatement) and _default_fill(s, node))]
         if len(unfilled) < len(statements):
             # ``if noise is None: noise = torch.randn_like(x)``: a caller that passes the argument gets it back
             # unchanged, so the return with the parameter as given is a reading of its own (a mode, like the
