@@ -265,8 +265,8 @@ class _Builder:
 
     # -- one body -----------------------------------------------------------------------------------------------
     def _body(self, statements, record: FunctionRecord, key: str, qualname: str, positions, env: dict) -> None:
-        def resolve(node, operands):
-            return self._inline(node, operands, key, qualname)
+        def resolve(node, operands, keywords):
+            return self._inline(node, operands, key, qualname, keywords)
 
         translator = Translator(self.operations, env=env, resolve_call=resolve)
         plain = Translator(self.operations, resolve_call=resolve)  # no substitution: the direct form
@@ -706,7 +706,8 @@ class _Builder:
                 value = apply_operation(self.operations, step, value)
         return value
 
-    def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str) -> sympy.Basic | None:
+    def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str,
+                keywords: dict[str, sympy.Basic] | None = None) -> sympy.Basic | None:
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
                 and "." in qualname:
@@ -726,6 +727,9 @@ class _Builder:
         if len(operands) > len(parameters):
             return None
         mapping = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
+        # keyword arguments by the parameter they name (self.q_sample(x_start=x0, t=t, noise=eps))
+        mapping.update({sympy.Symbol(p): v for p, v in (keywords or {}).items()
+                        if p in parameters and parameters.index(p) >= len(operands)})
         try:
             bodies = [r.xreplace(mapping) for r in returns]
         except (TypeError, ValueError, ArithmeticError):  # sympy refusing to rebuild: leave the call uninterpreted
@@ -735,7 +739,8 @@ class _Builder:
             return bodies[0]
         # a mode that hands an argument back unchanged (``return target`` when no gate is configured) switches the
         # mechanism off: not a reading of what the helper computes
-        working = [b for b in bodies if b not in operands]
+        handed = [*operands, *(keywords or {}).values()]
+        working = [b for b in bodies if b not in handed]
         written = _written_call(node, operands, self.operations)
         if written is None or not working:
             return None

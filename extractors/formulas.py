@@ -193,14 +193,15 @@ class Translator:
     ``FormulaError`` on constructs without a formula meaning (claimed formulas); otherwise such a construct
     becomes an opaque symbol (code). ``env`` maps a name (``x``, ``self.scale``) to the expression a local
     definition bound it to, so a computation split over several statements reads as one expression.
-    ``resolve_call(node, operands)`` may return the expression of a call into the repository's own code (a small
-    helper function), or ``None``. Raises ``FormulaError`` (strict) or returns an opaque symbol (lenient) when the
+    ``resolve_call(node, operands, keywords)`` may return the expression of a call into the repository's own code (a
+    small helper function) given its positional operands and its keyword arguments by name, or ``None``. Raises ``FormulaError`` (strict) or returns an opaque symbol (lenient) when the
     expression exceeds the size or depth bounds.
     """
 
     def __init__(self, operations: Operations | None = None, strict: bool = False,
                  env: dict[str, sympy.Basic] | None = None,
-                 resolve_call: Callable[[cst.Call, list[sympy.Basic]], sympy.Basic | None] | None = None) -> None:
+                 resolve_call: Callable[[cst.Call, list[sympy.Basic], dict[str, sympy.Basic]], sympy.Basic | None]
+                 | None = None) -> None:
         self.operations = operations
         self.strict = strict
         self.env = env if env is not None else {}
@@ -332,7 +333,8 @@ class Translator:
                 positional = self._positional(node, depth)
                 if len(positional) == 1 and self._identity_module(name):
                     return positional[0]  # self.attn_drop(x): dropout, the identity of the formula
-                resolved = self.resolve_call(node, positional) if self.resolve_call is not None else None
+                resolved = self.resolve_call(node, positional, self._keywords(node, depth)) \
+                    if self.resolve_call is not None else None
                 return resolved if resolved is not None else self._uninterpreted(name, positional)
             if owner is None or root is None or not self._is_module(owner):
                 receiver = self._translate(func.value, depth)
@@ -344,7 +346,7 @@ class Translator:
             return self._unsupported(node, "call of an expression")
         positional = self._positional(node, depth)
         if receiver is None and self.resolve_call is not None:
-            resolved = self.resolve_call(node, positional)
+            resolved = self.resolve_call(node, positional, self._keywords(node, depth))
             if resolved is not None:
                 return resolved
         operands = ([receiver] if receiver is not None else []) + positional
@@ -412,6 +414,11 @@ class Translator:
 
     def _positional(self, node: cst.Call, depth: int) -> list[sympy.Basic]:
         return [self._translate(a.value, depth) for a in node.args if a.keyword is None and not a.star]
+
+    def _keywords(self, node: cst.Call, depth: int) -> dict[str, sympy.Basic]:
+        """The call's keyword arguments by name, translated (``self.q_sample(x_start=x0, noise=eps)``)."""
+        return {a.keyword.value: self._translate(a.value, depth) for a in node.args
+                if a.keyword is not None and not a.star}
 
     def _is_module(self, owner: str) -> bool:
         modules = self.operations.modules if self.operations else frozenset(_CONSTANT_OWNERS)
