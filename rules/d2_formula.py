@@ -347,7 +347,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
-    live_equal = False  # a live form equal to the claim that nothing ties to it (not accepted)
+    # an equivalent in live code that nothing ties to the claim (not accepted), as many of its names following the
+    # glossary as the dead equivalent's (or most), shows the computation runs: the dead one is no trace only then
+    # (a shape shared by other terms, named otherwise, is no such computation)
+    live_hinted, unreached_hinted = -1, 0
     # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
     # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
     # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
@@ -454,16 +457,16 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 if not search.dead(record):
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
-                unreached = unreached or FormulaResult(
-                    text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
+                if unreached is None:
+                    unreached = FormulaResult(
+                        text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
+                    unreached_hinted = hinted
             elif not search.dead(record) and not claim.tiny:
-                # live code computes it too, where nothing ties it to the claim: an equivalent in dead code then
-                # shows no trace only
-                live_equal = True
+                live_hinted = max(live_hinted, hinted)
             if search.dead(record) and _live_helper(candidate, search):
                 # the dead line computes it through a helper live code calls too (p_mean_variance, never run,
                 # calls predict_xstart_from_noise, which the sampler runs): the computation is no trace only
-                live_equal = True
+                live_hinted = max(live_hinted, hinted)
             _add_near(result, candidate)
             result.supported |= hinted * 2 > len(claim.symbols) and not search.dead(record)
         # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
@@ -474,6 +477,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
+    live_equal = live_hinted >= unreached_hinted or live_hinted * 2 > len(base.symbols)
     return _library(text, base, search) or drift_seen or (None if live_equal else unreached) or result
 
 
