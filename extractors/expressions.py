@@ -228,6 +228,9 @@ class _Builder:
         self.in_progress: set[tuple[str, str]] = set()
         self.return_forms: dict[tuple[str, str], tuple[sympy.Basic, ...]] = {}  # along every path, for a forward
         self.path_returns: dict = {}
+        # (source key, qualname) -> (the parameters its ``if p is None: p = ...`` statements fill in, its distinct
+        # returns read without those statements): what a call passing those arguments gets (``_default_fill``)
+        self.unfilled: dict[tuple[str, str], tuple[frozenset[str], tuple[sympy.Basic, ...]]] = {}
         # (source key, class qualname) -> {"self.<attribute>": value} of the constants __init__ sets (``_constants``)
         self.constants: dict[tuple[str, str], dict[str, sympy.Basic]] = {}
         # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
@@ -726,6 +729,10 @@ class _Builder:
         parameters, returns = result
         if len(operands) > len(parameters):
             return None
+        filled, given = self.unfilled.get(found, (frozenset(), ()))
+        passed = set(parameters[:len(operands)]) | set(keywords or {})
+        if filled and filled <= passed and 0 < len(given) <= MAX_CHOICES:
+            returns = given  # every parameter the helper would fill in is passed: the defaults never apply
         mapping = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
         # keyword arguments by the parameter they name (self.q_sample(x_start=x0, t=t, noise=eps))
         mapping.update({sympy.Symbol(p): v for p, v in (keywords or {}).items()
@@ -787,19 +794,21 @@ class _Builder:
         self.return_forms[found] = tuple(dict.fromkeys(f for c in record.expressions if c.target == _RETURN
                                                        for f in (c.expression, *c.alternatives)))
         returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
-        unfilled = [s for s in statements if not (isinstance(s, cst.BaseStatement) and _default_fill(s, node))]
-        if len(unfilled) < len(statements):
+        fills = {s: name for s in statements if isinstance(s, cst.BaseStatement)
+                 and (name := _default_fill(s, node)) is not None}
+        if fills:
             # ``if noise is None: noise = torch.randn_like(x)``: a caller that passes the argument gets it back
-            # unchanged, so the return with the parameter as given is a reading of its own (a mode, like the
-            # return with the default filled in)
+            # unchanged, so its call reads the returns without that statement (``_inline``)
             self.in_progress.add(found)
             outer, self.inlined = self.inlined, []
             plain = FunctionRecord(found[1], node.name.value, "", 0, None)
-            self._body(unfilled, plain, found[0], found[1], positions, self._env_of(found[0], found[1], node))
+            self._body([s for s in statements if s not in fills], plain, found[0], found[1], positions,
+                       self._env_of(found[0], found[1], node))
             self.inlined = outer
             self.in_progress.discard(found)
-            returns = list(dict.fromkeys([*returns, *(c.expression for c in plain.expressions
-                                                     if c.target == _RETURN)]))
+            given = [c.expression for c in plain.expressions if c.target == _RETURN]
+            given = [r for r in dict.fromkeys(given) if r != _NONE or len(given) == 1]
+            self.unfilled[found] = (frozenset(fills.values()), tuple(given))
         if len(returns) > 1:
             returns = [r for r in returns if r != _NONE]
         parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
@@ -809,24 +818,25 @@ class _Builder:
         return result
 
 
-def _default_fill(statement: cst.BaseStatement, function: cst.FunctionDef) -> bool:
-    """Whether ``statement`` only fills in a parameter left at its default ``None`` (``if noise is None: noise =
-    torch.randn_like(x)``, no ``else``)."""
+def _default_fill(statement: cst.BaseStatement, function: cst.FunctionDef) -> str | None:
+    """The parameter ``statement`` only fills in when it is left at its default ``None`` (``if noise is None: noise
+    = torch.randn_like(x)``, no ``else``), or ``None`` for any other statement."""
     if not isinstance(statement, cst.If) or statement.orelse is not None:
-        return False
+        return None
     test = statement.test
     if not (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1
             and isinstance(test.comparisons[0].operator, cst.Is)
             and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
-        return False
+        return None
     name = test.left.value
     if not any(p.name.value == name and isinstance(p.default, cst.Name) and p.default.value == "None"
                for p in (*function.params.params, *function.params.kwonly_params)):
-        return False
+        return None
     body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
-    return len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+    fills = len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
         and isinstance(body[0].body[0], cst.Assign) and len(body[0].body[0].targets) == 1 \
         and isinstance(body[0].body[0].targets[0].target, cst.Name) and body[0].body[0].targets[0].target.value == name
+    return name if fills else None
 
 
 def _written_call(node: cst.Call, operands: list[sympy.Basic], operations: Operations) -> sympy.Basic | None:
