@@ -155,6 +155,12 @@ class FunctionRecord:
     expressions: list[CodeExpression] = field(default_factory=list)
     node: cst.FunctionDef | None = None  # the definition (None for top-level code), shared with the call graph
 
+    @property
+    def source_key(self) -> str:
+        """The key of its source in the index (``RepositoryIndex.lines``): the file, or ``file#cell`` for a
+        notebook cell."""
+        return self.file if self.cell is None else f"{self.file}#{self.cell}"
+
 
 def code_expressions(index: RepositoryIndex, operations: Operations) -> list[FunctionRecord]:
     """The function records of every Python source in ``index``, with expressions translated through
@@ -729,13 +735,14 @@ class _Builder:
         parameters, returns = result
         if len(operands) > len(parameters):
             return None
+        named = keywords or {}
         filled, given = self.unfilled.get(found, (frozenset(), ()))
-        passed = set(parameters[:len(operands)]) | set(keywords or {})
+        passed = set(parameters[:len(operands)]) | set(named)
         if filled and filled <= passed and 0 < len(given) <= MAX_CHOICES:
             returns = given  # every parameter the helper would fill in is passed: the defaults never apply
         mapping = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
         # keyword arguments by the parameter they name (self.q_sample(x_start=x0, t=t, noise=eps))
-        mapping.update({sympy.Symbol(p): v for p, v in (keywords or {}).items()
+        mapping.update({sympy.Symbol(p): v for p, v in named.items()
                         if p in parameters and parameters.index(p) >= len(operands)})
         try:
             bodies = [r.xreplace(mapping) for r in returns]
@@ -746,7 +753,7 @@ class _Builder:
             return bodies[0]
         # a mode that hands an argument back unchanged (``return target`` when no gate is configured) switches the
         # mechanism off: not a reading of what the helper computes
-        handed = [*operands, *(keywords or {}).values()]
+        handed = [*operands, *named.values()]
         working = [b for b in bodies if b not in handed]
         written = _written_call(node, operands, self.operations)
         if written is None or not working:
@@ -767,6 +774,19 @@ class _Builder:
             return (key, method) if (key, method) in self.functions else None
         return None
 
+    def _helper_body(self, found: tuple[str, str], statements) -> FunctionRecord:
+        """The candidates of ``statements`` of the helper ``found`` read for inlining: as its own body (its class's
+        constants, no line numbers), marked in progress against recursion, the calling statement's inlined helpers
+        kept aside."""
+        node = self.functions[found]
+        self.in_progress.add(found)
+        record = FunctionRecord(found[1], node.name.value, "", 0, None)
+        outer, self.inlined = self.inlined, []  # the statement that called it goes on after it
+        self._body(statements, record, found[0], found[1], {}, self._env_of(found[0], found[1], node))
+        self.inlined = outer
+        self.in_progress.discard(found)
+        return record
+
     def _return_of(self, found: tuple[str, str],
                    paths: bool = False) -> tuple[list[str], tuple[sympy.Basic, ...]] | None:
         """(parameters, returns) of the helper ``found``: its distinct return values (with ``paths``, also along
@@ -779,43 +799,33 @@ class _Builder:
             return self.returns[found]
         if found in self.in_progress:
             return None  # recursion
-        self.in_progress.add(found)
         node = self.functions[found]
-        record = FunctionRecord(found[1], node.name.value, "", 0, None)
         statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
-        positions: dict = {}  # a helper read only to be inlined needs no line numbers
-        outer, self.inlined = self.inlined, []  # the statement that called it goes on after it
-        self._body(statements, record, found[0], found[1], positions, self._env_of(found[0], found[1], node))
-        self.inlined = outer
-        self.in_progress.discard(found)
+        record = self._helper_body(found, statements)
         # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined;
         # one returning up to MAX_CHOICES different values (one per mode) reads as the choice among them, a
         # ``return None`` (nothing to compute with: the guard of an optional part) left out
         self.return_forms[found] = tuple(dict.fromkeys(f for c in record.expressions if c.target == _RETURN
                                                        for f in (c.expression, *c.alternatives)))
-        returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
+        returns = _distinct_returns(record)
         fills = {s: name for s in statements if isinstance(s, cst.BaseStatement)
                  and (name := _default_fill(s, node)) is not None}
         if fills:
             # ``if noise is None: noise = torch.randn_like(x)``: a caller that passes the argument gets it back
             # unchanged, so its call reads the returns without that statement (``_inline``)
-            self.in_progress.add(found)
-            outer, self.inlined = self.inlined, []
-            plain = FunctionRecord(found[1], node.name.value, "", 0, None)
-            self._body([s for s in statements if s not in fills], plain, found[0], found[1], positions,
-                       self._env_of(found[0], found[1], node))
-            self.inlined = outer
-            self.in_progress.discard(found)
-            given = [c.expression for c in plain.expressions if c.target == _RETURN]
-            given = [r for r in dict.fromkeys(given) if r != _NONE or len(given) == 1]
-            self.unfilled[found] = (frozenset(fills.values()), tuple(given))
-        if len(returns) > 1:
-            returns = [r for r in returns if r != _NONE]
+            plain = self._helper_body(found, [s for s in statements if s not in fills])
+            self.unfilled[found] = (frozenset(fills.values()), tuple(_distinct_returns(plain)))
         parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
         result = (parameters, tuple(returns)) if 0 < len(returns) <= MAX_CHOICES and \
             all(dag_size(r, MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES for r in returns) else None
         self.returns[found] = result
         return result
+
+
+def _distinct_returns(record: FunctionRecord) -> list[sympy.Basic]:
+    """The distinct values a helper's body returns along its first path, a ``return None`` left out beside others."""
+    returns = list(dict.fromkeys(c.expression for c in record.expressions if c.target == _RETURN))
+    return [r for r in returns if r != _NONE] if len(returns) > 1 else returns
 
 
 def _default_fill(statement: cst.BaseStatement, function: cst.FunctionDef) -> str | None:

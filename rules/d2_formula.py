@@ -487,8 +487,7 @@ def _live_helper(candidate: CodeExpression, search: "_Search") -> bool:
     if not candidate.helpers:
         return False
     wanted = set(candidate.helpers)
-    return any(((r.file if r.cell is None else f"{r.file}#{r.cell}"), r.qualname) in wanted and not search.dead(r)
-               for r in search.records)
+    return any((r.source_key, r.qualname) in wanted and not search.dead(r) for r in search.records)
 
 
 # the count of a formula that one live site computes and another contradicts: partly implemented (SA-Bench's 0.5)
@@ -1383,7 +1382,7 @@ def _read(index: RepositoryIndex, fact) -> bool:
 
 def _line_of(index: RepositoryIndex, record: FunctionRecord, call: str) -> int:
     """The first line of ``record`` (from its start) that calls ``call``; its first line when none is found."""
-    lines = index.lines.get(record.file if record.cell is None else f"{record.file}#{record.cell}", [])
+    lines = index.lines.get(record.source_key, [])
     for number in range(record.line, len(lines) + 1):
         if f"{call}(" in lines[number - 1]:
             return number
@@ -2416,7 +2415,7 @@ def helper_returns(index: RepositoryIndex) -> dict[tuple[str, str], tuple[CodeEx
     something (not a lone name handed back, not ``None``), at most ``_CANDIDATES_SHOWN``."""
     found = {}
     for record in index.analysis(candidates):
-        key = record.file if record.cell is None else f"{record.file}#{record.cell}"
+        key = record.source_key
         computed = [c for c in record.expressions
                     if c.target == "return" and not isinstance(c.expression, sympy.Symbol)]
         found[(key, record.qualname)] = tuple(computed[:_CANDIDATES_SHOWN])
