@@ -716,7 +716,7 @@ class _Builder:
         return value
 
     def _inline(self, node: cst.Call, operands: list[sympy.Basic], key: str, qualname: str,
-                keywords: dict[str, sympy.Basic] | None = None) -> sympy.Basic | None:
+                keywords: Callable[[], dict[str, sympy.Basic]] = dict) -> sympy.Basic | None:
         func = node.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
                 and "." in qualname:
@@ -735,7 +735,7 @@ class _Builder:
         parameters, returns = result
         if len(operands) > len(parameters):
             return None
-        named = keywords or {}
+        named = keywords()  # translated only for a call the helper's returns read
         filled, given = self.unfilled.get(found, (frozenset(), ()))
         passed = set(parameters[:len(operands)]) | set(named)
         if filled and filled <= passed and 0 < len(given) <= MAX_CHOICES:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 import libcst as cst
@@ -194,14 +195,15 @@ class Translator:
     becomes an opaque symbol (code). ``env`` maps a name (``x``, ``self.scale``) to the expression a local
     definition bound it to, so a computation split over several statements reads as one expression.
     ``resolve_call(node, operands, keywords)`` may return the expression of a call into the repository's own code (a
-    small helper function) given its positional operands and its keyword arguments by name, or ``None``. Raises ``FormulaError`` (strict) or returns an opaque symbol (lenient) when the
-    expression exceeds the size or depth bounds.
+    small helper function) given its positional operands, and ``keywords()`` its keyword arguments by name
+    (translated only when asked: most calls resolve to no helper), or ``None``. Raises ``FormulaError`` (strict) or
+    returns an opaque symbol (lenient) when the expression exceeds the size or depth bounds.
     """
 
     def __init__(self, operations: Operations | None = None, strict: bool = False,
                  env: dict[str, sympy.Basic] | None = None,
-                 resolve_call: Callable[[cst.Call, list[sympy.Basic], dict[str, sympy.Basic]], sympy.Basic | None]
-                 | None = None) -> None:
+                 resolve_call: Callable[[cst.Call, list[sympy.Basic], Callable[[], dict[str, sympy.Basic]]],
+                                        sympy.Basic | None] | None = None) -> None:
         self.operations = operations
         self.strict = strict
         self.env = env if env is not None else {}
@@ -333,7 +335,7 @@ class Translator:
                 positional = self._positional(node, depth)
                 if len(positional) == 1 and self._identity_module(name):
                     return positional[0]  # self.attn_drop(x): dropout, the identity of the formula
-                resolved = self.resolve_call(node, positional, self._keywords(node, depth)) \
+                resolved = self.resolve_call(node, positional, partial(self._keywords, node, depth)) \
                     if self.resolve_call is not None else None
                 return resolved if resolved is not None else self._uninterpreted(name, positional)
             if owner is None or root is None or not self._is_module(owner):
@@ -346,7 +348,7 @@ class Translator:
             return self._unsupported(node, "call of an expression")
         positional = self._positional(node, depth)
         if receiver is None and self.resolve_call is not None:
-            resolved = self.resolve_call(node, positional, self._keywords(node, depth))
+            resolved = self.resolve_call(node, positional, partial(self._keywords, node, depth))
             if resolved is not None:
                 return resolved
         operands = ([receiver] if receiver is not None else []) + positional
