@@ -49,7 +49,9 @@ class Fact(Location):
     ``share`` is, for a binding computed as a fixed share of another (``n_neg = A // 8``, ``warmup = int(0.1 *
     total_steps)``), the total's name and the share (``("A", 0.125)``; ``extractors.values.share_of``), else ``None``.
     ``local_source`` marks a ``source`` read as a bare name (``lr=lr``, not ``lr=cfg.lr``): only such a read may be
-    a parameter of the function it is in.
+    a parameter of the function it is in. ``built`` marks a binding to an object the code constructs
+    (``self.embed_tokens = nn.Embedding(...)``: a call of a class, by PEP 8's CapWords naming; ``extractors.values.
+    builds_object``): a layer, a loader or a model, never a number.
     """
 
     name: str
@@ -63,6 +65,7 @@ class Fact(Location):
     unread: bool = False
     share: tuple[str, float] | None = None
     local_source: bool = False
+    built: bool = False
 
 
 @dataclass(frozen=True)

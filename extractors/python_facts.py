@@ -29,7 +29,7 @@ from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
-from extractors.values import dotted_name, fold, indexed_sequence, is_number, share_of
+from extractors.values import builds_object, dotted_name, fold, indexed_sequence, is_number, share_of
 from extractors.words import word_list
 from sau.vocabulary import Value
 
@@ -200,7 +200,8 @@ class _FactVisitor(Visitor):
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
-                 local_source=bool(source) and isinstance(value_node, cst.Name)))
+                 local_source=bool(source) and isinstance(value_node, cst.Name),
+                 built=computed and builds_object(value_node)))
         if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 

@@ -70,6 +70,25 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return None
 
 
+# Classes whose instances hold numbers or a stack of layers (a learnable scalar, a tensor, a list of blocks whose
+# length may be the claimed count): a binding to one of them may stand for a claimed number.
+_NUMBER_HOLDERS = frozenset({"Parameter", "Tensor", "FloatTensor", "LongTensor", "IntTensor", "Fraction", "Decimal",
+                             "ModuleList", "Sequential", "ModuleDict", "ParameterList", "ParameterDict"})
+
+
+def builds_object(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` constructs an object no claimed number can be: a call of a class, told by PEP 8's CapWords
+    naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a
+    constant's, not a class's), other than the classes of ``_NUMBER_HOLDERS``."""
+    if type(node) is not cst.Call:
+        return False
+    callee = dotted_name(node.func)
+    if callee is None:
+        return False
+    short = callee.rsplit(".", 1)[-1]
+    return short[:1].isupper() and not short.isupper() and short not in _NUMBER_HOLDERS
+
+
 def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:
     """Fold a libcst expression to a value (see module docstring), or ``None`` when it has none.
 

@@ -390,9 +390,13 @@ def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
     provenance finds one (``extractors.provenance.resolve_source``; the chain is kept in ``Fact.via``). Not when the
     source's name is the claim's with a qualifier (``batch_size=self.eval_batch_size`` for a training batch). With
     ``numeric`` (the claim states numbers), a binding computed from other settings (``fpr=(1 - acc) / 2``) is
-    given the number they make (``_evaluated``)."""
+    given the number they make (``_evaluated``), and a binding to an object the code constructs (``Fact.built``:
+    ``self.embed_tokens = nn.Embedding(...)`` for a claimed token count) is left out: it is a layer, a loader or a
+    model, no number, so it neither holds nor leaves open the claimed one."""
     out = []
     for fact in facts:
+        if numeric and fact.built:
+            continue
         qualified = _qualifies(keys, names.normalise(fact.source), qualifiers) if fact.source else False
         chain = resolve_source(index, fact) if fact.value is None and fact.source and not qualified else ()
         fact = replace(fact, value=chain[-1].value, via=chain) if chain else fact
