@@ -84,6 +84,8 @@ MATCHED, UNUSED, STUB, DRIFT, ABSENT, AMBIGUOUS = (Outcome.MATCHED, Outcome.UNUS
 # An ambiguous value may be anything from 0 to 1: an unresolved verdict's estimate counts it at the middle (on the
 # truth set this agrees with careful readers better than counting it absent: D1 weighted kappa 0.48 -> 0.61).
 _SCORES = {MATCHED: 1.0, UNUSED: 0.25, STUB: 0.25, DRIFT: 0.0, ABSENT: 0.0, AMBIGUOUS: 0.5}
+# the outcomes of a value only a trace implements: 0.25 when nothing of the claim holds, else 0 (``check``)
+_TRACES = (UNUSED, STUB)
 # A value seen only under other names while no identifier in the code shares a word of the quantity's names (no
 # 'noise' anywhere for noise_std=0.01) is most likely a coincidence: the quantity is missing. Counted as a trace, the
 # scale's next level above absent, since a renamed binding is still possible (LABELLING.md, the scale).
@@ -135,19 +137,19 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     atom_results = [(atom, [_in_another_component(atom, o, atom_results, found, index) for o in outcomes])
                     for atom, outcomes in atom_results]
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
-    # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one)
-    # with a dataset or metric present, the claim is scored as D3 scores a protocol: an unused value counts 0
-    protocol = any(r.outcome == d1_elements.PRESENT and r.category in d1_elements.PROTOCOL for r in elements)
-    # with nothing of the claim holding, an element only dead code implements is a trace, as D3 scores it
+    # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one); the claim
+    # scores the share of its elements that hold (LABELLING.md): beside one that holds, a value only a trace
+    # implements (unused, stubbed) holds nothing and counts 0; with nothing holding, the claim is a trace and such a
+    # value counts 0.25, as D3 scores an element only dead code implements
     held = any(o.outcome == MATCHED for _, outcomes in atom_results for o in outcomes) \
         or any(r.outcome == d1_elements.PRESENT for r in elements)
     undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered) \
         + sum(r.outcome == d1_elements.AMBIGUOUS for r in elements)
-    score = compound_score([0.0 if protocol and o.outcome == UNUSED else o.score
+    score = compound_score([0.0 if held and o.outcome in _TRACES else o.score
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r, held) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
-    bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], protocol) \
+    bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], held, held or bool(undecided)) \
         + [d1_elements.bounds(r, held, held or bool(undecided)) for r in elements]
     # a spec that does not count what its atoms leave uncovered leaves the score open; one that leaves out only
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
@@ -182,8 +184,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"({sau.checks['paired']}) cannot change the score")
     elif decided and not sau.complete:
         reason += "; the statement has elements no atom covers"
-    if protocol and UNUSED in outcomes:
-        reason += "; beside a dataset or metric the code uses, an unused value counts 0 (as in D3)"
+    if held and any(o in _TRACES for o in outcomes):
+        reason += "; beside elements that hold, a value only a trace implements counts 0 (the share that holds)"
     status = Status.SETTLED if determined is not None else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, evidence, findings,
                    trace=traces.values(atom_results, _EVIDENCE_FIRST))
@@ -226,14 +228,14 @@ def _in_another_component(atom: Atom, outcome: ValueOutcome, atom_results: list[
     return outcome
 
 
-def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], protocol: bool = False) -> list[tuple[float, float]]:
+def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], held: bool, may_hold: bool) -> list[tuple[float, float]]:
     """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): one per claimed value (an
-    ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements. With ``protocol`` (a
-    dataset or metric of the claim present), an unused value counts 0, as D3 counts an element only dead code
-    implements beside present ones (luno-D1-009: three metrics computed, the 250 test pairs only in a config key
-    nothing reads, scored 3 of 5 elements)."""
-    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS
-              else (0.0, 0.0) if protocol and o.outcome == UNUSED
+    ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements. A value only a trace
+    implements (unused, stubbed) counts 0 beside an element that holds (``held``) and 0.25 when nothing does, so
+    0..0.25 while an undecided element may still hold (``may_hold``): luno-D1-009, three metrics computed and the
+    250 test pairs only in a config key nothing reads, scores 3 of 5 elements."""
+    trace = (0.0 if may_hold else _SCORES[UNUSED], 0.0 if held else _SCORES[UNUSED])
+    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else trace if o.outcome in _TRACES
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
