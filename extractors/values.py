@@ -77,9 +77,13 @@ _NUMBER_HOLDERS = frozenset({"Parameter", "Tensor", "FloatTensor", "LongTensor",
 
 
 def builds_object(node: cst.BaseExpression) -> bool:
-    """Whether ``node`` constructs an object no claimed number can be: a call of a class, told by PEP 8's CapWords
+    """Whether ``node`` builds something no claimed number can be: a call of a class, told by PEP 8's CapWords
     naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a
-    constant's, not a class's), other than the classes of ``_NUMBER_HOLDERS``."""
+    constant's, not a class's), other than the classes of ``_NUMBER_HOLDERS``; or a collection written out
+    (``steps = [d["step"] for d in log]``, ``batch = {k: v.to(device) for k, v in batch.items()}``), which a fold
+    left unfolded."""
+    if type(node) in _COLLECTIONS:
+        return True
     if type(node) is not cst.Call:
         return False
     callee = dotted_name(node.func)
@@ -87,6 +91,9 @@ def builds_object(node: cst.BaseExpression) -> bool:
         return False
     short = callee.rsplit(".", 1)[-1]
     return short[:1].isupper() and not short.isupper() and short not in _NUMBER_HOLDERS
+
+
+_COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.List, cst.Set, cst.Dict)
 
 
 def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:

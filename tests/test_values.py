@@ -5,7 +5,9 @@ import time
 
 import sympy
 
-from extractors.values import indexed_sequence, parse_value
+import libcst as cst
+
+from extractors.values import builds_object, indexed_sequence, parse_value
 
 
 def test_constant_expressions_fold_to_numbers():
@@ -29,6 +31,22 @@ def test_bare_names_and_calls_are_not_values():
     assert parse_value("args.lr") is None
     assert parse_value("get_lr()") is None
     assert parse_value("x[0]") is None
+
+
+@pytest.mark.parametrize("expression, built", [
+    ("nn.Embedding(32000, 512)", True),            # a class call (CapWords): a layer
+    ("torch.utils.data.DataLoader(ds, 8)", True),
+    ("[entry['step'] for entry in log]", True),    # a collection written out
+    ("{k: v.to(device) for k, v in batch.items()}", True),
+    ("nn.Parameter(torch.ones([]) * 0.07)", False),  # holds a number
+    ("nn.ModuleList([Block() for _ in range(n)])", False),  # its length may be the claimed count
+    ("MAX_STEPS(cfg)", False),                     # all capitals: a constant's name, not a class's
+    ("len(loader) * epochs", False),
+    ("get_steps(cfg)", False),
+    ("args.max_steps", False),
+])
+def test_builds_object_tells_constructed_objects_from_numbers(expression, built):
+    assert builds_object(cst.parse_expression(expression)) is built
 
 
 def test_huge_powers_are_refused_quickly():
