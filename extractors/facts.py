@@ -51,7 +51,8 @@ class Fact(Location):
     ``local_source`` marks a ``source`` read as a bare name (``lr=lr``, not ``lr=cfg.lr``): only such a read may be
     a parameter of the function it is in. ``built`` marks a binding to an object the code constructs
     (``self.embed_tokens = nn.Embedding(...)``: a call of a class, by PEP 8's CapWords naming; ``extractors.values.
-    builds_object``): a layer, a loader or a model, never a number.
+    builds_object``; also a collection or a formatted text): a layer, a loader or a model, never a number; for a
+    claimed choice (``AdamW``) the call is the choice itself, not a value worked out at run time.
     """
 
     name: str

@@ -79,9 +79,9 @@ _NUMBER_HOLDERS = frozenset({"Parameter", "Tensor", "FloatTensor", "LongTensor",
 def builds_object(node: cst.BaseExpression) -> bool:
     """Whether ``node`` builds something no claimed number can be: a call of a class, told by PEP 8's CapWords
     naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a
-    constant's, not a class's), other than the classes of ``_NUMBER_HOLDERS``; or a collection written out
+    constant's, not a class's), other than the classes of ``_NUMBER_HOLDERS``; a collection written out
     (``steps = [d["step"] for d in log]``, ``batch = {k: v.to(device) for k, v in batch.items()}``), which a fold
-    left unfolded."""
+    left unfolded; or a text formatted at run time (``lr=f"{lr:.2e}"`` in a progress bar's postfix)."""
     if type(node) in _COLLECTIONS:
         return True
     if type(node) is not cst.Call:
@@ -93,7 +93,8 @@ def builds_object(node: cst.BaseExpression) -> bool:
     return short[:1].isupper() and not short.isupper() and short not in _NUMBER_HOLDERS
 
 
-_COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.List, cst.Set, cst.Dict)
+_COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.List, cst.Set, cst.Dict,
+                cst.FormattedString)
 
 
 def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:

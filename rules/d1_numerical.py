@@ -549,8 +549,9 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, STUB, tuple(matches),
                             f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
-    # a value computed in code no entry point reaches is computed at no run time
-    computed = [f for f in agreeing if f.computed and liveness(f) != DEAD]
+    # a value computed in code no entry point reaches is computed at no run time; an object built under the name
+    # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time
+    computed = [f for f in agreeing if f.computed and not f.built and liveness(f) != DEAD]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]
