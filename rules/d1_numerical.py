@@ -43,8 +43,9 @@ Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from
 
 Facts in test files, and keywords of plotting or logging calls, are not implementations and are ignored, except
 that a value seen there keeps an atom from being called absent. The SAU's score is over its atoms as a compound
-claim's elements, each claimed value one element (1 matched, 0.25 unused or stub, 0 drift or absent; an atom with
-four per-task values is four elements, LABELLING.md's fraction of elements that hold), rounded to the scale, and 1 only
+claim's elements, each claimed value one element (1 matched, 0 drift or absent; an unused or stubbed value 0 beside
+an element that holds and 0.25, a trace, when nothing holds; an atom with four per-task values is four elements,
+LABELLING.md's fraction of elements that hold), rounded to the scale, and 1 only
 when every value matches (``sau.vocabulary.compound_score``). The verdict is settled when no
 undecided element can change that score: each ambiguous value may be anything from 0 to 1, and so may each element
 the spec lists as ``uncovered``; an incomplete SAU that does not count its uncovered elements never settles
