@@ -307,7 +307,8 @@ def _exact(value):
     return sympy.Integer(value)
 
 
-# Operators that fold; floor division and modulo only between plain numbers.
+# Operators that fold; modulo only between plain numbers, floor division of symbols as sympy's floor of the
+# quotient (``d_model // n_heads``: a size derived from settings, worked out once they are known).
 _ARITHMETIC = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
                cst.Divide: operator.truediv, cst.Power: operator.pow}
 _NUMERIC_ONLY = {cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod}
@@ -318,6 +319,8 @@ def _binary(node_operator: cst.BaseBinaryOp, left, right):
     if kind is cst.Power:
         _check_power(left, right)
     if isinstance(left, sympy.Expr) or isinstance(right, sympy.Expr):
+        if kind is cst.FloorDivide:
+            return sympy.floor(_exact(left) / _exact(right))
         if kind not in _ARITHMETIC:
             raise _NotFoldable
         return _ARITHMETIC[kind](_exact(left), _exact(right))

@@ -73,13 +73,16 @@ def symbolic_equal(claimed: sympy.Expr, found: sympy.Expr) -> bool | None:
     """Equality of two symbolic values up to pairing their symbols by normalised name.
 
     ``None`` when a symbol of either side has no partner (``1/sqrt(d_model)`` against ``1/sqrt(width)`` where the
-    alias table does not relate the names), else ``True``/``False`` from evaluation at fixed random points.
+    alias table does not relate the names), else ``True``/``False`` from evaluation at fixed random points. A floor
+    (code's integer division) is read as the quotient it rounds.
     """
     claimed_symbols = {normalise(s.name): s for s in claimed.free_symbols}
     found_symbols = {normalise(s.name): s for s in found.free_symbols}
     if set(claimed_symbols) != set(found_symbols) or len(claimed_symbols) != len(claimed.free_symbols) \
             or len(found_symbols) != len(found.free_symbols):
         return None
+    # integer division realises a claimed ratio for integer sizes (2 * T // K for 2T/K): the floor is no other formula
+    claimed, found = (side.replace(sympy.floor, lambda inner: inner) for side in (claimed, found))
     renamed = found.xreplace({found_symbols[k]: claimed_symbols[k] for k in found_symbols})
     generator = random.Random(_SEED)
     symbols = sorted(claimed.free_symbols, key=lambda s: s.name)

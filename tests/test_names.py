@@ -49,6 +49,12 @@ def test_symbolic_equality_pairs_symbols_by_name():
     assert symbolic_equal(1 / sympy.sqrt(d_model), 1 / sympy.sqrt(width)) is None
 
 
+def test_integer_division_is_the_ratio_it_rounds():
+    T, K = sympy.symbols("T K")
+    assert symbolic_equal(2 * T / K, sympy.floor(2 * T / K)) is True
+    assert symbolic_equal(T / K, sympy.floor(2 * T / K)) is False
+
+
 @pytest.mark.parametrize("claimed, found, expected", [
     ("cosine", "linear_warmup_cosine", True),    # a member just before "warmup" names the warmup
     ("linear", "linear_warmup_cosine", False),

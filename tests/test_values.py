@@ -27,6 +27,13 @@ def test_symbolic_values_keep_their_symbols_and_exact_numbers():
     assert parse_value("1 / math.sqrt(config.d_model)") == 1 / sympy.sqrt(d_model)
 
 
+def test_floor_division_of_settings_folds_to_a_floor():
+    d_model, n_heads = sympy.symbols("d_model n_heads")
+    assert parse_value("config.d_model // config.n_heads") == sympy.floor(d_model / n_heads)
+    assert parse_value("7 // 2") == 3
+    assert parse_value("n % 2") is None  # modulo only between numbers
+
+
 def test_bare_names_and_calls_are_not_values():
     assert parse_value("args.lr") is None
     assert parse_value("get_lr()") is None
