@@ -54,11 +54,10 @@ def score(result: ElementResult, held: bool) -> float:
     return 0.0 if result.outcome == AMBIGUOUS and result.hint else _SCORES[result.outcome]
 
 
-def bounds(result: ElementResult, held: bool, may_hold: bool) -> tuple[float, float]:
+def bounds(result: ElementResult, held: bool) -> tuple[float, float]:
     """The lowest and highest score the element may have (``sau.vocabulary.score_range``): 0..1 when ambiguous,
-    else its ``score`` with the claim holding in part (``may_hold``: an undecided value or element may turn out to
-    hold) and as it is (``held``)."""
-    return (0.0, 1.0) if result.outcome == AMBIGUOUS else (score(result, may_hold), score(result, held))
+    else its ``score`` with the claim holding in part or not (``held``; ``rules.d1_numerical`` asks for each case)."""
+    return (0.0, 1.0) if result.outcome == AMBIGUOUS else (score(result, held),) * 2
 
 
 # the element as the verdict's reason names it: D3's wording (``dataset 'OpenWebText' present (loaded at data.py:4)``)

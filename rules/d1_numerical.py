@@ -150,14 +150,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r, held) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
-    bounds = _bounds(sau, [outcomes for _, outcomes in atom_results], held, held or bool(undecided)) \
-        + [d1_elements.bounds(r, held, held or bool(undecided)) for r in elements]
+    cases = _bound_cases(sau, [outcomes for _, outcomes in atom_results], elements, held, bool(undecided))
     # a spec that does not count what its atoms leave uncovered leaves the score open; one that leaves out only
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
     # matched value from the claim (it may belong to another run), never give one back
     unpaired = bool(sau.checks.get("paired")) and not sau.uncovered and all(
         o.outcome not in (MATCHED, AMBIGUOUS) for outcomes in _paired(atom_results) for o in outcomes)
-    determined = determined_score(bounds) if sau.complete or sau.uncovered or unpaired else None
+    determined = _determined(cases) if sau.complete or sau.uncovered or unpaired else None
     outcomes = [o.outcome for _, results in atom_results for o in results]
     for r in elements:  # a dataset or metric the running code never loads or computes is missing, or unused
         if r.outcome == d1_elements.ABSENT:  # when only dead code implements it and it counts as a trace
@@ -177,7 +176,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
                    f"({_undecided_names(sau, atom_results, elements)}) turn out to be")
     elif sau.uncovered:
-        low, high = score_range(bounds)
+        low, high = min(score_range(case)[0] for case in cases), max(score_range(case)[1] for case in cases)
         reason += (f"; not settled: with the undecided element(s) ({_undecided_names(sau, atom_results, elements)}) "
                    f"it could score {low:g} to {high:g}")
     elif unpaired:
@@ -229,17 +228,40 @@ def _in_another_component(atom: Atom, outcome: ValueOutcome, atom_results: list[
     return outcome
 
 
-def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], held: bool, may_hold: bool) -> list[tuple[float, float]]:
+def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], held: bool) -> list[tuple[float, float]]:
     """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): one per claimed value (an
     ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements. A value only a trace
-    implements (unused, stubbed) counts 0 beside an element that holds (``held``) and 0.25 when nothing does, so
-    0..0.25 while an undecided element may still hold (``may_hold``): luno-D1-009, three metrics computed and the
-    250 test pairs only in a config key nothing reads, scores 3 of 5 elements."""
-    trace = (0.0 if may_hold else _SCORES[UNUSED], 0.0 if held else _SCORES[UNUSED])
-    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else trace if o.outcome in _TRACES
+    implements (unused, stubbed) counts 0 beside an element that holds (``held``) and 0.25 when nothing does:
+    luno-D1-009, three metrics computed and the 250 test pairs only in a config key nothing reads, scores 3 of 5."""
+    trace = 0.0 if held else _SCORES[UNUSED]
+    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else (trace, trace) if o.outcome in _TRACES
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
+
+
+def _bound_cases(sau: SAU, outcomes: list[list[ValueOutcome]], elements: list, held: bool,
+                 undecided: bool) -> list[list[tuple[float, float]]]:
+    """The elements' bounds (``_bounds``, then the datasets', metrics' and components' ``d1_elements.bounds``) in
+    each case the claim may be in: one when something holds or nothing is undecided; else two, since what a trace
+    counts depends on whether anything holds. Either nothing ever holds (the claim is a trace: every element at most
+    0.25, a trace value exactly that) or something does (trace values 0, and at least one undecided element holds;
+    the first is taken as holding, all being alike)."""
+    if held or not undecided:
+        return [_bounds(sau, outcomes, held) + [d1_elements.bounds(r, held) for r in elements]]
+    cap = _SCORES[UNUSED]
+    nothing = [(min(low, cap), min(high, cap))
+               for low, high in _bounds(sau, outcomes, False) + [d1_elements.bounds(r, False) for r in elements]]
+    something = _bounds(sau, outcomes, True) + [d1_elements.bounds(r, True) for r in elements]
+    first = something.index((0.0, 1.0))
+    something[first] = (1.0, 1.0)
+    return [nothing, something]
+
+
+def _determined(cases: list[list[tuple[float, float]]]) -> float | None:
+    """The score every case of ``_bound_cases`` settles at (``sau.vocabulary.determined_score``), else ``None``."""
+    scores = {determined_score(case) for case in cases}
+    return scores.pop() if len(scores) == 1 else None
 
 
 def _paired_with_variants(atom: Atom, outcomes: list[ValueOutcome]) -> list[ValueOutcome]:
