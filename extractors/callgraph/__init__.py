@@ -17,7 +17,8 @@ Edges carry ``kind``, ``file``, ``line`` (the first site) and ``lines`` (every s
 resolved call), ``instantiate`` (``C(...)`` -> the class node; the class node -> ``C.__init__``), ``hook`` (class
 -> the methods frameworks call on an instance: ``forward``, dunders, Lightning ``*_step``), ``instance`` (calling an
 instance, ``model(x)`` -> ``forward`` or ``__call__``), ``reference`` (a function passed or stored without being
-called: callbacks, registries), ``import`` (module -> imported module, and each package ``__init__`` on the way),
+called: callbacks, registries; and a class whose attribute is read through it, ``Config.LR`` of a settings class
+never instantiated), ``import`` (module -> imported module, and each package ``__init__`` on the way),
 ``run`` (a shell script, a module running its ``__main__`` block, a notebook its cells) and ``by_name`` (an
 attribute call on a receiver of unknown type, ``x.fit()``, to every repository method of that name: a guess, so
 it only makes a function *maybe* live).

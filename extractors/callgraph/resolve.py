@@ -252,9 +252,15 @@ class Resolver:
             return CallSite.at(key, line, scope, None, f"{EXPR_RECEIVER}.{text}", UNRESOLVED, in_loop)
         resolved = self._resolve_local(module, scan, scope, text, (line, branch))
         if how == "ref":  # a function or class passed, stored or returned: it may run wherever that goes
-            if resolved and resolved[0] == "repo" and (resolved[1] in self.cg.functions or
-                                                       resolved[1] in self.cg.classes):
-                return CallSite.at(key, line, scope, resolved[1], resolved[1], REFERENCE, in_loop)
+            target = resolved[1] if resolved and resolved[0] == "repo" else None
+            holder = text.rpartition(".")[0]
+            if resolved is None and holder and holder.split(".")[0] not in ("self", "cls"):
+                # an attribute of a repository class read through the class (Config.LR, a namespace of settings
+                # never instantiated): the class is used, its body's bindings are what the reader gets
+                found = self._resolve_local(module, scan, scope, holder, (line, branch))
+                target = found[1] if found and found[0] == "repo" and found[1] in self.cg.classes else None
+            if target in self.cg.functions or target in self.cg.classes:
+                return CallSite.at(key, line, scope, target, target, REFERENCE, in_loop)
             return None
         if resolved is None:
             return CallSite.at(key, line, scope, None, text, UNRESOLVED, in_loop)
