@@ -573,8 +573,11 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
     # a value computed in code no entry point reaches is computed at no run time; an object built under the name
-    # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time
-    computed = [f for f in agreeing if f.computed and not f.built and liveness(f) != DEAD]
+    # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time; a symbolic value whose
+    # names static reading could not resolve (epoch = t // steps_per_epoch) is worked out at run time for a number
+    numeric = all(is_number(v) for v in _required(atom))
+    computed = [f for f in agreeing if (f.computed or numeric and _unresolved_symbols(f)) and not f.built
+                and liveness(f) != DEAD]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]
@@ -767,6 +770,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             f"the name counts a running total ({tallies[0].name!r} from {show_value(tallies[0].value)} "
                             f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
+
+
+def _unresolved_symbols(fact: Fact) -> bool:
+    """Whether ``fact`` still holds a symbolic value after value provenance (``_evaluated``): an expression of names
+    whose numbers static reading did not find."""
+    return isinstance(fact.value, sympy.Basic) and bool(fact.value.free_symbols)
 
 
 def _running_total(fact: Fact) -> bool:
