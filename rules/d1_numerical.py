@@ -573,7 +573,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             f"bound at {matches[0].ref}, inside a stub ({stub.code} at {stub.path}:{stub.line})",
                             stub)
     # a value computed in code no entry point reaches is computed at no run time; an object built under the name
-    # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time; a symbolic value whose
+    # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time; an integer division of
     # names static reading could not resolve (epoch = t // steps_per_epoch) is worked out at run time for a number
     numeric = all(is_number(v) for v in _required(atom))
     computed = [f for f in agreeing if (f.computed or numeric and _unresolved_symbols(f)) and not f.built
@@ -773,9 +773,11 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
 
 
 def _unresolved_symbols(fact: Fact) -> bool:
-    """Whether ``fact`` still holds a symbolic value after value provenance (``_evaluated``): an expression of names
-    whose numbers static reading did not find."""
-    return isinstance(fact.value, sympy.Basic) and bool(fact.value.free_symbols)
+    """Whether ``fact`` still holds an integer division of names after value provenance (``_evaluated``): most
+    often a count taken from a running index or a data size (``epoch = t // steps_per_epoch``), worked out at run
+    time. Other symbolic values whose names do not resolve (``total = n_cal + n_test``) are read as before: they
+    neither hold a claimed number nor keep another binding's drift open."""
+    return isinstance(fact.value, sympy.Basic) and bool(fact.value.free_symbols) and fact.value.has(sympy.floor)
 
 
 def _running_total(fact: Fact) -> bool:
