@@ -74,6 +74,9 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
 # length may be the claimed count): a binding to one of them may stand for a claimed number.
 _NUMBER_HOLDERS = frozenset({"Parameter", "Tensor", "FloatTensor", "LongTensor", "IntTensor", "Fraction", "Decimal",
                              "ModuleList", "Sequential", "ModuleDict", "ParameterList", "ParameterDict"})
+# Expressions that build a collection or a text, never a number (``builds_object``).
+_COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.List, cst.Set, cst.Dict,
+                cst.FormattedString)
 
 
 def builds_object(node: cst.BaseExpression) -> bool:
@@ -91,10 +94,6 @@ def builds_object(node: cst.BaseExpression) -> bool:
         return False
     short = callee.rsplit(".", 1)[-1]
     return short[:1].isupper() and not short.isupper() and short not in _NUMBER_HOLDERS
-
-
-_COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.List, cst.Set, cst.Dict,
-                cst.FormattedString)
 
 
 def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:

@@ -233,7 +233,7 @@ def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], held: bool) -> list[tu
     ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements. A value only a trace
     implements (unused, stubbed) counts 0 beside an element that holds (``held``) and 0.25 when nothing does:
     luno-D1-009, three metrics computed and the 250 test pairs only in a config key nothing reads, scores 3 of 5."""
-    trace = 0.0 if held else _SCORES[UNUSED]
+    trace = 0.0 if held else d1_elements.TRACE
     bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else (trace, trace) if o.outcome in _TRACES
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
@@ -249,8 +249,7 @@ def _bound_cases(sau: SAU, outcomes: list[list[ValueOutcome]], elements: list, h
     the first is taken as holding, all being alike)."""
     if held or not undecided:
         return [_bounds(sau, outcomes, held) + [d1_elements.bounds(r, held) for r in elements]]
-    cap = _SCORES[UNUSED]
-    nothing = [(min(low, cap), min(high, cap))
+    nothing = [(min(low, d1_elements.TRACE), min(high, d1_elements.TRACE))
                for low, high in _bounds(sau, outcomes, False) + [d1_elements.bounds(r, False) for r in elements]]
     something = _bounds(sau, outcomes, True) + [d1_elements.bounds(r, True) for r in elements]
     first = something.index((0.0, 1.0))
@@ -330,6 +329,12 @@ def _required(atom: Atom) -> tuple[Value, ...]:
     return atom.values
 
 
+def _numeric(atom: Atom) -> bool:
+    """Whether every value ``atom`` claims is a number: bindings computed from settings are then worked out to
+    numbers (``_evaluated``), and a binding no number can be is left out (``_resolved``)."""
+    return all(is_number(v) for v in _required(atom))
+
+
 @dataclass(frozen=True)
 class Candidates:
     """The facts an atom's names reach: ``agreeing`` and ``narrower`` through its non-generic names (``keys``),
@@ -361,7 +366,7 @@ class Candidates:
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
         qualifiers = word_list("qualifier_words", "rules")
         own, narrow, wide = _candidates(keys, index, narrow_keys, broader=True)
-        numeric = all(is_number(v) for v in _required(atom))  # a symbolic claim compares symbolic bindings
+        numeric = _numeric(atom)  # a symbolic claim compares symbolic bindings
         agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers, numeric))
                               for group in (own, narrow))
         broader = tuple(_shares(atom, _resolved(wide, index, keys, qualifiers, numeric)))
@@ -575,8 +580,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     # a value computed in code no entry point reaches is computed at no run time; an object built under the name
     # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time; an integer division of
     # names static reading could not resolve (epoch = t // steps_per_epoch) is worked out at run time for a number
-    numeric = all(is_number(v) for v in _required(atom))
-    computed = [f for f in agreeing if (f.computed or numeric and _unresolved_symbols(f)) and not f.built
+    computed = [f for f in agreeing if (f.computed or _numeric(atom) and _unresolved_symbols(f)) and not f.built
                 and liveness(f) != DEAD]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
@@ -1208,7 +1212,7 @@ def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex,
     if not effective or any(f.kind not in (K.FIELD, K.DEFAULT) for f in effective):
         return None, False
     liveness = index.analysis(binding_liveness)
-    numeric = all(is_number(v) for v in _required(atom))
+    numeric = _numeric(atom)
     passed = (_evaluated(k, index) if numeric else k for f in effective for k in passed_for(index, f))
     for k in passed:
         if k.value is None or not _differs(atom, k.value) or liveness(k) == DEAD:
@@ -1231,7 +1235,7 @@ def _override(fact: Fact, atom: Atom, index: RepositoryIndex) -> Fact | None:
     if override is not None and override.value is None and override.source:
         chain = resolve_source(index, override)
         override = replace(override, value=chain[-1].value, via=chain) if chain else override
-    if override is not None and all(is_number(v) for v in _required(atom)):
+    if override is not None and _numeric(atom):
         override = _evaluated(override, index)  # Config(fpr=(1 - acc) / 2) replaces the default with a number
     return override if override is not None and _differs(atom, override.value) else None
 
