@@ -587,7 +587,7 @@ class _FactVisitor(Visitor):
 
     def _collection_arguments(self, node: cst.Call, callee: str, last: str) -> None:
         """Note the arguments a call takes as collections: every one of ``zip``, the first of ``enumerate`` and of
-        a stacking call (``torch.stack(frames)``), the only one of another builtin taking an iterable
+        a call taking a sequence (``torch.stack(frames)``, ``buffer.extend(tokens)``), the only one of another builtin taking an iterable
         (``len(tokens)``, ``sum(rewards)``; ``max(a, b)`` takes numbers)."""
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
         if not positional:
@@ -595,7 +595,7 @@ class _FactVisitor(Visitor):
         if callee == "zip":
             for value in positional:
                 self._collection_use(value)
-        elif callee == "enumerate" or last in word_list("stacking_calls"):
+        elif callee == "enumerate" or last in word_list("sequence_calls"):
             self._collection_use(positional[0])
         elif callee in word_list("collection_builtins") and len(node.args) == 1:
             self._collection_use(positional[0])
