@@ -1275,27 +1275,32 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
 
 def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome | None:
     """The outcome of a claimed product quantity (``rules.quantities``) whose factors code binds, or ``None`` when
-    the atom is no product or a factor group is not bound at all. Matched when one live binding per factor (and
-    per optional factor, or none) multiplies out to ``value``; else ambiguous: one factor alone proves nothing."""
+    the atom is no product or its first factor (the per-device batch) is not bound. Matched when one live binding
+    per factor (and per optional factor, or none) multiplies out to ``value``; else ambiguous: one factor alone
+    proves nothing. An unbound factor other than the first is no factor (no accumulation); then, unless the device
+    count is set at run time (``world_size = dist.get_world_size()``) and would give the claim as a whole number of
+    devices, nothing is decided here (``None``): the binding of the claim's own name decides."""
     product = quantities.product_of(atom)
     if product is None or not is_number(value):
         return None
     liveness = index.analysis(binding_liveness)
 
-    def bound(group: tuple[str, ...]) -> list[Fact]:
+    def bound(group: tuple[str, ...], at_run_time: bool = False) -> list[Fact]:
         keys = frozenset(names.normalise(n) for n in group)
         facts = [f for key in sorted(keys) for f in index.by_name.get(key, ())
-                 if _implements(f) and is_number(f.value) and f.value > 0 and liveness(f) != DEAD]
-        seen: dict[float, Fact] = {}
+                 if _implements(f) and liveness(f) != DEAD
+                 and (f.computed and f.value is None if at_run_time else is_number(f.value) and f.value > 0)]
+        seen: dict[float | None, Fact] = {}
         for fact in sorted(facts, key=_evidence_order):
-            seen.setdefault(cast(float, fact.value), fact)
+            seen.setdefault(cast("float | None", fact.value), fact)
         return list(seen.values())[:_PRODUCT_VALUES]
 
     required = [bound(group) for group in product.factors]
-    if not all(required) or len(required) < 2:
+    if not required or not required[0]:
         return None
+    complete = all(required) and len(required) >= 2
     optional = [bound(group) for group in product.optional]
-    choices: list[list[Fact | None]] = [list(group) for group in required]
+    choices: list[list[Fact | None]] = [list(group) for group in required if group]
     choices += [[None, *group] for group in optional]
     for combination in _combinations(choices):
         factors = [f for f in combination if f is not None]
@@ -1305,10 +1310,21 @@ def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome |
         if compare.numbers_equal(value, total, atom.tolerance):
             shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in factors)
             return ValueOutcome(value, MATCHED, tuple(factors), f"the product {shown}")
-    first = [group[0] for group in required]
+    first = [group[0] for group in required if group]
     shown = " x ".join(f"{f.name} {show_value(f.value)} ({f.ref})" for f in first)
-    return ValueOutcome(value, AMBIGUOUS, tuple(first),
-                        f"a product of settings: {shown} does not give it, but the device count may")
+    if complete:
+        return ValueOutcome(value, AMBIGUOUS, tuple(first),
+                            f"a product of settings: {shown} does not give it, but the device count may")
+    devices = next((f for group in product.optional for f in bound(group, at_run_time=True)), None)
+    per_device = 1.0
+    for fact in first:
+        per_device *= cast(float, fact.value)
+    ratio = float(value) / per_device
+    if devices is not None and ratio >= 2 and ratio.is_integer():
+        return ValueOutcome(value, AMBIGUOUS, (*first, devices),
+                            f"a product of settings: {shown} on each device, times the device count "
+                            f"{devices.name!r} set at run time at {devices.ref}; {int(ratio)} devices give it")
+    return None
 
 
 def _library_default(atom: Atom, value: Value, index: RepositoryIndex, keys: frozenset[str],

@@ -260,3 +260,37 @@ def test_a_loop_variable_passed_on_is_found_among_many_same_named_bindings(tmp_p
     assert [(f.kind, f.value) for f in resolve_source(index, passed[6])] == [("loop", (1.0, 0.2))]
     # twice binds acc twice: not the loop's values (the other bindings of the name decide)
     assert [f.kind for f in resolve_source(index, passed[13])] == ["assignment"]
+
+
+_COLLECTIONS = """
+class Clips:
+    def __init__(self, path):
+        self.frames = load_video(path)
+        self.grid = torch.linspace(0, 1, 1000)
+        self.count = count_frames(path)
+
+    def __getitem__(self, i):
+        return self.frames[i], self.grid[i], self.count + i
+
+def stream(tokenizer, lines, it, buffer):
+    for line in lines:
+        tokens = tokenizer.encode(line)
+        buffer.extend(tokens)
+    batch = next(it)
+    sizes = get_sizes()
+    rewards = run_episodes()
+    n = compute_n()
+    t = batch["t"]
+    print(n + 1, len(sizes), sum(rewards), max(n, 3))
+"""
+
+
+@pytest.mark.parametrize(("path", "built"), [
+    ("self.frames", True), ("self.grid", False), ("self.count", False), ("tokens", True), ("batch", True),
+    ("sizes", True), ("rewards", True), ("n", False), ("t", False)])
+def test_a_call_result_used_as_a_collection_is_built(path: str, built: bool) -> None:
+    # indexing, len(), sum() of one argument and a list's extend take a collection; max(n, 3) takes numbers; a
+    # linspace is sized by its arguments and stays a possible holder of a claimed count; a pass-through (t =
+    # batch["t"]) is resolved elsewhere
+    facts = {f.path: f for f in extract_source(_COLLECTIONS, "data.py").facts if f.path}
+    assert facts[path].built is built
