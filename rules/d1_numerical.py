@@ -102,6 +102,9 @@ _EVIDENCE_FIRST = (DRIFT, STUB, UNUSED, MATCHED, AMBIGUOUS, ABSENT)
 # Products are tried over at most this many distinct values per factor: bounded work, and more values than this
 # under one name means the name is reused for unrelated things.
 _PRODUCT_VALUES = 4
+# How far apart (lines) two parts' settings of one whole may sit: neighbouring keywords of one call or fields of one
+# config (``_sum_of_parts``).
+_PART_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -626,7 +629,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, tuple(real),
                                 f"bound at {real[0].ref} but {why}; code may write it out as a formula")
         return ValueOutcome(value, UNUSED, tuple(real), f"bound at {real[0].ref} but {why}")
-    product = _product(atom, value, index)
+    product = _product(atom, value, index) or _sum_of_parts(atom, value, narrower, index)
     if product is not None:
         return product
     default = _library_default(atom, value, index, keys)
@@ -1324,6 +1327,34 @@ def _product(atom: Atom, value: Value, index: RepositoryIndex) -> ValueOutcome |
         return ValueOutcome(value, AMBIGUOUS, (*first, devices),
                             f"a product of settings: {shown} on each device, times the device count "
                             f"{devices.name!r} set at run time at {devices.ref}; {int(ratio)} devices give it")
+    return None
+
+
+def _sum_of_parts(atom: Atom, value: Value, narrower: list[Fact], index: RepositoryIndex) -> ValueOutcome | None:
+    """A match when two live bindings of narrower names, one per part of a whole (``whole_parts`` in
+    ``rules/words.yaml``: ``encoder_depth=12`` and ``decoder_depth=12``), sit side by side (one place, at most
+    ``_PART_LINES`` lines apart) and add up to the claimed number (24 layers); else ``None``. Each part is the claim's
+    name plus one part word, so ``encoder_hidden_dim`` is no part of a claimed depth."""
+    if not is_number(value):
+        return None
+    part_words = word_list("whole_parts", "rules")
+    liveness = index.analysis(binding_liveness)
+    claim_tokens = [frozenset(k.split("_")) for k in {names.token_key(n) for n in (atom.name, *atom.aliases)}]
+    parts: list[tuple[str, Fact]] = []
+    for fact in narrower:
+        tokens = frozenset(names.token_key(fact.name).split("_"))
+        extra = next((tokens - own for own in claim_tokens if own < tokens and len(tokens - own) == 1), None)
+        if extra and next(iter(extra)) in part_words and is_number(fact.value) and liveness(fact) != DEAD:
+            parts.append((next(iter(extra)), fact))
+    for word, one in parts:
+        for other_word, other in parts:
+            if word < other_word and (one.file, one.cell, one.context) == (other.file, other.cell, other.context) \
+                    and abs(one.line - other.line) <= _PART_LINES \
+                    and compare.numbers_equal(value, cast(float, one.value) + cast(float, other.value), atom.tolerance):
+                first, second = sorted((one, other), key=lambda f: f.line)
+                return ValueOutcome(value, MATCHED, (first, second),
+                                    f"the sum of its parts {first.name} {show_value(first.value)} ({first.ref}) and "
+                                    f"{second.name} {show_value(second.value)} ({second.ref})")
     return None
 
 
