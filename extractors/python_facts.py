@@ -29,7 +29,8 @@ from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
-from extractors.values import builds_object, dotted_name, fold, indexed_sequence, is_number, share_of
+from extractors.values import (builds_object, dotted_name, fold, holds_numbers, indexed_sequence, is_number,
+                               share_of)
 from extractors.words import word_list
 from sau.vocabulary import Value
 
@@ -702,12 +703,14 @@ class _FactVisitor(Visitor):
 
 def _opaque_call(node: cst.BaseExpression) -> bool:
     """Whether ``node`` calls something whose result static reading cannot size: not a call whose result's length
-    or entries its arguments give (``range(n)``, ``torch.zeros(b, d)``; ``sized_by_arguments``), which may hold a
-    claimed count whatever the code then does with it."""
+    or entries its arguments give (``range(n)``, ``torch.zeros(b, d)``; ``sized_by_arguments``), nor a number holder
+    (``nn.ModuleList(...)``; ``extractors.values.holds_numbers``), which may hold a claimed count whatever the code
+    then does with it."""
     if type(node) is not cst.Call:
         return False
     callee = dotted_name(node.func)
-    return callee is None or callee.rsplit(".", 1)[-1] not in word_list("sized_by_arguments")
+    return callee is None or (callee.rsplit(".", 1)[-1] not in word_list("sized_by_arguments")
+                              and not holds_numbers(callee))
 
 
 def _indexed(node: cst.Dict) -> tuple | None:

@@ -79,6 +79,12 @@ _COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.L
                 cst.FormattedString)
 
 
+def holds_numbers(callee: str) -> bool:
+    """Whether a call of ``callee`` (dotted) builds an instance of a class of ``_NUMBER_HOLDERS``: a learnable
+    scalar, a tensor, a stack of layers whose length may be a claimed count."""
+    return callee.rsplit(".", 1)[-1] in _NUMBER_HOLDERS
+
+
 def builds_object(node: cst.BaseExpression) -> bool:
     """Whether ``node`` builds something no claimed number can be: a call of a class, told by PEP 8's CapWords
     naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a
@@ -93,7 +99,7 @@ def builds_object(node: cst.BaseExpression) -> bool:
     if callee is None:
         return False
     short = callee.rsplit(".", 1)[-1]
-    return short[:1].isupper() and not short.isupper() and short not in _NUMBER_HOLDERS
+    return short[:1].isupper() and not short.isupper() and not holds_numbers(short)
 
 
 def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:

@@ -268,9 +268,10 @@ class Clips:
         self.frames = load_video(path)
         self.grid = torch.linspace(0, 1, 1000)
         self.count = count_frames(path)
+        self.blocks = nn.ModuleList(Block() for _ in range(4))
 
     def __getitem__(self, i):
-        return self.frames[i], self.grid[i], self.count + i
+        return self.frames[i], self.grid[i], self.count + i, [b(i) for b in self.blocks]
 
 def stream(tokenizer, lines, it, buffer):
     for line in lines:
@@ -286,11 +287,12 @@ def stream(tokenizer, lines, it, buffer):
 
 
 @pytest.mark.parametrize(("path", "built"), [
-    ("self.frames", True), ("self.grid", False), ("self.count", False), ("tokens", True), ("batch", True),
+    ("self.frames", True), ("self.grid", False), ("self.count", False), ("self.blocks", False), ("tokens", True),
+    ("batch", True),
     ("sizes", True), ("rewards", True), ("n", False), ("t", False)])
 def test_a_call_result_used_as_a_collection_is_built(path: str, built: bool) -> None:
     # indexing, len(), sum() of one argument and a list's extend take a collection; max(n, 3) takes numbers; a
-    # linspace is sized by its arguments and stays a possible holder of a claimed count; a pass-through (t =
-    # batch["t"]) is resolved elsewhere
+    # linspace is sized by its arguments and a ModuleList's length may be the claimed count: both stay possible
+    # holders; a pass-through (t = batch["t"]) is resolved elsewhere
     facts = {f.path: f for f in extract_source(_COLLECTIONS, "data.py").facts if f.path}
     assert facts[path].built is built
