@@ -433,13 +433,26 @@ def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
         qualified = _qualifies(keys, names.normalise(fact.source), qualifiers) if fact.source else False
         chain = resolve_source(index, fact) if fact.value is None and fact.source and not qualified else ()
         fact = replace(fact, value=chain[-1].value, via=chain) if chain else fact
-        out.append(_evaluated(fact, index) if numeric else fact)
+        out.append(_evaluated(fact, index) if numeric or isinstance(fact.value, tuple) else fact)
     return out
 
 
 def _evaluated(fact: Fact, index: RepositoryIndex) -> Fact:
     """A symbolic binding given the number its names' values make (``extractors.provenance.resolve_expression``;
-    the bindings used are kept in ``Fact.via``), else the fact as it is."""
+    the bindings used are kept in ``Fact.via``), a tuple of them (``betas=(config.beta1, config.beta2)``) the
+    numbers of all its entries, else the fact as it is."""
+    if isinstance(fact.value, tuple):
+        if not any(isinstance(item, sympy.Expr) and item.free_symbols for item in fact.value):
+            return fact
+        entries: list[object] = []
+        used: list[Fact] = []
+        for item in fact.value:
+            entry = _evaluated(replace(fact, value=item), index) if isinstance(item, sympy.Expr) else fact
+            if entry is not fact and not is_number(entry.value):
+                return fact
+            entries.append(item if entry is fact else entry.value)
+            used += entry.via[len(fact.via):] if entry is not fact else []
+        return replace(fact, value=tuple(entries), via=(*fact.via, *used), source="")
     sources = resolve_expression(index, fact)
     value = expression_value(fact, sources) if sources else None
     # the pass-through hops that reached the expression, then its names' bindings; shown as "computed from" (_at)
