@@ -151,7 +151,7 @@ class _FactVisitor(Visitor):
         # (scope, path) of the names code uses as a collection (_collection_use): a local's scope is its function,
         # a self attribute's its class
         self.collections: set[tuple[str, str]] = set()
-        self.call_results: list[int] = []  # positions in found.facts of bindings to an opaque call's result
+        self.opaque_bindings: list[int] = []  # positions in found.facts of bindings to an opaque value (_opaque)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -204,8 +204,8 @@ class _FactVisitor(Visitor):
         source = (read_key or _target_name(value_node)[0] or "") if value is None and not computed else ""
         share = share_of(value_node) if computed or isinstance(value, sympy.Expr) else None
         built = computed and builds_object(value_node)
-        if computed and not built and kind == K.ASSIGNMENT and _opaque_call(value_node):
-            self.call_results.append(len(self.found.facts))
+        if value is None and not source and not built and kind == K.ASSIGNMENT and _opaque(value_node):
+            self.opaque_bindings.append(len(self.found.facts))
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
@@ -422,12 +422,12 @@ class _FactVisitor(Visitor):
             self.loops.append((node.target, node.iter.value, line, end, self._context()))
 
     def resolve_collections(self) -> None:
-        """Mark ``built`` each binding to an opaque call's result (``_opaque_call``) whose name the code then uses as
+        """Mark ``built`` each binding to an opaque value (``_opaque``) whose name the code then uses as
         a collection in the binding's scope (``_collection_use``): ``tokens = tokenizer.encode(line)`` then
         ``tokens[:-1]``, ``batch = next(it)`` then ``batch["ids"]``. Such a name holds token ids, a batch or a
         tensor, not the count its name shares words with (a training-token budget, a batch size)."""
         facts = self.found.facts
-        for at in self.call_results:
+        for at in self.opaque_bindings:
             fact = facts[at]
             scope = fact.context.rpartition(".")[0] if fact.path.startswith("self.") else fact.context
             if (scope, fact.path) in self.collections:
@@ -701,11 +701,14 @@ class _FactVisitor(Visitor):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
 
 
-def _opaque_call(node: cst.BaseExpression) -> bool:
-    """Whether ``node`` calls something whose result static reading cannot size: not a call whose result's length
-    or entries its arguments give (``range(n)``, ``torch.zeros(b, d)``; ``sized_by_arguments``), nor a number holder
-    (``nn.ModuleList(...)``; ``extractors.values.holds_numbers``), which may hold a claimed count whatever the code
-    then does with it."""
+def _opaque(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` gives a value static reading cannot size: an entry read at run time (``self.data[idx]``; a
+    string key is a pass-through, resolved elsewhere), or a call's result, but not that of a call whose result's
+    length or entries its arguments give (``range(n)``, ``torch.zeros(b, d)``; ``sized_by_arguments``) nor of a
+    number holder (``nn.ModuleList(...)``; ``extractors.values.holds_numbers``), which may hold a claimed count
+    whatever the code then does with it."""
+    if type(node) is cst.Subscript:
+        return True
     if type(node) is not cst.Call:
         return False
     callee = dotted_name(node.func)

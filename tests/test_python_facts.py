@@ -282,17 +282,21 @@ def stream(tokenizer, lines, it, buffer):
     rewards = run_episodes()
     n = compute_n()
     t = batch["t"]
+    row = table[i]
+    first = rows[0]
+    print(row[1:], first * 2)
     print(n + 1, len(sizes), sum(rewards), max(n, 3))
 """
 
 
 @pytest.mark.parametrize(("path", "built"), [
     ("self.frames", True), ("self.grid", False), ("self.count", False), ("self.blocks", False), ("tokens", True),
-    ("batch", True),
+    ("batch", True), ("row", True), ("first", False),
     ("sizes", True), ("rewards", True), ("n", False), ("t", False)])
 def test_a_call_result_used_as_a_collection_is_built(path: str, built: bool) -> None:
     # indexing, len(), sum() of one argument and a list's extend take a collection; max(n, 3) takes numbers; a
     # linspace is sized by its arguments and a ModuleList's length may be the claimed count: both stay possible
-    # holders; a pass-through (t = batch["t"]) is resolved elsewhere
+    # holders; an entry read at run time is a collection only where used as one (row[1:], not first * 2); a
+    # pass-through (t = batch["t"]) is resolved elsewhere
     facts = {f.path: f for f in extract_source(_COLLECTIONS, "data.py").facts if f.path}
     assert facts[path].built is built
