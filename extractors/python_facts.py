@@ -30,7 +30,7 @@ from extractors.signatures import positional_parameters
 from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
 from extractors.values import (builds_object, dotted_name, fold, holds_numbers, indexed_sequence, is_number,
-                               share_of)
+                               reads_tensor_size, share_of)
 from extractors.words import word_list
 from sau.vocabulary import Value
 
@@ -210,7 +210,7 @@ class _FactVisitor(Visitor):
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
                  local_source=bool(source) and isinstance(value_node, cst.Name),
-                 built=built))
+                 built=built, measured=computed and reads_tensor_size(value_node)))
         if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 

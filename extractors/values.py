@@ -85,6 +85,23 @@ def holds_numbers(callee: str) -> bool:
     return callee.rsplit(".", 1)[-1] in _NUMBER_HOLDERS
 
 
+def reads_tensor_size(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` reads sizes off a tensor: ``x.size(0)``, ``x.shape[1]``, ``x.size()[0]``, a product of them
+    (``attn.size(0) * attn.size(1)``) or one cast by ``int``. Such a size is the one the code that built the tensor
+    gave it (a loader's batch size, a dataset's sequence length), not a setting of its own."""
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Multiply:
+        return reads_tensor_size(node.left) and reads_tensor_size(node.right)
+    if type(node) is cst.Call and dotted_name(node.func) == "int" and len(node.args) == 1:
+        return reads_tensor_size(node.args[0].value)
+    if type(node) is cst.Subscript:
+        target = node.value
+        return (type(target) is cst.Attribute and target.attr.value == "shape") or \
+            (type(target) is cst.Call and type(target.func) is cst.Attribute and target.func.attr.value == "size"
+             and not target.args)
+    return type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "size" \
+        and len(node.args) == 1 and node.args[0].keyword is None
+
+
 def builds_object(node: cst.BaseExpression) -> bool:
     """Whether ``node`` builds something no claimed number can be: a call of a class, told by PEP 8's CapWords
     naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a

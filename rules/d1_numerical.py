@@ -595,9 +595,11 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             stub)
     # a value computed in code no entry point reaches is computed at no run time; an object built under the name
     # (optimizer = optim.Adam(...)) is a choice made there, no value worked out at run time; an integer division of
-    # names static reading could not resolve (epoch = t // steps_per_epoch) is worked out at run time for a number
+    # names static reading could not resolve (epoch = t // steps_per_epoch) is worked out at run time for a number;
+    # a size read off a tensor (batch_size = x.size(0)) and a running total (n_steps = 0, then n_steps += 1) follow
+    # the settings that sized the tensor or bound the loop, so they hide no drift of those settings
     computed = [f for f in agreeing if (f.computed or _numeric(atom) and _unresolved_symbols(f)) and not f.built
-                and liveness(f) != DEAD]
+                and not f.measured and not _running_total(f) and liveness(f) != DEAD]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]

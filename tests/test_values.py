@@ -7,7 +7,7 @@ import sympy
 
 import libcst as cst
 
-from extractors.values import builds_object, indexed_sequence, parse_value
+from extractors.values import builds_object, indexed_sequence, parse_value, reads_tensor_size
 
 
 def test_constant_expressions_fold_to_numbers():
@@ -137,3 +137,12 @@ def test_indexed_sequence_reads_numbered_entries_in_order() -> None:
     assert indexed_sequence([("x0_factor", 8), ("y1_factor", 4)]) is None  # two stems
     assert indexed_sequence([("x0_factor", "a"), ("x1_factor", 4)]) is None  # not numbers
     assert indexed_sequence([("x0_factor", 8)]) is None  # one entry is no sequence
+
+
+@pytest.mark.parametrize(("text", "reads"), [
+    ("x.size(0)", True), ("ids.shape[1]", True), ("x.size()[0]", True), ("a.size(0) * a.size(1)", True),
+    ("int(x.shape[0])", True), ("len(dataset)", False), ("x.shape", False), ("cfg.size(0, 1)", False),
+    ("x.size(0) + 1", False)])
+def test_a_size_read_off_a_tensor_is_told(text: str, reads: bool) -> None:
+    # a batch size read back from the batch mirrors the loader's setting; len() of a dataset is the data's own size
+    assert reads_tensor_size(cst.parse_expression(text)) is reads
