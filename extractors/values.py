@@ -74,9 +74,10 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
 # length may be the claimed count): a binding to one of them may stand for a claimed number.
 _NUMBER_HOLDERS = frozenset({"Parameter", "Tensor", "FloatTensor", "LongTensor", "IntTensor", "Fraction", "Decimal",
                              "ModuleList", "Sequential", "ModuleDict", "ParameterList", "ParameterDict"})
-# Expressions that build a collection or a text, never a number (``builds_object``).
+# Expressions that build a collection or a text, never a number (``builds_object``), and the builtins that do.
 _COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.List, cst.Set, cst.Dict,
                 cst.FormattedString)
+_COLLECTION_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted"})
 
 
 def holds_numbers(callee: str) -> bool:
@@ -106,8 +107,9 @@ def builds_object(node: cst.BaseExpression) -> bool:
     """Whether ``node`` builds something no claimed number can be: a call of a class, told by PEP 8's CapWords
     naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a
     constant's, not a class's), other than the classes of ``_NUMBER_HOLDERS``; a collection written out
-    (``steps = [d["step"] for d in log]``, ``batch = {k: v.to(device) for k, v in batch.items()}``), which a fold
-    left unfolded; or a text formatted at run time (``lr=f"{lr:.2e}"`` in a progress bar's postfix)."""
+    (``steps = [d["step"] for d in log]``, ``batch = {k: v.to(device) for k, v in batch.items()}``) or by a builtin
+    (``classes = sorted(...)``), which a fold left unfolded; or a text formatted at run time (``lr=f"{lr:.2e}"`` in
+    a progress bar's postfix)."""
     if type(node) in _COLLECTIONS:
         return True
     if type(node) is not cst.Call:
@@ -115,6 +117,8 @@ def builds_object(node: cst.BaseExpression) -> bool:
     callee = dotted_name(node.func)
     if callee is None:
         return False
+    if callee in _COLLECTION_BUILTINS:
+        return True
     short = callee.rsplit(".", 1)[-1]
     return short[:1].isupper() and not short.isupper() and not holds_numbers(short)
 

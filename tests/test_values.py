@@ -46,6 +46,8 @@ def test_bare_names_and_calls_are_not_values():
     ("[entry['step'] for entry in log]", True),    # a collection written out
     ("{k: v.to(device) for k, v in batch.items()}", True),
     ("f'{lr:.2e}'", True),                          # a text
+    ("sorted(d.name for d in root.iterdir())", True),  # a collection a builtin builds
+    ("list(range(1, n + 1))", True),
     ("nn.Parameter(torch.ones([]) * 0.07)", False),  # holds a number
     ("nn.ModuleList([Block() for _ in range(n)])", False),  # its length may be the claimed count
     ("MAX_STEPS(cfg)", False),                     # all capitals: a constant's name, not a class's
