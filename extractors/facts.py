@@ -52,9 +52,8 @@ class Fact(Location):
     a parameter of the function it is in. ``built`` marks a binding to an object the code constructs
     (``self.embed_tokens = nn.Embedding(...)``: a call of a class, by PEP 8's CapWords naming; ``extractors.values.
     builds_object``; also a collection or a formatted text): a layer, a loader or a model, never a number; for a
-    claimed choice (``AdamW``) the call is the choice itself, not a value worked out at run time; also a call's result
-    or an entry its scope then uses as a collection (``extractors.python_facts``). ``measured`` marks a binding
-    computed as a size read off a tensor (``batch_size = x.size(0)``, ``seq_len = ids.shape[1]``;
+    claimed choice (``AdamW``) the call is the choice itself, not a value worked out at run time. ``measured`` marks
+    a binding computed as a size read off a tensor (``batch_size = x.size(0)``, ``seq_len = ids.shape[1]``;
     ``extractors.values.reads_tensor_size``): it mirrors the setting that sized the tensor, worked out elsewhere.
     """
 

@@ -29,8 +29,8 @@ from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
-from extractors.values import (builds_object, dotted_name, fold, holds_numbers, indexed_sequence, is_number,
-                               reads_tensor_size, share_of)
+from extractors.values import (builds_object, dotted_name, fold, indexed_sequence, is_number, reads_tensor_size,
+                               share_of)
 from extractors.words import word_list
 from sau.vocabulary import Value
 
@@ -75,7 +75,6 @@ def extract_module(module: cst.Module, file: str, line_offset: int = 0, cell: in
     visit_wrapper(wrapper, visitor)  # libcst's walk, without entering the tokens the visitor ignores
     visitor.resolve_loops()
     visitor.resolve_unpacking()
-    visitor.resolve_collections()
     visitor.found.facts.extend(stack_facts(visitor.layers))
     if visitor.augmented:
         # a name updated in place (n_tokens += len(batch)) is a running total, not a setting: its constant
@@ -148,10 +147,6 @@ class _FactVisitor(Visitor):
         self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
         self.data_names: set[tuple[str, str]] = set()  # (context, name) of loop variables over data (a loader)
         self.layers: list[Layer] = []  # layers bound to names, in source order (extractors.layer_stacks)
-        # (scope, path) of the names code uses as a collection (_collection_use): a local's scope is its function,
-        # a self attribute's its class
-        self.collections: set[tuple[str, str]] = set()
-        self.opaque_bindings: list[int] = []  # positions in found.facts of bindings to an opaque value (_opaque)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -203,14 +198,12 @@ class _FactVisitor(Visitor):
         computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES) and read_key is None
         source = (read_key or _target_name(value_node)[0] or "") if value is None and not computed else ""
         share = share_of(value_node) if computed or isinstance(value, sympy.Expr) else None
-        built = computed and builds_object(value_node)
-        if value is None and not source and not built and kind == K.ASSIGNMENT and _opaque(value_node):
-            self.opaque_bindings.append(len(self.found.facts))
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
                  local_source=bool(source) and isinstance(value_node, cst.Name),
-                 built=built, measured=computed and reads_tensor_size(value_node)))
+                 built=computed and builds_object(value_node),
+                 measured=computed and reads_tensor_size(value_node)))
         if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
@@ -411,7 +404,6 @@ class _FactVisitor(Visitor):
 
     # -- loops ---------------------------------------------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
-        self._collection_use(node.iter)
         line, end = self._lines(node.target)
         if isinstance(node.target, cst.Name) and _names_data(node.iter):
             self.data_names.add((self._context(), node.target.value))  # for b in loader: b is a batch
@@ -420,32 +412,6 @@ class _FactVisitor(Visitor):
                                           if isinstance(e, cst.Element)), line, end, self._context())
         elif isinstance(node.iter, cst.Name):
             self.loops.append((node.target, node.iter.value, line, end, self._context()))
-
-    def resolve_collections(self) -> None:
-        """Mark ``built`` each binding to an opaque value (``_opaque``) whose name the code then uses as
-        a collection in the binding's scope (``_collection_use``): ``tokens = tokenizer.encode(line)`` then
-        ``tokens[:-1]``, ``batch = next(it)`` then ``batch["ids"]``. Such a name holds token ids, a batch or a
-        tensor, not the count its name shares words with (a training-token budget, a batch size)."""
-        facts = self.found.facts
-        for at in self.opaque_bindings:
-            fact = facts[at]
-            scope = fact.context.rpartition(".")[0] if fact.path.startswith("self.") else fact.context
-            if (scope, fact.path) in self.collections:
-                facts[at] = replace(fact, built=True)
-
-    def _collection_use(self, node: cst.BaseExpression) -> None:
-        """Note that ``node``, a local name or a ``self`` attribute, is used as a collection here."""
-        if type(node) is cst.Name:
-            self.collections.add((self._context(), node.value))
-        elif type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self":
-            owner = ".".join(name for name, _ in self.scopes[:-1])  # the method's class
-            self.collections.add((owner, f"self.{node.attr.value}"))
-
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        self._collection_use(node.value)
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self._collection_use(node.iter)
 
     def resolve_loops(self) -> None:
         """Bind the variables of loops over a name to the list that name holds in this file (``sizes = [...]``
@@ -536,9 +502,6 @@ class _FactVisitor(Visitor):
         for arg in node.args:
             if arg.keyword is not None:
                 self.skip_names.add(id(arg.keyword))
-            elif arg.star == "*":
-                self._collection_use(arg.value)
-        self._collection_arguments(node, callee, last)
         if callee in ("getattr", "hasattr") and len(node.args) >= 2 \
                 and isinstance(node.args[1].value, cst.SimpleString):
             attribute = node.args[1].value.evaluated_value  # an attribute read by name: getattr(config, "lr")
@@ -585,21 +548,6 @@ class _FactVisitor(Visitor):
                     break
                 if parameter is not None:
                     self._record(parameter, f"{callee}.{parameter}", arg.value, K.KEYWORD, arg, context=callee)
-
-    def _collection_arguments(self, node: cst.Call, callee: str, last: str) -> None:
-        """Note the arguments a call takes as collections: every one of ``zip``, the first of ``enumerate`` and of
-        a call taking a sequence (``torch.stack(frames)``, ``buffer.extend(tokens)``), the only one of another builtin taking an iterable
-        (``len(tokens)``, ``sum(rewards)``; ``max(a, b)`` takes numbers)."""
-        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        if not positional:
-            return
-        if callee == "zip":
-            for value in positional:
-                self._collection_use(value)
-        elif callee == "enumerate" or last in word_list("sequence_calls"):
-            self._collection_use(positional[0])
-        elif callee in word_list("collection_builtins") and len(node.args) == 1:
-            self._collection_use(positional[0])
 
     def _positional(self, node: cst.Call, callee: str) -> tuple[Fact, ...]:
         """The positional arguments of a call, before any keyword or star, each as an unnamed keyword fact (its
@@ -680,8 +628,6 @@ class _FactVisitor(Visitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self.not_references.add(id(node.value))
-        if node.attr.value in word_list("collection_attributes"):
-            self._collection_use(node.value)
         if self._loaded():
             self.found.reads[node.attr.value] += 1
             self.found.names_read[node.attr.value] += 1
@@ -699,21 +645,6 @@ class _FactVisitor(Visitor):
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
             self.found.reads[text.lstrip("-").replace("-", "_")] += 1
-
-
-def _opaque(node: cst.BaseExpression) -> bool:
-    """Whether ``node`` gives a value static reading cannot size: an entry read at run time (``self.data[idx]``; a
-    string key is a pass-through, resolved elsewhere), or a call's result, but not that of a call whose result's
-    length or entries its arguments give (``range(n)``, ``torch.zeros(b, d)``; ``sized_by_arguments``) nor of a
-    number holder (``nn.ModuleList(...)``; ``extractors.values.holds_numbers``), which may hold a claimed count
-    whatever the code then does with it."""
-    if type(node) is cst.Subscript:
-        return True
-    if type(node) is not cst.Call:
-        return False
-    callee = dotted_name(node.func)
-    return callee is None or (callee.rsplit(".", 1)[-1] not in word_list("sized_by_arguments")
-                              and not holds_numbers(callee))
 
 
 def _indexed(node: cst.Dict) -> tuple | None:

@@ -80,12 +80,6 @@ _COLLECTIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.L
 _COLLECTION_BUILTINS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted"})
 
 
-def holds_numbers(callee: str) -> bool:
-    """Whether a call of ``callee`` (dotted) builds an instance of a class of ``_NUMBER_HOLDERS``: a learnable
-    scalar, a tensor, a stack of layers whose length may be a claimed count."""
-    return callee.rsplit(".", 1)[-1] in _NUMBER_HOLDERS
-
-
 def reads_tensor_size(node: cst.BaseExpression) -> bool:
     """Whether ``node`` reads sizes off a tensor: ``x.size(0)``, ``x.shape[1]``, ``x.size()[0]``, a product of them
     (``attn.size(0) * attn.size(1)``) or one cast by ``int``. Such a size is the one the code that built the tensor
@@ -120,7 +114,7 @@ def builds_object(node: cst.BaseExpression) -> bool:
     if callee in _COLLECTION_BUILTINS:
         return True
     short = callee.rsplit(".", 1)[-1]
-    return short[:1].isupper() and not short.isupper() and not holds_numbers(short)
+    return short[:1].isupper() and not short.isupper() and short not in _NUMBER_HOLDERS
 
 
 def fold(node: cst.BaseExpression, allow_symbols: bool = True) -> Value | None:
