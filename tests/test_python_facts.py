@@ -260,4 +260,3 @@ def test_a_loop_variable_passed_on_is_found_among_many_same_named_bindings(tmp_p
     assert [(f.kind, f.value) for f in resolve_source(index, passed[6])] == [("loop", (1.0, 0.2))]
     # twice binds acc twice: not the loop's values (the other bindings of the name decide)
     assert [f.kind for f in resolve_source(index, passed[13])] == ["assignment"]
-
