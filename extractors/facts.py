@@ -27,6 +27,10 @@ LAUNCHER = "launcher"  # python train.py --lr 1e-4 in a shell script: an option 
 STACK = "stack"  # conv1 .. conv4 = nn.Conv2d(...): a layer stack's length and per-layer values (extractors.layer_stacks)
 CALL = "call"  # a library class or function a call names (AdamW(...) chooses the optimizer): the rules make these
 
+# The path prefix of an entry stored into a mapping the code reaches through a call or an index, not a name
+# (``self.optimizer.param_groups[0]["betas"] = ...``): whatever holds that mapping reads it, unseen statically.
+UNNAMED_HOLDER = "<entry>"
+
 NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP, LAUNCHER,
                          STACK})
 Analysis = TypeVar("Analysis")

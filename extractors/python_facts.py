@@ -720,7 +720,8 @@ def _literal_entries(value: cst.BaseExpression) -> list[tuple] | None:
 
 
 def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:
-    """``x`` -> (x, x); ``self.cfg.lr`` -> (lr, self.cfg.lr); ``cfg["lr"]`` -> (lr, cfg.lr)."""
+    """``x`` -> (x, x); ``self.cfg.lr`` -> (lr, self.cfg.lr); ``cfg["lr"]`` -> (lr, cfg.lr); ``groups[0]["lr"]`` ->
+    (lr, <entry>.lr) (``extractors.facts.UNNAMED_HOLDER``)."""
     if isinstance(target, cst.Name):
         return target.value, target.value
     if isinstance(target, cst.Attribute):
@@ -731,7 +732,10 @@ def _target_name(target: cst.BaseExpression) -> tuple[str | None, str]:
         if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
             key = index.value.evaluated_value
             if isinstance(key, str):
-                base = dotted_name(target.value) or ""
+                if isinstance(target.value, (cst.Name, cst.Attribute)):
+                    base = dotted_name(target.value) or ""
+                else:  # opt.param_groups[0]["lr"], make()["lr"]: a mapping with no name of its own
+                    base = K.UNNAMED_HOLDER
                 return key, f"{base}.{key}" if base else key
     return None, ""
 

@@ -1555,6 +1555,9 @@ def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
         # a launcher passes its options to the program it runs; a layer stack is built by the code that runs it
     if fact.kind == K.DICT and not _holder_read(fact, index):
         return False
+    if fact.path.startswith(K.UNNAMED_HOLDER + "."):
+        return True  # an entry of a mapping reached through a call or an index (an optimizer's param group) is read
+        # by whatever holds the mapping, which static reading does not see
     if fact.kind == K.ASSIGNMENT and fact.path == fact.name:
         # a plain variable is read by its name (or getattr of a module), never by a config key of that spelling
         return index.names_read.get(fact.name, 0) > 0
