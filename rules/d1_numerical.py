@@ -652,8 +652,9 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return default
     # a running total's start value (total_tokens = 0, then total_tokens += n) is no setting of the quantity
     tallies = [f for f in agreeing if _running_total(f)]
-    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value) and f not in tallies),
-                                              key=_evidence_order), index, statement)
+    # a binding in code no entry point reaches is a trace, not what runs: it contradicts nothing
+    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value) and f not in tallies
+                                               and liveness(f) != DEAD), key=_evidence_order), index, statement)
     contradicts = [_may_contradict(f, index) for f in differing]
     if isinstance(value, str) and quantities.realised_by_calls(value):
         # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
@@ -791,6 +792,11 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(tallies[:_EVIDENCE_PER_OUTCOME]),
                             f"the name counts a running total ({tallies[0].name!r} from {show_value(tallies[0].value)} "
                             f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
+    dead = sorted((f for f in agreeing if _differs(atom, f.value) and liveness(f) == DEAD), key=_evidence_order)
+    if dead:  # the name is bound, but only where nothing runs: no drift (a trace of another value), and no match
+        return ValueOutcome(value, ABSENT, tuple(dead[:_EVIDENCE_PER_OUTCOME]),
+                            f"the name is bound only in code no entry point reaches ({show_value(dead[0].value)} at "
+                            f"{dead[0].ref}), and the value occurs nowhere in code")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
