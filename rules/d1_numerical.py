@@ -651,7 +651,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     if default is not None:
         return default
     # a running total's start value (total_tokens = 0, then total_tokens += n) is no setting of the quantity
-    tallies = [f for f in agreeing if _running_total(f)]
+    tallies = [f for f in agreeing if _running_total(f) and liveness(f) != DEAD]
     # a binding in code no entry point reaches is a trace, not what runs: it contradicts nothing
     differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value) and f not in tallies
                                                and liveness(f) != DEAD), key=_evidence_order), index, statement)
@@ -749,8 +749,8 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_different),
                             f"generic name bound to {show_value(weak_different[0].value)} at "
                             f"{weak_different[0].ref}")
-    bound = sorted((f for f in agreeing + narrower + weak if _incomparable(atom, value, f.value)),
-                   key=_evidence_order)
+    bound = sorted((f for f in agreeing + narrower + weak if _incomparable(atom, value, f.value)
+                    and liveness(f) != DEAD), key=_evidence_order)  # dead code leaves nothing open
     traces = _choice_calls(atom, value, index, dead=True) if isinstance(value, str) else []
     if traces and isinstance(value, str) and all(liveness(f) == DEAD for f in bound) \
             and not _live_calls(atom, index, quantities.formula_calls(value)):
@@ -792,11 +792,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(tallies[:_EVIDENCE_PER_OUTCOME]),
                             f"the name counts a running total ({tallies[0].name!r} from {show_value(tallies[0].value)} "
                             f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
-    dead = sorted((f for f in agreeing if _differs(atom, f.value) and liveness(f) == DEAD), key=_evidence_order)
+    dead = sorted((f for f in agreeing if liveness(f) == DEAD), key=_evidence_order)
     if dead:  # the name is bound, but only where nothing runs: no drift (a trace of another value), and no match
+        shown = f"{show_value(dead[0].value)} at {dead[0].ref}" if dead[0].value is not None else dead[0].ref
         return ValueOutcome(value, ABSENT, tuple(dead[:_EVIDENCE_PER_OUTCOME]),
-                            f"the name is bound only in code no entry point reaches ({show_value(dead[0].value)} at "
-                            f"{dead[0].ref}), and the value occurs nowhere in code")
+                            f"the name is bound only in code no entry point reaches ({shown}), and the value occurs "
+                            f"nowhere in code")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
