@@ -794,9 +794,9 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
     dead = sorted((f for f in agreeing if liveness(f) == DEAD), key=_evidence_order)
     if dead:  # the name is bound, but only where nothing runs: no drift (a trace of another value), and no match
-        shown = f"{show_value(dead[0].value)} at {dead[0].ref}" if dead[0].value is not None else dead[0].ref
+        where = f"{show_value(dead[0].value)} at {dead[0].ref}" if dead[0].value is not None else dead[0].ref
         return ValueOutcome(value, ABSENT, tuple(dead[:_EVIDENCE_PER_OUTCOME]),
-                            f"the name is bound only in code no entry point reaches ({shown}), and the value occurs "
+                            f"the name is bound only in code no entry point reaches ({where}), and the value occurs "
                             f"nowhere in code")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
