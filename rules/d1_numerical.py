@@ -792,12 +792,17 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(tallies[:_EVIDENCE_PER_OUTCOME]),
                             f"the name counts a running total ({tallies[0].name!r} from {show_value(tallies[0].value)} "
                             f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
-    dead = sorted((f for f in agreeing if liveness(f) == DEAD), key=_evidence_order)
-    if dead:  # the name is bound, but only where nothing runs: no drift (a trace of another value), and no match
-        where = f"{show_value(dead[0].value)} at {dead[0].ref}" if dead[0].value is not None else dead[0].ref
+    dead = sorted((f for f in agreeing + narrower if liveness(f) == DEAD), key=_evidence_order)
+    unknown = [f for f in dead if _incomparable(atom, value, f.value)]
+    if unknown:  # where nothing runs, a value not read statically may be the claimed one: at most a trace
+        return ValueOutcome(value, UNUSED, tuple(unknown[:_EVIDENCE_PER_OUTCOME]),
+                            f"bound at {unknown[0].ref} to a value that cannot be compared statically, "
+                            f"{_trace_reason(unknown[0], DEAD, index)}")
+    dead = [f for f in dead if f in agreeing]
+    if dead:  # the name is bound, but only where nothing runs, to other values: no drift, and no match
         return ValueOutcome(value, ABSENT, tuple(dead[:_EVIDENCE_PER_OUTCOME]),
-                            f"the name is bound only in code no entry point reaches ({where}), and the value occurs "
-                            f"nowhere in code")
+                            f"the name is bound only in code no entry point reaches ({show_value(dead[0].value)} at "
+                            f"{dead[0].ref}), and the value occurs nowhere in code")
     return ValueOutcome(value, ABSENT, (), "neither the name nor the value occurs in code")
 
 
