@@ -793,12 +793,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             f"the name counts a running total ({tallies[0].name!r} from {show_value(tallies[0].value)} "
                             f"at {tallies[0].ref}, updated in place), whose sum is worked out at run time")
     dead = sorted((f for f in agreeing + narrower if liveness(f) == DEAD), key=_evidence_order)
-    unknown = [f for f in dead if _incomparable(atom, value, f.value)]
-    if unknown:  # where nothing runs, a value not read statically may be the claimed one, but then only as a trace;
+    unread = [f for f in dead if _incomparable(atom, value, f.value)]
+    if unread:  # where nothing runs, a value not read statically may be the claimed one, but then only as a trace;
         # the binding may also be a coincidence of names (rand_samples for a claimed sample count): open, estimated low
-        return ValueOutcome(value, AMBIGUOUS, tuple(unknown[:_EVIDENCE_PER_OUTCOME]),
-                            f"bound at {unknown[0].ref} to a value that cannot be compared statically, but "
-                            f"{_trace_reason(unknown[0], DEAD, index)}", estimate=d1_elements.TRACE)
+        return ValueOutcome(value, AMBIGUOUS, tuple(unread[:_EVIDENCE_PER_OUTCOME]),
+                            f"bound at {unread[0].ref} to a value that cannot be compared statically, but "
+                            f"{_trace_reason(unread[0], DEAD, index)}", estimate=d1_elements.TRACE)
     dead = [f for f in dead if f in agreeing]
     if dead:  # the name is bound, but only where nothing runs, to other values: no drift, and no match
         return ValueOutcome(value, ABSENT, tuple(dead[:_EVIDENCE_PER_OUTCOME]),
