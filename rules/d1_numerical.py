@@ -447,11 +447,14 @@ def _evaluated(fact: Fact, index: RepositoryIndex) -> Fact:
         entries: list[object] = []
         used: list[Fact] = []
         for item in fact.value:
-            entry = _evaluated(replace(fact, value=item), index) if isinstance(item, sympy.Expr) else fact
-            if entry is not fact and not is_number(entry.value):
+            if not isinstance(item, sympy.Expr):
+                entries.append(item)
+                continue
+            entry = _evaluated(replace(fact, value=item), index)
+            if not is_number(entry.value):
                 return fact
-            entries.append(item if entry is fact else entry.value)
-            used += entry.via[len(fact.via):] if entry is not fact else []
+            entries.append(entry.value)
+            used += entry.via[len(fact.via):]
         return replace(fact, value=tuple(entries), via=(*fact.via, *used), source="")
     sources = resolve_expression(index, fact)
     value = expression_value(fact, sources) if sources else None
@@ -598,8 +601,10 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     # names static reading could not resolve (epoch = t // steps_per_epoch) is worked out at run time for a number;
     # a size read off a tensor (batch_size = x.size(0)) and a running total (n_steps = 0, then n_steps += 1) follow
     # the settings that sized the tensor or bound the loop, so they hide no drift of those settings
-    computed = [f for f in agreeing if (f.computed or _numeric(atom) and _unresolved_symbols(f)) and not f.built
-                and not f.measured and not _running_total(f) and liveness(f) != DEAD]
+    live = [f for f in agreeing if liveness(f) != DEAD]  # a binding no entry point reaches is at most a trace
+    numeric = _numeric(atom)
+    computed = [f for f in live if (f.computed or numeric and _unresolved_symbols(f)) and not f.built
+                and not f.measured and not _running_total(f)]
     if matches:
         effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
                      and _override(f, atom, index) is None]
@@ -651,15 +656,15 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     if default is not None:
         return default
     # a running total's start value (total_tokens = 0, then total_tokens += n) is no setting of the quantity
-    tallies = [f for f in agreeing if _running_total(f) and liveness(f) != DEAD]
-    # a binding in code no entry point reaches is a trace, not what runs: it contradicts nothing
-    differing = _claimed_variant_first(sorted((f for f in agreeing if _differs(atom, f.value) and f not in tallies
-                                               and liveness(f) != DEAD), key=_evidence_order), index, statement)
+    tallies = [f for f in live if _running_total(f)]
+    # only what runs contradicts: a binding in code no entry point reaches is a trace of another value
+    differing = _claimed_variant_first(sorted((f for f in live if _differs(atom, f.value) and f not in tallies),
+                                              key=_evidence_order), index, statement)
     contradicts = [_may_contradict(f, index) for f in differing]
     if isinstance(value, str) and quantities.realised_by_calls(value):
         # a schedule's name contradicts the claim only where code reads it (a config default nothing reads is
         # not the schedule that runs)
-        contradicts = [can and liveness(f) != DEAD and _is_read(f, index) for f, can in zip(differing, contradicts)]
+        contradicts = [can and _is_read(f, index) for f, can in zip(differing, contradicts)]
     unsure = [f for f, can in zip(differing, contradicts) if not can]
     different = [f for f, can in zip(differing, contradicts) if can]
     if isinstance(value, str) and not different:
