@@ -28,7 +28,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
 
-from extractors.walk import files_below
+from extractors.walk import files_below, walk
 
 ENV_FOLDER = "SAUVERIFY_CACHE_DIR"  # the environment variable naming the cache folder
 _MAGIC = b"sauverify-cache/1\n"
@@ -189,3 +189,17 @@ def tree_manifest(root: Path, hashes: dict[str, str]) -> bytes:
             continue
         parts.append(f"{relative}\0{info.st_mode:o}\0{info.st_size}\0{info.st_mtime_ns}")
     return "\n".join(parts).encode("utf-8", "surrogateescape")
+
+
+def repository_manifest(root: Path, max_bytes: int, exclude: tuple[str, ...], all_projects: bool) -> bytes:
+    """``tree_manifest`` of ``root`` with the content hash of every file the index would read (``walk`` with the
+    same options), computed without parsing any: what a key over a whole run's inputs needs. Raises
+    ``NotADirectoryError`` when ``root`` is not a folder."""
+    files, _ = walk(root, max_bytes, exclude, all_projects)
+    hashes = {}
+    for source in files:
+        try:
+            hashes[source.relative] = hashlib.sha256(source.path.read_bytes()).hexdigest()
+        except OSError:  # described by its size and time instead, as the index's key does
+            continue
+    return tree_manifest(root, hashes)

@@ -18,6 +18,8 @@ from verifier.specs.load import load_paper
 
 PAPER = "demo-001"
 FILES = 6  # the demo repository's files the index reads (4 Python, 1 YAML, its README): one entry each, and one for verdicts
+# and, for a command-line run written as text, one for the rendered report (verifier.rendered)
+SPEC = Path(__file__).resolve().parent.parent / "benchmark_data" / "demo-001.yaml"
 
 
 @pytest.fixture
@@ -50,9 +52,10 @@ def test_second_run_hits_every_entry_and_reports_the_same_bytes(repo, tmp_path):
     uncached = report_json(repo, tmp_path / "none.json", "--no-cache")
     assert entries(folder) == []  # --no-cache neither reads nor writes
     cold = report_json(repo, tmp_path / "cold.json")
-    assert len(entries(folder)) == FILES + 1
+    assert len(entries(folder)) == FILES + 2
     warm = report_json(repo, tmp_path / "warm.json")
     assert uncached == cold == warm
+    assert len(entries(folder)) == FILES + 2
     report, cache = run_api(repo, folder)
     assert (cache.hits, cache.misses) == (FILES + 1, 0)
     assert report.files_read == FILES
@@ -94,6 +97,7 @@ def test_corrupt_entries_are_ignored_and_rebuilt(repo, tmp_path):
     assert report_json(repo, tmp_path / "again.json") == expected
     _, cache = run_api(repo, folder)
     assert (cache.hits, cache.misses) == (FILES + 1, 0)  # rewritten by the run that ignored them
+    assert report_json(repo, tmp_path / "third.json") == expected  # the rendered report too
 
 
 def test_a_foreign_entry_is_never_trusted(repo, tmp_path):
@@ -157,7 +161,7 @@ def test_cache_dir_setting_in_pyproject(repo, tmp_path, monkeypatch):
                              "-q"], capture_output=True, text=True, cwd=project)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["summary"]["files_read"] == FILES
-    assert len(entries(project / ".verify-cache")) == FILES + 1
+    assert len(entries(project / ".verify-cache")) == FILES + 2  # the files, the verdicts, the rendered report
 
 
 def test_a_bad_cache_dir_setting_is_an_input_error(tmp_path, monkeypatch):
@@ -187,3 +191,49 @@ def test_a_cached_file_is_parsed_only_when_its_tree_is_read(repo, tmp_path):
         sorted((p.start.line, p.end.line) for p in first.positions[key].values())
     assert list(second.trees._parsed) == [key]  # only the tree that was read
     assert second.facts == first.facts and second.stubs_by_file == first.stubs_by_file
+
+
+def run_cli(capsys, *arguments: str) -> tuple[int, str, str]:
+    """``verify`` in this process: its exit code, standard output and standard error."""
+    status = main(list(arguments))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_a_replayed_run_says_the_same_warnings_and_writes_the_same_report(repo, capsys):
+    folder = Path(os.environ[ENV_FOLDER])
+    (repo / "result").mkdir()  # run outputs: skipped, with a warning
+    (repo / "result" / "metrics.json").write_text("{}")
+    (repo / "notes.py").write_bytes(b"x = 1\n\xff\n")  # not UTF-8: a warning naming the line
+    arguments = (str(repo), "--paper", PAPER, "--format", "sarif")
+    cold = run_cli(capsys, *arguments)
+    assert cold[0] == 0 and "warning: result/: skipped" in cold[2] and "warning: notes.py:2: not valid UTF-8" in cold[2]
+    stored = len(entries(folder))
+    warm = run_cli(capsys, *arguments)
+    assert warm == cold and len(entries(folder)) == stored
+    assert run_cli(capsys, *arguments, "--no-cache") == cold
+    quiet = run_cli(capsys, *arguments, "-q")
+    assert quiet == (0, cold[1], "")  # --quiet silences the replayed warnings too
+
+
+def test_an_edited_file_spec_or_option_is_decided_again(repo, tmp_path, capsys):
+    spec = Path(shutil.copy(SPEC, tmp_path / "spec.yaml"))
+    arguments = (str(repo), "--spec", str(spec), "--format", "json", "-q")
+    _, before, _ = run_cli(capsys, *arguments)
+    config = repo / "configs" / "train.yaml"
+    config.write_text(config.read_text().replace("lr: 3.0e-4", "lr: 1.0e-3"))
+    _, edited, _ = run_cli(capsys, *arguments)
+    assert edited != before and edited == run_cli(capsys, *arguments, "--no-cache")[1]
+    assert json.loads(edited)["dimensions"]["D1"]["claims"][0]["score"] < 1.0
+    spec.write_text(spec.read_text().replace("value: 3e-4", "value: 1e-3"))  # the claim now says what the code does
+    _, respecified, _ = run_cli(capsys, *arguments)
+    assert respecified == run_cli(capsys, *arguments, "--no-cache")[1]
+    assert json.loads(respecified)["dimensions"]["D1"]["claims"][0]["score"] == 1.0
+    _, only_d2, _ = run_cli(capsys, *arguments, "--dim", "D2")
+    assert set(json.loads(only_d2)["dimensions"]) == {"D2"}
+
+
+def test_the_table_is_not_kept_whole(repo, tmp_path, capsys):
+    folder = Path(os.environ[ENV_FOLDER])
+    status, _, _ = run_cli(capsys, str(repo), "--paper", PAPER, "-q", "-o", str(tmp_path / "table.txt"))
+    assert status == 0 and len(entries(folder)) == FILES + 1  # the files and the verdicts; no rendered report

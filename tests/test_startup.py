@@ -47,10 +47,10 @@ def test_verify_stubs_on_a_clean_file_loads_no_analysis_library(tmp_path: Path) 
 
 
 # What only deciding a SAU needs: the rules (but the name normaliser and the findings' records), the call graph and
-# networkx; and the LLM client. A run whose every verdict comes from the cache loads none of them. (libcst and sympy
-# stay: the spec's values and formulas are parsed with them on every run.)
+# networkx; and the LLM client; and what only reading the spec and the files needs: the parsers, libcst and sympy. A
+# run whose rendered report comes from the cache (verifier.rendered) loads none of them.
 DECIDING = ("rules.d1_numerical", "rules.d2_formula", "rules.d3_protocol", "rules.d4_ordering", "rules.traces",
-            "extractors.callgraph", "networkx", "openai")
+            "extractors.callgraph", "networkx", "openai", "libcst", "sympy", "verifier.run")
 
 
 def _deciding_loaded_after_demo_run(cache: Path, out: Path) -> list[str]:
@@ -65,9 +65,10 @@ def _deciding_loaded_after_demo_run(cache: Path, out: Path) -> list[str]:
     return ast.literal_eval(line[len("DECIDING "):])
 
 
-def test_a_fully_cached_run_loads_no_rule_call_graph_or_networkx(tmp_path: Path) -> None:
+def test_a_fully_cached_run_loads_no_rule_parser_call_graph_or_networkx(tmp_path: Path) -> None:
     cold = _deciding_loaded_after_demo_run(tmp_path / "cache", tmp_path / "cold.json")
-    assert {"rules.d1_numerical", "rules.d4_ordering", "extractors.callgraph", "networkx"} <= set(cold)
+    assert {"rules.d1_numerical", "rules.d4_ordering", "extractors.callgraph", "networkx", "libcst", "sympy",
+            "verifier.run"} <= set(cold)
     warm = _deciding_loaded_after_demo_run(tmp_path / "cache", tmp_path / "warm.json")
     assert warm == []
     assert (tmp_path / "warm.json").read_bytes() == (tmp_path / "cold.json").read_bytes()

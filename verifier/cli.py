@@ -27,7 +27,7 @@ from llm_fallback.settings import DEFAULT_MODEL, LLMSettings
 from llm_fallback.store import DEFAULT_FOLDER
 from sau.vocabulary import DIMENSIONS, Dimension, PaperSpec
 from verifier.config import LLM_MODES, ConfigError, Settings, load_settings
-from verifier.formats import DEFAULT_FORMAT, FORMATS
+from verifier.formats import DEFAULT_FORMAT, FORMATS, write_text
 from verifier.specs.errors import SpecError
 from verifier.terminal import error_line, interrupted, printable
 
@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 
     from extractors.cache import Cache
 
+    from verifier.rendered import RenderedRun, RunInputs
     from verifier.run import Report
+    from verifier.specs.load import SpecSource
 
 DEMO_PAPER = "demo-001"
 EXIT_OK, EXIT_CHANGED, EXIT_INPUT = 0, 1, 2
@@ -209,21 +211,18 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from rich.console import Console
-
     from extractors.cache import Cache, cache_folder
-    from llm_fallback.regression import DecisionsError, compare, decisions, load_decisions, save_decisions
-    from verifier.run import NothingToRead, rule_failures
-    err = Console(stderr=True, highlight=False)
+    from llm_fallback.regression import DecisionsError, load_decisions
+    from verifier.rendered import RenderedRun, RunInputs
     if args.list_papers:
         return _list_papers()
     if args.draft_spec:
         return _draft(args)
     if args.batch is not None or args.pairs is not None:
-        return _batch(args, err)
+        return _batch(args, _stderr_console())
     try:
         settings = load_settings(Path.cwd())
-        repo, spec = _inputs(args, settings.sau_dir)
+        repo, source = _inputs(args, settings.sau_dir)
         _check_output(args.output)
         saved = load_decisions(args.check_decisions) if args.check_decisions else None
     except (ConfigError, SpecError, DecisionsError) as error:
@@ -231,39 +230,79 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_INPUT
     judge = _judge(llm_settings(args, settings))
     fmt = args.format or settings.format or DEFAULT_FORMAT
-    dimensions = tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS))
-    max_bytes = args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES
-    exclude = tuple(settings.exclude) + tuple(args.exclude)
     cache = None if args.no_cache else Cache(cache_folder(settings.cache_dir))
+    inputs = RunInputs(repo, str(args.repo) if args.repo else "demo", source, fmt, args.explain,
+                       tuple(Dimension(d) for d in (args.dim or settings.dimensions or DIMENSIONS)),
+                       args.max_file_bytes or settings.max_file_bytes or DEFAULT_MAX_BYTES,
+                       tuple(settings.exclude) + tuple(args.exclude), args.all_projects or settings.all_projects)
+    # a run whose output depends only on the repository, the spec and the options is kept whole (verifier.rendered)
+    key = None
+    if cache is not None and FORMATS[fmt].render is not None and judge is None and saved is None \
+            and args.save_decisions is None:
+        try:
+            key = inputs.key(cache)
+        except OSError:  # the spec or the folder went away since: the run below says so
+            key = None
+    found = cache.get(key, RenderedRun) if cache is not None and key is not None else None
+    if found is not None:
+        return _replay(found, args.output, args.quiet)
     try:
-        report = _run(repo, spec, str(args.repo) if args.repo else "demo", dimensions, max_bytes, exclude,
+        spec = source.load()
+    except SpecError as error:
+        _say(f"verify: error: {error}")
+        return EXIT_INPUT
+    run = _render(args, inputs, spec, judge, cache, saved)
+    if run is not None and key is not None and cache is not None:
+        cache.put(key, run)
+    return run.status if run is not None else EXIT_INPUT
+
+
+def _render(args: argparse.Namespace, inputs: RunInputs, spec: PaperSpec, judge, cache: Cache | None,
+            saved) -> RenderedRun | None:
+    """Run the rules (and the judge) on ``inputs`` against ``spec``, say the warnings, write the report and say what
+    failed; the run as ``verifier.rendered`` keeps it (``text`` empty for the table), or ``None`` when the report
+    or the decisions could not be written, or the repository holds nothing to read (each said)."""
+    from llm_fallback.regression import compare, decisions, save_decisions
+    from verifier.rendered import RenderedRun
+    from verifier.run import NothingToRead, rule_failures
+    err = _stderr_console()
+    try:
+        report = _run(inputs.repo, spec, inputs.display, inputs.dimensions, inputs.max_bytes, inputs.exclude,
                       show_progress=not args.quiet and err.is_terminal, err=err, judge=judge, cache=cache,
-                      all_projects=args.all_projects or settings.all_projects)
+                      all_projects=inputs.all_projects)
     except NothingToRead as error:
         _say(f"verify: error: {args.repo}: {error}")
-        return EXIT_INPUT
+        return None
+    warnings = tuple(f"warning: {w.file}:{w.line}: {w.message}" if w.line else f"warning: {w.file}: {w.message}"
+                     for w in report.warnings)
     if not args.quiet:
-        for warning in report.warnings:
-            where = f"{warning.file}:{warning.line}" if warning.line else warning.file
-            _say(f"warning: {where}: {warning.message}")
+        for line in warnings:
+            _say(line)
     status = _judge_summary(judge, args.quiet)
+    render = FORMATS[inputs.fmt].render
+    text = render(report) if render is not None else ""
     try:
-        FORMATS[fmt].write(report, args.output, args.explain)
+        if render is not None:
+            write_text(text, args.output)
+        else:
+            FORMATS[inputs.fmt].write(report, args.output, args.explain)
     except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
         sys.stderr.close()
     except OSError as error:  # a full disk, /dev/full, a folder made read-only during the run
         _say(f"verify: error: {args.output or 'standard output'}: cannot write the report: "
              f"{error.strerror or error}")
-        return EXIT_INPUT
+        return None
     if args.save_decisions is not None:
         try:
             save_decisions(report, args.save_decisions)
         except OSError as error:
             _say(f"verify: error: {args.save_decisions}: cannot write decisions: {error}")
-            return EXIT_INPUT
-    failures = rule_failures(report)
-    for failure in failures:  # a bug on this input: said even with --quiet, and the report is still written
-        _say(f"verify: internal error: a rule failed on SAU {printable(failure)}; the SAU is left unresolved")
+            return None
+    # a bug on this input: said even with --quiet, and the report is still written
+    failures = tuple(f"verify: internal error: a rule failed on SAU {failure}; the SAU is left unresolved"
+                     for failure in rule_failures(report))
+    for line in failures:
+        _say(line)
     if failures and status == EXIT_OK:
         status = EXIT_INTERNAL
     if saved is not None:
@@ -273,7 +312,31 @@ def _main(argv: list[str] | None) -> int:
         if changes and status == EXIT_OK:
             _say(f"verify: {len(changes)} decision(s) changed against {args.check_decisions}")
             status = EXIT_CHANGED
-    return status
+    return RenderedRun(text, warnings, failures, status)
+
+
+def _replay(run: RenderedRun, output: Path | None, quiet: bool) -> int:
+    """Give a cached run (``verifier.rendered``) as the run itself did: its warnings unless ``quiet``, the report,
+    the rule failures; returns its exit code, or ``EXIT_INPUT`` when the report cannot be written (said)."""
+    if not quiet:
+        for line in run.warnings:
+            _say(line)
+    try:
+        write_text(run.text, output)
+    except BrokenPipeError:
+        sys.stderr.close()
+    except OSError as error:
+        _say(f"verify: error: {output or 'standard output'}: cannot write the report: {error.strerror or error}")
+        return EXIT_INPUT
+    for line in run.failures:
+        _say(line)
+    return run.status
+
+
+def _stderr_console() -> Console:
+    """The console for progress displays, on standard error (rich is imported only when one may be shown)."""
+    from rich.console import Console
+    return Console(stderr=True, highlight=False)
 
 
 def _batch(args: argparse.Namespace, err: Console) -> int:
@@ -414,25 +477,25 @@ def _say(message: str) -> None:
     sys.stderr.write(printable(message) + "\n")
 
 
-def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, PaperSpec]:
-    from verifier.specs.load import load_paper
-    from verifier.specs.project import load_project_spec
-    from verifier.specs.sabench import load_sabench
+def _inputs(args: argparse.Namespace, configured_sau_dir: Path | None) -> tuple[Path, SpecSource]:
+    """The repository folder and where its spec comes from (read later, ``SpecSource.load``). Raises
+    ``SpecError``."""
+    from verifier.specs.load import PROJECT, SABENCH, SpecSource, locate_paper
     if args.repo is None and args.paper is None and args.sau is None and args.spec is None:
         if not args.quiet:
             _say("verify: no repository given; running on the embedded demo (see verify --help)")
-        return demo_repository(), load_paper(DEMO_PAPER)
+        return demo_repository(), locate_paper(DEMO_PAPER)
     if args.repo is None:
         raise SpecError("a repository folder is required with --paper, --sau or --spec")
     if not args.repo.is_dir():
         raise SpecError("repository not found or not a folder", args.repo)
     if args.sau is not None:
-        return args.repo, load_sabench(args.sau)
+        return args.repo, SpecSource(args.sau, SABENCH)
     if args.spec is not None:
-        return args.repo, load_project_spec(args.spec)
+        return args.repo, SpecSource(args.spec, PROJECT)
     if args.paper is None:
         raise SpecError("say which paper: --paper ID (verify --list-papers), --sau FILE or --spec FILE")
-    return args.repo, load_paper(args.paper, args.sau_dir or configured_sau_dir)
+    return args.repo, locate_paper(args.paper, args.sau_dir or configured_sau_dir)
 
 
 def _run(repo: Path, spec: PaperSpec, display: str, dimensions: tuple[Dimension, ...], max_bytes: int,

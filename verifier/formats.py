@@ -22,11 +22,13 @@ class OutputFormat:
     """``name`` as ``--format`` takes it, ``help`` for ``--help``, and ``write(report, output, explain)``, which
     writes the report to the file ``output`` or, when it is ``None``, to standard output (raises ``OSError`` when the
     file cannot be written); ``explain`` asks for each verdict's reason where the format does not always give it
-    (the table)."""
+    (the table). ``render(report)``, for a format written as text whatever the destination, gives that text (the
+    rendered-report cache keeps it, ``verifier.rendered``); ``None`` for the table, laid out for its terminal."""
 
     name: str
     help: str
     write: Callable[[Report, Path | None, bool], None]
+    render: Callable[[Report], str] | None = None
 
 
 def _renderer(module: str, name: str) -> Callable[[Report], str]:
@@ -38,15 +40,22 @@ def _renderer(module: str, name: str) -> Callable[[Report], str]:
     return render
 
 
-def _text(render: Callable[[Report], str]) -> Callable[[Report, Path | None, bool], None]:
-    """A writer of a format rendered as text (which always holds the reasons)."""
+def write_text(text: str, output: Path | None) -> None:
+    """Write a rendered report to the file ``output`` or, when it is ``None``, to standard output. Raises
+    ``OSError`` when it cannot be written."""
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _text(name: str, summary: str, module: str, function: str) -> OutputFormat:
+    """A format rendered as text (which always holds the reasons) by ``module.function``."""
+    render = _renderer(module, function)
+
     def write(report: Report, output: Path | None, explain: bool = False) -> None:
-        text = render(report)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            output.write_text(text, encoding="utf-8")
-    return write
+        write_text(render(report), output)
+    return OutputFormat(name, summary, write, render)
 
 
 def _write_table(report: Report, output: Path | None, explain: bool = False) -> None:
@@ -64,13 +73,11 @@ def _write_table(report: Report, output: Path | None, explain: bool = False) -> 
 FORMATS: dict[str, OutputFormat] = {f.name: f for f in (
     OutputFormat("table", "table (default; plain text with whole cells when not written to a terminal)",
                  _write_table),
-    OutputFormat("json", "json (every verdict with its evidence and findings)",
-                 _text(_renderer("verifier.report", "to_json"))),
-    OutputFormat("sabench", "sabench (SA-Bench's result-file layout)",
-                 _text(_renderer("verifier.sabench_format", "to_sabench"))),
-    OutputFormat("sarif", "sarif (SARIF 2.1.0 for code scanning: one result per SAU not settled at full marks)",
-                 _text(_renderer("verifier.sarif", "to_sarif"))),
-    OutputFormat("html", "html (one self-contained page: scores, filterable SAUs, evidence beside the code)",
-                 _text(_renderer("verifier.html_report", "to_html"))),
+    _text("json", "json (every verdict with its evidence and findings)", "verifier.report", "to_json"),
+    _text("sabench", "sabench (SA-Bench's result-file layout)", "verifier.sabench_format", "to_sabench"),
+    _text("sarif", "sarif (SARIF 2.1.0 for code scanning: one result per SAU not settled at full marks)",
+          "verifier.sarif", "to_sarif"),
+    _text("html", "html (one self-contained page: scores, filterable SAUs, evidence beside the code)",
+          "verifier.html_report", "to_html"),
 )}
 DEFAULT_FORMAT = "table"
