@@ -4,8 +4,8 @@ peak memory against lines of code for synthetic repositories.
 
 Usage:
   python benchmarks/speed.py [--runs RUNS_DIR] [--config NAME] [--repos N] [--sabench-pipeline PATH]
-        [--papers DIR] [--batch-configs NAME ...] [--batch-repos N] [--jobs N] [--max-lines N] [--repeat N]
-        [--only SECTION ...] [--json OUT]
+        [--papers DIR] [--sabench-seconds S] [--batch-configs NAME ...] [--batch-repos N] [--jobs N]
+        [--max-lines N] [--repeat N] [--only SECTION ...] [--json OUT]
 
   RUNS_DIR            SA-Bench's experiments/runs (<config>/<paper slug>/repo); default $SABENCH_RUNS, else
                       ../scratch/sabench/experiments/runs beside the project
@@ -13,6 +13,9 @@ Usage:
                       folder whose bin/ holds it), run with ``--no-llm-judge`` (its evidence greps and heuristics)
   --papers            SA-Bench's papers/ folder (<slug>/sau.json) for that command; default RUNS_DIR/../../papers,
                       else ../shared/sabench/papers beside the project
+  --sabench-seconds   without --sabench-pipeline, that pipeline's wall seconds over the same repositories measured
+                      elsewhere (the project does not run SA-Bench's code itself): the single section's ratios are
+                      then taken against it and say so
 
 Every measured command runs in a child process of its own; its wall time, its CPU time (user + system) and its
 peak resident memory come from ``os.wait4``. On a machine shared with other work the CPU time is the steadier
@@ -124,8 +127,9 @@ def sau_score_command(path: Path) -> list[str] | None:
 
 
 def single(runs: Path, config: str, count: int, pipeline: list[str] | None, papers: Path | None,
-           work: Path, env: dict[str, str]) -> dict:
-    """One process per repository, cold then warm, alternating with SA-Bench's pipeline."""
+           work: Path, env: dict[str, str], recorded: float | None = None) -> dict:
+    """One process per repository, cold then warm, alternating with SA-Bench's pipeline; without the pipeline,
+    ``recorded`` (a wall total of it over the same repositories, measured elsewhere) gives the ratios instead."""
     repos = [job.repo for job in find_runs(runs / config)][:count]
     passes: dict[str, dict[str, list[Measure]]] = {}
     identical = 0
@@ -150,6 +154,9 @@ def single(runs: Path, config: str, count: int, pipeline: list[str] | None, pape
             cpu_ratio = sum(m.cpu for m in ours) / max(sum(m.cpu for m in theirs), 1e-9)
             line += (f"; SA-Bench --no-llm-judge {sum(m.wall for m in theirs):.1f} s wall, "
                      f"{sum(m.cpu for m in theirs):.1f} s cpu; ratio {wall_ratio:.2f} wall, {cpu_ratio:.2f} cpu")
+        elif recorded:
+            line += (f"; ratio {sum(m.wall for m in ours) / recorded:.3f} wall against SA-Bench's recorded "
+                     f"{recorded:.1f} s (not measured in this run)")
         say(line + (f"; failed: {', '.join(failed)}" if failed else ""))
     for repo in repos:
         cold, warm = (work / name / f"{repo.parent.name}.json" for name in ("cold", "warm"))
@@ -303,6 +310,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--repos", type=int, default=30, help="repositories of the single section (default 30)")
     parser.add_argument("--sabench-pipeline", type=Path, help="SA-Bench's sau-score (executable or its venv)")
     parser.add_argument("--papers", type=Path, help="SA-Bench's papers/ folder for sau-score's --data-dir")
+    parser.add_argument("--sabench-seconds", type=float,
+                        help="without --sabench-pipeline: SA-Bench's pipeline's wall seconds over the same "
+                             "repositories, measured elsewhere, for the single section's ratios (issue 20 recorded "
+                             "102.2 s for the 30 of claude-sonnet_basic)")
     parser.add_argument("--batch-configs", nargs="+", default=list(DEVELOPMENT_CONFIGS),
                         help="configs of the batch section (default: the nine development configs)")
     parser.add_argument("--batch-repos", type=int, help="only the first N repositories of the batch section")
@@ -348,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
                     say(f"  SA-Bench's pipeline not measured: no sau-score at {args.sabench_pipeline}")
                 elif papers is None:
                     say("  SA-Bench's pipeline not measured: no papers/ folder (give --papers)")
-                figures["single"] = single(args.runs, args.config, args.repos, pipeline, papers, work / "single", env)
+                figures["single"] = single(args.runs, args.config, args.repos, pipeline, papers, work / "single", env,
+                                           args.sabench_seconds if pipeline is None else None)
         if "batch" in sections:
             say(f"batch ({', '.join(args.batch_configs)}; {args.jobs} processes)")
             if not args.runs.is_dir() or not any((args.runs / c).is_dir() for c in args.batch_configs):
