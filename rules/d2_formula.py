@@ -1395,7 +1395,8 @@ def _match(claim: _Claim, code, leaves, functions, signs: bool, budget, hinted_o
     symbols = claim.symbols
     if functions & equivalence.SIGN_SENSITIVE:  # relu(x), clip(x, 0, None) and max(0, x) evaluate alike
         functions = functions | equivalence.SIGN_SENSITIVE
-    if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions:
+    if not len(symbols) - 1 <= len(leaves) <= len(symbols) + 2 or not claim.functions <= functions \
+            or not equivalence.may_match(code, claim.rhs):
         return None
     hint_sets = tuple(frozenset(claim.hints[s]) for s in symbols)
     for names_renamed, hinted in _renamed_names(symbols, tuple(leaves), hint_sets, hinted_only):

@@ -35,6 +35,7 @@ from sympy.core.function import AppliedUndef
 
 POSITIVE_POINTS = 4
 POINTS = 7  # POSITIVE_POINTS, then points of both signs
+DIAGONAL = -1  # the point where every symbol takes the same positive value (``may_match``)
 RELATIVE_TOLERANCE = 1e-7
 _HUGE = 1e120
 _REAL_TOLERANCE = 1e-9  # an imaginary part below this is rounding: the value is real
@@ -277,10 +278,11 @@ def _run(program: tuple[tuple, ...], point: int, renaming: dict[str, str]) -> co
 
 @lru_cache(maxsize=1 << 14)
 def _symbol(name: str, point: int) -> complex | None:
-    """A symbol's value at ``point``: positive at the first points, then all negative, then of a seeded sign."""
+    """A symbol's value at ``point``: positive at the first points, then all negative, then of a seeded sign; at
+    ``DIAGONAL`` one positive value shared by every symbol."""
     if name == _NONE:
         return None
-    magnitude = 0.6 + 1.2 * _seed("symbol", name, point)
+    magnitude = 0.6 + 1.2 * _seed("symbol", "<diagonal>" if point == DIAGONAL else name, point)
     if point < POSITIVE_POINTS:
         return complex(magnitude)
     if point == POSITIVE_POINTS or _seed("sign", name, point) < 0.5:
@@ -400,6 +402,19 @@ def matches(expression: sympy.Basic, claimed_values: Sequence[complex | None], r
         except Inconclusive:
             return False
     return True
+
+
+def may_match(expression: sympy.Basic, claimed: sympy.Basic) -> bool:
+    """False when no renaming of ``expression``'s symbols can make it take ``claimed``'s values (``matches``): at the
+    ``DIAGONAL`` point every symbol has one value, so a renaming changes nothing there, and an expression equal to the
+    claim under some renaming (at the positive points, and so, by the argument of the module docstring, wherever
+    symbols are positive) takes the claim's value there too. Every interpreted operation is continuous, so one
+    shared value is no edge case. True when either side cannot be evaluated at that point. One evaluation per
+    expression (cached), charged to no budget: it replaces a search over renamings, each charged as it is tried."""
+    try:
+        return close(evaluate(expression, DIAGONAL), evaluate(claimed, DIAGONAL))
+    except Inconclusive:
+        return True
 
 
 def same(a: sympy.Basic, b: sympy.Basic, budget: Budget | None = None) -> bool | None:

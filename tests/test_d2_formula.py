@@ -2,6 +2,7 @@
 the evaluation-based equivalence, the naming of differences, the time budget, and that nothing is evaluated."""
 
 import builtins
+import itertools
 import time
 from pathlib import Path
 
@@ -66,6 +67,31 @@ def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> Non
 ])
 def test_different_expressions_differ(written: str, claimed: str) -> None:
     assert equivalence.same(code(written), formula(claimed)) is False
+
+
+@pytest.mark.parametrize("written, claimed, possible", [
+    # a renaming can make them equal: the shared value at the diagonal point cannot tell them apart
+    ("a * torch.exp(-b) + c", "z + x * exp(-y)", True),
+    ("torch.clamp(r, 1 - e, 1 + e) * adv", "A * clip(ratio, 1 - eps, 1 + eps)", True),
+    ("u @ v.T", "W @ h.T", True),
+    ("(a - b) / c", "(x - y) / z", True),
+    ("torch.log(a - b)", "log(x - y)", True),  # no value where every symbol is equal: never ruled out there
+    # no renaming can: the filter rules the pair out before any renaming is tried
+    ("a * torch.exp(-b) + c", "z + x * exp(y)", False),
+    ("a + b", "x * y", False),
+    ("torch.sigmoid(a) * b", "tanh(x) * y", False),
+])
+def test_the_diagonal_point_rules_out_only_what_no_renaming_can_match(written: str, claimed: str,
+                                                                      possible: bool) -> None:
+    left, right = code(written), formula(claimed)
+    assert equivalence.may_match(left, right) is possible
+    symbols = sorted(right.free_symbols, key=lambda s: s.name)
+    leaves = sorted(left.free_symbols, key=lambda s: s.name)
+    values = equivalence.values(right)
+    assert values is not None
+    matched = any(equivalence.matches(left, values, {leaf.name: s.name for leaf, s in zip(leaves, order)})
+                  for order in itertools.permutations(symbols))
+    assert matched == possible  # sound (whatever some renaming matches is never ruled out), and here exact
 
 
 def test_a_small_code_constant_stays_apart_from_its_neighbour() -> None:
