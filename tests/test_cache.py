@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from extractors.cache import ENV_FOLDER, Cache, cache_folder
+from extractors.cache import ENV_FOLDER, Cache, _tool_stamp, cache_folder, tool_fingerprint
 from verifier.cli import demo_repository, main
 from verifier.run import verify
 from verifier.specs.load import load_paper
@@ -29,7 +29,9 @@ def repo(tmp_path: Path) -> Path:
 
 
 def entries(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".tmp-"))
+    """The cache's entries (not its remembered fingerprint)."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith(".tmp-")
+                  and p.name != "fingerprint")
 
 
 def report_json(repo: Path, out: Path, *options: str) -> bytes:
@@ -237,3 +239,28 @@ def test_the_table_is_not_kept_whole(repo, tmp_path, capsys):
     folder = Path(os.environ[ENV_FOLDER])
     status, _, _ = run_cli(capsys, str(repo), "--paper", PAPER, "-q", "-o", str(tmp_path / "table.txt"))
     assert status == 0 and len(entries(folder)) == FILES + 1  # the files and the verdicts; no rendered report
+
+
+def test_the_fingerprint_is_remembered_under_the_tool_s_stamp(tmp_path):
+    folder = tmp_path / "cache"
+    assert Cache(folder).fingerprint() == tool_fingerprint()
+    memo = folder / "fingerprint"
+    magic, stamp, remembered = memo.read_text().split()
+    assert (magic, stamp, remembered) == ("sauverify-fingerprint/1", _tool_stamp(), tool_fingerprint())
+    # with the same stamp the remembered value is read back, not computed again (shown with a made-up one)
+    memo.write_text(f"{magic} {stamp} {'f' * 64}\n")
+    assert Cache(folder).fingerprint() == "f" * 64
+
+
+@pytest.mark.parametrize("memo", [
+    f"sauverify-fingerprint/1 {'0' * 64} {'f' * 64}\n",  # another stamp: a file, the Python or a library changed
+    "sauverify-fingerprint/1 torn",
+    "\xff\xfe not text",
+    f"another-format/1 STAMP {'f' * 64}\n",
+])
+def test_a_stale_or_damaged_memo_is_computed_again_and_rewritten(tmp_path, memo):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / "fingerprint").write_text(memo.replace("STAMP", _tool_stamp()), encoding="utf-8")
+    assert Cache(folder).fingerprint() == tool_fingerprint()
+    assert (folder / "fingerprint").read_text().split()[1:] == [_tool_stamp(), tool_fingerprint()]
