@@ -1978,6 +1978,18 @@ def _penalties(claimed: sympy.Basic) -> list[tuple[sympy.Basic, sympy.Basic]]:
     return found
 
 
+def _of_placeholders(factor: sympy.Basic, known: frozenset[str]) -> bool:
+    """Whether ``factor`` is computed from the outputs of placeholder calls alone (``1/norm(attn(h))``: every symbol
+    sits inside a call of a function neither ``known`` nor a library operation). A placeholder stands for the
+    repository's own layer, whose code may apply the factor before returning (an attention block that returns its
+    output normalised), so the factor's absence where the layer is called proves nothing."""
+    table = operations.load()
+    calls = {n: sympy.Dummy() for n in _nodes(factor) if isinstance(n, AppliedUndef)
+             and n.func.__name__ not in known and n.func.__name__ not in table.operations
+             and n.func.__name__ not in _STRUCTURAL and n.func.__name__ not in table.activations}
+    return bool(calls) and substitute(factor, calls).free_symbols <= set(calls.values())
+
+
 def _edits(claimed: sympy.Basic, known: frozenset[str]):
     """Single edits inside the formula, outermost parts first: ``(edited formula, Difference)``. Only a ``known``
     function may be left out: a placeholder (``attn(h)``, ``f(x)``) stands for code a caller may apply."""
@@ -1992,7 +2004,7 @@ def _edits(claimed: sympy.Basic, known: frozenset[str]):
         yield claimed.xreplace({part: -part}), Difference("sign", f"sign of {part} flipped in the code")
         if isinstance(part, sympy.Mul):
             for factor in part.args:
-                if not factor.is_Number:
+                if not factor.is_Number and not _of_placeholders(factor, known):
                     yield claimed.xreplace({part: part / factor}), Difference(
                         "missing factor", f"factor {factor} of {part} is missing in the code", factor)
         if isinstance(part, sympy.Add):

@@ -229,6 +229,15 @@ def test_classify_names_one_edit_inside_the_formula(written: str, claimed: str, 
     assert found is not None and difference in found.text
 
 
+def test_a_factor_of_a_placeholder_output_alone_is_never_named_missing() -> None:
+    # the block behind attn may normalise its own output: its normalisation is not missing where attn is called
+    assert d2_formula.classify(formula("h + a * (attn(h) - h)"),
+                               formula("h + a * (attn(h) / norm(attn(h)) - h)")) is None
+    # a factor of the formula's own symbols still is, beside the placeholder (s scales what attn returns)
+    found = d2_formula.classify(formula("h + a * (attn(h) - h)"), formula("h + a * (s * attn(h) - h)"))
+    assert found is not None and found.text == "factor s of s*attn(h) is missing in the code"
+
+
 def test_an_exhausted_budget_raises_and_counts_nodes() -> None:
     budget = equivalence.Budget(10)
     with pytest.raises(equivalence.Exhausted):
