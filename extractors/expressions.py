@@ -26,7 +26,7 @@ from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, source_text
 from extractors.python_facts import child_nodes
 from extractors.trees import token_classes, visit
-from extractors.values import dotted_name
+from extractors.values import dotted_name, keyed_name
 from extractors.visitor import Visitor
 from sau.vocabulary import Location, split_where
 
@@ -344,6 +344,9 @@ class _Builder:
             direct = state.plain.translate(small.value)
             for target in targets:
                 name = dotted_name(target)
+                if name is None and (name := keyed_name(target)) is not None:  # terms["loss"] = ...: terms.loss
+                    for path in paths:
+                        _forget(target, path)  # and the mapping itself is no longer what was bound to it
                 if name is None:
                     for path in paths:
                         _forget(target, path)
@@ -358,9 +361,10 @@ class _Builder:
                 self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
             updated: cst.BaseExpression = small.target
-            if isinstance(updated, cst.Subscript) and dotted_name(updated.value) is not None:
+            if isinstance(updated, cst.Subscript) and keyed_name(updated) is None \
+                    and dotted_name(updated.value) is not None:
                 updated = updated.value  # probs[i] *= p: an element of probs accumulates, read as probs itself
-            name = dotted_name(updated)
+            name = dotted_name(updated) or keyed_name(updated)
             if name is None:
                 return
             combined = cst.BinaryOperation(cst.Name("__left__"), _AUG[type(small.operator)], small.value) \

@@ -34,7 +34,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from extractors.guards import too_complex
-from extractors.values import dotted_name
+from extractors.values import dotted_name, keyed_name
 
 _MAX_DEPTH = 60
 _MAX_NODES = 2000
@@ -296,6 +296,9 @@ class Translator:
         return self._unsupported(node, "attribute of an expression")
 
     def _subscript(self, node: cst.Subscript, depth: int) -> sympy.Basic:
+        keyed = keyed_name(node) if not self.strict else None
+        if keyed is not None:  # terms["mse"]: the entry under a string key, read as the name terms.mse
+            return self._name(keyed)
         base = self._translate(node.value, depth)
         shift = _slice_shift(node) if not self.strict else 0
         if shift:  # x[1:] beside x[:-1] is each element's successor (``_slice_shift``, ``successor_index``)

@@ -70,6 +70,20 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def keyed_name(node: cst.BaseExpression) -> str | None:
+    """``"terms.mse"`` for ``terms["mse"]``: an entry of a named mapping under a string key that is an identifier
+    reads as a name, as an attribute would (code keeps losses and outputs in dicts: ``terms["loss"] =
+    terms["mse"] + terms["vb"]``); ``None`` for any other node."""
+    if type(node) is not cst.Subscript or len(node.slice) != 1:
+        return None
+    index = node.slice[0].slice
+    if type(index) is not cst.Index or type(index.value) is not cst.SimpleString:
+        return None
+    key = index.value.evaluated_value
+    base = dotted_name(node.value)
+    return f"{base}.{key}" if base is not None and isinstance(key, str) and key.isidentifier() else None
+
+
 # Classes whose instances hold numbers or a stack of layers (a learnable scalar, a tensor, a list of blocks whose
 # length may be the claimed count): a binding to one of them may stand for a claimed number.
 _NUMBER_HOLDERS = frozenset({"Parameter", "Tensor", "FloatTensor", "LongTensor", "IntTensor", "Fraction", "Decimal",

@@ -7,7 +7,7 @@ import sympy
 
 import libcst as cst
 
-from extractors.values import builds_object, indexed_sequence, parse_value, reads_tensor_size
+from extractors.values import builds_object, indexed_sequence, keyed_name, parse_value, reads_tensor_size
 
 
 def test_constant_expressions_fold_to_numbers():
@@ -148,3 +148,16 @@ def test_indexed_sequence_reads_numbered_entries_in_order() -> None:
 def test_a_size_read_off_a_tensor_is_told(text: str, reads: bool) -> None:
     # a batch size read back from the batch mirrors the loader's setting; len() of a dataset is the data's own size
     assert reads_tensor_size(cst.parse_expression(text)) is reads
+
+
+@pytest.mark.parametrize("written, name", [
+    ('terms["mse"]', "terms.mse"),
+    ("self.out['logits']", "self.out.logits"),
+    ("x[0]", None),
+    ('x["not-an-identifier"]', None),
+    ('x[f"{key}"]', None),
+    ('x["a", "b"]', None),
+    ('make()["key"]', None),
+])
+def test_an_entry_under_a_string_key_reads_as_a_name(written: str, name: str | None) -> None:
+    assert keyed_name(cst.parse_expression(written)) == name
