@@ -1910,7 +1910,7 @@ def classify(code: sympy.Basic, claimed: sympy.Basic, specific: frozenset[str] =
         return Difference("factor", f"constant factor {_number(ratio.real)} against the formula")
     if isinstance(claimed, sympy.Add):
         for term in claimed.args:
-            if same(code, claimed - term):
+            if not _beside_layer(term, claimed, specific) and same(code, claimed - term):
                 return Difference("missing", f"term {term} of the formula is missing", term)
     if isinstance(code, sympy.Add):
         for term in code.args:
@@ -1978,16 +1978,41 @@ def _penalties(claimed: sympy.Basic) -> list[tuple[sympy.Basic, sympy.Basic]]:
     return found
 
 
-def _of_placeholders(factor: sympy.Basic, known: frozenset[str]) -> bool:
-    """Whether ``factor`` is computed from the outputs of placeholder calls alone (``1/norm(attn(h))``: every symbol
-    sits inside a call of a function neither ``known`` nor a library operation). A placeholder stands for the
-    repository's own layer, whose code may apply the factor before returning (an attention block that returns its
-    output normalised), so the factor's absence where the layer is called proves nothing."""
+def _layer_calls(expression: sympy.Basic, known: frozenset[str]) -> list[sympy.Basic]:
+    """The calls in ``expression`` of functions neither ``known`` nor the operations table's (``_library_names``):
+    placeholders and the repository's own layers (``attn(h)``, ``final_layer(x)`` for a claimed ``W_o @ x``), whose
+    code the formula does not show."""
+    library = _library_names()
+    return [n for n in _nodes(expression) if isinstance(n, AppliedUndef)
+            and n.func.__name__ not in known and n.func.__name__ not in library]
+
+
+@lru_cache(maxsize=1)
+def _library_names() -> frozenset[str]:
+    """The function names the operations table knows: its operations and activations, the functions its forms
+    compute (``rfft`` reads as ``fft``), and the structural ones (``getitem``, ``matmul``)."""
     table = operations.load()
-    calls = {n: sympy.Dummy() for n in _nodes(factor) if isinstance(n, AppliedUndef)
-             and n.func.__name__ not in known and n.func.__name__ not in table.operations
-             and n.func.__name__ not in _STRUCTURAL and n.func.__name__ not in table.activations}
+    forms = [op.form for op in table.operations.values() if op.form is not None]
+    forms += list(table.einsum.values()) + list(table.attributes.values())
+    computed = {n.func.__name__ for form in forms for n in _nodes(form) if isinstance(n, AppliedUndef)}
+    return frozenset(table.operations) | table.activations | _STRUCTURAL | computed
+
+
+def _of_placeholders(factor: sympy.Basic, known: frozenset[str]) -> bool:
+    """Whether ``factor`` is computed from the outputs of layer calls alone (``1/norm(attn(h))``: every symbol sits
+    inside a call ``_layer_calls`` finds). The layer's own code may apply the factor before returning (an attention
+    block that returns its output normalised), so the factor's absence where the layer is called proves nothing."""
+    calls = {n: sympy.Dummy() for n in _layer_calls(factor, known)}
     return bool(calls) and substitute(factor, calls).free_symbols <= set(calls.values())
+
+
+def _beside_layer(term: sympy.Basic, total: sympy.Basic, known: frozenset[str]) -> bool:
+    """Whether ``term`` of the sum ``total`` sits beside a layer call (``_layer_calls``) and holds none itself: the
+    layer's own code may add it (``nn.Linear`` adds its bias: ``b_o`` of ``relu(W_o @ x + b_o)`` is in
+    ``self.final_layer(x)``; a block may add its residual), so its absence where the layer is called proves
+    nothing."""
+    return not _layer_calls(term, known) and any(_layer_calls(other, known) for other in total.args
+                                                 if other is not term)
 
 
 def _edits(claimed: sympy.Basic, known: frozenset[str]):
@@ -2009,8 +2034,9 @@ def _edits(claimed: sympy.Basic, known: frozenset[str]):
                         "missing factor", f"factor {factor} of {part} is missing in the code", factor)
         if isinstance(part, sympy.Add):
             for term in part.args:
-                yield claimed.xreplace({part: part - term}), Difference(
-                    "missing", f"term {term} of {part} is missing in the code", term)
+                if not _beside_layer(term, part, known):
+                    yield claimed.xreplace({part: part - term}), Difference(
+                        "missing", f"term {term} of {part} is missing in the code", term)
             yield from _group_signs(claimed, part)
             complement = _complement_of(part)
             if complement is not None:  # a schedule's 1 - k read as k (alpha for 1 - alpha)

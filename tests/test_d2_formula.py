@@ -233,6 +233,11 @@ def test_a_factor_of_a_placeholder_output_alone_is_never_named_missing() -> None
     # the block behind attn may normalise its own output: its normalisation is not missing where attn is called
     assert d2_formula.classify(formula("h + a * (attn(h) - h)"),
                                formula("h + a * (attn(h) / norm(attn(h)) - h)")) is None
+    # nor a term beside a layer call: the layer may add it (nn.Linear its bias, a block its residual)
+    assert d2_formula.classify(formula("relu(final_layer(x))"), formula("relu(final_layer(x) + b)")) is None
+    # a term of a library operation's sum still is (fft is the table's)
+    found = d2_formula.classify(formula("ifft(fft(v) * R)"), formula("ifft(fft(v) * R) + v * W"))
+    assert found is not None and found.text == "term W*v of the formula is missing"
     # a factor of the formula's own symbols still is, beside the placeholder (s scales what attn returns)
     found = d2_formula.classify(formula("h + a * (attn(h) - h)"), formula("h + a * (s * attn(h) - h)"))
     assert found is not None and found.text == "factor s of s*attn(h) is missing in the code"
