@@ -277,8 +277,9 @@ class _Builder:
         def resolve(node, operands, keywords):
             return self._inline(node, operands, key, qualname, keywords)
 
-        translator = Translator(self.operations, env=env, resolve_call=resolve)
-        plain = Translator(self.operations, resolve_call=resolve)  # no substitution: the direct form
+        stored: set[str] = set()  # the entries under string keys this body has stored (``keyed_name``)
+        translator = Translator(self.operations, env=env, resolve_call=resolve, stored=stored)
+        plain = Translator(self.operations, resolve_call=resolve, stored=stored)  # no substitution: the direct form
         state = _State(translator, plain, positions)
         self._block(statements, record, state, [_Path(env)])
 
@@ -345,6 +346,7 @@ class _Builder:
             for target in targets:
                 name = dotted_name(target)
                 if name is None and (name := keyed_name(target)) is not None:  # terms["loss"] = ...: terms.loss
+                    state.plain.stored.add(name)  # later reads of the entry read the name (both translators)
                     for path in paths:
                         _forget(target, path)  # and the mapping itself is no longer what was bound to it
                 if name is None:
@@ -361,10 +363,12 @@ class _Builder:
                 self._bind(name, direct, values, small, line_node, record, state, paths, step, steps, kind)
         elif isinstance(small, cst.AugAssign):
             updated: cst.BaseExpression = small.target
-            if isinstance(updated, cst.Subscript) and keyed_name(updated) is None \
-                    and dotted_name(updated.value) is not None:
+            keyed = keyed_name(updated) if isinstance(updated, cst.Subscript) else None
+            if keyed is not None and keyed not in state.plain.stored:
+                keyed = None  # an entry stored elsewhere: an element of its mapping, as any other
+            if keyed is None and isinstance(updated, cst.Subscript) and dotted_name(updated.value) is not None:
                 updated = updated.value  # probs[i] *= p: an element of probs accumulates, read as probs itself
-            name = dotted_name(updated) or keyed_name(updated)
+            name = dotted_name(updated) or keyed
             if name is None:
                 return
             combined = cst.BinaryOperation(cst.Name("__left__"), _AUG[type(small.operator)], small.value) \

@@ -193,8 +193,9 @@ class Translator:
     ``operations`` is the table of array operations (``None``: the base functions only). ``strict`` raises
     ``FormulaError`` on constructs without a formula meaning (claimed formulas); otherwise such a construct
     becomes an opaque symbol (code). ``env`` maps a name (``x``, ``self.scale``) to the expression a local
-    definition bound it to, so a computation split over several statements reads as one expression.
-    ``resolve_call(node, operands, keywords)`` may return the expression of a call into the repository's own code (a
+    definition bound it to, so a computation split over several statements reads as one expression; ``stored``
+    names the entries under string keys the code being read has stored (``terms.mse`` after ``terms["mse"] =
+    ...``), which then read as those names. ``resolve_call(node, operands, keywords)`` may return the expression of a call into the repository's own code (a
     small helper function) given its positional operands, and ``keywords()`` its keyword arguments by name
     (translated only when asked: most calls resolve to no helper), or ``None``. Raises ``FormulaError`` (strict) or
     returns an opaque symbol (lenient) when the expression exceeds the size or depth bounds.
@@ -203,9 +204,10 @@ class Translator:
     def __init__(self, operations: Operations | None = None, strict: bool = False,
                  env: dict[str, sympy.Basic] | None = None,
                  resolve_call: Callable[[cst.Call, list[sympy.Basic], Callable[[], dict[str, sympy.Basic]]],
-                                        sympy.Basic | None] | None = None) -> None:
+                                        sympy.Basic | None] | None = None, stored: set[str] | None = None) -> None:
         self.operations = operations
         self.strict = strict
+        self.stored = stored if stored is not None else set()
         self.env = env if env is not None else {}
         self.resolve_call = resolve_call
         self._budget = _MAX_NODES
@@ -297,7 +299,10 @@ class Translator:
 
     def _subscript(self, node: cst.Subscript, depth: int) -> sympy.Basic:
         keyed = keyed_name(node) if not self.strict else None
-        if keyed is not None:  # terms["mse"]: the entry under a string key, read as the name terms.mse
+        if keyed is not None and keyed in self.stored:
+            # terms["mse"] after terms["mse"] = ...: the entry the code being read stored reads as the name
+            # terms.mse (its value where substituted); an entry stored elsewhere (w = self.weights; w["w_wxy"])
+            # stays an element of its mapping, named after the mapping (``weights``)
             return self._name(keyed)
         base = self._translate(node.value, depth)
         shift = _slice_shift(node) if not self.strict else 0
