@@ -96,16 +96,19 @@ def tool_fingerprint() -> str:
 @_once
 def _tool_stamp() -> str:
     """A SHA-256 (hex) of what ``tool_fingerprint`` reads, by size and modification time instead of bytes and
-    versions: the size and time of every file of the project's packages, the Python version and executable, and the
-    modification time of every folder on ``sys.path`` (installing, upgrading or removing a library adds or removes
-    its metadata folder there). The test Python itself uses to reuse a compiled module (PEP 552's default)."""
+    versions: the size and time of every file of the project's packages (and the bytes of its ``.yaml`` data files,
+    which no compiled copy stands for), the Python version and executable, and the modification time of every
+    folder on ``sys.path`` (installing, upgrading or removing a library adds or removes its metadata folder there).
+    For the code, the test Python itself uses to reuse a compiled module (PEP 552's default)."""
     digest = hashlib.sha256(f"{sys.version}\0{sys.executable}\0".encode())
     for path in _tool_files():
         try:
             info = os.stat(path)
+            # the data files (word lists, tables) by their bytes: few and small, and no compiled copy keeps them
+            data = hashlib.sha256(Path(path).read_bytes()).hexdigest() if path.endswith(".yaml") else ""
         except OSError:
             return ""  # a file vanished since it was listed: no stamp, the fingerprint is computed
-        digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+        digest.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0{data}\0".encode())
     for entry in sys.path:
         try:
             digest.update(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}\0".encode())
@@ -248,13 +251,16 @@ def tree_manifest(root: Path, hashes: dict[str, str]) -> bytes:
 
 def repository_manifest(root: Path, max_bytes: int, exclude: tuple[str, ...], all_projects: bool) -> bytes:
     """``tree_manifest`` of ``root`` with the content hash of every file the index would read (``walk`` with the
-    same options), computed without parsing any: what a key over a whole run's inputs needs. Raises
+    same options), then every path the walk passed over with its reason (a link to a folder, a folder it could not
+    list, a run-output folder: they change a run's warnings and what it may settle, and ``tree_manifest`` lists
+    files only), computed without parsing any: what a key over a whole run's inputs needs. Raises
     ``NotADirectoryError`` when ``root`` is not a folder."""
-    files, _ = walk(root, max_bytes, exclude, all_projects)
+    files, skipped = walk(root, max_bytes, exclude, all_projects)
     hashes = {}
     for source in files:
         try:
             hashes[source.relative] = hashlib.sha256(source.path.read_bytes()).hexdigest()
         except OSError:  # described by its size and time instead, as the index's key does
             continue
-    return tree_manifest(root, hashes)
+    passed = "\n".join(f"{item.relative}\0{item.reason}\0{item.unread}" for item in skipped)
+    return tree_manifest(root, hashes) + b"\n\0skipped\n" + passed.encode("utf-8", "surrogateescape")

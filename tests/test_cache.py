@@ -264,3 +264,23 @@ def test_a_stale_or_damaged_memo_is_computed_again_and_rewritten(tmp_path, memo)
     (folder / "fingerprint").write_text(memo.replace("STAMP", _tool_stamp()), encoding="utf-8")
     assert Cache(folder).fingerprint() == tool_fingerprint()
     assert (folder / "fingerprint").read_text().split()[1:] == [_tool_stamp(), tool_fingerprint()]
+
+
+def test_a_path_the_walk_passes_over_changes_the_whole_report_s_key(repo, tmp_path, capsys):
+    arguments = (str(repo), "--paper", PAPER, "--format", "json")
+    before = run_cli(capsys, *arguments)
+    (repo / "results").mkdir()  # a run-output folder: no file in it, but a warning and a skipped path
+    after = run_cli(capsys, *arguments)
+    assert "warning: results/: skipped" in after[2] and "results/" not in before[2]
+    assert after == run_cli(capsys, *arguments, "--no-cache")
+    (repo / "notes").mkdir()
+    (repo / "notes" / "lr.py").write_text("lr = 0.5\n")
+    (repo / "notes").chmod(0o000)  # a folder the walk cannot list: its absence settles nothing
+    try:
+        unlisted = run_cli(capsys, *arguments)
+        if os.access(repo / "notes", os.R_OK):  # root reads it anyway: nothing to compare
+            return
+        assert "warning: notes/: folder not read" in unlisted[2]
+        assert unlisted == run_cli(capsys, *arguments, "--no-cache")
+    finally:
+        (repo / "notes").chmod(0o755)

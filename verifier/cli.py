@@ -253,7 +253,12 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_INPUT
     run = _render(args, inputs, spec, judge, cache, saved)
     if run is not None and key is not None and cache is not None:
-        cache.put(key, run)
+        try:
+            unchanged = inputs.key(cache) == key  # a file edited while the run read it: keep nothing
+        except OSError:
+            unchanged = False
+        if unchanged:
+            cache.put(key, run)
     return run.status if run is not None else EXIT_INPUT
 
 
