@@ -17,7 +17,7 @@ import tempfile
 import time
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 # Only what building the parser needs is imported here, so that ``verify --help`` starts at once; the analysis
 # (libcst, sympy, networkx through the rules), rich and the spec loaders are imported where a command uses them.
@@ -286,16 +286,8 @@ def _render(args: argparse.Namespace, inputs: RunInputs, spec: PaperSpec, judge,
     status = _judge_summary(judge, args.quiet)
     render = FORMATS[inputs.fmt].render
     text = render(report) if render is not None else ""
-    try:
-        if render is not None:
-            write_text(text, args.output)
-        else:
-            FORMATS[inputs.fmt].write(report, args.output, args.explain)
-    except BrokenPipeError:  # `verify ... | head`: the reader left; that is not an error
-        sys.stderr.close()
-    except OSError as error:  # a full disk, /dev/full, a folder made read-only during the run
-        _say(f"verify: error: {args.output or 'standard output'}: cannot write the report: "
-             f"{error.strerror or error}")
+    if not _written(lambda: write_text(text, args.output) if render is not None
+                    else FORMATS[inputs.fmt].write(report, args.output, args.explain), args.output):
         return None
     if args.save_decisions is not None:
         try:
@@ -326,16 +318,24 @@ def _replay(run: RenderedRun, output: Path | None, quiet: bool) -> int:
     if not quiet:
         for line in run.warnings:
             _say(line)
-    try:
-        write_text(run.text, output)
-    except BrokenPipeError:
-        sys.stderr.close()
-    except OSError as error:
-        _say(f"verify: error: {output or 'standard output'}: cannot write the report: {error.strerror or error}")
+    if not _written(lambda: write_text(run.text, output), output):
         return EXIT_INPUT
     for line in run.failures:
         _say(line)
     return run.status
+
+
+def _written(write: Callable[[], None], output: Path | None) -> bool:
+    """Run ``write`` (the report to ``output``, or standard output when ``None``); ``False`` when it could not be
+    written (said). A reader that left the pipe (``verify ... | head``) is no error."""
+    try:
+        write()
+    except BrokenPipeError:
+        sys.stderr.close()
+    except OSError as error:  # a full disk, /dev/full, a folder made read-only during the run
+        _say(f"verify: error: {output or 'standard output'}: cannot write the report: {error.strerror or error}")
+        return False
+    return True
 
 
 def _stderr_console() -> Console:

@@ -4,8 +4,8 @@ on an unchanged repository with the same spec and options writes the same bytes 
 parsing any file (issue 20: a fully cached run need not import the parsers at all).
 
 The key (``extractors.cache.Cache.key``, which adds the tool's fingerprint) holds the repository's manifest (the
-content hash of every file the index would read, the size and time of any other:
-``extractors.cache.repository_manifest``), the spec's source (``verifier.specs.load.SpecSource.identity``: its
+content hash of every file the index would read, the size and time of any other, every path the walk passes over
+with its reason: ``extractors.cache.repository_manifest``), the spec's source (``verifier.specs.load.SpecSource.identity``: its
 format, registry row and bytes), the repository as reports name it, and every option that changes what is read,
 decided or written. Only runs whose output is a function of those alone are kept: a report rendered as text (not
 the terminal table, whose layout follows the terminal), without the LLM judge (its answers come from elsewhere) and
