@@ -83,7 +83,8 @@ class Operation:
     operand unchanged; ``layout`` lists pairs of literal dimension arguments (``x.transpose(1, 2)``) with which the
     operation only moves axes of a batch of matrices and leaves the first operand's values as they are; ``joins``
     marks a concatenation (``Translator._join``): the function ``concat`` of its parts, or the values of the one
-    collection it joins."""
+    collection it joins; ``defaults`` maps an operand letter to what the library uses when the call leaves that
+    operand out (``scaled_dot_product_attention``'s scale, 1/sqrt of the head width), read in formula syntax."""
 
     name: str
     operands: int | None = 1
@@ -92,6 +93,7 @@ class Operation:
     identity: bool = False
     layout: frozenset[tuple[int, ...]] = frozenset()
     joins: bool = False
+    defaults: dict[str, sympy.Basic] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -391,6 +393,12 @@ class Translator:
                     while len(operands) <= position:
                         operands.append(MISSING_OPERAND)
                     operands[position] = self._translate(arg.value, depth)
+        for letter, default in operation.defaults.items():
+            position = _OPERAND_LETTERS.index(letter)
+            while len(operands) <= position:
+                operands.append(MISSING_OPERAND)
+            if operands[position] == MISSING_OPERAND:
+                operands[position] = default
         if operation.form is None:
             return self._uninterpreted(name, operands)
         return _apply(_reduced(operation.form, node), operands)

@@ -141,10 +141,15 @@ def parse_table(data: dict) -> Operations:
         layout = entry.get("layout") or []
         if not isinstance(layout, list) or not all(isinstance(d, list) for d in layout):
             raise ValueError(f"operations.{name}.layout: expected a list of dimension lists")
+        defaults = entry.get("defaults") or {}
+        if not isinstance(defaults, dict) or not all(isinstance(k, str) and len(k) == 1 and isinstance(v, str)
+                                                     for k, v in defaults.items()):
+            raise ValueError(f"operations.{name}.defaults: expected operand letter: formula text")
         operations[name] = Operation(name, None if count == "all" else count, dict(entry.get("keywords", {})),
                                      form, bool(entry.get("identity", False)),
                                      frozenset(tuple(int(d) for d in dims) for dims in layout),
-                                     bool(entry.get("joins", False)))
+                                     bool(entry.get("joins", False)),
+                                     {letter: parse_formula(text) for letter, text in defaults.items()})
     einsum = {key.replace(" ", ""): parse_formula(form) for key, form in (data.get("einsum") or {}).items()}
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),

@@ -348,6 +348,38 @@ def test_a_keyword_setting_selects_another_operation(written: str, read: str) ->
     assert Translator(operations.load()).translate(cst.parse_expression(written)) == formula(read)
 
 
+@pytest.mark.parametrize(("written", "read"), [
+    # left out, the scale is 1/sqrt of the head width and the mask none; passed as None, the same
+    ("F.scaled_dot_product_attention(q, k, v)", "softmax(q @ transpose(k) / sqrt(head_dim)) @ v"),
+    ("F.scaled_dot_product_attention(q, k, v, attn_mask=None, scale=None)",
+     "softmax(q @ transpose(k) / sqrt(head_dim)) @ v"),
+    ("F.scaled_dot_product_attention(q, k, v, m, 0.1)", "softmax(q @ transpose(k) / sqrt(head_dim) + m) @ v"),
+    ("F.scaled_dot_product_attention(q, k, v, attn_mask=m, scale=s)", "softmax(q @ transpose(k) * s + m) @ v"),
+    ("F.scaled_dot_product_attention(q, k, v, is_causal=True)",
+     "softmax(q @ transpose(k) / sqrt(head_dim) + causal_mask) @ v"),
+    ("xops.memory_efficient_attention(q, k, v, attn_bias=b)", "softmax(q @ transpose(k) / sqrt(head_dim) + b) @ v"),
+    ("flash_attn_func(q, k, v, 0.1, s)", "softmax(q @ transpose(k) / sqrt(head_dim)) @ v"),  # 4th: dropout_p
+    ("flash_attn_func(q, k, v, softmax_scale=s, causal=True)", "softmax(q @ transpose(k) * s + causal_mask) @ v"),
+    ("flash_attn_varlen_func(q, k, v, cu_q, cu_k, n_q, n_k, causal=True)",
+     "softmax(q @ transpose(k) / sqrt(head_dim) + causal_mask) @ v"),
+])
+def test_fused_attention_reads_as_its_documented_formula(written: str, read: str) -> None:
+    assert Translator(operations.load()).translate(cst.parse_expression(written)) == \
+        Translator(operations.load()).translate(cst.parse_expression(_as_code(read)))
+
+
+def _as_code(formula_text: str) -> str:
+    """A formula over softmax and transpose written as the code the translator reads the same way."""
+    return formula_text.replace("transpose(k)", "k.transpose(-2, -1)").replace("softmax(", "F.softmax(")
+
+
+def test_an_operation_default_that_is_not_formula_text_is_refused() -> None:
+    with pytest.raises(ValueError, match="operations.sdpa.defaults: expected operand letter: formula text"):
+        operations.parse_table({"operations": {"sdpa": {"operands": 3, "defaults": {"scale": "1"}}}})
+    with pytest.raises(ValueError, match="operations.sdpa.defaults: expected operand letter: formula text"):
+        operations.parse_table({"operations": {"sdpa": {"operands": 3, "defaults": {"f": 1}}}})
+
+
 def test_a_selection_entry_that_is_not_a_mapping_of_literals_is_refused() -> None:
     with pytest.raises(ValueError, match="selections.topk: expected keyword"):
         operations.parse_table({"selections": {"topk": {"largest": "bottomk"}}})
