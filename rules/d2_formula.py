@@ -445,6 +445,11 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget)
             found = _match(claim, code, leaves, functions, signs, search.budget)
+            if found is None and not opaque:  # a stack of layers written out: only ever equivalent (never a drift)
+                stacked = _stacked_variant(claim, code, functions, table, glossary, search.placeholders)
+                if stacked is not claim:
+                    found = _match(stacked, code, leaves, functions, signs, search.budget)
+                    claim = stacked if found is not None else claim
             factor = None
             if found is None and claim.tiny and claimed_name and not opaque and form not in branches:
                 factor = _scaled_factor(claim, code, search.budget)
@@ -1547,6 +1552,64 @@ def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary
                                 lambda e: sympy.Function(renamed[e.func.__name__])(*e.args))
         variants[key] = _claim(rhs, glossary) or claim
     return variants[key]
+
+
+# words of a claimed function's name that make it a stack of layers (``mlp``, ``conv_stack``): code writes such a
+# network out as its layers, each called in turn with activations and normalisations between them
+_STACK_WORDS = frozenset({"mlp", "ffn", "stack", "cnn", "layers", "blocks"})
+
+
+def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary: dict, variants: dict) -> _Claim:
+    """The claim with its one stack of layers (``conv_stack``, ``mlp``: a ``_STACK_WORDS`` word in the name) written
+    out as the chain of layer calls the code makes in its place, or the claim as it is. Only for a claim that is a
+    chain of one-argument functions down to the stack (``elu(layer_norm(linear(conv_stack(x))))``, or
+    ``mlp(concat(z_s, z_a))``) and code that is such a chain too: the functions above the stack meet the code's one
+    by one (the same function, or for a claimed layer such as ``linear``, any call of the code's own: it is renamed
+    to it), and the stack takes the code's calls below them while they are layer calls, activations or
+    normalisations, two layer calls at least, down to the argument the claim gives it. Used only to find an
+    equivalent, never to name a drift: the stack's inside is the code's, not the claim's."""
+    stacks = [n for n in claim.functions if n not in table.operations and _STACK_WORDS & set(names.words(n))]
+    if len(stacks) != 1:
+        return claim
+    key = ("stacked", claim.rhs, code)
+    if key in variants:
+        return variants[key]
+    variants[key] = claim
+    spare = frozenset(f for f in functions if f not in claim.functions and f not in table.activations
+                      and f not in table.operations and f not in _STRUCTURAL)
+    layers = frozenset(_claimed_layers(claim.rhs)) | {stacks[0]}
+    outer: list[str] = []
+    node, at = claim.rhs, code
+    while isinstance(node, AppliedUndef) and node.func.__name__ != stacks[0]:
+        name = node.func.__name__
+        if len(node.args) != 1 or not isinstance(at, AppliedUndef) or len(at.args) != 1:
+            return claim
+        if name in layers and at.func.__name__ in spare:
+            outer.append(at.func.__name__)
+        elif name == at.func.__name__:
+            outer.append(name)
+        else:
+            return claim
+        node, at = node.args[0], at.args[0]
+    if not isinstance(node, AppliedUndef) or len(node.args) != 1:
+        return claim
+    chain: list[str] = []
+    while isinstance(at, AppliedUndef) and len(at.args) == 1 and (
+            at.func.__name__ in spare or at.func.__name__ in table.activations or _normalising(at.func.__name__)):
+        chain.append(at.func.__name__)
+        at = at.args[0]
+    if sum(1 for name in chain if name in spare) < 2:
+        return claim
+    rhs = node.args[0]
+    for name in reversed(outer + chain):
+        rhs = sympy.Function(name)(rhs)
+    variants[key] = _claim(rhs, glossary) or claim
+    return variants[key]
+
+
+def _normalising(name: str) -> bool:
+    """Whether a call of ``name`` normalises its input (``layer_norm``, ``rms_norm``): a step inside a stack."""
+    return name in ("layer_norm", "rms_norm", "group_norm", "batch_norm")
 
 
 @lru_cache(maxsize=1 << 12)
