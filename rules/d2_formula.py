@@ -14,7 +14,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
   layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its placeholder, renamed to the
-  code's one call in its place, ``_placeholder_variant``), each branch of a conditional
+  code's one call in its place, ``_placeholder_variant``; a claimed stack of layers, ``conv_stack``, written out
+  as the code's chain of layer calls, ``_stacked_variant``, for an equivalent only), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
   one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
