@@ -54,7 +54,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
   and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
-  ``cov_f`` holds ``cov``): the SAU scores 0, settled.
+  ``cov_f`` holds ``cov``; one-letter names aside), and the formulas' search finds none of them computed (code
+  may compute them under one-letter names only, ``u``, ``v``): the SAU scores 0, settled.
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
@@ -182,10 +183,11 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         parsed.append((text, lhs, rhs))
     assigned = {c.target.rsplit(".", 1)[-1] for r in records for c in r.expressions}
     lhs_found = _assigned_to(lhs_keys, assigned)
-    if not named_in_code and not lhs_found and keys:
-        shown = ", ".join(sau.checks.get("mechanism", ()))
-        return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
-                       "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
+    # no name of the mechanism, nor a left-hand name other than a generic one (u, v): absent, unless the search
+    # below finds the formulas computed all the same under one-letter names
+    unnamed = not named_in_code and not lhs_found and bool(keys)
+    if unnamed and not parsed:
+        return _absent(sau)
     dead = index.analysis(dead_functions)
     stubs = [(r, stub_of(r, index)) for r in records if stub_of(r, index) is not None and _owned(r, keys)
              and not dead(r)]
@@ -211,6 +213,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                    if pending else f"operation budget of {budget} exhausted chaining the formulas")
         return _ambiguous(sau, results, scope, "; ".join([*(_describe(r) for r in results), stopped]), index,
                           named_in_code, stubs)
+    if unnamed and all(r.outcome == UNKNOWN for r in results):
+        return _absent(sau)
     reason = "; ".join(_describe(r) for r in results)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
@@ -224,6 +228,13 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
     return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
+
+
+def _absent(sau: SAU) -> Verdict:
+    """The settled verdict of a mechanism the code neither names nor computes (module docstring, **absent**)."""
+    shown = ", ".join(sau.checks.get("mechanism", ()))
+    return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
+                   "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
 
 
 # -- one formula ----------------------------------------------------------------------------------------------------
@@ -271,6 +282,9 @@ class _Search:
     words: frozenset[str] = frozenset()  # the words of the statement and the mechanism keywords
     # (class, method) of the methods that override a repository base class's (``d2_stubs.overriding_methods``)
     overriding: frozenset[tuple[str, str]] = frozenset()
+    # (file, class) of the candidates an earlier formula of the SAU was found equivalent at: the SAU's other
+    # formulas are looked for there first (nGPT's MLP computes u and nu; its attention has a W_v too)
+    found_in: set = field(default_factory=set)
 
     def variant(self, record: FunctionRecord) -> bool:
         """``record`` overrides a method of a repository base class: a variant (an ablation, a baseline) of the
@@ -358,7 +372,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # a method overriding a repository base class's (an ablation's) after the base's, which runs by default
     ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
                      key=lambda pair: (not _glossary_named(pair[1].target.rsplit(".", 1)[-1], lhs_hints),
-                                       search.dead(pair[0]), search.variant(pair[0]), id(pair[0]) not in search.named))
+                                       search.dead(pair[0]), search.variant(pair[0]), id(pair[0]) not in search.named,
+                                       _owner(pair[1]) not in search.found_in))
 
     def drift_check(record: FunctionRecord, candidate: CodeExpression, parts: bool = False) -> FormulaResult | None:
         """The named difference of one candidate where a drift may be decided (as in the search below), or None;
@@ -462,6 +477,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                          on_target, tied, lhs is not None):
                 if not search.dead(record):
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
+                    search.found_in.add(_owner(candidate))
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 if unreached is None:
                     unreached = FormulaResult(
@@ -2124,6 +2140,12 @@ def _complement_of(part: sympy.Add) -> sympy.Basic | None:
 
 
 # -- helpers --------------------------------------------------------------------------------------------------------
+def _owner(candidate: CodeExpression) -> tuple[str, str]:
+    """(file, class) of a candidate's function (its module for a top-level function)."""
+    owner = candidate.function.rsplit(".", 1)[0] if "." in candidate.function else ""
+    return candidate.file, owner
+
+
 def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | None]:
     """(lhs symbol, rhs) of a definition ``name == expr``; (None, expr) for a bare expression; (None, None) when
     the left-hand side is itself an expression (an invariant, not a definition). A function defined on its
@@ -2171,8 +2193,17 @@ def _hints(symbol: str, glossary: dict) -> set[str]:
     normalised key, and its words run together (``_squashed``)."""
     root = symbol.split(".")[0]
     entry = glossary.get(root, {})
-    written = [root] + [_last_part(n) for n in entry.get("code_names", ())]
+    written = [root] + [_last_part(n) for n in entry.get("code_names", ())] + _subscripted(root, glossary)
     return {k for n in written for k in _name_keys(n)} | {_squashed(n) for n in written}
+
+
+def _subscripted(symbol: str, glossary: dict) -> list[str]:
+    """The names code gives a symbol subscripted by another of the glossary's (``W_nu``, ``s_nu``) after that one's
+    code names: the subscript written as code writes the symbol (``nu`` as ``v``: ``W_v``, ``s_v``)."""
+    head, _, subscript = symbol.rpartition("_")
+    if not head or subscript not in glossary or subscript == symbol:
+        return []
+    return [f"{head}_{_last_part(n)}" for n in glossary[subscript].get("code_names", ()) if _last_part(n) != subscript]
 
 
 def _name_keys(name: str) -> tuple[str, str]:
