@@ -11,7 +11,8 @@ Usage:
 Prints the inter-rater agreement of the labels; the verifier per dimension and per static basis (settle rate,
 agreement of settled verdicts and of all scored estimates with the truth: exact, within ±0.25, quadratic weighted
 kappa; wrong settles, settled more than 0.25 from the truth); per recipe kind the detection rate (the target's
-score dropped) and the false alarms per mutant; and SA-Bench's judge against the same labels. ``--json`` writes the
+score dropped), the share named (the verdict names the edit: ``benchmarks.truth.mutant_outcome``) and the false
+alarms per mutant; and SA-Bench's judge against the same labels. ``--json`` writes the
 figures and every verdict and mutant. A repository that cannot be verified, or a recipe that does not apply, costs
 only itself: the rest runs, the figures are printed, and each error is named on stderr (file and line). Exit status
 0; 2 on usage or input errors, including those.
@@ -41,12 +42,15 @@ from verifier.specs.errors import SpecError  # noqa: E402
 SCHEMA = "sauverify-truth/1"
 
 
-def _verdicts(repo: Path, spec, shown: str) -> tuple[dict[str, tuple[float | None, str]], dict[str, truth.Spans]]:
-    """Each SAU's (score, status) and its evidence spans outside notebook cells (``truth.Spans``)."""
+def _verdicts(repo: Path, spec, shown: str) -> tuple[dict[str, tuple[float | None, str]], dict[str, truth.Spans],
+                                                    dict[str, str | None]]:
+    """Each SAU's (score, status), its evidence spans outside notebook cells (``truth.Spans``, most telling first)
+    and its drift kind (``None`` without one)."""
     report = verify(repo, spec, shown, exclude=EXCLUDE)
     return ({v.sau.id: (v.score, str(v.status)) for v in report.verdicts},
             {v.sau.id: tuple((e.file, e.line, e.end_line) for e in v.evidence if e.cell is None)
-             for v in report.verdicts})
+             for v in report.verdicts},
+            {v.sau.id: None if v.drift is None else str(v.drift) for v in report.verdicts})
 
 
 def run_repository(job: dict) -> dict:
@@ -60,7 +64,7 @@ def run_repository(job: dict) -> dict:
         return row
     try:
         spec = load_spec(job["paper"], "curated", None)
-        before, cited = _verdicts(repo, spec, str(repo))
+        before, cited, drifts = _verdicts(repo, spec, str(repo))
     except (SpecError, OSError, NothingToRead) as error:
         row["errors"].append(str(error))
         return row
@@ -70,11 +74,12 @@ def run_repository(job: dict) -> dict:
         try:
             with tempfile.TemporaryDirectory(prefix="sauverify-recipe-") as temporary:
                 copy = truth.apply_recipe(recipe, repo, Path(temporary) / "repo")
-                after, cited_after = _verdicts(copy, spec, str(repo))
+                after, cited_after, drifts_after = _verdicts(copy, spec, str(repo))
         except (truth.TruthError, OSError) as error:
             row["errors"].append(str(error))
             continue
-        row["mutants"].append(truth.mutant_outcome(recipe, before, after, (cited, cited_after)))
+        row["mutants"].append(truth.mutant_outcome(recipe, before, after, (cited, cited_after),
+                                                   (drifts, drifts_after)))
     return row
 
 
@@ -111,12 +116,13 @@ def print_figures(figures: dict, console: Console) -> None:
                   markup=False, highlight=False)
     if figures["recipes"]:
         drift = Table(title="Mutation recipes at the truth evidence")
-        for column in ("kind", "mutants", "detected", "rate", "mutants with a false alarm", "false alarms / mutant",
-                       "collateral / mutant"):
+        for column in ("kind", "mutants", "detected", "rate", "named", "rate ", "mutants with a false alarm",
+                       "false alarms / mutant", "collateral / mutant"):
             drift.add_column(column, justify="left" if column == "kind" else "right")
         for kind, f in figures["recipes"].items():
             drift.add_row(kind, str(f["mutants"]), "-" if f["detected"] is None else str(f["detected"]),
-                          _share(f["detection_rate"]), str(f["with_false_alarm"]),
+                          _share(f["detection_rate"]), "-" if f["named"] is None else str(f["named"]),
+                          _share(f["named_rate"]), str(f["with_false_alarm"]),
                           f"{f['false_alarms_per_mutant']:.2f}", f"{f['collateral_per_mutant']:.2f}")
         console.print(drift)
     if figures.get("judge"):

@@ -228,9 +228,15 @@ Spans = tuple[tuple[str, int, int], ...]  # a verdict's evidence: (file, first l
 
 def mutant_outcome(recipe: Recipe, before: Mapping[str, tuple[float | None, str]],
                    after: Mapping[str, tuple[float | None, str]],
-                   evidence: tuple[Mapping[str, Spans], Mapping[str, Spans]] = ({}, {})) -> dict:
+                   evidence: tuple[Mapping[str, Spans], Mapping[str, Spans]] = ({}, {}),
+                   drifts: tuple[Mapping[str, str | None], Mapping[str, str | None]] = ({}, {})) -> dict:
     """What one recipe did, from the verdicts (``sau -> (score, status)``) before and after its edit: ``detected``
-    when the target's score dropped (a target without a score before cannot drop); of the other SAUs whose score
+    when the target's score dropped (a target without a score before cannot drop); ``named`` when it was detected
+    or when the target's verdict now names the edit: its drift kind (``drifts``: ``sau -> kind or None`` before
+    and after) is set and another than before, and its first evidence span (the most telling) lies in the edited
+    lines. A compound claim's score is the share of its elements that hold, rounded to the scale
+    (../shared/LABELLING.md), so one drifted value among seven leaves 0.75 at 0.75 while the verdict names it; of
+    the other SAUs whose score
     or status changed, ``collateral`` those whose evidence (``evidence``: ``sau -> Spans`` before and after the
     edit) lies in the edited lines, so that the edit changed what they cite (a dataset loader two claims share),
     and ``false_alarms`` the rest (for a neutral recipe, every changed SAU: it breaks nothing). The same split as
@@ -248,15 +254,20 @@ def mutant_outcome(recipe: Recipe, before: Mapping[str, tuple[float | None, str]
             for (first, last), side in zip(spans, evidence) for file, line, end in side.get(sau, ()))
 
     collateral = [sau for sau in changed if cites_edit(sau)]
+    drift_after = drifts[1].get(recipe.target) if recipe.target else None
+    first = evidence[1].get(recipe.target, ())[:1] if recipe.target else ()
+    named = detected or (drift_after is not None and drift_after != drifts[0].get(recipe.target) and any(
+        file == recipe.file and line <= spans[1][1] and spans[1][0] <= end for file, line, end in first))
     return {"id": recipe.id, "kind": recipe.kind, "target": recipe.target, "before": target_before,
-            "after": target_after, "detected": detected, "collateral": collateral,
+            "after": target_after, "detected": detected, "named": named, "collateral": collateral,
             "false_alarms": [sau for sau in changed if sau not in collateral]}
 
 
 def recipe_figures(outcomes: Iterable[dict]) -> dict:
-    """Per recipe kind: mutants, detected and detection rate (breaking kinds), mutants with a false alarm, false
-    alarms per mutant (every kind; for neutral recipes any change is one) and collateral changes per mutant
-    (``mutant_outcome``; an outcome without ``collateral`` counts none)."""
+    """Per recipe kind: mutants, detected and detection rate, named and its rate (breaking kinds), mutants with a
+    false alarm, false alarms per mutant (every kind; for neutral recipes any change is one) and collateral changes
+    per mutant (``mutant_outcome``; an outcome without ``collateral`` counts none, one without ``named`` counts
+    ``detected``)."""
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for outcome in outcomes:
         by_kind[outcome["kind"]].append(outcome)
@@ -266,9 +277,12 @@ def recipe_figures(outcomes: Iterable[dict]) -> dict:
         if not mine:
             continue
         detected = sum(o["detected"] for o in mine)
+        named = sum(o.get("named", o["detected"]) for o in mine)
         alarms = [len(o["false_alarms"]) for o in mine]
         figures[kind] = {"mutants": len(mine), "detected": detected if kind != NEUTRAL else None,
                          "detection_rate": detected / len(mine) if kind != NEUTRAL else None,
+                         "named": named if kind != NEUTRAL else None,
+                         "named_rate": named / len(mine) if kind != NEUTRAL else None,
                          "with_false_alarm": sum(a > 0 for a in alarms),
                          "false_alarms_per_mutant": sum(alarms) / len(mine),
                          "collateral_per_mutant": sum(len(o.get("collateral", ())) for o in mine) / len(mine)}

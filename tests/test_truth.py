@@ -64,8 +64,8 @@ def test_truth_mode_end_to_end(runs: Path, tmp_path: Path) -> None:
     overall = figures["verifier"]["overall"]
     assert (overall["saus"], overall["settled"], overall["wrong_settles"]) == (3, 3, 1)
     assert figures["verifier"]["by_static_basis"]["absence"]["settled_agreement"]["exact"] == 1.0
-    assert figures["recipes"]["numerical"] == {"mutants": 1, "detected": 1, "detection_rate": 1.0,
-                                               "with_false_alarm": 0, "false_alarms_per_mutant": 0.0,
+    assert figures["recipes"]["numerical"] == {"mutants": 1, "detected": 1, "detection_rate": 1.0, "named": 1,
+                                               "named_rate": 1.0, "with_false_alarm": 0, "false_alarms_per_mutant": 0.0,
                                                "collateral_per_mutant": 0.0}
     assert figures["recipes"]["neutral"]["with_false_alarm"] == 0
     mutant = next(m for row in figures["rows"] for m in row["mutants"] if m["id"] == "r1")
@@ -122,6 +122,23 @@ def test_the_project_truth_set_is_well_formed() -> None:
             assert labelled[(recipe.config, recipe.paper, recipe.target)].score >= 0.75, recipe.id
     rater = truth.inter_rater(labels)
     assert rater["share"] >= 0.25
+
+
+def test_a_drift_named_at_the_edit_counts_as_named_though_the_rounded_score_holds() -> None:
+    recipe = truth.Recipe("r", "c", "p", "p-D1-001", "numerical", "model.py", 333, 333, "top_k=8,", "top_k=4,", "x")
+    before, after = {"p-D1-001": (0.75, "settled")}, {"p-D1-001": (0.75, "settled")}
+    cited = {"p-D1-001": (("model.py", 332, 332), ("model.py", 333, 333))}
+    cited_after = {"p-D1-001": (("model.py", 333, 333), ("model.py", 332, 332))}
+    drifts = ({"p-D1-001": "missing"}, {"p-D1-001": "numerical"})
+    outcome = truth.mutant_outcome(recipe, before, after, (cited, cited_after), drifts)
+    assert not outcome["detected"] and outcome["named"]
+    # the same drift kind as before, or a first evidence away from the edit, names nothing new
+    assert not truth.mutant_outcome(recipe, before, after, (cited, cited_after),
+                                    ({"p-D1-001": "numerical"}, {"p-D1-001": "numerical"}))["named"]
+    away = {"p-D1-001": (("model.py", 332, 332), ("model.py", 333, 333))}
+    assert not truth.mutant_outcome(recipe, before, after, (cited, away), drifts)["named"]
+    figures = truth.recipe_figures([outcome])["numerical"]
+    assert (figures["detected"], figures["named"], figures["named_rate"]) == (0, 1, 1.0)
 
 
 def test_a_changed_verdict_citing_the_edited_lines_is_collateral_not_a_false_alarm() -> None:
