@@ -1823,7 +1823,19 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific,
     if unmapped and not (difference.kind in ("missing", "missing factor") and difference.term is not None
                          and unmapped <= difference.term.free_symbols):
         return seen
+    if difference.kind == "missing" and difference.term is not None and _only_masks(difference.term, claim):
+        # a mask left out here is applied on another path (a fused kernel taken only when no mask is given, the
+        # masked_fill fallback beside it) or by the caller: no evidence that the claimed mask is missing
+        return seen
     return FormulaResult(text, DRIFTED, candidate, difference.text, 0.0 if difference.kind == "sign" else 0.5)
+
+
+def _only_masks(term: sympy.Basic, claim: _Claim) -> bool:
+    """Whether every symbol of ``term`` is a mask: a glossary hint (its code names) or the name has the word
+    ``mask`` (``M`` with code names ``attn_mask``, ``causal_mask``)."""
+    symbols = [s for s in term.free_symbols if isinstance(s, sympy.Symbol)]
+    return bool(symbols) and all(
+        any(_MASK_WORDS & set(h.split("_")) for h in claim.hints.get(s, ()) | {s.name.lower()}) for s in symbols)
 
 
 def _part_drift(text, candidate, part: sympy.Basic, claim: _Claim, specific, budget) -> FormulaResult | None:
