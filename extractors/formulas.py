@@ -362,6 +362,10 @@ class Translator:
             if resolved is not None:
                 return resolved
         operands = ([receiver] if receiver is not None else []) + positional
+        if name in ("masked_fill", "masked_fill_") and self.operations is not None and not self.strict:
+            added = _additive_mask(operands)
+            if added is not None:
+                return added
         if self.operations is not None and name in self.operations.selections:
             name = _selected(name, node, self.operations.selections[name])
         if name == "einsum" and self.operations is not None:
@@ -512,6 +516,35 @@ def _module_name(node: cst.BaseExpression) -> str | None:
             name = str(arg.value.evaluated_value)
             return name if name.isidentifier() else None
     return None
+
+
+def _additive_mask(operands: list[sympy.Basic]) -> sympy.Basic | None:
+    """``scores.masked_fill(mask == 0, float("-inf"))`` read as ``scores + mask``: filling the masked positions with
+    minus infinity (or a number as large and negative, or the dtype's minimum) before a softmax is adding the
+    paper's mask matrix, 0 where a position may be attended and -inf where not, whichever way the code's boolean
+    mask is written (``mask``, ``~mask``, ``mask == 0``). The mask is the one name the condition reads, other than
+    the filled tensor's (``logits.masked_fill(logits < kth, -inf)`` is a top-k filter, not a mask). ``None`` for any
+    other fill."""
+    if len(operands) != 3 or not _negative_infinity(operands[2]):
+        return None
+    scores, condition = operands[0], operands[1]
+    names = {s for s in condition.free_symbols if isinstance(s, sympy.Symbol)}
+    if len(names) == 1 and next(iter(names)).name.startswith("<~") and next(iter(names)).name[2:-1].isidentifier():
+        names = {sympy.Symbol(next(iter(names)).name[2:-1])}  # ~mask, kept whole by the translator
+    if len(names) != 1 or any(n.name.startswith("<") for n in names) or names & scores.free_symbols:
+        return None
+    return scores + next(iter(names))
+
+
+def _negative_infinity(value: sympy.Basic) -> bool:
+    """Whether ``value`` is minus infinity as code writes it: ``float("-inf")``, ``-float("inf")``, ``-math.inf``,
+    a number at or below -1e4 (``-1e9``), or ``torch.finfo(dtype).min``."""
+    if value == -sympy.oo or (value.is_Number and value <= -1e4):
+        return True
+    if isinstance(value, sympy.Symbol):
+        return value.name.replace("'", '"') == '<"-inf">' or ("finfo" in value.name and value.name.endswith(".min>"))
+    return isinstance(value, sympy.Mul) and value.args[0] == -1 and len(value.args) == 2 \
+        and isinstance(value.args[1], sympy.Symbol) and value.args[1].name.replace("'", '"') == '<"inf">'
 
 
 def _reduced(form: sympy.Basic, node: cst.Call) -> sympy.Basic:

@@ -368,6 +368,24 @@ def test_fused_attention_reads_as_its_documented_formula(written: str, read: str
         Translator(operations.load()).translate(cst.parse_expression(_as_code(read)))
 
 
+@pytest.mark.parametrize(("written", "read"), [
+    ('w.masked_fill(mask == 0, float("-inf"))', "w + mask"),
+    ('w.masked_fill(~mask, -float("inf"))', "w + mask"),
+    ("w.masked_fill(causal_mask[:, :, :T, :T] == 0, -1e9)", "w + causal_mask"),
+    ("w.masked_fill(mask, torch.finfo(w.dtype).min)", "w + mask"),
+    ("w.masked_fill(mask, -math.inf)", "w + mask"),
+    # not a mask matrix: a fill of zeros, a top-k filter on the filled tensor itself, a condition on two names
+    ("w.masked_fill(mask, 0.0)", "masked_fill(w, mask, 0)"),
+    ('logits.masked_fill(logits < kth, float("-inf"))', 'masked_fill(logits, less(logits, kth), x_inf)'),
+])
+def test_masked_scores_read_as_the_scores_plus_the_mask(written: str, read: str) -> None:
+    got = Translator(operations.load()).translate(cst.parse_expression(written))
+    if "x_inf" in read:  # the opaque float("-inf") keeps its own placeholder symbol
+        assert got.func.__name__ == "masked_fill" and got.args[:2] == formula(read).args[:2]
+    else:
+        assert got == formula(read)
+
+
 def _as_code(formula_text: str) -> str:
     """A formula over softmax and transpose written as the code the translator reads the same way."""
     return formula_text.replace("transpose(k)", "k.transpose(-2, -1)").replace("softmax(", "F.softmax(")
