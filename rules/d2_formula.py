@@ -59,8 +59,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
-  through a guess): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a config value that
-  nothing reads.
+  through a guess), while no live candidate applies every function the formula applies (live code that does may
+  compute it in a form not read here): implemented but never run, a trace (0.25, drift ``unused``), as D1 scores a
+  config value that nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback and an estimate from what the
   search found (``_estimate``). A live function the mechanism owns (``_owned``) whose whole body is a stub
   (``rules.d2_stubs``) caps the estimate at 0.25: the mechanism is not computed there.
@@ -366,6 +367,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # glossary as the dead equivalent's (or most), shows the computation runs: the dead one is no trace only then
     # (a shape shared by other terms, named otherwise, is no such computation)
     live_hinted, unreached_hinted = -1, 0
+    # live code applying every function the formula applies (a softmax and its products) may compute it in a form
+    # not read here (a joint text-visual attention beside a dead plain one): a dead equivalent is then no proof that
+    # only a trace of the formula exists
+    live_shaped = False
     # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
     # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
     # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
@@ -451,6 +456,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 tried.add(key)
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
+            live_shaped = live_shaped or (not base.tiny and bool(base.functions) and base.functions <= functions
+                                          and not search.dead(record))
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
@@ -500,7 +507,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
     live_equal = live_hinted >= unreached_hinted or live_hinted * 2 > len(base.symbols)
-    return _library(text, base, search) or drift_seen or (None if live_equal else unreached) or result
+    return _library(text, base, search) or drift_seen or (None if live_equal or live_shaped else unreached) or result
 
 
 def _live_helper(candidate: CodeExpression, search: "_Search") -> bool:
