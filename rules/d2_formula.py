@@ -2167,28 +2167,15 @@ def _owner(candidate: CodeExpression) -> tuple[str, str]:
 
 def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | None]:
     """(lhs symbol, rhs) of a definition ``name == expr``; (None, expr) for a bare expression; (None, None) when
-    the left-hand side is itself an expression (an invariant, not a definition). A function defined on its
-    arguments (``symexp(x) == sign(x) * (exp(abs(x)) - 1)``) is the definition of its name, as code writes it: a
-    function of that name returning the right-hand side; not an operation the table defines (``swish(z)``: the
-    library's), nor a placeholder (``f(a, x, w)``: any function), nor one applied to anything but distinct symbols."""
+    the left-hand side is itself an expression (an invariant, not a definition)."""
     if isinstance(expression, sympy.Eq):
         lhs, rhs = expression.args
         if isinstance(lhs, sympy.Symbol):
             return lhs, rhs
         if isinstance(lhs, AppliedUndef) and lhs.func.__name__ == "getitem" and isinstance(lhs.args[0], sympy.Symbol):
             return lhs.args[0], rhs
-        if isinstance(lhs, AppliedUndef) and _defined_function(lhs):
-            return sympy.Symbol(lhs.func.__name__), rhs
         return None, None
     return None, expression
-
-
-def _defined_function(lhs: AppliedUndef) -> bool:
-    """Whether ``lhs`` names a function a formula defines (``_sides``)."""
-    name, table = lhs.func.__name__, operations.load()
-    return all(isinstance(a, sympy.Symbol) for a in lhs.args) and len(set(lhs.args)) == len(lhs.args) \
-        and name not in table.operations and name not in table.activations and name not in table.placeholders \
-        and not names.is_generic(name)
 
 
 def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
