@@ -397,6 +397,10 @@ class Translator:
                     while len(operands) <= position:
                         operands.append(MISSING_OPERAND)
                     operands[position] = self._translate(arg.value, depth)
+        if operation.defaults and len(positional) + (receiver is not None) > (operation.operands or 0):
+            # a positional argument past the operands (dropout, is_causal, scale by position) is one the defaults
+            # would misread: the call stays a function of its own
+            return self._uninterpreted(name, operands)
         for letter, default in operation.defaults.items():
             position = _OPERAND_LETTERS.index(letter)
             while len(operands) <= position:

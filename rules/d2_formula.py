@@ -54,8 +54,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
   and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
-  ``cov_f`` holds ``cov``; one-letter names aside), and the formulas' search finds none of them computed (code
-  may compute them under one-letter names only, ``u``, ``v``): the SAU scores 0, settled.
+  ``cov_f`` holds ``cov``; one-letter names aside), and the formulas' search finds none of them computed: the SAU
+  scores 0, settled (found only under one-letter names, ``u``, ``v``, it stays open).
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
@@ -216,6 +216,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                           named_in_code, stubs)
     if unnamed and all(r.outcome == UNKNOWN for r in results):
         return _absent(sau)
+    if unnamed:  # found only under names the glossary cannot tie to the claim (u, v, p): open, never settled on it
+        return _ambiguous(sau, results, scope, "; ".join(_describe(r) for r in results)
+                          + "; nothing in the code is named after the mechanism", index, named_in_code, stubs)
     reason = "; ".join(_describe(r) for r in results)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
@@ -367,10 +370,11 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # glossary as the dead equivalent's (or most), shows the computation runs: the dead one is no trace only then
     # (a shape shared by other terms, named otherwise, is no such computation)
     live_hinted, unreached_hinted = -1, 0
-    # live code applying every function the formula applies (a softmax and its products) may compute it in a form
-    # not read here (a joint text-visual attention beside a dead plain one): a dead equivalent is then no proof that
-    # only a trace of the formula exists
+    # live code applying every function the formula applies, three or more (a softmax and its products: a sum alone
+    # is everywhere), may compute it in a form not read here (a joint text-visual attention beside a dead plain one):
+    # a dead equivalent is then no proof that only a trace of the formula exists
     live_shaped = False
+    shaped = not base.tiny and len(base.functions) >= _SHAPE_FUNCTIONS
     # candidates assigned to the formula's left-hand name first, then those of live functions, then those of
     # functions named after the mechanism: of two equivalent lines, the one the glossary ties to the claim, or else
     # the one an entry point runs in the mechanism's own code, is the evidence (not the first file by name)
@@ -456,8 +460,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 tried.add(key)
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
-            live_shaped = live_shaped or (not base.tiny and bool(base.functions) and base.functions <= functions
-                                          and not search.dead(record))
+            live_shaped = live_shaped or (shaped and base.functions <= functions and not search.dead(record))
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
@@ -471,7 +474,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if found is None and not opaque:  # a stack of layers written out: only ever equivalent (never a drift)
                 stacked = _stacked_variant(claim, code, functions, table, glossary, search.placeholders)
                 if stacked is not claim:
-                    found = _match(stacked, code, leaves, functions, signs, search.budget)
+                    found = _match(stacked, code, leaves, functions, signs, search.budget, hinted_only=True)
                     claim = stacked if found is not None else claim
             factor = None
             if found is None and claim.tiny and claimed_name and not opaque and form not in branches:
@@ -1774,6 +1777,9 @@ def _orientations(base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
 
 
 _MATMUL = sympy.Function("matmul")
+# how many distinct functions a formula applies before live code applying them all may be computing it unread
+# (``_compare``'s live_shaped): exp, sum and matmul for attention; one or two (a sum, a log) are everywhere
+_SHAPE_FUNCTIONS = 3
 
 
 def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], glossary: dict, variants: dict) -> _Claim:
@@ -2199,17 +2205,8 @@ def _hints(symbol: str, glossary: dict) -> set[str]:
     normalised key, and its words run together (``_squashed``)."""
     root = symbol.split(".")[0]
     entry = glossary.get(root, {})
-    written = [root] + [_last_part(n) for n in entry.get("code_names", ())] + _subscripted(root, glossary)
+    written = [root] + [_last_part(n) for n in entry.get("code_names", ())]
     return {k for n in written for k in _name_keys(n)} | {_squashed(n) for n in written}
-
-
-def _subscripted(symbol: str, glossary: dict) -> list[str]:
-    """The names code gives a symbol subscripted by another of the glossary's (``W_nu``, ``s_nu``) after that one's
-    code names: the subscript written as code writes the symbol (``nu`` as ``v``: ``W_v``, ``s_v``)."""
-    head, _, subscript = symbol.rpartition("_")
-    if not head or subscript not in glossary or subscript == symbol:
-        return []
-    return [f"{head}_{_last_part(n)}" for n in glossary[subscript].get("code_names", ()) if _last_part(n) != subscript]
 
 
 def _name_keys(name: str) -> tuple[str, str]:
