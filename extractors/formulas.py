@@ -532,12 +532,15 @@ def _additive_mask(operands: list[sympy.Basic]) -> sympy.Basic | None:
     if len(operands) != 3 or not _negative_infinity(operands[2]):
         return None
     scores, condition = operands[0], operands[1]
-    names = {s for s in condition.free_symbols if isinstance(s, sympy.Symbol)}
-    if len(names) == 1 and next(iter(names)).name.startswith("<~") and next(iter(names)).name[2:-1].isidentifier():
-        names = {sympy.Symbol(next(iter(names)).name[2:-1])}  # ~mask, kept whole by the translator
-    if len(names) != 1 or any(n.name.startswith("<") for n in names) or names & scores.free_symbols:
+    names = [s for s in condition.free_symbols if isinstance(s, sympy.Symbol)]
+    if len(names) != 1:
         return None
-    return scores + next(iter(names))
+    mask = names[0]
+    if mask.name.startswith("<~") and mask.name[2:-1].isidentifier():
+        mask = sympy.Symbol(mask.name[2:-1])  # ~mask, kept whole by the translator
+    if mask.name.startswith("<") or mask in scores.free_symbols:
+        return None
+    return scores + mask
 
 
 def _negative_infinity(value: sympy.Basic) -> bool:

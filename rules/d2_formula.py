@@ -1527,8 +1527,7 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
     placeholders = placeholders or _claimed_layers(claim.rhs)
     if len(placeholders) != 1:
         return claim
-    spare = sorted(f for f in functions if f not in claim.functions and f not in table.activations
-                   and f not in table.operations and f not in _STRUCTURAL)
+    spare = sorted(_spare(claim, functions, table))
     if not spare and placeholders[0] in table.placeholders:  # "the activation" filled by a library one (gelu)
         spare = sorted(f for f in functions if f not in claim.functions and f in table.activations
                        and f not in _ELEMENTARY)
@@ -1542,6 +1541,13 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
         renamed = _claim(rhs, glossary)
         variants[key] = (replace(renamed, tiny=True) if layer else renamed) if renamed else claim
     return variants[key]
+
+
+def _spare(claim: _Claim, functions, table) -> frozenset[str]:
+    """The functions a candidate calls that the claim does not and the operations table does not know (nor the
+    structural ones): the repository's own layers and modules, which a claim's placeholder or layer may stand for."""
+    return frozenset(f for f in functions if f not in claim.functions and f not in table.activations
+                     and f not in table.operations and f not in _STRUCTURAL)
 
 
 # words of a claimed function's name that make it a layer (``linear1``, ``linear_head``, ``conv2``)
@@ -1559,8 +1565,7 @@ def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary
     layers = _claimed_layers(claim.rhs)
     if len(layers) < 2:
         return claim
-    spare = frozenset(f for f in functions if f not in claim.functions and f not in table.activations
-                      and f not in table.operations and f not in _STRUCTURAL)
+    spare = _spare(claim, functions, table)
     placeholders = _placeholders(claim.rhs)
     if len(spare) != len(layers) + (len(placeholders) if len(placeholders) == 1 else 0):
         return claim
@@ -1602,8 +1607,7 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     if key in variants:
         return variants[key]
     variants[key] = claim
-    spare = frozenset(f for f in functions if f not in claim.functions and f not in table.activations
-                      and f not in table.operations and f not in _STRUCTURAL)
+    spare = _spare(claim, functions, table)
     layers = frozenset(_claimed_layers(claim.rhs)) | {stacks[0]}
     outer: list[str] = []
     node, at = claim.rhs, code
