@@ -22,6 +22,8 @@ import libcst as cst
 import sympy
 from sympy.core.function import AppliedUndef
 
+from extractors.callgraph import CALL, build_call_graph
+from extractors.callgraph.model import module_name
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, source_text
 from extractors.python_facts import child_nodes
@@ -56,10 +58,25 @@ class Binding:
         memo = {} if memo is None else memo
         if id(self) in memo:
             return memo[id(self)]
-        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) else used.expand(keep, memo))
+        # a local rebound to a multiple of itself (q = q * scale) no longer holds the quantity its name gives: its
+        # leaf is the value before, so the scaling stays in the form (a claim's 1/sqrt(d_k) applied to q, or twice)
+        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) and not used.rescales(name)
+                                        else used.expand(keep, memo))
                    for name, used in self.uses}
         result = memo[id(self)] = substitute(self.direct, mapping)
         return result
+
+    def rescales(self, name: str, any_value: bool = False) -> bool:
+        """Whether this binding of ``name`` multiplies the local's earlier value by factors free of it (``q = q *
+        scale``, ``q = q / d ** 0.5``): a product with the symbol ``name`` itself (its value before: a parameter or
+        an earlier binding) as one factor; with ``any_value``, a product with any one symbol as a factor (``qs = q /
+        d ** 0.5``)."""
+        if not isinstance(self.direct, sympy.Mul):
+            return False
+        factors = self.direct.args
+        symbols = [f for f in factors if isinstance(f, sympy.Symbol)] if any_value else [sympy.Symbol(name)]
+        return any(factors.count(s) == 1 and all(f == s or s not in f.free_symbols for f in factors)
+                   for s in symbols)
 
     def reaches(self, keep: Callable[[str], bool], seen: set | None = None) -> bool:
         """True when a local that ``keep`` accepts is read, directly or through the locals read."""
@@ -141,8 +158,10 @@ class CodeExpression(Location):
 class FunctionRecord:
     """A function (or a module's top-level code) and what the D2 rule asks of it: ``qualname`` (``Cls.method``),
     ``name``, ``docstring``, ``callees`` (last components of the names it calls), ``targets`` (names it assigns),
-    ``expressions`` (its candidates, in statement order), ``line`` where it starts, and ``node`` its libcst
-    definition (the same object the call graph holds)."""
+    ``expressions`` (its candidates, in statement order), ``line`` where it starts, ``node`` its libcst
+    definition (the same object the call graph holds), and for a method, ``built`` the class each submodule its
+    class's ``__init__`` builds is an instance of, by the name its calls read as (``{"l1": "Linear", "net_0":
+    "Conv2d"}`` for ``self.l1 = nn.Linear(...)`` and the first module of ``self.net = nn.Sequential(...)``)."""
 
     qualname: str
     name: str
@@ -154,6 +173,7 @@ class FunctionRecord:
     targets: set[str] = field(default_factory=set)
     expressions: list[CodeExpression] = field(default_factory=list)
     node: cst.FunctionDef | None = None  # the definition (None for top-level code), shared with the call graph
+    built: dict[str, str] = field(default_factory=dict)
 
     @property
     def source_key(self) -> str:
@@ -242,7 +262,12 @@ class _Builder:
         # (source key, class qualname, attribute) -> the steps of the library module __init__ assigns to it: an
         # operation's name, None for the identity, or ("call", name) for a layer read as an uninterpreted function
         self.submodules: dict[tuple[str, str, str], tuple] = {}
+        # (source key, class qualname) -> {call name: the class built} (``FunctionRecord.built``)
+        self.built: dict[tuple[str, str], dict[str, str]] = {}
         self.inlined: list[tuple[str, str]] = []  # the helpers inlined since the statement being read began
+        # (call graph scope, line, called name) -> (source key, qualname) of the repository function a call of a
+        # module attribute runs (``F.attention(...)`` after ``from . import functional as F``); built on first use
+        self.module_calls: dict[tuple[str, int, str], tuple[str, str]] | None = None
 
     def build(self) -> list[FunctionRecord]:
         definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
@@ -263,7 +288,8 @@ class _Builder:
             records.append(top)
             for qualname, node in definitions[key]:
                 record = FunctionRecord(qualname, node.name.value, file, positions[node].start.line,
-                                        int(cell) if cell else None, _docstring(node), node=node)
+                                        int(cell) if cell else None, _docstring(node), node=node,
+                                        built=self.built.get((key, qualname.rsplit(".", 1)[0]), {}))
                 try:
                     self._body(node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body], record,
                                key, qualname, positions, self._env_of(key, qualname, node))
@@ -513,6 +539,11 @@ class _Builder:
         line, end = (where.start.line, where.end.line) if where else (record.line, record.line)
         expression = values[0]
         alternatives = tuple(dict.fromkeys(v for v in values[1:] if v != expression))
+        if sources and any(used.rescales(name, any_value=True) for name, used in sources[0].uses):
+            # a local holding a rescaled value (q = q * scale, qs = q / d ** 0.5) read as written would stand for the
+            # value itself: the direct form spells the scaling out
+            direct = sources[0].expand(lambda name: not any(used.rescales(name, any_value=True)
+                                                            for known, used in sources[0].uses if known == name))
         return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
                               None if direct == expression else direct, alternatives, sources,
                               tuple(dict.fromkeys(self.inlined)), cell=record.cell)
@@ -523,14 +554,19 @@ class _Builder:
         class the operations table knows; an attribute assigned two different ones (a flag choosing ReLU or
         Identity) is left out."""
         seen: dict[str, list] = {}
+        built: dict[str, set[str]] = {}
         for assign in _assignments(init):
             for target in assign.targets:
                 name = dotted_name(target.target)
                 if name and name.startswith("self.") and name.count(".") == 1:
                     seen.setdefault(name[5:], []).append(self._module_steps(assign.value, name[5:], key, owner))
+                    for called, cls in _built_classes(assign.value, name[5:]):
+                        built.setdefault(called, set()).add(cls)
         for attribute, found in seen.items():
             if len(found) == 1 and found[0] is not None:
                 self.submodules[(key, owner, attribute)] = found[0]
+        self.built[(key, owner)] = {called: next(iter(classes)) for called, classes in built.items()
+                                    if len(classes) == 1}
 
     def _constants(self, key: str, owner: str, init: cst.FunctionDef) -> None:
         """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
@@ -780,7 +816,31 @@ class _Builder:
             owner = qualname.rsplit(".", 1)[0] if "." in qualname else ""
             method = f"{owner}.{func.attr.value}" if owner else func.attr.value
             return (key, method) if (key, method) in self.functions else None
+        if isinstance(func, cst.Attribute) and func.value is not None and dotted_name(func.value) is not None:
+            return self._module_function(func, key, qualname)
         return None
+
+    def _module_function(self, func: cst.Attribute, key: str, qualname: str) -> tuple[str, str] | None:
+        """The repository function a call of a module's attribute runs, as the call graph resolved it (``F.attention``
+        after ``from . import functional as F`` is the repository's own ``functional.attention``, not a library
+        operation of that name), or None: a library module, a method of an object, or a call the graph left
+        unresolved."""
+        if self.module_calls is None:
+            graph = self.index.analysis(build_call_graph)
+            ours = {id(node): entry for entry, node in self.functions.items()}
+            self.module_calls = {}
+            for scope in graph.graph.nodes:
+                for site in graph.callees_in_order(scope):
+                    info = graph.functions.get(site.callee) if site.kind == CALL and site.callee else None
+                    if info is not None and info.class_name is None and id(info.node) in ours:
+                        self.module_calls[(scope, site.line, info.name)] = ours[id(info.node)]
+        where = self.index.positions.get(key, {}).get(func)
+        if where is None:
+            return None
+        file, cell = split_where(key)
+        module = module_name(file)
+        scope = f"{module}.{qualname}" if qualname else f"{module}#{cell}" if cell else module
+        return self.module_calls.get((scope, where.start.line, func.attr.value))
 
     def _helper_body(self, found: tuple[str, str], statements) -> FunctionRecord:
         """The candidates of ``statements`` of the helper ``found`` read for inlining: as its own body (its class's
@@ -828,6 +888,21 @@ class _Builder:
             all(dag_size(r, MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES for r in returns) else None
         self.returns[found] = result
         return result
+
+
+def _built_classes(value: cst.BaseExpression, attribute: str) -> list[tuple[str, str]]:
+    """(call name, class) for the module ``value`` builds, as ``self.<attribute>(x)`` calls read: the class's last
+    component (``Linear`` for ``nn.Linear(4, 8)``), and for an ``nn.Sequential`` of built modules each one's under
+    ``<attribute>_<position>``, the name ``_module_steps`` gives a layer inside it."""
+    if not isinstance(value, cst.Call) or dotted_name(value.func) is None:
+        return []
+    cls = str(dotted_name(value.func)).rsplit(".", 1)[-1]
+    found = [(attribute, cls)]
+    if cls == "Sequential":
+        found += [(f"{attribute}_{position}", str(dotted_name(arg.value.func)).rsplit(".", 1)[-1])
+                  for position, arg in enumerate(value.args)
+                  if isinstance(arg.value, cst.Call) and dotted_name(arg.value.func) is not None]
+    return found
 
 
 def _distinct_returns(record: FunctionRecord) -> list[sympy.Basic]:

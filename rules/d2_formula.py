@@ -290,6 +290,14 @@ class _Search:
     # formulas are looked for there first (nGPT's MLP computes u and nu; its attention has a W_v too)
     found_in: set = field(default_factory=set)
 
+    def own_classes(self) -> frozenset[str]:
+        """The names of the repository's own classes that have methods (last components): a submodule built from
+        one of them is the repository's code, not a library layer."""
+        if "own classes" not in self.cache:
+            self.cache["own classes"] = frozenset(r.qualname.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+                                                  for r in self.records if "." in r.qualname)
+        return self.cache["own classes"]
+
     def variant(self, record: FunctionRecord) -> bool:
         """``record`` overrides a method of a repository base class: a variant (an ablation, a baseline) of the
         base's, which is what runs by default."""
@@ -472,7 +480,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                                     search.budget)
             found = _match(claim, code, leaves, functions, signs, search.budget)
             if found is None and not opaque:  # a stack of layers written out: only ever equivalent (never a drift)
-                stacked = _stacked_variant(claim, code, functions, table, glossary, search.placeholders)
+                stacked = _stacked_variant(claim, code, functions, table, glossary, search.placeholders,
+                                           record.built, search.own_classes())
                 if stacked is not claim:
                     found = _match(stacked, code, leaves, functions, signs, search.budget, hinted_only=True)
                     claim = stacked if found is not None else claim
@@ -1589,21 +1598,30 @@ def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary
 # words of a claimed function's name that make it a stack of layers (``mlp``, ``conv_stack``): code writes such a
 # network out as its layers, each called in turn with activations and normalisations between them
 _STACK_WORDS = frozenset({"mlp", "ffn", "stack", "cnn", "layers", "blocks"})
+# the library layer classes a stack's word admits (PyTorch's and Flax's spelling; a class name's prefix); a word not
+# here (stack, layers, blocks) admits every family
+_STACK_LAYERS = {"mlp": ("Linear", "Dense", "LazyLinear"), "ffn": ("Linear", "Dense", "LazyLinear"),
+                 "cnn": ("Conv",), "conv": ("Conv",)}
 
 
-def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary: dict, variants: dict) -> _Claim:
+def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary: dict, variants: dict,
+                     built: dict[str, str], own: frozenset[str]) -> _Claim:
     """The claim with its one stack of layers (``conv_stack``, ``mlp``: a ``_STACK_WORDS`` word in the name) written
     out as the chain of layer calls the code makes in its place, or the claim as it is. Only for a claim that is a
     chain of one-argument functions down to the stack (``elu(layer_norm(linear(conv_stack(x))))``, or
     ``mlp(concat(z_s, z_a))``) and code that is such a chain too: the functions above the stack meet the code's one
     by one (the same function, or for a claimed layer such as ``linear``, any call of the code's own: it is renamed
     to it), and the stack takes the code's calls below them while they are layer calls, activations or
-    normalisations, two layer calls at least, down to the argument the claim gives it. Used only to find an
-    equivalent, never to name a drift: the stack's inside is the code's, not the claim's."""
+    normalisations, down to the argument the claim gives it, with two layers at least of the kind the stack's name
+    gives (``_STACK_LAYERS``: a convolution for ``conv_stack``, a linear layer for ``mlp``), each built by the
+    class's ``__init__`` (``built``: ``FunctionRecord.built``). A submodule of another library class (a transformer
+    encoder in an MLP's place, linear layers for a CNN) ends the chain; one of the repository's own classes
+    (``own``) or not built there may sit between the layers. Used only to find an equivalent, never to name a
+    drift: the stack's inside is the code's, not the claim's."""
     stacks = [n for n in claim.functions if n not in table.operations and _STACK_WORDS & set(names.words(n))]
     if len(stacks) != 1:
         return claim
-    key = ("stacked", claim.rhs, code)
+    key = ("stacked", claim.rhs, code, frozenset(built.items()))
     if key in variants:
         return variants[key]
     variants[key] = claim
@@ -1624,12 +1642,21 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
         node, at = node.args[0], at.args[0]
     if not isinstance(node, AppliedUndef) or len(node.args) != 1:
         return claim
+    words = set(names.words(stacks[0]))
+    admitted = tuple(c for word in words & set(_STACK_LAYERS) for c in _STACK_LAYERS[word]) \
+        or tuple(c for family in _STACK_LAYERS.values() for c in family)
     chain: list[str] = []
+    counted = 0
     while isinstance(at, AppliedUndef) and len(at.args) == 1 and (
             at.func.__name__ in spare or at.func.__name__ in table.activations or _normalising(at.func.__name__)):
+        cls = built.get(at.func.__name__) if at.func.__name__ in spare else None
+        if cls is not None and cls.startswith(admitted):
+            counted += 1
+        elif cls is not None and cls not in own:
+            break  # another library module (nn.TransformerEncoder, a linear layer in a CNN): not this stack
         chain.append(at.func.__name__)
         at = at.args[0]
-    if sum(1 for name in chain if name in spare) < 2:
+    if counted < 2:
         return claim
     rhs = node.args[0]
     for name in reversed(outer + chain):
