@@ -1645,23 +1645,26 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     words = set(names.words(stacks[0]))
     admitted = tuple(c for word in words & set(_STACK_LAYERS) for c in _STACK_LAYERS[word]) \
         or tuple(c for family in _STACK_LAYERS.values() for c in family)
-    chain: list[str] = []
+    chain: list = []  # the code's own functions (sympy's tanh stays sympy's)
     counted = 0
-    while isinstance(at, AppliedUndef) and len(at.args) == 1 and (
+    while isinstance(at, sympy.Function) and len(at.args) == 1 and (
             at.func.__name__ in spare or at.func.__name__ in table.activations or _normalising(at.func.__name__)):
         cls = built.get(at.func.__name__) if at.func.__name__ in spare else None
         if cls is not None and cls.startswith(admitted):
             counted += 1
         elif cls is not None and cls not in own:
             break  # another library module (nn.TransformerEncoder, a linear layer in a CNN): not this stack
-        chain.append(at.func.__name__)
+        chain.append(at.func)
         at = at.args[0]
     if counted < 2:
         return claim
     rhs = node.args[0]
-    for name in reversed(outer + chain):
-        rhs = sympy.Function(name)(rhs)
-    variants[key] = _claim(rhs, glossary) or claim
+    for function in reversed([sympy.Function(name) for name in outer] + chain):
+        rhs = function(rhs)
+    stacked = _claim(rhs, glossary)
+    # written out, a tiny claim (q == mlp(s)) is tiny still: it holds only at the binding the glossary ties to it,
+    # not at any other network of that shape
+    variants[key] = replace(stacked, tiny=claim.tiny) if stacked is not None else claim
     return variants[key]
 
 
