@@ -66,17 +66,15 @@ class Binding:
         result = memo[id(self)] = substitute(self.direct, mapping)
         return result
 
-    def rescales(self, name: str, any_value: bool = False) -> bool:
+    def rescales(self, name: str) -> bool:
         """Whether this binding of ``name`` multiplies the local's earlier value by factors free of it (``q = q *
         scale``, ``q = q / d ** 0.5``): a product with the symbol ``name`` itself (its value before: a parameter or
-        an earlier binding) as one factor; with ``any_value``, a product with any one symbol as a factor (``qs = q /
-        d ** 0.5``)."""
+        an earlier binding) as one factor."""
+        symbol = sympy.Symbol(name)
         if not isinstance(self.direct, sympy.Mul):
             return False
         factors = self.direct.args
-        symbols = [f for f in factors if isinstance(f, sympy.Symbol)] if any_value else [sympy.Symbol(name)]
-        return any(factors.count(s) == 1 and all(f == s or s not in f.free_symbols for f in factors)
-                   for s in symbols)
+        return factors.count(symbol) == 1 and all(f == symbol or symbol not in f.free_symbols for f in factors)
 
     def reaches(self, keep: Callable[[str], bool], seen: set | None = None) -> bool:
         """True when a local that ``keep`` accepts is read, directly or through the locals read."""
@@ -539,10 +537,11 @@ class _Builder:
         line, end = (where.start.line, where.end.line) if where else (record.line, record.line)
         expression = values[0]
         alternatives = tuple(dict.fromkeys(v for v in values[1:] if v != expression))
-        if sources and any(used.rescales(name, any_value=True) for name, used in sources[0].uses):
-            # a local holding a rescaled value (q = q * scale, qs = q / d ** 0.5) read as written would stand for the
-            # value itself: the direct form spells the scaling out
-            direct = sources[0].expand(lambda name: not any(used.rescales(name, any_value=True)
+        if sources and any(used.rescales(name) for name, used in sources[0].uses):
+            # a local rebound to a multiple of itself (q = q * scale) read as written would stand for its value
+            # before: the direct form spells the scaling out (a new name, qs = q * scale, may be the paper's own
+            # quantity, true_score = -noise / t, and stays a leaf)
+            direct = sources[0].expand(lambda name: not any(used.rescales(name)
                                                             for known, used in sources[0].uses if known == name))
         return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
                               None if direct == expression else direct, alternatives, sources,

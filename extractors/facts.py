@@ -136,7 +136,8 @@ class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
     occurs. ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
     ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
-    (``getattr(module, "lr")``): what can read a plain variable. ``unread`` maps a file (or ``file#cell``) that was not
+    (``getattr(module, "lr")``): what can read a plain variable; ``read_scopes`` each read name's scopes (the
+    dotted class/function paths reading it, ``""`` at module level). ``unread`` maps a file (or ``file#cell``) that was not
     read, or only partly, to why (``"read only with
     tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
     lines not read of such a part, where they are known (a file tree-sitter read in part)."""
@@ -145,6 +146,7 @@ class FileFacts:
     calls: list[CallFact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
     names_read: Counter = field(default_factory=Counter)
+    read_scopes: dict[str, set[str]] = field(default_factory=dict)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
@@ -165,6 +167,8 @@ class FileFacts:
         self.calls.extend(other.calls)
         self.reads.update(other.reads)
         self.names_read.update(other.names_read)
+        for name, scopes in other.read_scopes.items():
+            self.read_scopes.setdefault(name, set()).update(scopes)
         self.dynamic_unpacking |= other.dynamic_unpacking
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
@@ -209,6 +213,9 @@ class RepositoryIndex:
         self.by_value: dict[float, list[Fact]] = defaultdict(list)
         self.reads: Counter = Counter()
         self.names_read: Counter = Counter()  # FileFacts.names_read of every file
+        # name -> where it is read: (source key, scope) for each scope of FileFacts.read_scopes, (source key, None)
+        # for a read the extractor did not place (a file read with tree-sitter): ``extractors.provenance.live_reads``
+        self.read_sites: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
         self.calls: list[CallFact] = []
         self.calls_by_reads: dict[str, list[CallFact]] = defaultdict(list)
         self.dynamic_unpacking = False
@@ -239,6 +246,12 @@ class RepositoryIndex:
         self.lines.update(text_lines)
         self.reads.update(found.reads)
         self.names_read.update(found.names_read)
+        for name in found.reads.keys() | found.names_read.keys():
+            scopes = found.read_scopes.get(name)
+            if scopes:
+                self.read_sites[name].update((file, scope) for scope in scopes)
+            else:
+                self.read_sites[name].add((file, None))
         self.dynamic_unpacking |= found.dynamic_unpacking
         self.warnings.extend(found.warnings)
         for call in found.calls:

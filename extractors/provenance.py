@@ -134,6 +134,15 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
             for arg, name in zip(call.positional, parameters)]
 
 
+def live_reads(index: RepositoryIndex) -> dict[str, bool]:
+    """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether some read of it sits in
+    code that may run (not ``DEAD``; a read the extractor did not place counts as one): a setting read only by an
+    experiment no entry point calls reaches nothing that runs."""
+    graph = index.analysis(build_call_graph)
+    return {name: any(scope is None or _scope_liveness(graph, file, None, scope) != DEAD for file, scope in sites)
+            for name, sites in index.read_sites.items()}
+
+
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
     """The liveness of the code that makes ``call`` (as ``binding_liveness``)."""
     if call.where in index.uncompilable:

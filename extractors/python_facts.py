@@ -507,6 +507,7 @@ class _FactVisitor(Visitor):
             attribute = node.args[1].value.evaluated_value  # an attribute read by name: getattr(config, "lr")
             if isinstance(attribute, str):
                 self.found.names_read[attribute] += 1
+                self.found.read_scopes.setdefault(attribute, set()).add(self._context())
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
                 and node.func.attr.value in ("update", "setdefault"):
             self._keyed(node.func.value.value, False)  # keys added at run time
@@ -623,6 +624,7 @@ class _FactVisitor(Visitor):
         if self._loaded():
             self.found.reads[node.value] += 1
             self.found.names_read[node.value] += 1
+            self.found.read_scopes.setdefault(node.value, set()).add(self._context())
             if self.function_reads:
                 self.function_reads[-1][0].add(node.value)
 
@@ -631,6 +633,7 @@ class _FactVisitor(Visitor):
         if self._loaded():
             self.found.reads[node.attr.value] += 1
             self.found.names_read[node.attr.value] += 1
+            self.found.read_scopes.setdefault(node.attr.value, set()).add(self._context())
             if self.function_reads:
                 self.function_reads[-1][0].add(node.attr.value)  # self.save_hyperparameters() captures arguments
             dotted = dotted_name(node)
@@ -644,7 +647,9 @@ class _FactVisitor(Visitor):
             return
         text = node.evaluated_value
         if isinstance(text, str) and _IDENTIFIER.match(text):
-            self.found.reads[text.lstrip("-").replace("-", "_")] += 1
+            key = text.lstrip("-").replace("-", "_")
+            self.found.reads[key] += 1
+            self.found.read_scopes.setdefault(key, set()).add(self._context())
 
 
 def _indexed(node: cst.Dict) -> tuple | None:

@@ -64,8 +64,8 @@ from extractors import facts as K
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_line,
-                                   calls_by_short, expression_value, overridden_by, passed_for, passed_keywords,
-                                   resolve_expression, resolve_source, result_name)
+                                   calls_by_short, expression_value, live_reads, overridden_by, passed_for,
+                                   passed_keywords, resolve_expression, resolve_source, result_name)
 from extractors.values import is_number
 from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
@@ -606,7 +606,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     computed = [f for f in live if (f.computed or numeric and _unresolved_symbols(f)) and not f.built
                 and not f.measured and not _running_total(f)]
     if matches:
-        effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index)
+        effective = [f for f in real if liveness(f) != DEAD and _may_be_read(f, index) and not _read_only_dead(f, index)
                      and _override(f, atom, index) is None]
         rival, claimed_variant = _passed_instead(effective, atom, index, statement)
         if rival is not None and claimed_variant:
@@ -628,7 +628,8 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                                 consumers=_consumers(effective, index))
         # the claimed value is only a trace; what does the running code use instead?
         used = sorted((f for f in agreeing if _differs(atom, f.value) and _may_contradict(f, index)
-                       and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None
+                       and liveness(f) != DEAD and _is_read(f, index) and not _read_only_dead(f, index)
+                       and stub_around(index, f) is None
                        and _override(f, atom, index) is None),  # a replaced binding is not what runs
                       key=_evidence_order)
         why = _trace_reason(real[0], liveness(real[0]), index, atom)
@@ -871,6 +872,8 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     another quantity than the claim's, or take several values. Such bindings still confirm a claimed value."""
     if fact.kind in (K.LOOP, K.STACK) or fact.via:  # a stack: other stacks of the layer may build other parts
         return False
+    if _read_only_dead(fact, index):  # the value of a path that never runs, not the running one's
+        return False
     if fact.kind in (K.FIELD, K.DEFAULT):
         return _passed_unknown(fact, index) is None
     if fact.kind != K.KEYWORD:
@@ -985,6 +988,8 @@ def _why_unsure(fact: Fact, index: RepositoryIndex) -> str:
         return f"while the call at {passed.ref} passes another value for it, which static reading does not know"
     if fact.kind != K.KEYWORD and not _is_read(fact, index):
         return "which no code reads"
+    if _read_only_dead(fact, index):
+        return "which only code no entry point reaches reads"
     if index.analysis(binding_liveness)(fact) == DEAD:
         return "in code no entry point reaches"
     if _to_consumer(fact, index):
@@ -1306,6 +1311,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         return f"{owner} never reads its parameter {fact.name!r}"
     if index is not None and fact.kind == K.DICT and not _holder_read(fact, index):
         return f"no code reads the mapping {fact.path.rsplit('.', 1)[0]!r} that holds it"
+    if index is not None and _read_only_dead(fact, index):
+        return f"only code no entry point reaches reads {fact.name!r}"
     return f"no code reads {fact.name!r}"
 
 
@@ -1565,10 +1572,26 @@ def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
     return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact))
 
 
+def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether code reads the binding's name (a config field, a module constant, a key) only where no entry point
+    reaches (``extractors.provenance.live_reads``): an experiment nothing calls reads the setting, nothing that runs
+    does, so its value is a trace. Never for the kinds that are read where they are written (a keyword, a call, a
+    loop, a launcher's option, a stack, a ``.get`` default), nor when calls unpack mappings of keys static reading
+    does not know (``RepositoryIndex.dynamic_unpacking``)."""
+    if fact.kind in _READ_IN_PLACE or index.dynamic_unpacking or fact.path.startswith(K.UNNAMED_HOLDER + "."):
+        return False
+    names = [n for n in (fact.name, fact.name.replace("-", "_")) if n in index.read_sites]
+    reads = index.analysis(live_reads)
+    return bool(names) and not any(reads[n] for n in names)
+
+
+_READ_IN_PLACE = frozenset({K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER, K.STACK})
+
+
 def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
     if _never_read(fact, index):
         return False
-    if fact.kind in (K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER, K.STACK):
+    if fact.kind in _READ_IN_PLACE:
         return True  # a keyword is consumed by its call; a .get default is itself a read; a loop runs its body;
         # a launcher passes its options to the program it runs; a layer stack is built by the code that runs it
     if fact.kind == K.DICT and not _holder_read(fact, index):
