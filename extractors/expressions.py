@@ -58,23 +58,10 @@ class Binding:
         memo = {} if memo is None else memo
         if id(self) in memo:
             return memo[id(self)]
-        # a local rebound to a multiple of itself (q = q * scale) no longer holds the quantity its name gives: its
-        # leaf is the value before, so the scaling stays in the form (a claim's 1/sqrt(d_k) applied to q, or twice)
-        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) and not used.rescales(name)
-                                        else used.expand(keep, memo))
+        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) else used.expand(keep, memo))
                    for name, used in self.uses}
         result = memo[id(self)] = substitute(self.direct, mapping)
         return result
-
-    def rescales(self, name: str) -> bool:
-        """Whether this binding of ``name`` multiplies the local's earlier value by factors free of it (``q = q *
-        scale``, ``q = q / d ** 0.5``): a product with the symbol ``name`` itself (its value before: a parameter or
-        an earlier binding) as one factor."""
-        symbol = sympy.Symbol(name)
-        if not isinstance(self.direct, sympy.Mul):
-            return False
-        factors = self.direct.args
-        return factors.count(symbol) == 1 and all(f == symbol or symbol not in f.free_symbols for f in factors)
 
     def reaches(self, keep: Callable[[str], bool], seen: set | None = None) -> bool:
         """True when a local that ``keep`` accepts is read, directly or through the locals read."""
@@ -537,12 +524,6 @@ class _Builder:
         line, end = (where.start.line, where.end.line) if where else (record.line, record.line)
         expression = values[0]
         alternatives = tuple(dict.fromkeys(v for v in values[1:] if v != expression))
-        if sources and any(used.rescales(name) for name, used in sources[0].uses):
-            # a local rebound to a multiple of itself (q = q * scale) read as written would stand for its value
-            # before: the direct form spells the scaling out (a new name, qs = q * scale, may be the paper's own
-            # quantity, true_score = -noise / t, and stays a leaf)
-            direct = sources[0].expand(lambda name: not any(used.rescales(name)
-                                                            for known, used in sources[0].uses if known == name))
         return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
                               None if direct == expression else direct, alternatives, sources,
                               tuple(dict.fromkeys(self.inlined)), cell=record.cell)

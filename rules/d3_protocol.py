@@ -140,7 +140,7 @@ from rules.d3_flow import (Flow, Run, Source, claim_words, flow, loop_runs, name
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_options import called_name, free_source, typed_freely
-from rules.d3_values import stub_nodes, uncomputed
+from rules.d3_values import stub_classes, stub_nodes, uncomputed
 from rules.findings import ElementFinding
 from rules.findings import ElementOutcome as Outcome
 from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, share_score, show_value
@@ -588,12 +588,14 @@ def _traced(category: str, name: str, traces: list[Mention]) -> ElementResult:
 
 
 def _runs_stub(mention: Mention, graph: CallGraph, index: RepositoryIndex) -> bool:
-    """Whether ``mention`` defines or calls one of the repository's whole-function stubs (``rules.d2_stubs``): a
-    function named after a metric or dataset whose body computes nothing names it without computing or loading
-    it (ARCHITECTURE.md, "Stubs")."""
+    """Whether ``mention`` defines or calls one of the repository's whole-function stubs (``rules.d2_stubs``), or a
+    class whose own methods are all such stubs (``rules.d3_values.stub_classes``): a function named after a metric
+    or dataset whose body computes nothing, or a baseline class whose method raises ``NotImplementedError``, names
+    it without computing, loading or running it (ARCHITECTURE.md, "Stubs")."""
     stubbed = index.analysis(stub_nodes)
     if not stubbed:
         return False
+    stubbed = stubbed | index.analysis(stub_classes)  # a class whose own methods are all stubs builds nothing
     if mention.kind == "definition":
         return mention.scope in stubbed
     return mention.context == "call" and any(

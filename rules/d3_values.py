@@ -31,6 +31,18 @@ def stub_nodes(index: RepositoryIndex) -> frozenset[str]:
     return frozenset(f"{module_name(file)}.{qualname}" for file, qualname in index.analysis(stubbed_functions))
 
 
+def stub_classes(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the call-graph nodes of the repository's classes whose own methods, besides ``__init__``
+    and other dunders, are all whole-function stubs, at least one of them (``RCPSBaseline`` whose
+    ``compute_lambda`` raises ``NotImplementedError``): building one builds a method that computes nothing."""
+    stubbed = index.analysis(stub_nodes)
+    methods: dict[str, list[str]] = {}
+    for qualname, info in index.analysis(build_call_graph).functions.items():
+        if info.class_name is not None and not (info.name.startswith("__") and info.name.endswith("__")):
+            methods.setdefault(info.class_name, []).append(qualname)
+    return frozenset(cls for cls, own in methods.items() if all(q in stubbed for q in own))
+
+
 def _functions_by_name(index: RepositoryIndex) -> dict[str, tuple[str, ...]]:
     """Analysis provider: a function's bare name -> the qualnames of the repository functions so named."""
     found: dict[str, list[str]] = {}
