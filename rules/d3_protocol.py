@@ -155,6 +155,7 @@ _GENERIC = word_list("generic_terms", "rules")  # terms that name no particular 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _DIGIT = re.compile(r"\d")
 _SIZE = re.compile(r"\d+(?:\.\d+)?\s*[kmb]\b", re.IGNORECASE)  # "10M", "1.5B": how big a dataset is
+_DIMENSIONS = re.compile(r"\b[123]D\b")  # "1D Burgers", "2D smoke": the kind of problem, which code rarely spells
 _SUBSTRING_MIN = 6  # shorter terms inside longer names are too often accidents (``acc`` in ``accumulate``)
 
 
@@ -362,9 +363,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     name = element["name"]
     terms = [name, *element.get("aliases", ())]
     specific = [t for t in terms if not is_generic(t)]
-    if _DIGIT.search(name) and not (category == "datasets" and not _DIGIT.search(_SIZE.sub("", name))):
+    if _DIGIT.search(name) and not (category == "datasets"
+                                    and not _DIGIT.search(_DIMENSIONS.sub("", _SIZE.sub("", name)))):
         # "batch size 1024", "(S,A) = (3,3)": a term without the number names only the knob; a dataset's size
-        # ("WebVid-10M") is no such number: webvid is that dataset
+        # ("WebVid-10M") or dimensionality ("1D Burgers") is no such number: webvid, burgers is that dataset
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
     found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, DISPLAY,
