@@ -1598,10 +1598,12 @@ def _layers_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary
 # words of a claimed function's name that make it a stack of layers (``mlp``, ``conv_stack``): code writes such a
 # network out as its layers, each called in turn with activations and normalisations between them
 _STACK_WORDS = frozenset({"mlp", "ffn", "stack", "cnn", "layers", "blocks"})
-# the library layer classes a stack's word admits (PyTorch's and Flax's spelling; a class name's prefix); a word not
-# here (stack, layers, blocks) admits every family
-_STACK_LAYERS = {"mlp": ("Linear", "Dense", "LazyLinear"), "ffn": ("Linear", "Dense", "LazyLinear"),
-                 "cnn": ("Conv",), "conv": ("Conv",)}
+# the library layer classes a stack's word admits (PyTorch's, Flax's and Keras's spelling); a word not here (stack,
+# layers, blocks) admits every family
+_LINEAR_LAYERS = ("Linear", "LazyLinear", "Dense")
+_CONV_LAYERS = ("Conv1d", "Conv2d", "Conv3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "Conv", "Conv1D", "Conv2D",
+                "Conv3D")
+_STACK_LAYERS = {"mlp": _LINEAR_LAYERS, "ffn": _LINEAR_LAYERS, "cnn": _CONV_LAYERS, "conv": _CONV_LAYERS}
 
 
 def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossary: dict, variants: dict,
@@ -1615,8 +1617,8 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     normalisations, down to the argument the claim gives it, with two layers at least of the kind the stack's name
     gives (``_STACK_LAYERS``: a convolution for ``conv_stack``, a linear layer for ``mlp``), each built by the
     class's ``__init__`` (``built``: ``FunctionRecord.built``). A submodule of another library class (a transformer
-    encoder in an MLP's place, linear layers for a CNN) ends the chain; one of the repository's own classes
-    (``own``) or not built there may sit between the layers. Used only to find an equivalent, never to name a
+    encoder in an MLP's place, linear layers for a CNN, a ``LinearAttention``) or one ``__init__`` does not build (a
+    backbone passed in) ends the chain; one of the repository's own classes (``own``) may sit between the layers. Used only to find an equivalent, never to name a
     drift: the stack's inside is the code's, not the claim's."""
     stacks = [n for n in claim.functions if n not in table.operations and _STACK_WORDS & set(names.words(n))]
     if len(stacks) != 1:
@@ -1650,10 +1652,12 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     while isinstance(at, sympy.Function) and len(at.args) == 1 and (
             at.func.__name__ in spare or at.func.__name__ in table.activations or _normalising(at.func.__name__)):
         cls = built.get(at.func.__name__) if at.func.__name__ in spare else None
-        if cls is not None and cls.startswith(admitted):
+        if cls in admitted:
             counted += 1
-        elif cls is not None and cls not in own:
-            break  # another library module (nn.TransformerEncoder, a linear layer in a CNN): not this stack
+        elif at.func.__name__ in spare and cls not in own:
+            # another library module (nn.TransformerEncoder, a linear layer in a CNN, a LinearAttention), or a
+            # module __init__ does not build (a backbone passed in): not this stack
+            break
         chain.append(at.func)
         at = at.args[0]
     if counted < 2:
