@@ -131,13 +131,17 @@ class Launch:
     options: tuple[str, ...]
 
 
+IMPORT_SCOPE = "<import>"  # the read scope of a name an import statement names (FileFacts.read_scopes)
+
+
 @dataclass
 class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
     occurs. ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
     ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
     (``getattr(module, "lr")``): what can read a plain variable; ``read_scopes`` each read name's scopes (the
-    dotted class/function paths reading it, ``""`` at module level). ``unread`` maps a file (or ``file#cell``) that was not
+    dotted class/function paths reading it, ``""`` at module level, ``IMPORT_SCOPE`` for an import statement naming
+    it). ``unread`` maps a file (or ``file#cell``) that was not
     read, or only partly, to why (``"read only with
     tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
     lines not read of such a part, where they are known (a file tree-sitter read in part)."""

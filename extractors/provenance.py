@@ -21,7 +21,7 @@ from typing import Callable
 
 from extractors import facts as K
 from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
-from extractors.facts import CallFact, Fact, RepositoryIndex
+from extractors.facts import IMPORT_SCOPE, CallFact, Fact, RepositoryIndex
 from extractors.values import is_number, substitute_numbers, symbol_names
 from extractors.walk import is_test_path
 
@@ -136,10 +136,11 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
 
 def live_reads(index: RepositoryIndex) -> dict[str, bool]:
     """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether some read of it sits in
-    code that may run (not ``DEAD``; a read the extractor did not place counts as one): a setting read only by an
-    experiment no entry point calls reaches nothing that runs."""
+    code that may run (not ``DEAD``; a read the extractor did not place counts as one, an import statement naming it
+    does not): a setting read only by an experiment no entry point calls reaches nothing that runs."""
     graph = index.analysis(build_call_graph)
-    return {name: any(scope is None or _scope_liveness(graph, file, None, scope) != DEAD for file, scope in sites)
+    return {name: any(scope is None or scope != IMPORT_SCOPE and _scope_liveness(graph, file, None, scope) != DEAD
+                      for file, scope in sites)
             for name, sites in index.read_sites.items()}
 
 

@@ -23,7 +23,7 @@ import sympy
 from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
-from extractors.facts import CallFact, Fact, FileFacts, merge_signatures
+from extractors.facts import IMPORT_SCOPE, CallFact, Fact, FileFacts, merge_signatures
 from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
@@ -135,6 +135,7 @@ class _FactVisitor(Visitor):
         self.augmented: set[str] = set()  # names updated in place (x += ...)
         self.loops: list[tuple] = []  # (target, iterated name, line, end, context) of loops over a name
         self.not_references: set[int] = set()  # called names and the inner parts of dotted names
+        self.imported: set[int] = set()  # the nodes of import statements: names, not reads of values
         # expression contexts (load, store, del) as libcst's ExpressionContextProvider gives them (_child_contexts)
         self.contexts: list[object] = [ExpressionContext.LOAD]
         self.context_nodes: list[cst.CSTNode] = []  # the nodes that pushed the contexts above the first
@@ -176,6 +177,12 @@ class _FactVisitor(Visitor):
 
     def _context(self) -> str:
         return ".".join(name for name, _ in self.scopes)
+
+    def _read_scope(self, name: str, node: cst.CSTNode) -> None:
+        """Record where ``name`` is read (``FileFacts.read_scopes``): an import statement names it without reading
+        its value (``IMPORT_SCOPE``)."""
+        self.found.read_scopes.setdefault(name, set()).add(IMPORT_SCOPE if id(node) in self.imported else
+                                                            self._context())
 
     def _record(self, name: str, path: str, value_node: cst.BaseExpression, kind: str, at: cst.CSTNode,
                 context: str | None = None, value=None) -> None:
@@ -401,6 +408,7 @@ class _FactVisitor(Visitor):
 
     def _not_values(self, node: cst.CSTNode) -> None:
         _mark_subtree(node, self.not_references)
+        _mark_subtree(node, self.imported)
 
     # -- loops ---------------------------------------------------------------------------------------------
     def visit_For(self, node: cst.For) -> None:
@@ -507,7 +515,7 @@ class _FactVisitor(Visitor):
             attribute = node.args[1].value.evaluated_value  # an attribute read by name: getattr(config, "lr")
             if isinstance(attribute, str):
                 self.found.names_read[attribute] += 1
-                self.found.read_scopes.setdefault(attribute, set()).add(self._context())
+                self._read_scope(attribute, node)
         if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
                 and node.func.attr.value in ("update", "setdefault"):
             self._keyed(node.func.value.value, False)  # keys added at run time
@@ -624,7 +632,7 @@ class _FactVisitor(Visitor):
         if self._loaded():
             self.found.reads[node.value] += 1
             self.found.names_read[node.value] += 1
-            self.found.read_scopes.setdefault(node.value, set()).add(self._context())
+            self._read_scope(node.value, node)
             if self.function_reads:
                 self.function_reads[-1][0].add(node.value)
 
@@ -633,7 +641,7 @@ class _FactVisitor(Visitor):
         if self._loaded():
             self.found.reads[node.attr.value] += 1
             self.found.names_read[node.attr.value] += 1
-            self.found.read_scopes.setdefault(node.attr.value, set()).add(self._context())
+            self._read_scope(node.attr.value, node)
             if self.function_reads:
                 self.function_reads[-1][0].add(node.attr.value)  # self.save_hyperparameters() captures arguments
             dotted = dotted_name(node)
@@ -649,7 +657,7 @@ class _FactVisitor(Visitor):
         if isinstance(text, str) and _IDENTIFIER.match(text):
             key = text.lstrip("-").replace("-", "_")
             self.found.reads[key] += 1
-            self.found.read_scopes.setdefault(key, set()).add(self._context())
+            self._read_scope(key, node)
 
 
 def _indexed(node: cst.Dict) -> tuple | None:

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 # Word list (what it holds and its source: extractors/words.yaml).
 _HOOKS = word_list("framework_hooks")
+_LIBRARY_HOOKS = word_list("library_hooks")
+_PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol",
+                          "NamedTuple", "typing.NamedTuple", "Enum", "enum.Enum"})  # bases that call no method
 
 
 def build_call_graph(index: RepositoryIndex) -> CallGraph:
@@ -88,17 +91,34 @@ class _Builder(Resolver):
 
     def _hooks(self) -> None:
         """Class -> its ``__init__`` and the methods frameworks call on its instances (``_HOOKS`` and dunders),
-        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``)."""
+        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``). A class
+        derived from a library class (a base that resolves outside the repository) also has the methods libraries
+        call on their subclasses' instances: ``_LIBRARY_HOOKS`` (``compute_loss`` of a Trainer, ``step`` of an
+        environment or optimizer, ``call`` of a Keras layer, ``transform`` of an estimator) and every ``on_*``
+        callback."""
         for cls in self.cg.classes:
             init = self.find_method(cls, "__init__")
             if init:
                 self.edge(cls, init, CALL, self.cg.functions[init].file, self.cg.functions[init].line)
+            library = self._library_derived(cls)
             for owner in self.class_mro(cls):
                 for method in self.methods_of.get(owner, ()):
                     name = method.rsplit(".", 1)[1]
-                    if name != "__init__" and (name in _HOOKS or (name.startswith("__") and name.endswith("__"))):
+                    if name != "__init__" and (name in _HOOKS or (name.startswith("__") and name.endswith("__"))
+                                               or library and (name in _LIBRARY_HOOKS or name.startswith("on_"))):
                         info = self.cg.functions[method]
                         self.edge(cls, method, HOOK, info.file, info.line)
+
+    def _library_derived(self, cls: str) -> bool:
+        """Whether a class of ``cls``'s repository ancestry names a base outside the repository (``Trainer``,
+        ``gym.Env``, ``keras.layers.Layer``), other than the ``_PLAIN_BASES`` that call no method."""
+        for owner in self.class_mro(cls):
+            module = self.class_module[owner]
+            for base in self.scans[module].bases.get(owner, ()):
+                found = self.resolve(base, module)
+                if base not in _PLAIN_BASES and (found is None or found[0] != "repo"):
+                    return True
+        return False
 
     def _commands(self) -> None:
         """Command-line applications -> the commands registered on them (``scan._command_application``): a group

@@ -248,6 +248,14 @@ class Resolver:
             if method:
                 return CallSite.at(key, line, scope, method, method, CALL, in_loop)
             return CallSite.at(key, line, scope, None, f"super().{text}", UNRESOLVED, in_loop)
+        if how == "built":  # Trainer(model).run(): the method of the repository class the call instantiates
+            built, _, method_name = text.rpartition(".")
+            found = self._resolve_local(module, scan, scope, built, (line, branch))
+            method = self.find_method(found[1], method_name) if found and found[0] == "repo" \
+                and found[1] in self.cg.classes else None
+            if method:
+                return CallSite.at(key, line, scope, method, method, CALL, in_loop)
+            how, text = "expr", method_name
         if how == "expr":  # the receiver is computed: nothing resolves it (``EXPR_RECEIVER`` stands for it)
             return CallSite.at(key, line, scope, None, f"{EXPR_RECEIVER}.{text}", UNRESOLVED, in_loop)
         resolved = self._resolve_local(module, scan, scope, text, (line, branch))

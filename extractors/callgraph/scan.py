@@ -29,7 +29,8 @@ _FILLING = word_list("filling_methods")
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
 # A call or reference before resolution: (scope, how, text, line, in_loop, source key, branch); ``how`` is
 # ``call``, ``ref`` (a name read, not called), ``super`` (``super().text(...)``), ``expr`` (a method called on a
-# computed value, ``(loss / k).backward()``: ``text`` is the method's name), ``namespace`` (a call of what a run-time
+# computed value, ``(loss / k).backward()``: ``text`` is the method's name), ``built`` (a method called on the object
+# a call builds, ``Trainer(model).run()``: ``text`` is the called name and the method, ``Trainer.run``), ``namespace`` (a call of what a run-time
 # name picks from a module's namespace, ``models.__dict__[args.model](...)`` or ``vars(models)[name](...)``: ``text``
 # is the module's dotted name) or ``dynamic``.
 RawSite = tuple[str, str, str, int, bool, str, tuple[tuple[int, int], ...]]
@@ -61,7 +62,7 @@ class Scan:
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
-    decorated: set[str] = field(default_factory=set)  # function qualnames with a registering decorator
+    decorated: set[str] = field(default_factory=set)  # function and class qualnames with a registering decorator
     # (function qualname, application as written, source key, line) per ``@cli.command()``-style registration
     commands: list[tuple[str, str, str, int]] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
@@ -214,6 +215,8 @@ class Scanner(Visitor):
         qual = f"{self.prefix[-1]}.{node.name.value}"
         self.s.defs[qual] = (CLASS, self._line(node), self._end(node), node, None, self.key)
         self.s.bases[qual] = [t for t in (dotted_name(b.value) for b in node.bases) if t]
+        if any(_decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
+            self.s.decorated.add(qual)  # @register("transformer") class ...: built wherever the registry is read
         self.skip.add(id(node.name))
         self.s.mentions.append(Mention.at(self.key, self._line(node), qual, node.name.value, "definition"))
         self.prefix.append(qual)
@@ -396,6 +399,10 @@ class Scanner(Visitor):
             self._raw("dynamic", "getattr", original_node)  # getattr(obj, name)(...): dispatch by a run-time name
         elif isinstance(func, cst.Subscript) and (namespace := _namespace(func.value)) is not None:
             self._raw("namespace", namespace, original_node)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
+                and dotted_name(func.value.func) is not None:
+            # Trainer(model).run(cfg): a method of the object a call builds, resolved when that is a class's
+            self._raw("built", f"{dotted_name(func.value.func)}.{func.attr.value}", original_node)
         elif isinstance(func, cst.Attribute):  # (loss / k).backward(): a method of a computed value, unresolved
             self._raw("expr", func.attr.value, original_node)
 
