@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 # Word list (what it holds and its source: extractors/words.yaml).
 _HOOKS = word_list("framework_hooks")
 _LIBRARY_HOOKS = word_list("library_hooks")
-_PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol", "typing.Protocol",
-                          "NamedTuple", "typing.NamedTuple", "Enum", "enum.Enum"})  # bases that call no method
+# bases (last components) whose library calls none of ``_LIBRARY_HOOKS`` on a subclass: Python's own, and torch's
+# ``nn.Module`` and ``Dataset``, which call ``forward`` and dunders (``_HOOKS`` already)
+_PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol", "NamedTuple", "Enum", "IntEnum", "TypedDict",
+                          "Module", "Dataset", "IterableDataset"})
 
 
 def build_call_graph(index: RepositoryIndex) -> CallGraph:
@@ -116,7 +118,7 @@ class _Builder(Resolver):
             module = self.class_module[owner]
             for base in self.scans[module].bases.get(owner, ()):
                 found = self.resolve(base, module)
-                if base not in _PLAIN_BASES and (found is None or found[0] != "repo"):
+                if base.rsplit(".", 1)[-1] not in _PLAIN_BASES and (found is None or found[0] != "repo"):
                     return True
         return False
 
