@@ -1615,7 +1615,8 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     by one (the same function, or for a claimed layer such as ``linear``, any call of the code's own: it is renamed
     to it), and the stack takes the code's calls below them while they are layer calls, activations or
     normalisations, down to the argument the claim gives it, with two layers at least of the kind the stack's name
-    gives (``_STACK_LAYERS``: a convolution for ``conv_stack``, a linear layer for ``mlp``), each built by the
+    gives (``_STACK_LAYERS``: a convolution for ``conv_stack``, a linear layer for ``mlp``) and something other than a
+    layer between two of them (layers in a row compose to one linear map), each built by the
     class's ``__init__`` (``built``: ``FunctionRecord.built``). A submodule of another library class (a transformer
     encoder in an MLP's place, linear layers for a CNN, a ``LinearAttention``) or one ``__init__`` does not build (a
     backbone passed in) ends the chain; one of the repository's own classes (``own``) may sit between the layers. Used only to find an equivalent, never to name a
@@ -1648,19 +1649,21 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     admitted = tuple(c for word in words & set(_STACK_LAYERS) for c in _STACK_LAYERS[word]) \
         or tuple(c for family in _STACK_LAYERS.values() for c in family)
     chain: list = []  # the code's own functions (sympy's tanh stays sympy's)
-    counted = 0
+    layer_steps: list[bool] = []  # whether each step of the chain is a counted layer
     while isinstance(at, sympy.Function) and len(at.args) == 1 and (
             at.func.__name__ in spare or at.func.__name__ in table.activations or _normalising(at.func.__name__)):
         cls = built.get(at.func.__name__) if at.func.__name__ in spare else None
-        if cls in admitted:
-            counted += 1
-        elif at.func.__name__ in spare and cls not in own:
+        if cls not in admitted and at.func.__name__ in spare and cls not in own:
             # another library module (nn.TransformerEncoder, a linear layer in a CNN, a LinearAttention), or a
             # module __init__ does not build (a backbone passed in): not this stack
             break
+        layer_steps.append(cls in admitted)
         chain.append(at.func)
         at = at.args[0]
-    if counted < 2:
+    layers_at = [i for i, layer in enumerate(layer_steps) if layer]
+    # two layers at least, with a non-linearity (or a module of the repository's own) between two of them: linear
+    # layers in a row compose to one linear map, no stack
+    if len(layers_at) < 2 or all(layer_steps[layers_at[0]:layers_at[-1] + 1]):
         return claim
     rhs = node.args[0]
     for function in reversed([sympy.Function(name) for name in outer] + chain):
