@@ -132,6 +132,7 @@ class Launch:
 
 
 IMPORT_SCOPE = "<import>"  # the read scope of a name an import statement names (FileFacts.read_scopes)
+PARAMETER_SCOPE = "<parameter>"  # before a scope: a read there of a name the function takes as a parameter
 
 
 @dataclass
@@ -141,7 +142,8 @@ class FileFacts:
     ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
     (``getattr(module, "lr")``): what can read a plain variable; ``read_scopes`` each read name's scopes (the
     dotted class/function paths reading it, ``""`` at module level, ``IMPORT_SCOPE`` for an import statement naming
-    it). ``unread`` maps a file (or ``file#cell``) that was not
+    it, ``PARAMETER_SCOPE`` and the scope for a bare name an enclosing function takes as a parameter: no read of a
+    setting bound elsewhere). ``unread`` maps a file (or ``file#cell``) that was not
     read, or only partly, to why (``"read only with
     tree-sitter"``): no absence may be settled while such a part exists (``verifier.unread``); ``unread_text`` the
     lines not read of such a part, where they are known (a file tree-sitter read in part)."""

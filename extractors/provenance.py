@@ -21,7 +21,7 @@ from typing import Callable
 
 from extractors import facts as K
 from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
-from extractors.facts import IMPORT_SCOPE, CallFact, Fact, RepositoryIndex
+from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, RepositoryIndex
 from extractors.values import is_number, substitute_numbers, symbol_names
 from extractors.walk import is_test_path
 
@@ -134,14 +134,38 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
             for arg, name in zip(call.positional, parameters)]
 
 
-def live_reads(index: RepositoryIndex) -> dict[str, bool]:
+def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, frozenset[tuple[str, str]]]]:
     """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether some read of it sits in
     code that may run (not ``DEAD``; a read the extractor did not place counts as one, an import statement naming it
-    does not): a setting read only by an experiment no entry point calls reaches nothing that runs."""
+    does not), and the (file, scope) places that may run where it is read as the function's own parameter (a read of
+    a binding made there, never of a setting bound elsewhere): a setting read only by an experiment no entry point
+    calls reaches nothing that runs."""
     graph = index.analysis(build_call_graph)
-    return {name: any(scope is None or scope != IMPORT_SCOPE and _scope_liveness(graph, file, None, scope) != DEAD
-                      for file, scope in sites)
-            for name, sites in index.read_sites.items()}
+    found: dict[str, tuple[bool, frozenset[tuple[str, str]]]] = {}
+    # a read in code whose callers the graph may not see (a library-called method, a property) may run
+    for name, sites in index.read_sites.items():
+        live, own = False, set()
+        for file, scope in sites:
+            if scope is None:
+                live = True
+            elif scope.startswith(PARAMETER_SCOPE):
+                place = scope[len(PARAMETER_SCOPE):]
+                if _may_run(graph, file, place):
+                    own.add((file, place))
+            elif scope != IMPORT_SCOPE and _may_run(graph, file, scope):
+                live = True
+        found[name] = (live, frozenset(own))
+    return found
+
+
+def _may_run(graph, file: str, scope: str) -> bool:
+    """Whether code at ``scope`` (a dotted class/function path in ``file``'s module) may run: not ``DEAD``, or inside
+    a function whose callers the graph may not see (``CallGraph.unseen``)."""
+    if _scope_liveness(graph, file, None, scope) != DEAD:
+        return True
+    module = module_name(file)
+    parts = scope.split(".") if scope else []
+    return any(".".join([module, *parts[:end]]) in graph.unseen for end in range(len(parts), 0, -1))
 
 
 def call_liveness(index: RepositoryIndex, call: CallFact) -> str:

@@ -23,7 +23,7 @@ import sympy
 from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
-from extractors.facts import IMPORT_SCOPE, CallFact, Fact, FileFacts, merge_signatures
+from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, FileFacts, merge_signatures
 from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
@@ -136,6 +136,7 @@ class _FactVisitor(Visitor):
         self.loops: list[tuple] = []  # (target, iterated name, line, end, context) of loops over a name
         self.not_references: set[int] = set()  # called names and the inner parts of dotted names
         self.imported: set[int] = set()  # the nodes of import statements: names, not reads of values
+        self.parameters: list[frozenset[str]] = []  # the parameter names of each enclosing function, innermost last
         # expression contexts (load, store, del) as libcst's ExpressionContextProvider gives them (_child_contexts)
         self.contexts: list[object] = [ExpressionContext.LOAD]
         self.context_nodes: list[cst.CSTNode] = []  # the nodes that pushed the contexts above the first
@@ -180,9 +181,11 @@ class _FactVisitor(Visitor):
 
     def _read_scope(self, name: str, node: cst.CSTNode) -> None:
         """Record where ``name`` is read (``FileFacts.read_scopes``): an import statement names it without reading
-        its value (``IMPORT_SCOPE``)."""
-        self.found.read_scopes.setdefault(name, set()).add(IMPORT_SCOPE if id(node) in self.imported else
-                                                            self._context())
+        its value (``IMPORT_SCOPE``), and a bare name an enclosing function takes as a parameter is that parameter
+        (``PARAMETER_SCOPE`` before the scope), not a setting of that name bound elsewhere."""
+        scope = IMPORT_SCOPE if id(node) in self.imported else PARAMETER_SCOPE + self._context() \
+            if isinstance(node, cst.Name) and any(name in names for names in self.parameters) else self._context()
+        self.found.read_scopes.setdefault(name, set()).add(scope)
 
     def _record(self, name: str, path: str, value_node: cst.BaseExpression, kind: str, at: cst.CSTNode,
                 context: str | None = None, value=None) -> None:
@@ -231,6 +234,8 @@ class _FactVisitor(Visitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         params = node.params
         self.function_reads.append((set(), len(self.found.facts)))
+        self.parameters.append(frozenset(p.name.value for p in (*params.posonly_params, *params.params,
+                                                                   *params.kwonly_params)))
         for param in (*params.posonly_params, *params.params, *params.kwonly_params):
             self.skip_names.add(id(param.name))
             if param.default is not None:
@@ -240,6 +245,7 @@ class _FactVisitor(Visitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
+        self.parameters.pop()
         reads, start = self.function_reads.pop()
         if self.function_reads:
             self.function_reads[-1][0].update(reads)  # a closure's reads are its enclosing function's too

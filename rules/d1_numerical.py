@@ -1577,12 +1577,15 @@ def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
     reaches (``extractors.provenance.live_reads``): an experiment nothing calls reads the setting, nothing that runs
     does, so its value is a trace. Never for the kinds that are read where they are written (a keyword, a call, a
     loop, a launcher's option, a stack, a ``.get`` default), nor when calls unpack mappings of keys static reading
-    does not know (``RepositoryIndex.dynamic_unpacking``)."""
-    if fact.kind in _READ_IN_PLACE or index.dynamic_unpacking or fact.path.startswith(K.UNNAMED_HOLDER + "."):
+    does not know (``RepositoryIndex.dynamic_unpacking``), nor for a parameter's default, which its own function
+    reads (``Fact.unread`` says when it does not)."""
+    if fact.kind in _READ_IN_PLACE or fact.kind == K.DEFAULT or index.dynamic_unpacking \
+            or fact.path.startswith(K.UNNAMED_HOLDER + "."):
         return False
     names = [n for n in (fact.name, fact.name.replace("-", "_")) if n in index.read_sites]
     reads = index.analysis(live_reads)
-    return bool(names) and not any(reads[n] for n in names)
+    # a read as a parameter's name counts only in the function that binds it (def f(lr): lr = lr * 2; use(lr))
+    return bool(names) and not any(reads[n][0] or (fact.file, fact.context) in reads[n][1] for n in names)
 
 
 _READ_IN_PLACE = frozenset({K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER, K.STACK})

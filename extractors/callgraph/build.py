@@ -14,7 +14,7 @@ from extractors.callgraph.entry_points import entry_points
 from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, CallGraph,
                                         FunctionInfo, module_name, source_order)
 from extractors.callgraph.resolve import Resolver
-from extractors.callgraph.scan import Scan, Scanner
+from extractors.callgraph.scan import Scan, Scanner, decorator_name
 from extractors.positions import resolve_positions
 from extractors.trees import visit
 from extractors.words import word_list
@@ -25,11 +25,7 @@ if TYPE_CHECKING:
 
 # Word list (what it holds and its source: extractors/words.yaml).
 _HOOKS = word_list("framework_hooks")
-_LIBRARY_HOOKS = word_list("library_hooks")
-# bases (last components) whose library calls none of ``_LIBRARY_HOOKS`` on a subclass: Python's own, and torch's
-# ``nn.Module`` and ``Dataset``, which call ``forward`` and dunders (``_HOOKS`` already)
-_PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol", "NamedTuple", "Enum", "IntEnum", "TypedDict",
-                          "Module", "Dataset", "IterableDataset"})
+_PROPERTIES = frozenset({"property", "cached_property", "functools.cached_property"})  # run when their attribute is read
 
 
 def build_call_graph(index: RepositoryIndex) -> CallGraph:
@@ -93,34 +89,36 @@ class _Builder(Resolver):
 
     def _hooks(self) -> None:
         """Class -> its ``__init__`` and the methods frameworks call on its instances (``_HOOKS`` and dunders),
-        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``). A class
-        derived from a library class (a base that resolves outside the repository) also has the methods libraries
-        call on their subclasses' instances: ``_LIBRARY_HOOKS`` (``compute_loss`` of a Trainer, ``step`` of an
-        environment or optimizer, ``call`` of a Keras layer, ``transform`` of an estimator) and every ``on_*``
-        callback."""
+        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``)."""
         for cls in self.cg.classes:
             init = self.find_method(cls, "__init__")
             if init:
                 self.edge(cls, init, CALL, self.cg.functions[init].file, self.cg.functions[init].line)
-            library = self._library_derived(cls)
             for owner in self.class_mro(cls):
                 for method in self.methods_of.get(owner, ()):
                     name = method.rsplit(".", 1)[1]
-                    if name != "__init__" and (name in _HOOKS or (name.startswith("__") and name.endswith("__"))
-                                               or library and (name in _LIBRARY_HOOKS or name.startswith("on_"))):
+                    if name != "__init__" and (name in _HOOKS or (name.startswith("__") and name.endswith("__"))):
                         info = self.cg.functions[method]
                         self.edge(cls, method, HOOK, info.file, info.line)
 
-    def _library_derived(self, cls: str) -> bool:
-        """Whether a class of ``cls``'s repository ancestry names a base outside the repository (``Trainer``,
-        ``gym.Env``, ``keras.layers.Layer``), other than the ``_PLAIN_BASES`` that call no method."""
-        for owner in self.class_mro(cls):
-            module = self.class_module[owner]
-            for base in self.scans[module].bases.get(owner, ()):
-                found = self.resolve(base, module)
-                if base.rsplit(".", 1)[-1] not in _PLAIN_BASES and (found is None or found[0] != "repo"):
-                    return True
-        return False
+    def _unseen(self) -> frozenset[str]:
+        """The functions whose callers the graph may not see (``CallGraph.unseen``): every method of a class with a
+        base outside the repository (a library may call it: a Trainer's ``compute_loss``, an environment's
+        ``step``, a Keras layer's ``call``, a callback's ``on_epoch_begin``), a property (it runs when its attribute
+        is read), and the methods of a class carrying a decorator that may register it."""
+        library = set()
+        for cls in self.cg.classes:
+            for owner in self.class_mro(cls):
+                module = self.class_module[owner]
+                if any(base != "object" and (found is None or found[0] != "repo")
+                       for base in self.scans[module].bases.get(owner, ())
+                       for found in [self.resolve(base, module)]):
+                    library.add(cls)
+                    break
+        registered = {q for s in self.scans.values() for q in s.registered}
+        return frozenset(q for q, info in self.cg.functions.items()
+                         if info.class_name in library or info.class_name in registered
+                         or any(decorator_name(d) in _PROPERTIES for d in info.node.decorators))
 
     def _commands(self) -> None:
         """Command-line applications -> the commands registered on them (``scan._command_application``): a group
@@ -154,6 +152,7 @@ class _Builder(Resolver):
         # what a registered function calls may run as well as the function itself
         self.cg._maybe = frozenset((_reachable(g, starts) | _reachable(g, decorated & set(g))) - live)
         self.cg._decorated = decorated
+        self.cg.unseen = self._unseen()
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
         # a script runs repository code only through a call at its top level: a class statement naming a
         # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable

@@ -148,7 +148,9 @@ class CallGraph:
     Attributes: ``graph`` (``networkx.DiGraph``), ``functions`` (qualname -> ``FunctionInfo``), ``classes``
     (qualname -> (file, line, end_line)), ``entry_points`` (tuple of ``EntryPoint``), ``mentions`` (scope ->
     list of ``Mention``), ``dynamic`` (live code looks names up at run time, so ``dead`` is never claimed),
-    ``runnable`` (some entry point runs repository code: a ``__main__`` block, ``main()``, a console or shell
+    ``unseen`` (functions a library or Python may call without a call the graph sees: methods of classes derived
+    from a library class, properties, methods of decorator-registered classes), ``runnable`` (some entry point runs
+    repository code: a ``__main__`` block, ``main()``, a console or shell
     script, a notebook, or a script whose top level calls repository code, a base class named in a ``class``
     statement being no call; without one, a library of definitions nobody runs, ``dead`` is never claimed either).
     Build with ``build_call_graph(index)``, through ``index.analysis(build_call_graph)`` so that a run builds it once.
@@ -162,6 +164,9 @@ class CallGraph:
         self.mentions: dict[str, list[Mention]] = {}
         self.dynamic = False
         self.runnable = False
+        # functions whose callers the graph may not see: methods of classes with a library base, properties, methods
+        # of classes a decorator may register (``build._Builder._unseen``); their liveness stays what calls show
+        self.unseen: frozenset[str] = frozenset()
         self._sites: dict[str, list[CallSite]] = {}
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()

@@ -62,7 +62,8 @@ class Scan:
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
-    decorated: set[str] = field(default_factory=set)  # function and class qualnames with a registering decorator
+    decorated: set[str] = field(default_factory=set)  # function qualnames with a registering decorator
+    registered: set[str] = field(default_factory=set)  # class qualnames with a decorator that may register them
     # (function qualname, application as written, source key, line) per ``@cli.command()``-style registration
     commands: list[tuple[str, str, str, int]] = field(default_factory=list)
     mentions: list[Mention] = field(default_factory=list)
@@ -189,7 +190,7 @@ class Scanner(Visitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         qual = f"{self.prefix[-1]}.{node.name.value}"
         self.s.defs[qual] = (FUNCTION, self._line(node), self._end(node), node, self.classes[-1], self.key)
-        if any(_decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
+        if any(decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
             self.s.decorated.add(qual)
         if self.classes[-1] is None:
             for decorator in node.decorators:
@@ -215,8 +216,8 @@ class Scanner(Visitor):
         qual = f"{self.prefix[-1]}.{node.name.value}"
         self.s.defs[qual] = (CLASS, self._line(node), self._end(node), node, None, self.key)
         self.s.bases[qual] = [t for t in (dotted_name(b.value) for b in node.bases) if t]
-        if any(_decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
-            self.s.decorated.add(qual)  # @register("transformer") class ...: built wherever the registry is read
+        if any(decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
+            self.s.registered.add(qual)  # @register("transformer") class ...: built wherever the registry is read
         self.skip.add(id(node.name))
         self.s.mentions.append(Mention.at(self.key, self._line(node), qual, node.name.value, "definition"))
         self.prefix.append(qual)
@@ -598,7 +599,7 @@ def _moved(value: cst.BaseExpression) -> cst.BaseExpression | None:
     return None if inner is value else inner
 
 
-def _decorator_name(decorator: cst.Decorator) -> str:
+def decorator_name(decorator: cst.Decorator) -> str:
     """The decorator's dotted name, or its last part when that is a plain decorator (``@x.setter``)."""
     expr = decorator.decorator
     if isinstance(expr, cst.Call):
