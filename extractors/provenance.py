@@ -134,27 +134,28 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
             for arg, name in zip(call.positional, parameters)]
 
 
-def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, frozenset[tuple[str, str]]]]:
-    """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether some read of it sits in
-    code that may run (not ``DEAD``; a read the extractor did not place counts as one, an import statement naming it
-    does not), and the (file, scope) places that may run where it is read as the function's own parameter (a read of
-    a binding made there, never of a setting bound elsewhere): a setting read only by an experiment no entry point
-    calls reaches nothing that runs."""
+def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, bool, frozenset[tuple[str, str]]]]:
+    """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether it is read as a setting
+    at all (not only by import statements naming it, nor only as a function's own parameter), whether some such read
+    sits in code that may run (``_may_run``; a read the extractor did not place counts as one), and the (file, scope)
+    places that may run where it is read as the function's own parameter (a read of a binding made there, never of
+    a setting bound elsewhere): a setting read only by an experiment no entry point calls reaches nothing that
+    runs."""
     graph = index.analysis(build_call_graph)
-    found: dict[str, tuple[bool, frozenset[tuple[str, str]]]] = {}
-    # a read in code whose callers the graph may not see (a library-called method, a property) may run
+    found: dict[str, tuple[bool, bool, frozenset[tuple[str, str]]]] = {}
     for name, sites in index.read_sites.items():
-        live, own = False, set()
+        read, live, own = False, False, set()
         for file, scope in sites:
             if scope is None:
-                live = True
+                read = live = True
             elif scope.startswith(PARAMETER_SCOPE):
                 place = scope[len(PARAMETER_SCOPE):]
                 if _may_run(graph, file, place):
                     own.add((file, place))
-            elif scope != IMPORT_SCOPE and _may_run(graph, file, scope):
-                live = True
-        found[name] = (live, frozenset(own))
+            elif scope != IMPORT_SCOPE:
+                read = True
+                live = live or _may_run(graph, file, scope)
+        found[name] = (read, live, frozenset(own))
     return found
 
 

@@ -1584,8 +1584,10 @@ def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
         return False
     names = [n for n in (fact.name, fact.name.replace("-", "_")) if n in index.read_sites]
     reads = index.analysis(live_reads)
-    # a read as a parameter's name counts only in the function that binds it (def f(lr): lr = lr * 2; use(lr))
-    return bool(names) and not any(reads[n][0] or (fact.file, fact.context) in reads[n][1] for n in names)
+    # read as a setting somewhere, never where code may run; a read as a parameter's name counts only in the function
+    # that binds it (def f(lr): lr = lr * 2; use(lr))
+    return any(reads[n][0] for n in names) and \
+        not any(reads[n][1] or (fact.file, fact.context) in reads[n][2] for n in names)
 
 
 _READ_IN_PLACE = frozenset({K.KEYWORD, K.GET_DEFAULT, K.CALL, K.LOOP, K.LAUNCHER, K.STACK})
