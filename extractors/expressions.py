@@ -637,7 +637,7 @@ class _Builder:
             inner = self._module_steps(arg.value, attribute)
             if inner is None and not isinstance(arg.value, cst.Call):
                 return None
-            steps.extend(inner if inner is not None else [("call", f"{attribute}_{position}")])
+            steps.extend(inner if inner is not None else [("call", _sequential_layer(attribute, position))])
         return tuple(steps)
 
     def _repository_module(self, value: cst.Call, key: str, owner: str) -> tuple | None:
@@ -870,16 +870,22 @@ class _Builder:
         return result
 
 
+def _sequential_layer(attribute: str, position: int) -> str:
+    """The function name a layer at ``position`` of the ``nn.Sequential`` bound to ``self.<attribute>`` reads as
+    (``net_0``): ``_module_steps`` writes it, ``_built_classes`` records the class built under it."""
+    return f"{attribute}_{position}"
+
+
 def _built_classes(value: cst.BaseExpression, attribute: str) -> list[tuple[str, str]]:
     """(call name, class) for the module ``value`` builds, as ``self.<attribute>(x)`` calls read: the class's last
     component (``Linear`` for ``nn.Linear(4, 8)``), and for an ``nn.Sequential`` of built modules each one's under
-    ``<attribute>_<position>``, the name ``_module_steps`` gives a layer inside it."""
+    ``_sequential_layer``, the name ``_module_steps`` gives a layer inside it."""
     if not isinstance(value, cst.Call) or dotted_name(value.func) is None:
         return []
     cls = str(dotted_name(value.func)).rsplit(".", 1)[-1]
     found = [(attribute, cls)]
     if cls == "Sequential":
-        found += [(f"{attribute}_{position}", str(dotted_name(arg.value.func)).rsplit(".", 1)[-1])
+        found += [(_sequential_layer(attribute, position), str(dotted_name(arg.value.func)).rsplit(".", 1)[-1])
                   for position, arg in enumerate(value.args)
                   if isinstance(arg.value, cst.Call) and dotted_name(arg.value.func) is not None]
     return found

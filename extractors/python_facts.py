@@ -183,8 +183,12 @@ class _FactVisitor(Visitor):
         """Record where ``name`` is read (``FileFacts.read_scopes``): an import statement names it without reading
         its value (``IMPORT_SCOPE``), and a bare name an enclosing function takes as a parameter is that parameter
         (``PARAMETER_SCOPE`` before the scope), not a setting of that name bound elsewhere."""
-        scope = IMPORT_SCOPE if id(node) in self.imported else PARAMETER_SCOPE + self._context() \
-            if isinstance(node, cst.Name) and any(name in names for names in self.parameters) else self._context()
+        if id(node) in self.imported:
+            scope = IMPORT_SCOPE
+        elif isinstance(node, cst.Name) and any(name in names for names in self.parameters):
+            scope = PARAMETER_SCOPE + self._context()
+        else:
+            scope = self._context()
         self.found.read_scopes.setdefault(name, set()).add(scope)
 
     def _record(self, name: str, path: str, value_node: cst.BaseExpression, kind: str, at: cst.CSTNode,

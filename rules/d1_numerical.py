@@ -628,8 +628,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                                 consumers=_consumers(effective, index))
         # the claimed value is only a trace; what does the running code use instead?
         used = sorted((f for f in agreeing if _differs(atom, f.value) and _may_contradict(f, index)
-                       and liveness(f) != DEAD and _is_read(f, index) and not _read_only_dead(f, index)
-                       and stub_around(index, f) is None
+                       and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None
                        and _override(f, atom, index) is None),  # a replaced binding is not what runs
                       key=_evidence_order)
         why = _trace_reason(real[0], liveness(real[0]), index, atom)

@@ -1619,8 +1619,8 @@ def _stacked_variant(claim: _Claim, code: sympy.Basic, functions, table, glossar
     layer between two of them (layers in a row compose to one linear map), each built by the
     class's ``__init__`` (``built``: ``FunctionRecord.built``). A submodule of another library class (a transformer
     encoder in an MLP's place, linear layers for a CNN, a ``LinearAttention``) or one ``__init__`` does not build (a
-    backbone passed in) ends the chain; one of the repository's own classes (``own``) may sit between the layers. Used only to find an equivalent, never to name a
-    drift: the stack's inside is the code's, not the claim's."""
+    backbone passed in) ends the chain; one of the repository's own classes (``own``) may sit between the layers.
+    Used only to find an equivalent, never to name a drift: the stack's inside is the code's, not the claim's."""
     stacks = [n for n in claim.functions if n not in table.operations and _STACK_WORDS & set(names.words(n))]
     if len(stacks) != 1:
         return claim

@@ -597,11 +597,12 @@ def _runs_stub(mention: Mention, graph: CallGraph, index: RepositoryIndex) -> bo
     stubbed = index.analysis(stub_nodes)
     if not stubbed:
         return False
-    stubbed = stubbed | index.analysis(stub_classes)  # a class whose own methods are all stubs builds nothing
+    classes = index.analysis(stub_classes)  # a class whose own methods are all stubs builds nothing
     if mention.kind == "definition":
-        return mention.scope in stubbed
+        return mention.scope in stubbed or mention.scope in classes
     return mention.context == "call" and any(
-        site.line == mention.line and site.callee in stubbed and site.target.rsplit(".", 1)[-1] ==
+        site.line == mention.line and (site.callee in stubbed or site.callee in classes)
+        and site.target.rsplit(".", 1)[-1] ==
         mention.text.rsplit(".", 1)[-1] for site in graph.callees_in_order(mention.scope))
 
 

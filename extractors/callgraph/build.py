@@ -106,19 +106,21 @@ class _Builder(Resolver):
         base outside the repository (a library may call it: a Trainer's ``compute_loss``, an environment's
         ``step``, a Keras layer's ``call``, a callback's ``on_epoch_begin``), a property (it runs when its attribute
         is read), and the methods of a class carrying a decorator that may register it."""
-        library = set()
-        for cls in self.cg.classes:
-            for owner in self.class_mro(cls):
-                module = self.class_module[owner]
-                if any(base != "object" and (found is None or found[0] != "repo")
-                       for base in self.scans[module].bases.get(owner, ())
-                       for found in [self.resolve(base, module)]):
-                    library.add(cls)
-                    break
+        library = {cls for cls in self.cg.classes if any(self._library_base(owner) for owner in self.class_mro(cls))}
         registered = {q for s in self.scans.values() for q in s.registered}
         return frozenset(q for q, info in self.cg.functions.items()
                          if info.class_name in library or info.class_name in registered
                          or any(decorator_name(d) in _PROPERTIES for d in info.node.decorators))
+
+    def _library_base(self, owner: str) -> bool:
+        """Whether the repository class ``owner`` names a base (other than ``object``) that does not resolve to a
+        repository class: a library's, or one nothing resolves."""
+        module = self.class_module[owner]
+        for base in self.scans[module].bases.get(owner, ()):
+            found = self.resolve(base, module)
+            if base != "object" and (found is None or found[0] != "repo"):
+                return True
+        return False
 
     def _commands(self) -> None:
         """Command-line applications -> the commands registered on them (``scan._command_application``): a group
