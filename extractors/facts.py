@@ -310,6 +310,11 @@ class RepositoryIndex:
             result = self._analyses[provider] = provider(self)
             return result
 
+    def computed(self, provider: Callable[[RepositoryIndex], Analysis]) -> Analysis | None:
+        """The analysis ``provider`` derived from this index if something asked for it (``analysis``), else
+        ``None``; computes nothing."""
+        return self._analyses.get(provider)  # type: ignore[return-value]
+
     def stub_counts(self) -> dict[str, int]:
         """How many stub and TODO findings of each code (``{"STB001": 3, "TOD001": 5}``), codes sorted."""
         counts = Counter(f.code for findings in self.stubs_by_file.values() for f in findings)

@@ -125,16 +125,20 @@ def test_cached_verdicts_name_their_saus_by_id_and_get_the_spec_s_own_back(repo,
     cold, _ = run_api(repo, folder)
     reader = Cache(folder)
     stored = {entry.name: reader.get(entry.name, tuple) for entry in entries(folder)}
-    (key, verdicts), = [(key, value) for key, value in stored.items() if value is not None]
+    (key, (verdicts, warnings)), = [(key, value) for key, value in stored.items() if value is not None]
     # ids, not SAUs: unpickling a SAU's sympy formulas evaluated them anew, the largest cost of a warm run
     assert [verdict.sau for verdict in verdicts] == [verdict.sau.id for verdict in cold.verdicts]
+    assert warnings == ()  # what the analyses found wrong with the input: nothing in the demo
     spec = load_paper(PAPER)
     warm = verify(repo, spec, "repo", cache=(cache := Cache(folder)))
     assert (cache.hits, cache.misses) == (FILES + 1, 0) and warm == cold
     assert all(verdict.sau is sau for verdict, sau in zip(warm.verdicts, spec.saus))
-    reader.put(key, verdicts[::-1])  # ids that name other SAUs of the spec: never trusted
+    reader.put(key, (verdicts[::-1], warnings))  # ids that name other SAUs of the spec: never trusted
     assert verify(repo, load_paper(PAPER), "repo", cache=Cache(folder)) == cold
-    assert reader.get(key, tuple) == verdicts  # decided again and rewritten
+    assert reader.get(key, tuple) == (verdicts, warnings)  # decided again and rewritten
+    reader.put(key, verdicts)  # an entry of the shape before warnings were kept with the verdicts: decided again
+    assert verify(repo, load_paper(PAPER), "repo", cache=Cache(folder)) == cold
+    assert reader.get(key, tuple) == (verdicts, warnings)
 
 
 class _Hostile:

@@ -349,3 +349,29 @@ def test_callers_the_graph_may_not_see(tmp_path) -> None:
     assert {"main.Distill.compute_loss", "main.Reach.step", "main.Plain.width", "main.Head.build"} <= graph.unseen
     assert "main.Plain.step" not in graph.unseen
     assert graph.liveness("main.Runner.go") == LIVE
+
+
+def test_modules_that_cannot_be_imported(tmp_path) -> None:
+    # train.py imports, at its top level, a module CPython cannot compile (a stray Markdown fence), through a package
+    # whose module imports it in turn: neither can be imported, so train.py is no entry point and runs nothing, and
+    # the repository stays a program (what nothing runs is dead, not maybe). evaluate.py imports it under try and
+    # if TYPE_CHECKING only: it runs, and so does the helper both scripts call
+    _write(tmp_path, {
+        "net.py": "```python\nclass Net:\n    pass\n",
+        "pkg/__init__.py": "",
+        "pkg/wrap.py": "from net import Net\n\n\ndef wrapped():\n    return Net()\n",
+        "common.py": "def seed():\n    return 0\n",
+        "train.py": ("from common import seed\nfrom pkg import wrap\n\n\ndef main():\n    seed()\n    wrap.wrapped()\n\n\n"
+                     "if __name__ == '__main__':\n    main()\n"),
+        "evaluate.py": ("from typing import TYPE_CHECKING\nfrom common import seed\ntry:\n    import net\nexcept Exception:\n"
+                        "    net = None\nif TYPE_CHECKING:\n    from net import Net\n\n\ndef evaluate():\n"
+                        "    return seed()\n\n\nif __name__ == '__main__':\n    evaluate()\n"),
+    })
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.unimportable == {"pkg.wrap": ("pkg/wrap.py:1", "net.py"), "train": ("train.py:2", "pkg/wrap.py")}
+    assert {e.file for e in graph.entry_points} == {"evaluate.py"}
+    assert graph.runnable
+    assert graph.liveness("train.main") == DEAD
+    assert graph.liveness("pkg.wrap.wrapped") == DEAD
+    assert graph.liveness("evaluate.evaluate") == LIVE
+    assert graph.liveness("common.seed") == LIVE

@@ -98,22 +98,27 @@ def verify(repo: Path, spec: PaperSpec, repo_display: str, dimensions: tuple[Dim
     key = _verdicts_key(cache, repo, index, spec, dimensions, max_bytes, exclude, all_projects) \
         if cache is not None else ""
     chosen = [sau for sau in spec.saus if sau.dimension in dimensions]
-    verdicts = _cached_verdicts(cache, key, chosen) if cache is not None else None
-    if verdicts is None:
-        verdicts = _decide_all(index, chosen, tell)
+    decided = _cached_verdicts(cache, key, chosen) if cache is not None else None
+    if decided is None:
+        decided = _decide_all(index, chosen, tell)
         if cache is not None:
-            cache.put(key, _without_saus(verdicts, chosen))
+            cache.put(key, (_without_saus(decided[0], chosen), decided[1]))
+    verdicts, found = decided
     if judge is not None:
         tell("judge", 0, None, judge.model)
         verdicts = tuple(judge(list(verdicts), index))
     sources = evidence_sources(verdicts, index.lines)
-    return Report(spec, repo_display, verdicts, tuple(index.warnings), len(index.files), dimensions,
+    return Report(spec, repo_display, verdicts, (*index.warnings, *found), len(index.files), dimensions,
                   index.stub_counts(), judge.model if judge is not None else None, sources,
                   anchor(repo, index.files), cell_lines(repo, sources))
 
 
-def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress) -> tuple[Verdict, ...]:
-    """The rules' verdicts of the ``chosen`` SAUs, in order, each held back where it rests on unread code."""
+def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress
+                ) -> tuple[tuple[Verdict, ...], tuple[Warning_, ...]]:
+    """The rules' verdicts of the ``chosen`` SAUs, in order, each held back where it rests on unread code; and
+    what the analyses found wrong with the input on the way (modules that cannot be imported, when the rules built
+    the call graph)."""
+    from extractors.callgraph.build import build_call_graph  # networkx and the scanners: only when rules run
     if any(sau.dimension != Dimension.D1 for sau in chosen):
         tell("call graph", 0, None, "")
         _prepare_call_graph(index)
@@ -122,7 +127,8 @@ def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress) -> tu
         stop_if_interrupted()
         tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
         verdicts.append(hold(decide(sau, index), index.unread, index.unread_text))
-    return tuple(verdicts)
+    graph = index.computed(build_call_graph)
+    return tuple(verdicts), graph.import_warnings() if graph is not None else ()
 
 
 def _verdicts_key(cache: Cache, repo: Path, index: RepositoryIndex, spec: PaperSpec,
@@ -160,11 +166,17 @@ def _without_saus(verdicts: tuple[Verdict, ...], chosen: list[SAU]) -> tuple[Ver
                  for verdict, sau in zip(verdicts, chosen))
 
 
-def _cached_verdicts(cache: Cache, key: str, chosen: list[SAU]) -> tuple[Verdict, ...] | None:
+def _cached_verdicts(cache: Cache, key: str, chosen: list[SAU]
+                     ) -> tuple[tuple[Verdict, ...], tuple[Warning_, ...]] | None:
     """The verdicts stored under ``key``, one per SAU of ``chosen`` in order, each id put back as the spec's SAU
-    (``_without_saus``), when the entry is sound and holds such verdicts only."""
-    found = cache.get(key, tuple)
-    if found is None or len(found) != len(chosen) or not all(isinstance(verdict, Verdict) for verdict in found):
+    (``_without_saus``), and the warnings the analyses found (``_decide_all``), when the entry is sound and holds
+    such verdicts and warnings only."""
+    entry = cache.get(key, tuple)
+    if entry is None or len(entry) != 2 or not isinstance(entry[0], tuple) or not isinstance(entry[1], tuple) \
+            or not all(isinstance(warning, Warning_) for warning in entry[1]):
+        return None
+    found, warnings = entry
+    if len(found) != len(chosen) or not all(isinstance(verdict, Verdict) for verdict in found):
         return None
     restored = []
     for verdict, sau in zip(found, chosen):
@@ -175,7 +187,7 @@ def _cached_verdicts(cache: Cache, key: str, chosen: list[SAU]) -> tuple[Verdict
         elif not isinstance(verdict.sau, SAU):
             return None
         restored.append(verdict)
-    return tuple(restored)
+    return tuple(restored), warnings
 
 
 def _prepare_call_graph(index: RepositoryIndex) -> None:

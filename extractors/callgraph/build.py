@@ -12,7 +12,7 @@ from libcst.metadata import MetadataWrapper
 
 from extractors.callgraph.entry_points import entry_points
 from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, CallGraph,
-                                        FunctionInfo, module_name, source_order)
+                                        EntryPoint, FunctionInfo, module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner, decorator_name
 from extractors.positions import resolve_positions
@@ -83,9 +83,61 @@ class _Builder(Resolver):
             self.resolve_scan(name, scan)
         self._hooks()
         self._commands()
-        self.cg.entry_points = tuple(entry_points(self))
-        self._reach()
+        self.cg.unimportable = self._unimportable()
+        found = tuple(entry_points(self))
+        self.cg.entry_points = tuple(e for e in found if self._module_of(e.node) not in self.cg.unimportable)
+        self._reach(found)
         return self.cg
+
+    def _unimportable(self) -> dict[str, tuple[str, str]]:
+        """The parsed modules that cannot be imported (``CallGraph.unimportable``): those whose top level imports,
+        outside every ``if``/``try``, a repository source CPython cannot compile (``RepositoryIndex.uncompilable``;
+        the ``SyntaxError`` is no ``ImportError``, and nothing at the top level catches it), or a module that cannot
+        be imported itself. Module -> (where it imports it, ``file:line``; the file it imports)."""
+        broken: dict[str, str] = {}
+        for key in sorted(self.index.uncompilable):
+            file, cell = split_where(key)
+            if cell is None:
+                broken[module_name(file)] = file
+        if not broken:
+            return {}
+        failing: dict[str, tuple[str, str]] = {}
+        changed = True
+        while changed:  # to a fixed point: a module importing one that cannot be imported cannot be either
+            changed = False
+            for name, scan in self.scans.items():
+                if name in failing:
+                    continue
+                for scope, target, key, line, plain, names in scan.import_lines:
+                    if scope != name or not plain:
+                        continue
+                    found = self._failing_import(target, names, name, broken, failing)
+                    if found is not None:
+                        failing[name] = (f"{key}:{line}", found)
+                        changed = True
+                        break
+        return failing
+
+    def _failing_import(self, target: str, names: tuple[str, ...], importer: str, broken: dict[str, str],
+                        failing: dict[str, tuple[str, str]]) -> str | None:
+        """The file of the first module an import of ``target`` (and of its ``names``, when they are submodules)
+        runs that cannot be imported: a package ``__init__`` on the way, the module, a submodule; else ``None``."""
+        parts = target.split(".") if target else []
+        dotted = [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+        dotted += [f"{target}.{n}" if target else n for n in names]
+        for module in dotted:
+            source = self.module_among(module, importer, broken)
+            if source is not None:
+                return broken[source]
+            parsed = self.find_module(module, importer)
+            if parsed is not None and parsed != importer and parsed in failing:
+                return self.module_file[parsed]
+        return None
+
+    def _module_of(self, node: str) -> str:
+        """The module of a graph node (the module name of the source file it is in; empty for a node of no file)."""
+        file = self.cg.graph.nodes[node].get("file")
+        return module_name(split_where(file)[0]) if file else ""
 
     def _hooks(self) -> None:
         """Class -> its ``__init__`` and the methods frameworks call on its instances (``_HOOKS`` and dunders),
@@ -141,12 +193,17 @@ class _Builder(Resolver):
         """The scopes of ``module``: its top level, its ``__main__`` block and its functions."""
         return [module, f"{module}.__main__"] + [q for q, f in self.cg.functions.items() if f.module == module]
 
-    def _reach(self) -> None:
+    def _reach(self, found: tuple[EntryPoint, ...]) -> None:
         """Liveness inputs: what the entry points reach through certain edges (live) and only through ``by_name``
         guesses (maybe), the registered functions, whether live code dispatches dynamically, whether anything runs
-        repository code."""
+        repository code or would (``found``: the entry points, those of modules that cannot be imported too: such a
+        repository is a program whose code nothing else runs, not a library of definitions)."""
         g = self.cg.graph
         starts = [e.node for e in self.cg.entry_points]
+        if self.cg.unimportable:  # a module that cannot be imported runs none of its code, whoever imports it
+            out = frozenset(n for n in g if self._module_of(n) in self.cg.unimportable)
+            self.cg._unimported = out
+            g = nx.subgraph_view(g, filter_node=lambda n: n not in out)
         certain = nx.subgraph_view(g, filter_edge=lambda a, b: g.edges[a, b]["kind"] in CERTAIN_EDGES)
         live = _reachable(certain, starts)
         self.cg._live = frozenset(live)
@@ -160,7 +217,7 @@ class _Builder(Resolver):
         # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable
         self.cg.runnable = any(e.kind != "script" or any(
             site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ()))
-            for e in self.cg.entry_points)
+            for e in found)
 
 
 def _reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:

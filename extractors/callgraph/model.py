@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 import networkx as nx
 
+from extractors.facts import Warning_
 from sau.vocabulary import Location, split_where
 
 MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function", "class", "shell"
@@ -167,10 +168,14 @@ class CallGraph:
         # functions whose callers the graph may not see: methods of classes with a library base, properties, methods
         # of classes a decorator may register (``build._Builder._unseen``); their liveness stays what calls show
         self.unseen: frozenset[str] = frozenset()
+        # modules that cannot be imported (``build._Builder._unimportable``): module -> (where it imports the source
+        # that fails, ``file:line``; that source's file); none of their code runs and none is an entry point
+        self.unimportable: dict[str, tuple[str, str]] = {}
         self._sites: dict[str, list[CallSite]] = {}
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()
         self._decorated: frozenset[str] = frozenset()
+        self._unimported: frozenset[str] = frozenset()  # the nodes of the modules in ``unimportable``
         self._states: dict[str, str] = {}
         self._by_text: dict[str, list[Mention]] | None = None
         self._methods: dict[str, tuple[str, ...]] | None = None
@@ -208,6 +213,8 @@ class CallGraph:
                 raise KeyError(node)
             if node in self._live:
                 self._states[node] = LIVE
+            elif node in self._unimported:  # its module cannot be imported: whatever calls it, it cannot run
+                self._states[node] = DEAD
             elif node in self._maybe or self.dynamic or not self.runnable or any(
                     n in self._decorated for n in self._defining_functions(node)):
                 self._states[node] = MAYBE
@@ -226,6 +233,19 @@ class CallGraph:
             name = ".".join(parts[:end])
             if name in self.functions:
                 yield name
+
+    def import_warnings(self) -> tuple[Warning_, ...]:
+        """One warning per module that cannot be imported (``unimportable``), at the import that fails, in file
+        and line order."""
+        found = []
+        for module, (where, source) in self.unimportable.items():
+            key, _, line = where.rpartition(":")
+            why = ("that module cannot be imported either" if module_name(source) in self.unimportable
+                   else "Python cannot compile that file")
+            found.append(Warning_(key, int(line), f"this module cannot be imported: it imports {source}, and {why}; "
+                                                  f"none of its code runs, so what it holds counts as code no entry "
+                                                  f"point reaches"))
+        return tuple(sorted(found, key=lambda w: (w.file, w.line or 0)))
 
     def node_ref(self, node: str) -> str:
         """``file:line`` of a node."""

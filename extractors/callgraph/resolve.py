@@ -7,6 +7,7 @@ parents, on ``sys.path``; a name several files could provide is left unresolved.
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -55,23 +56,28 @@ class Resolver:
         when it is no standard-library module); else ``None``."""
         cache_key = (dotted, importer)
         if cache_key not in self._found:
-            found = dotted if dotted in self.scans else None
-            folder = self.module_file.get(importer, "").split("/")[:-1]
-            for depth in range(len(folder), 0, -1):
-                if found is not None:
-                    break
-                candidate = ".".join([*folder[:depth], dotted])
-                found = candidate if candidate in self.scans else None
-            if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
-                # a script that puts a folder on sys.path (sys.path.insert(0, ".../src")) imports its modules by
-                # bare name; the one repository module of that name is what it gets (never a standard module)
-                ending = [m for m in self.scans if m.endswith("." + dotted)]
-                found = ending[0] if len(ending) == 1 else None
-            head, _, rest = dotted.partition(".")
-            if found is None and rest and head in self.root_names():
-                found = rest if rest in self.scans else None
-            self._found[cache_key] = found
+            self._found[cache_key] = self.module_among(dotted, importer, self.scans)
         return self._found[cache_key]
+
+    def module_among(self, dotted: str, importer: str, known: Collection[str]) -> str | None:
+        """``find_module`` over the module names ``known`` (the parsed modules, or the sources that could not be
+        parsed), uncached."""
+        found = dotted if dotted in known else None
+        folder = self.module_file.get(importer, "").split("/")[:-1]
+        for depth in range(len(folder), 0, -1):
+            if found is not None:
+                break
+            candidate = ".".join([*folder[:depth], dotted])
+            found = candidate if candidate in known else None
+        if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
+            # a script that puts a folder on sys.path (sys.path.insert(0, ".../src")) imports its modules by
+            # bare name; the one repository module of that name is what it gets (never a standard module)
+            ending = [m for m in known if m.endswith("." + dotted)]
+            found = ending[0] if len(ending) == 1 else None
+        head, _, rest = dotted.partition(".")
+        if found is None and rest and head in self.root_names():
+            found = rest if rest in known else None
+        return found
 
     def root_names(self) -> frozenset[str]:
         """Names under which the repository imports its own root folder as a package (``from luno.config import
@@ -181,7 +187,7 @@ class Resolver:
         overrides of ``self.m()``, ``by_name`` guesses for attribute calls on receivers of unknown type, the
         ``dynamic`` mark on scopes that look names up at run time, and the ``run`` of the ``__main__`` block."""
         g = self.cg.graph
-        for scope, text, key, line in scan.import_lines:
+        for scope, text, key, line, _, _ in scan.import_lines:
             parts = text.split(".")
             for end in range(1, len(parts) + 1):  # importing a.b.c runs a/__init__, a/b/__init__, then c
                 package = self.find_module(".".join(parts[:end]), module)

@@ -69,8 +69,9 @@ class Scan:
     mentions: list[Mention] = field(default_factory=list)
     main_line: int | None = None
     main_end: int | None = None
-    # (scope, absolute module, source key, line)
-    import_lines: list[tuple[str, str, str, int]] = field(default_factory=list)
+    # (scope, absolute module, source key, line, plain, names): ``plain`` when outside every if/try arm (it runs
+    # whenever its scope does), ``names`` those a ``from`` import takes (a submodule among them is imported too)
+    import_lines: list[tuple[str, str, str, int, bool, tuple[str, ...]]] = field(default_factory=list)
 
 
 class Scanner(Visitor):
@@ -264,7 +265,7 @@ class Scanner(Visitor):
             else:
                 head = target.split(".")[0]
                 self.s.imports.setdefault(head, (head, self._line(node)))
-            self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node)))
+            self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node), not self.branches[-1], ()))
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -274,12 +275,14 @@ class Scanner(Visitor):
         if absolute is None:
             return False
         line = self._line(node)
-        self.s.import_lines.append((self.scopes[-1], absolute, self.key, line))
+        plain = not self.branches[-1]
         if isinstance(node.names, cst.ImportStar):
+            self.s.import_lines.append((self.scopes[-1], absolute, self.key, line, plain, ()))
             self.s.stars.append(absolute)
             return False
-        for alias in node.names:
-            name = _attr_text(alias.name)
+        names = tuple(_attr_text(alias.name) for alias in node.names)
+        self.s.import_lines.append((self.scopes[-1], absolute, self.key, line, plain, names))
+        for alias, name in zip(node.names, names):
             local = alias.asname.name.value if alias.asname is not None and isinstance(
                 alias.asname.name, cst.Name) else name
             self.s.imports[local] = (f"{absolute}.{name}" if absolute else name, line)
