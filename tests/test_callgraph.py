@@ -361,10 +361,11 @@ def test_modules_that_cannot_be_imported(tmp_path) -> None:
         "pkg/__init__.py": "",
         "pkg/wrap.py": "from net import Net\n\n\ndef wrapped():\n    return Net()\n",
         "common.py": "def seed():\n    return 0\n",
-        "train.py": ("from common import seed\nfrom pkg import wrap\n\n\ndef main():\n    seed()\n    wrap.wrapped()\n\n\n"
-                     "if __name__ == '__main__':\n    main()\n"),
-        "evaluate.py": ("from typing import TYPE_CHECKING\nfrom common import seed\ntry:\n    import net\nexcept Exception:\n"
-                        "    net = None\nif TYPE_CHECKING:\n    from net import Net\n\n\ndef evaluate():\n"
+        "train.py": ("from common import seed\nfrom pkg import wrap\n\n\ndef main():\n    seed()\n"
+                     "    wrap.wrapped()\n\n\nif __name__ == '__main__':\n    main()\n"),
+        "evaluate.py": ("from typing import TYPE_CHECKING\nfrom common import seed\ntry:\n    import net\n"
+                        "except Exception:\n    net = None\nif TYPE_CHECKING:\n    from net import Net\n\n\n"
+                        "def evaluate():\n"
                         "    return seed()\n\n\nif __name__ == '__main__':\n    evaluate()\n"),
     })
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
@@ -375,3 +376,32 @@ def test_modules_that_cannot_be_imported(tmp_path) -> None:
     assert graph.liveness("pkg.wrap.wrapped") == DEAD
     assert graph.liveness("evaluate.evaluate") == LIVE
     assert graph.liveness("common.seed") == LIVE
+
+
+def test_an_import_fails_only_where_python_would_load_the_broken_file(tmp_path) -> None:
+    # a broken file that Python would not load for the import (a template of the same name, a submodule of the name
+    # a package binds to a function) stops nothing; an import that may not run or whose failure is caught (under
+    # with, match, except Exception) stops nothing either; one whose failure no handler catches (except ImportError
+    # does not catch a SyntaxError; try/finally has no handler) stops the script
+    main = "\n\n\ndef main():\n    return 1\n\n\nif __name__ == '__main__':\n    main()\n"
+    broken = "```python\nclass Net:\n    pass\n"
+    _write(tmp_path, {
+        "model.py": "class Net:\n    pass\n",
+        "templates/model.py": broken,
+        "pkgx/__init__.py": "def model():\n    return 1\n",
+        "pkgx/model.py": broken,
+        "collision.py": "from model import Net" + main,
+        "attribute.py": "from pkgx import model" + main,
+        "suppressed.py": ("import contextlib\nwith contextlib.suppress(Exception):\n    import templates.model"
+                          + main),
+        "matched.py": "import sys\nmatch sys.argv:\n    case ['x']:\n        import templates.model" + main,
+        "caught.py": "try:\n    import templates.model\nexcept Exception:\n    pass" + main,
+        "uncaught.py": ("try:\n    import templates.model\nexcept (ImportError, ModuleNotFoundError):\n    pass"
+                        + main),
+        "finally_only.py": "try:\n    import templates.model\nfinally:\n    pass" + main,
+    })
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.unimportable == {"uncaught": ("uncaught.py:2", "templates/model.py"),
+                                  "finally_only": ("finally_only.py:2", "templates/model.py")}
+    live = {"collision", "attribute", "suppressed", "matched", "caught"}
+    assert {m for m in live | {"uncaught", "finally_only"} if graph.liveness(f"{m}.main") == LIVE} == live

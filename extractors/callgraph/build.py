@@ -90,10 +90,10 @@ class _Builder(Resolver):
         return self.cg
 
     def _unimportable(self) -> dict[str, tuple[str, str]]:
-        """The parsed modules that cannot be imported (``CallGraph.unimportable``): those whose top level imports,
-        outside every ``if``/``try``, a repository source CPython cannot compile (``RepositoryIndex.uncompilable``;
-        the ``SyntaxError`` is no ``ImportError``, and nothing at the top level catches it), or a module that cannot
-        be imported itself. Module -> (where it imports it, ``file:line``; the file it imports)."""
+        """The parsed modules that cannot be imported (``CallGraph.unimportable``): those with an import whose failure
+        stops them (``scan.unguarded_imports``) of a repository source CPython cannot compile
+        (``RepositoryIndex.uncompilable``), or of a module that cannot be imported itself, wherever Python may load
+        it from (``_failing_import``). Module -> (where it imports it, ``file:line``; the file it imports)."""
         broken: dict[str, str] = {}
         for key in sorted(self.index.uncompilable):
             file, cell = split_where(key)
@@ -120,18 +120,22 @@ class _Builder(Resolver):
 
     def _failing_import(self, target: str, names: tuple[str, ...], importer: str, broken: dict[str, str],
                         failing: dict[str, tuple[str, str]]) -> str | None:
-        """The file of the first module an import of ``target`` (and of its ``names``, when they are submodules)
-        runs that cannot be imported: a package ``__init__`` on the way, the module, a submodule; else ``None``."""
+        """The file of the first module an import of ``target`` (and of its ``names`` that are submodules, not names
+        the package binds) runs that cannot be imported, wherever Python may find it (``Resolver.places``): a package
+        ``__init__`` on the way, the module, a submodule; else ``None``. A module found both where it can be imported
+        and where it cannot depends on how the program is started: not counted."""
         parts = target.split(".") if target else []
         dotted = [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
-        dotted += [f"{target}.{n}" if target else n for n in names]
+        package = self.find_module(target, importer) if target else None
+        bound = self.scans[package] if package is not None else None
+        dotted += [f"{target}.{n}" if target else n for n in names
+                   if bound is None or (f"{package}.{n}" not in bound.defs and n not in bound.imports)]
         for module in dotted:
-            source = self.module_among(module, importer, broken)
-            if source is not None:
-                return broken[source]
-            parsed = self.find_module(module, importer)
-            if parsed is not None and parsed != importer and parsed in failing:
-                return self.module_file[parsed]
+            parsed = [m for m in self.places(module, importer, self.scans) if m != importer]
+            gone = self.places(module, importer, broken)
+            if any(m not in failing for m in parsed) or not (parsed or gone):
+                continue
+            return self.module_file[parsed[0]] if parsed else broken[gone[0]]
         return None
 
     def _module_of(self, node: str) -> str:

@@ -60,24 +60,34 @@ class Resolver:
         return self._found[cache_key]
 
     def module_among(self, dotted: str, importer: str, known: Collection[str]) -> str | None:
-        """``find_module`` over the module names ``known`` (the parsed modules, or the sources that could not be
-        parsed), uncached."""
-        found = dotted if dotted in known else None
-        folder = self.module_file.get(importer, "").split("/")[:-1]
-        for depth in range(len(folder), 0, -1):
-            if found is not None:
-                break
-            candidate = ".".join([*folder[:depth], dotted])
-            found = candidate if candidate in known else None
+        """``find_module`` over the module names ``known``, uncached."""
+        found = next((name for name in self._nearby(dotted, importer) if name in known), None)
         if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
             # a script that puts a folder on sys.path (sys.path.insert(0, ".../src")) imports its modules by
             # bare name; the one repository module of that name is what it gets (never a standard module)
             ending = [m for m in known if m.endswith("." + dotted)]
             found = ending[0] if len(ending) == 1 else None
+        return found if found is not None else self._under_root_name(dotted, known)
+
+    def places(self, dotted: str, importer: str, known: Collection[str]) -> list[str]:
+        """Every module of ``known`` an import of ``dotted`` from ``importer`` may load, depending on how the program
+        is started (``sys.path[0]`` is the root or the script's folder): the one at the root, those below the
+        importer's folder and its parents, the one under a name the repository gives its root; never a guess by the
+        name's ending."""
+        found = [name for name in self._nearby(dotted, importer) if name in known]
+        under = self._under_root_name(dotted, known)
+        return found + [under] if under is not None and under not in found else found
+
+    def _nearby(self, dotted: str, importer: str) -> list[str]:
+        """``dotted`` at the root, then below the importer's folder and each of its parents, deepest first."""
+        folder = self.module_file.get(importer, "").split("/")[:-1]
+        return [dotted] + [".".join([*folder[:depth], dotted]) for depth in range(len(folder), 0, -1)]
+
+    def _under_root_name(self, dotted: str, known: Collection[str]) -> str | None:
+        """``luno.config`` as the root's ``config`` when ``luno`` is a name the repository imports its root by
+        (``root_names``) and ``config`` is in ``known``."""
         head, _, rest = dotted.partition(".")
-        if found is None and rest and head in self.root_names():
-            found = rest if rest in known else None
-        return found
+        return rest if rest and head in self.root_names() and rest in known else None
 
     def root_names(self) -> frozenset[str]:
         """Names under which the repository imports its own root folder as a package (``from luno.config import

@@ -69,8 +69,8 @@ class Scan:
     mentions: list[Mention] = field(default_factory=list)
     main_line: int | None = None
     main_end: int | None = None
-    # (scope, absolute module, source key, line, plain, names): ``plain`` when outside every if/try arm (it runs
-    # whenever its scope does), ``names`` those a ``from`` import takes (a submodule among them is imported too)
+    # (scope, absolute module, source key, line, plain, names): ``plain`` for an import whose failure stops the
+    # module (``unguarded_imports``), ``names`` those a ``from`` import takes (a submodule among them is imported too)
     import_lines: list[tuple[str, str, str, int, bool, tuple[str, ...]]] = field(default_factory=list)
 
 
@@ -117,6 +117,7 @@ class Scanner(Visitor):
         self.guards: list[tuple[int, tuple[str, ...]]] = []  # (scope depth, strings) of the enclosing if bodies
         self.defaults: dict[int, str] = {}  # id of a parameter's default value -> ``default:<parameter>``
         self.slices: dict[int, str] = {}  # id of a name a table entry slices -> ``slice:<lower>:<upper>``
+        self.plain: frozenset[int] = frozenset()  # ids of the imports whose failure stops the module
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         arm = self.arms.get(id(node))
@@ -256,6 +257,9 @@ class Scanner(Visitor):
         if original_node.keyword is not None and original_node.keyword.value in _DISPLAY_KEYWORDS:
             self.display -= 1
 
+    def visit_Module(self, node: cst.Module) -> None:
+        self.plain = unguarded_imports(node)
+
     # -- imports: recorded, not descended into ----------------------------------------------------------------
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
@@ -265,7 +269,8 @@ class Scanner(Visitor):
             else:
                 head = target.split(".")[0]
                 self.s.imports.setdefault(head, (head, self._line(node)))
-            self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node), not self.branches[-1], ()))
+            plain = id(node) in self.plain
+            self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node), plain, ()))
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
@@ -275,7 +280,7 @@ class Scanner(Visitor):
         if absolute is None:
             return False
         line = self._line(node)
-        plain = not self.branches[-1]
+        plain = id(node) in self.plain
         if isinstance(node.names, cst.ImportStar):
             self.s.import_lines.append((self.scopes[-1], absolute, self.key, line, plain, ()))
             self.s.stars.append(absolute)
@@ -837,3 +842,34 @@ def _namespace(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Call) and dotted_name(node.func) == "vars" and len(node.args) == 1:
         return dotted_name(node.args[0].value)
     return None
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})  # what a handler may catch and not a SyntaxError
+
+
+def unguarded_imports(module: cst.Module) -> frozenset[int]:
+    """The ids of the import statements of ``module`` whose failure stops it: those written directly in its body,
+    or in the body of a top-level ``try`` none of whose handlers can catch the ``SyntaxError`` a file Python cannot
+    compile raises (only ``ImportError``/``ModuleNotFoundError`` handlers, or none: ``try``/``finally``). An
+    import under ``if``, ``with``, a loop, ``match`` or a function may not run, or its failure may be caught: left
+    out."""
+    found: set[int] = set()
+    for statement in module.body:
+        if isinstance(statement, cst.Try) and all(
+                handler.type is not None and _names_only(handler.type, _IMPORT_ERRORS)
+                for handler in statement.handlers):
+            body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+            lines = [line for line in body if isinstance(line, cst.SimpleStatementLine)]
+        else:
+            lines = [statement] if isinstance(statement, cst.SimpleStatementLine) else []
+        for line in lines:
+            found.update(id(small) for small in line.body if isinstance(small, (cst.Import, cst.ImportFrom)))
+    return frozenset(found)
+
+
+def _names_only(expression: cst.BaseExpression, allowed: frozenset[str]) -> bool:
+    """Whether ``expression`` (an ``except`` clause's type) names only exceptions of ``allowed``, alone or in a
+    tuple."""
+    if isinstance(expression, cst.Tuple):
+        return all(_names_only(element.value, allowed) for element in expression.elements)
+    return isinstance(expression, cst.Name) and expression.value in allowed
