@@ -8,7 +8,9 @@ rewrites the indentation of every line into the spaces CPython counts, keeping l
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 import warnings
 
 # CPython's tokenizer (Parser/tokenizer.c, tok_get): a tab advances the column to the next multiple of 8, a form
@@ -17,6 +19,18 @@ TAB_SIZE = 8
 _INDENT = re.compile(r"[ \t\f]*")
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _ALLOW_TOP_LEVEL_AWAIT = 0x2000  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT: notebook cells may await at top level
+
+
+def source_encoding(raw: bytes) -> str:
+    """The encoding Python reads a source file of bytes ``raw`` in (PEP 263: a byte-order mark, or a coding
+    declaration in the first two lines; UTF-8 otherwise), from the standard library's ``tokenize.detect_encoding``;
+    ``"utf-8"`` when the declaration names no codec Python knows (Python then refuses the file, and so does the
+    decoding)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError:  # an unknown codec, or a BOM beside another declaration
+        return "utf-8"
+    return "utf-8" if encoding == "utf-8-sig" else encoding  # the BOM itself decodes to U+FEFF, as it did
 
 
 def source_lines(text: str) -> list[str]:
@@ -61,17 +75,18 @@ def normalised(text: str) -> str | None:
     return "".join(parts) if changed else None
 
 
-def refusal(text: str, file: str, cell: bool = False) -> str | None:
-    """Why CPython would refuse to compile ``text`` (``"line 3: inconsistent use of tabs ..."``), or ``None`` when
-    it compiles. Nothing is run: ``compile()`` only builds the code object. ``cell`` allows top-level ``await`` as
-    IPython does. Syntax warnings are silenced (they are the repository's, not ours)."""
+def refusal(text: str | bytes, file: str, cell: bool = False) -> str | None:
+    """Why CPython would refuse to compile ``text`` (``"line 3: inconsistent use of tabs ..."``; the file's bytes, to
+    decode them as CPython does), or ``None`` when it compiles. Nothing is run: ``compile()`` only builds the code
+    object. ``cell`` allows top-level ``await`` as IPython does. Syntax warnings are silenced (they are the
+    repository's, not ours)."""
     error = compile_error(text, file, cell)
     if isinstance(error, SyntaxError):
         return (f"line {error.lineno}: " if error.lineno else "") + str(error.msg)
     return None if error is None else str(error) or type(error).__name__
 
 
-def compile_error(text: str, file: str, cell: bool = False) -> Exception | None:
+def compile_error(text: str | bytes, file: str, cell: bool = False) -> Exception | None:
     """The error CPython's ``compile()`` raises on ``text`` (a ``SyntaxError`` with ``lineno`` and ``offset``, or a
     ``ValueError``/``RecursionError``/``MemoryError``), or ``None`` when it compiles (``refusal`` for the rules)."""
     try:

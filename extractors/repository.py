@@ -20,7 +20,7 @@ from extractors.cache import Cache
 from extractors.facts import FileFacts, RepositoryIndex, Warning_
 from extractors.guards import interrupted, stop_if_interrupted, too_complex
 from extractors.notebooks import NotebookError, code_cells
-from extractors.python_source import compile_error, refusal, source_lines
+from extractors.python_source import compile_error, refusal, source_encoding, source_lines
 from extractors.trees import parse_python
 from extractors.walk import CONFIG, DEFAULT_MAX_BYTES, DOCUMENT, NOTEBOOK, PYTHON, SHELL, SourceFile, walk
 
@@ -63,12 +63,19 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
             index.warnings.append(Warning_(source.relative, None, f"not read: {error.strerror or error}"))
             index.unread[source.relative] = f"not read: {error.strerror or error}"
             continue
+        encoding = source_encoding(raw) if source.kind == PYTHON else "utf-8"
+        refused = None
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode(encoding)
         except UnicodeDecodeError as error:
-            text = raw.decode("utf-8", errors="replace")
+            text = raw.decode(encoding, errors="replace")
+            # CPython skips the bytes of a comment but refuses them in code or a string: only its compile() tells
+            refused = refusal(raw, source.relative) if source.kind == PYTHON else None
             index.warnings.append(Warning_(source.relative, raw.count(b"\n", 0, error.start) + 1,
-                                           "not valid UTF-8; undecodable bytes replaced"))
+                                           f"not valid {'UTF-8' if encoding == 'utf-8' else encoding}; "
+                                           f"undecodable bytes replaced"
+                                           + ("; Python refuses the file's bytes, so it would not import"
+                                              if refused else "")))
         stop_if_interrupted()
         digest = index.hashes[source.relative] = hashlib.sha256(raw).hexdigest()
         key = cache.key("file", source.kind, source.relative, digest) if cache is not None else ""
@@ -80,6 +87,8 @@ def build_index(root: Path, normalise: Callable[[str], str], max_bytes: int = DE
                 cache.put(key, product)
                 product.found.wrappers = wrappers
         index.add(source.relative, product.lines, product.found)
+        if refused:
+            index.uncompilable.add(source.relative)  # its code cannot run: a value there is a trace (LABELLING.md)
         for tree in product.trees:
             if tree not in product.found.wrappers:  # from the cache: parsed again only if read
                 index.trees.add_text(tree, text if tree == source.relative else "\n".join(product.lines[tree]) + "\n")

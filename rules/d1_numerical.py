@@ -1577,7 +1577,9 @@ def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
     does, so its value is a trace. Never for the kinds that are read where they are written (a keyword, a call, a
     loop, a launcher's option, a stack, a ``.get`` default), nor when calls unpack mappings of keys static reading
     does not know (``RepositoryIndex.dynamic_unpacking``), nor for a parameter's default, which its own function
-    reads (``Fact.unread`` says when it does not)."""
+    reads (``Fact.unread`` says when it does not). Always, in a program whose every entry point fails at import."""
+    if index.analysis(build_call_graph).halted:
+        return True  # every entry point fails at import: no code reads anything (``CallGraph.halted``)
     if fact.kind in _READ_IN_PLACE or fact.kind == K.DEFAULT or index.dynamic_unpacking \
             or fact.path.startswith(K.UNNAMED_HOLDER + "."):
         return False

@@ -360,22 +360,30 @@ def test_modules_that_cannot_be_imported(tmp_path) -> None:
         "net.py": "```python\nclass Net:\n    pass\n",
         "pkg/__init__.py": "",
         "pkg/wrap.py": "from net import Net\n\n\ndef wrapped():\n    return Net()\n",
-        "common.py": "def seed():\n    return 0\n",
-        "train.py": ("from common import seed\nfrom pkg import wrap\n\n\ndef main():\n    seed()\n"
-                     "    wrap.wrapped()\n\n\nif __name__ == '__main__':\n    main()\n"),
+        "common.py": ("import torch\n\n\ndef seed():\n    return 0\n\n\nclass Probe(torch.nn.Module):\n"
+                      "    def run(self):\n        return 1\n"),
+        "train.py": ("import torch\nfrom common import seed\nfrom pkg import wrap\n\n\ndef main():\n    seed()\n"
+                     "    wrap.wrapped()\n\n\nclass Head(torch.nn.Module):\n    def run(self):\n        return 1\n\n\n"
+                     "if __name__ == '__main__':\n    main()\n"),
         "evaluate.py": ("from typing import TYPE_CHECKING\nfrom common import seed\ntry:\n    import net\n"
                         "except Exception:\n    net = None\nif TYPE_CHECKING:\n    from net import Net\n\n\n"
                         "def evaluate():\n"
                         "    return seed()\n\n\nif __name__ == '__main__':\n    evaluate()\n"),
     })
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
-    assert graph.unimportable == {"pkg.wrap": ("pkg/wrap.py:1", "net.py"), "train": ("train.py:2", "pkg/wrap.py")}
+    assert graph.unimportable == {"pkg.wrap": ("pkg/wrap.py:1", "net.py"), "train": ("train.py:3", "pkg/wrap.py")}
     assert {e.file for e in graph.entry_points} == {"evaluate.py"}
-    assert graph.runnable
+    assert graph.runnable and not graph.halted
     assert graph.liveness("train.main") == DEAD
     assert graph.liveness("pkg.wrap.wrapped") == DEAD
     assert graph.liveness("evaluate.evaluate") == LIVE
     assert graph.liveness("common.seed") == LIVE
+    # a library may call the methods of a library-derived class, but not in a module that cannot be imported
+    assert "common.Probe.run" in graph.unseen and "train.Head.run" not in graph.unseen
+    (tmp_path / "evaluate.py").unlink()  # every entry point now fails at import: nothing runs, nothing calls back
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.halted and not graph.entry_points and graph.runnable and not graph.unseen
+    assert graph.liveness("common.seed") == DEAD
 
 
 def test_an_import_fails_only_where_python_would_load_the_broken_file(tmp_path) -> None:
@@ -405,3 +413,27 @@ def test_an_import_fails_only_where_python_would_load_the_broken_file(tmp_path) 
                                   "finally_only": ("finally_only.py:2", "templates/model.py")}
     live = {"collision", "attribute", "suppressed", "matched", "caught"}
     assert {m for m in live | {"uncaught", "finally_only"} if graph.liveness(f"{m}.main") == LIVE} == live
+
+
+def test_bytes_python_refuses(tmp_path) -> None:
+    # a Latin-1 byte in a string of a file that declares no encoding: CPython refuses the file (read here with the
+    # byte replaced, and parsed), so its importer cannot be imported and it is no entry point itself; the same byte
+    # in a comment, or in a file declaring Latin-1 (PEP 263), is no obstacle
+    main = "\n\n\ndef main():\n    return 1\n\n\nif __name__ == '__main__':\n    main()\n"
+    files = {
+        "names.py": b"LABEL = 'caf\xe9'\n" + main.encode(),
+        "noted.py": b"# caf\xe9\nLABEL = 'cafe'\n",
+        "declared.py": b"# -*- coding: latin-1 -*-\nLABEL = 'caf\xe9'\n",
+        "uses_names.py": ("import names" + main).encode(),
+        "uses_others.py": ("import noted\nimport declared" + main).encode(),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    index = build_index(tmp_path, names.normalise)
+    graph = index.analysis(build_call_graph)
+    assert index.uncompilable == {"names.py"}
+    assert [(w.file, w.line) for w in index.warnings] == [("names.py", 1), ("noted.py", 1)]
+    assert graph.unimportable == {"uses_names": ("uses_names.py:1", "names.py")}
+    assert {e.file for e in graph.entry_points} == {"uses_others.py"}
+    assert graph.liveness("names.main") == DEAD
+    assert graph.liveness("uses_others.main") == LIVE

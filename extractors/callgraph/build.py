@@ -83,22 +83,30 @@ class _Builder(Resolver):
             self.resolve_scan(name, scan)
         self._hooks()
         self._commands()
-        self.cg.unimportable = self._unimportable()
+        broken = self._broken()
+        self.cg.unimportable = self._unimportable(broken)
+        # a module read in spite of bytes Python refuses is parsed, and runs nothing all the same
+        self._not_run = frozenset(self.cg.unimportable) | (frozenset(broken) & frozenset(self.scans))
         found = tuple(entry_points(self))
-        self.cg.entry_points = tuple(e for e in found if self._module_of(e.node) not in self.cg.unimportable)
+        self.cg.entry_points = tuple(e for e in found if self._module_of(e.node) not in self._not_run)
         self._reach(found)
         return self.cg
 
-    def _unimportable(self) -> dict[str, tuple[str, str]]:
-        """The parsed modules that cannot be imported (``CallGraph.unimportable``): those with an import whose failure
-        stops them (``scan.unguarded_imports``) of a repository source CPython cannot compile
-        (``RepositoryIndex.uncompilable``), or of a module that cannot be imported itself, wherever Python may load
-        it from (``_failing_import``). Module -> (where it imports it, ``file:line``; the file it imports)."""
+    def _broken(self) -> dict[str, str]:
+        """Module -> file of the repository's sources CPython cannot compile (``RepositoryIndex.uncompilable``;
+        notebook cells aside)."""
         broken: dict[str, str] = {}
         for key in sorted(self.index.uncompilable):
             file, cell = split_where(key)
             if cell is None:
                 broken[module_name(file)] = file
+        return broken
+
+    def _unimportable(self, broken: dict[str, str]) -> dict[str, tuple[str, str]]:
+        """The parsed modules that cannot be imported (``CallGraph.unimportable``): those with an import whose failure
+        stops them (``scan.unguarded_imports``) of a repository source CPython cannot compile
+        (``RepositoryIndex.uncompilable``), or of a module that cannot be imported itself, wherever Python may load
+        it from (``_failing_import``). Module -> (where it imports it, ``file:line``; the file it imports)."""
         if not broken:
             return {}
         failing: dict[str, tuple[str, str]] = {}
@@ -133,9 +141,10 @@ class _Builder(Resolver):
         for module in dotted:
             parsed = [m for m in self.places(module, importer, self.scans) if m != importer]
             gone = self.places(module, importer, broken)
-            if any(m not in failing for m in parsed) or not (parsed or gone):
+            # a file read in spite of undecodable bytes is parsed too, and cannot be compiled all the same
+            if any(m not in failing and m not in broken for m in parsed) or not (parsed or gone):
                 continue
-            return self.module_file[parsed[0]] if parsed else broken[gone[0]]
+            return broken[gone[0]] if gone else self.module_file[parsed[0]]
         return None
 
     def _module_of(self, node: str) -> str:
@@ -164,9 +173,9 @@ class _Builder(Resolver):
         is read), and the methods of a class carrying a decorator that may register it."""
         library = {cls for cls in self.cg.classes if any(self._library_base(owner) for owner in self.class_mro(cls))}
         registered = {q for s in self.scans.values() for q in s.registered}
-        return frozenset(q for q, info in self.cg.functions.items()
-                         if info.class_name in library or info.class_name in registered
-                         or any(decorator_name(d) in _PROPERTIES for d in info.node.decorators))
+        return frozenset(q for q, info in self.cg.functions.items() if info.module not in self._not_run and (
+            info.class_name in library or info.class_name in registered
+            or any(decorator_name(d) in _PROPERTIES for d in info.node.decorators)))
 
     def _library_base(self, owner: str) -> bool:
         """Whether the repository class ``owner`` names a base (other than ``object``) that does not resolve to a
@@ -204,8 +213,8 @@ class _Builder(Resolver):
         repository is a program whose code nothing else runs, not a library of definitions)."""
         g = self.cg.graph
         starts = [e.node for e in self.cg.entry_points]
-        if self.cg.unimportable:  # a module that cannot be imported runs none of its code, whoever imports it
-            out = frozenset(n for n in g if self._module_of(n) in self.cg.unimportable)
+        if self._not_run:  # a module that cannot be imported runs none of its code, whoever imports it
+            out = frozenset(n for n in g if self._module_of(n) in self._not_run)
             self.cg._unimported = out
             g = nx.subgraph_view(g, filter_node=lambda n: n not in out)
         certain = nx.subgraph_view(g, filter_edge=lambda a, b: g.edges[a, b]["kind"] in CERTAIN_EDGES)
@@ -215,7 +224,10 @@ class _Builder(Resolver):
         # what a registered function calls may run as well as the function itself
         self.cg._maybe = frozenset((_reachable(g, starts) | _reachable(g, decorated & set(g))) - live)
         self.cg._decorated = decorated
-        self.cg.unseen = self._unseen()
+        # a library calls methods only of objects some code that runs made: where every entry point fails at import,
+        # none (and never those of a module that cannot be imported)
+        self.cg.halted = bool(found) and not self.cg.entry_points
+        self.cg.unseen = frozenset() if self.cg.halted else self._unseen()
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
         # a script runs repository code only through a call at its top level: a class statement naming a
         # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable

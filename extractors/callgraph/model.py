@@ -166,11 +166,14 @@ class CallGraph:
         self.dynamic = False
         self.runnable = False
         # functions whose callers the graph may not see: methods of classes with a library base, properties, methods
-        # of classes a decorator may register (``build._Builder._unseen``); their liveness stays what calls show
+        # of classes a decorator may register (``build._Builder._unseen``); their liveness stays what calls show.
+        # None where every entry point fails at import, nor in a module that cannot be imported: nothing runs there
         self.unseen: frozenset[str] = frozenset()
         # modules that cannot be imported (``build._Builder._unimportable``): module -> (where it imports the source
         # that fails, ``file:line``; that source's file); none of their code runs and none is an entry point
         self.unimportable: dict[str, tuple[str, str]] = {}
+        # the repository has entry points and every one of them fails at import: none of its code runs
+        self.halted = False
         self._sites: dict[str, list[CallSite]] = {}
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()
