@@ -178,7 +178,8 @@ class CallGraph:
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()
         self._decorated: frozenset[str] = frozenset()
-        self._unimported: frozenset[str] = frozenset()  # the nodes of the modules in ``unimportable``
+        # the nodes of the modules that run nothing: those in ``unimportable``, and a parsed file Python refuses
+        self._unimported: frozenset[str] = frozenset()
         self._states: dict[str, str] = {}
         self._by_text: dict[str, list[Mention]] | None = None
         self._methods: dict[str, tuple[str, ...]] | None = None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection
-
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -56,10 +55,10 @@ class Resolver:
         when it is no standard-library module); else ``None``."""
         cache_key = (dotted, importer)
         if cache_key not in self._found:
-            self._found[cache_key] = self.module_among(dotted, importer, self.scans)
+            self._found[cache_key] = self._module_among(dotted, importer, self.scans)
         return self._found[cache_key]
 
-    def module_among(self, dotted: str, importer: str, known: Collection[str]) -> str | None:
+    def _module_among(self, dotted: str, importer: str, known: Collection[str]) -> str | None:
         """``find_module`` over the module names ``known``, uncached."""
         found = next((name for name in self._nearby(dotted, importer) if name in known), None)
         if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
