@@ -55,18 +55,14 @@ class Resolver:
         when it is no standard-library module); else ``None``."""
         cache_key = (dotted, importer)
         if cache_key not in self._found:
-            self._found[cache_key] = self._module_among(dotted, importer, self.scans)
+            found = next((name for name in self._nearby(dotted, importer) if name in self.scans), None)
+            if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
+                # a script that puts a folder on sys.path (sys.path.insert(0, ".../src")) imports its modules by
+                # bare name; the one repository module of that name is what it gets (never a standard module)
+                ending = [m for m in self.scans if m.endswith("." + dotted)]
+                found = ending[0] if len(ending) == 1 else None
+            self._found[cache_key] = found if found is not None else self._under_root_name(dotted, self.scans)
         return self._found[cache_key]
-
-    def _module_among(self, dotted: str, importer: str, known: Collection[str]) -> str | None:
-        """``find_module`` over the module names ``known``, uncached."""
-        found = next((name for name in self._nearby(dotted, importer) if name in known), None)
-        if found is None and ("." in dotted or dotted not in sys.stdlib_module_names):
-            # a script that puts a folder on sys.path (sys.path.insert(0, ".../src")) imports its modules by
-            # bare name; the one repository module of that name is what it gets (never a standard module)
-            ending = [m for m in known if m.endswith("." + dotted)]
-            found = ending[0] if len(ending) == 1 else None
-        return found if found is not None else self._under_root_name(dotted, known)
 
     def places(self, dotted: str, importer: str, known: Collection[str]) -> list[str]:
         """Every module of ``known`` an import of ``dotted`` from ``importer`` may load, depending on how the program
