@@ -42,14 +42,18 @@ def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
     """Analysis provider (``index.analysis(binding_liveness)``): a function giving the liveness (``LIVE``,
     ``MAYBE`` or ``DEAD`` of ``extractors.callgraph``) of the code that holds a fact; ``MAYBE`` when the fact
     cannot be placed (config keys, argparse defaults, code the call graph does not know); ``DEAD`` for a fact in a
-    source CPython would not compile (``RepositoryIndex.uncompilable``: none of its code can run)."""
+    source CPython would not compile (``RepositoryIndex.uncompilable``: none of its code can run); the liveness of
+    the arm it sits in when that is an arm no run takes (``CallGraph.branch_at``)."""
     graph = index.analysis(build_call_graph)
 
     def liveness(fact: Fact) -> str:
         if fact.where in index.uncompilable:
             return DEAD
         scope = binding_scope(index, fact)
-        return MAYBE if scope is None else _scope_liveness(graph, fact.file, fact.cell, scope)
+        if scope is None:
+            return MAYBE
+        branch = graph.branch_at(fact.where, fact.line)  # an arm no run takes, in code that may run
+        return graph.liveness(branch) if branch else _scope_liveness(graph, fact.file, fact.cell, scope)
 
     return liveness
 
@@ -173,7 +177,9 @@ def call_liveness(index: RepositoryIndex, call: CallFact) -> str:
     """The liveness of the code that makes ``call`` (as ``binding_liveness``)."""
     if call.where in index.uncompilable:
         return DEAD
-    return _scope_liveness(index.analysis(build_call_graph), call.file, call.cell, call.context)
+    graph = index.analysis(build_call_graph)
+    branch = graph.branch_at(call.where, call.line)
+    return graph.liveness(branch) if branch else _scope_liveness(graph, call.file, call.cell, call.context)
 
 
 def _runs(program: str, file: str) -> bool:

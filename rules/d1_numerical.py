@@ -1303,6 +1303,10 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     if index is not None and fact.where in index.uncompilable:
         return "sits in a file CPython would not compile, so none of its code runs"
     if liveness == DEAD:
+        graph = index.analysis(build_call_graph) if index is not None else None
+        branch = graph.branch_at(fact.where, fact.line) if graph is not None else None
+        if graph is not None and branch is not None:
+            return f"sits in an `if` arm no run takes: {graph.graph.nodes[branch]['why']}"
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
     if fact.unread or (index is not None and _never_read(fact, index)):

@@ -278,7 +278,7 @@ class _Search:
     named: set[int]
     budget: equivalence.Budget
     cache: dict
-    dead: Callable[[FunctionRecord], bool]
+    dead: Callable[..., bool]  # (record, candidate=None) -> bool: ``dead_functions``
     realised: dict = field(default_factory=dict)  # library implementation name -> where it is realised
     # (claim, function) -> the claim with its placeholder function renamed (``_placeholder_variant``): one glossary
     placeholders: dict = field(default_factory=dict)
@@ -389,7 +389,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     # a method overriding a repository base class's (an ablation's) after the base's, which runs by default
     ordered = sorted(((record, candidate) for record in search.records for candidate in record.expressions),
                      key=lambda pair: (not _glossary_named(pair[1].target.rsplit(".", 1)[-1], lhs_hints),
-                                       search.dead(pair[0]), search.variant(pair[0]), id(pair[0]) not in search.named,
+                                       search.dead(*pair), search.variant(pair[0]), id(pair[0]) not in search.named,
                                        _owner(pair[1]) not in search.found_in))
 
     def drift_check(record: FunctionRecord, candidate: CodeExpression, parts: bool = False) -> FormulaResult | None:
@@ -399,7 +399,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         last = candidate.target.rsplit(".", 1)[-1]
         claimed_name = _glossary_named(last, lhs_hints)
         if not (id(record) in search.scope or (claimed_name and not names.is_generic(last))) \
-                or not (claimed_name or candidate.target == "return") or search.dead(record):
+                or not (claimed_name or candidate.target == "return") or search.dead(record, candidate):
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
         forms, branches = readings(candidate, candidate.forms(), False)  # a mode never decides a drift
@@ -444,6 +444,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     parted: set = set()
     for record, candidate in ordered:
         in_scope = id(record) in search.scope
+        dead = search.dead(record, candidate)  # no run reaches the function, or the arm holding the line
         last = candidate.target.rsplit(".", 1)[-1]
         claimed_name = _glossary_named(last, lhs_hints)  # assigned to the formula's left-hand name
         on_target = claimed_name and not names.is_generic(last)
@@ -459,7 +460,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         forms, branches = readings(candidate, forms, relevant or claimed_name)
         # what decides a form's outcome besides the form and the claim's reading (``_produced_variant`` reads the
         # candidate itself: never repeated then)
-        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", search.dead(record))
+        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", dead)
         for form, oriented in itertools.product(forms, (base, *orientations)):
             if not produced:
                 key = (form, id(oriented), form in branches, standing)
@@ -468,7 +469,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 tried.add(key)
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
-            live_shaped = live_shaped or (shaped and base.functions <= functions and not search.dead(record))
+            live_shaped = live_shaped or (shaped and base.functions <= functions and not dead)
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
@@ -494,24 +495,25 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             hinted = found
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
                          on_target, tied, lhs is not None):
-                if not search.dead(record):
+                if not dead:
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     search.found_in.add(_owner(candidate))
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 if unreached is None:
-                    unreached = FormulaResult(
-                        text, UNREACHED, candidate, "in a function no entry point reaches", _UNREACHED_CREDIT)
+                    where = ("in a function no entry point reaches" if search.dead(record)
+                             else "in an `if` arm no run takes: its test has one value in every run")
+                    unreached = FormulaResult(text, UNREACHED, candidate, where, _UNREACHED_CREDIT)
                     unreached_hinted = hinted
-            elif not search.dead(record) and not claim.tiny:
+            elif not dead and not claim.tiny:
                 live_hinted = max(live_hinted, hinted)
-            if search.dead(record) and _live_helper(candidate, search):
+            if dead and _live_helper(candidate, search):
                 # the dead line computes it through a helper live code calls too (p_mean_variance, never run,
                 # calls predict_xstart_from_noise, which the sampler runs): the computation is no trace only
                 live_hinted = max(live_hinted, hinted)
             _add_near(result, candidate)
-            result.supported |= hinted * 2 > len(claim.symbols) and not search.dead(record)
+            result.supported |= hinted * 2 > len(claim.symbols) and not dead
         # a part, unless the whole already differs from the formula in a named way (-(w @ v) holds w @ v)
-        if relevant and not base.tiny and not search.dead(record) \
+        if relevant and not base.tiny and not dead \
                 and (drift_seen is None or drift_seen.candidate is not candidate) and forms not in parted:
             parted.add(forms)  # the parts of the same forms match the same way at any live site in scope
             part = _part_match(candidate, forms, base, keeps_small, claimed_keys, search)
@@ -1937,14 +1939,18 @@ def candidates(index: RepositoryIndex) -> list[FunctionRecord]:
 
 def dead_functions(index: RepositoryIndex) -> Callable[[FunctionRecord], bool]:
     """Analysis provider: a predicate telling whether a function record is dead in the call graph
-    (``extractors.callgraph``: no entry point reaches it, not even through a guess or a decorator). Top-level code,
-    and functions the graph does not know, are not dead."""
+    (``extractors.callgraph``: no entry point reaches it, not even through a guess or a decorator), or, given one of
+    its candidates, whether that candidate's line is in an arm no run takes (``CallGraph.branch_at``). Top-level
+    code, and functions the graph does not know, are not dead."""
     graph = index.analysis(build_call_graph)
     by_node = {id(info.node): qualname for qualname, info in graph.functions.items()}
 
-    def dead(record: FunctionRecord) -> bool:
+    def dead(record: FunctionRecord, candidate: CodeExpression | None = None) -> bool:
         qualname = by_node.get(id(record.node)) if record.node is not None else None
-        return qualname is not None and graph.liveness(qualname) == DEAD
+        if qualname is not None and graph.liveness(qualname) == DEAD:
+            return True
+        branch = graph.branch_at(candidate.where, candidate.line) if candidate is not None else None
+        return branch is not None and graph.liveness(branch) == DEAD  # an arm no run takes, in live code
 
     return dead
 
@@ -2565,8 +2571,8 @@ def _describe(result: FormulaResult) -> str:
     if result.outcome == EQUIVALENT and candidate is not None:
         return f"{result.formula}: equivalent to {candidate.text} ({candidate.ref})"
     if result.outcome == UNREACHED and candidate is not None:
-        return (f"{result.formula}: equivalent to {candidate.text} ({candidate.ref}), but in a "
-                "function no entry point reaches (dead code)")
+        return (f"{result.formula}: equivalent to {candidate.text} ({candidate.ref}), but "
+                f"{result.difference or 'in a function no entry point reaches'} (dead code)")
     if result.outcome == DRIFTED and candidate is not None:
         return f"{result.formula}: {result.difference} in {candidate.text} ({candidate.ref})"
     if result.difference:

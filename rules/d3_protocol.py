@@ -489,8 +489,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"not its data", tuple(sorted(found[ELSEWHERE], key=_mention_order)))
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
-        return ElementResult(category, name, ABSENT,
-                             f"{_DEAD_NOTE}: {first.scope} at {first.ref}, which no entry point reaches",
+        branch = graph.graph.nodes[first.scope].get("why") if first.scope in graph.graph else None
+        where = (f"an `if` arm no run takes at {first.ref}: {branch}" if branch
+                 else f"{first.scope} at {first.ref}, which no entry point reaches")
+        return ElementResult(category, name, ABSENT, f"{_DEAD_NOTE}: {where}",
                              tuple(sorted(found[DEAD], key=_mention_order)))
     if generic_live:
         unwritten = _unwritten(category, name, index, generic_live)

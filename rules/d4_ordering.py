@@ -702,7 +702,8 @@ class StepResult:
     """Where one step was found: ``outcome`` (module docstring), ``event`` its first site in the chosen trace and
     ``events`` all of them (strong sites where there are any), ``strength`` of that mapping, ``where`` a site or
     definition elsewhere (``file:line``) for the reason (for a ``stub``, the stub function), ``partly_stub`` the
-    place of a stub function the step also maps to, besides sites that run (part of the step is a placeholder)."""
+    place of a stub function the step also maps to, besides sites that run (part of the step is a placeholder),
+    ``switched_off`` why the call of a function the spec names for it is in an arm no run takes (``_switched_off``)."""
 
     name: str
     outcome: Outcome
@@ -713,6 +714,7 @@ class StepResult:
     partly_stub: str = ""
     referenced: str = ""
     mentioned: bool = False
+    switched_off: str = ""  # why the arm holding the call of a function the spec names is one no run takes
 
 
 def check(sau: SAU, index: RepositoryIndex) -> Verdict:
@@ -733,6 +735,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry, setup)
+    _switched_off(results, steps, graph, traces.get(entry, []) if entry else [])
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
@@ -1316,6 +1319,34 @@ def _joins(a: tuple[Event, CallSite], b: tuple[Event, CallSite], after: list[tup
     return a[0].position < b[0].position and any(flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
 
 
+def _switched_off(results: list[StepResult], steps, graph: CallGraph, events: list[Event]) -> None:
+    """Make uncertain a step the chosen trace maps only to calls of other names than the functions the spec names
+    for it, while a call of one of those functions sits in an `if` arm no run takes in code the trace runs
+    (``CallGraph.dead_branches``): the step as written is switched off, and whether the calls that run are the step
+    is a reader's call (``wise_interpolate_head`` under ``if zeroshot_head is not None``, never passed, beside a live
+    ``_build_zeroshot_weights`` matched by the keyword ``zeroshot``)."""
+    scopes = {event.site.scope for event in events}
+    arms = [(f"{b.scope}.<branch:{b.line}>", b) for b in graph.dead_branches if b.scope in scopes]
+    if not arms:
+        return
+    for result, step in zip(results, steps):
+        functions = [_words(f.rsplit(".", 1)[-1]) for f in step.get("functions", ()) if f]
+        if result.outcome != ORDERED or not functions or any(_names_function(e.site, functions) for e in result.events):
+            continue
+        written = next((site for node, _ in arms for site in graph.callees_in_order(node)
+                        if _names_function(site, functions)), None)
+        if written is not None:
+            result.outcome, result.where, result.event, result.events = UNCERTAIN, written.ref, None, ()
+            result.switched_off = graph.graph.nodes[graph.branch_at(written.where, written.line)]["why"]
+
+
+def _names_function(site: CallSite, functions: list[tuple[str, ...]]) -> bool:
+    """Whether ``site`` calls a function named like one of the spec's ``functions`` (their words, in order, within the
+    callee's last name)."""
+    called = _words((site.callee or site.target).rsplit(".", 1)[-1])
+    return any(part and _contains(called, part) for part in functions)
+
+
 def _locate(result: StepResult, step: dict, graph: CallGraph, traces: dict, entry: str | None,
             setup: frozenset[tuple[str, str]] = frozenset()) -> None:
     """For a step not strongly in the chosen trace: is it run by another entry point, only in dead code,
@@ -1640,7 +1671,14 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
             parts.append(f"{r.name!r} runs only from another entry point ({r.where}), a separate launch: unordered "
                          f"by code")
         elif r.outcome == DEAD_STEP:
-            parts.append(f"{r.name!r} is implemented at {r.where} but no entry point reaches it (dead code)")
+            file, _, line = r.where.rpartition(":")
+            branch = graph.branch_at(file, int(line)) if line.isdigit() else None
+            parts.append(f"{r.name!r} is implemented at {r.where} but " + (
+                f"sits in an `if` arm no run takes: {graph.graph.nodes[branch]['why']}" if branch
+                else "no entry point reaches it (dead code)"))
+        elif r.outcome == UNCERTAIN and r.switched_off:
+            parts.append(f"{r.name!r} is written at {r.where} in an `if` arm no run takes ({r.switched_off}); the "
+                         f"calls that run match it only by a keyword, so whether they are the step is a reader's call")
         elif r.outcome == UNCERTAIN and r.referenced:
             parts.append(f"{r.name!r} is only referenced as a value ({r.referenced}: a registry or a callback), so "
                          f"whether and when it runs is chosen at run time")

@@ -11,7 +11,9 @@ Nodes (``graph.nodes[n]`` has ``kind``, ``file``, ``line``, ``end_line``):
 - ``main`` ``pkg.mod.__main__``: the body of ``if __name__ == "__main__":``;
 - ``cell`` ``nb.a#3``: one notebook code cell (the cells share the notebook's namespace, as in Jupyter);
 - ``function`` ``pkg.mod.f``, ``pkg.mod.Class.method``, ``pkg.mod.f.inner``; ``class`` ``pkg.mod.Class``;
-- ``shell`` ``sh:scripts/run.sh``: a shell script that runs Python files or modules.
+- ``shell`` ``sh:scripts/run.sh``: a shell script that runs Python files or modules;
+- ``branch`` ``pkg.mod.f.<branch:12>``: an ``if`` arm no run takes (``branches``), holding the call sites and mentions
+  of its lines; nothing calls it.
 
 Edges carry ``kind``, ``file``, ``line`` (the first site) and ``lines`` (every site). Kinds: ``call`` (a
 resolved call), ``instantiate`` (``C(...)`` -> the class node; the class node -> ``C.__init__``), ``hook`` (class
@@ -46,7 +48,8 @@ when live code dispatches dynamically (``getattr(obj, name)``, ``importlib.impor
 repository has no entry point at all; ``dead`` otherwise.
 
 Modules: ``model`` (the records, the graph and the node/edge kinds), ``scan`` (one pass over one source),
-``resolve`` (imports and names across modules), ``entry_points`` (where execution starts), ``build``
+``resolve`` (imports and names across modules), ``entry_points`` (where execution starts), ``branches`` (the
+``if`` arms no run takes), ``build``
 (``build_call_graph``: nodes, edges, reachability). Word lists live in ``extractors/words.yaml``.
 """
 

@@ -4,12 +4,14 @@ into edges, link classes to the methods frameworks call, find the entry points a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
 import networkx as nx
 from libcst.metadata import MetadataWrapper
 
+from extractors.callgraph.branches import DeadBranch, dead_branches
 from extractors.callgraph.entry_points import entry_points
 from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, CallGraph,
                                         EntryPoint, FunctionInfo, module_name, source_order)
@@ -81,12 +83,14 @@ class _Builder(Resolver):
                 self.cg.mentions.setdefault(mention.scope, []).append(mention)
         for name, scan in self.scans.items():
             self.resolve_scan(name, scan)
-        self._hooks()
-        self._commands()
         broken = self._broken()
         self.cg.unimportable = self._unimportable(broken)
         # a module read in spite of bytes Python refuses is parsed, and runs nothing all the same
         self._not_run = frozenset(self.cg.unimportable) | (frozenset(broken) & frozenset(self.scans))
+        for branch in dead_branches(self, self._unseen()):
+            self._prune(branch)
+        self._hooks()
+        self._commands()
         found = tuple(entry_points(self))
         self.cg.entry_points = tuple(e for e in found if self._module_of(e.node) not in self._not_run)
         self._reach(found)
@@ -146,6 +150,36 @@ class _Builder(Resolver):
                 continue
             return broken[gone[0]] if gone else self.module_file[parsed[0]]
         return None
+
+    def _prune(self, branch: DeadBranch) -> None:
+        """Move what a dead arm holds out of its scope into the arm's ``branch`` node, which nothing calls: its call
+        sites, the edges only they make, and its mentions."""
+        node = self.cg.add_branch(branch)
+        if node is None:
+            return
+        g = self.cg.graph
+
+        def inside(where: str, line: int) -> bool:
+            return where == branch.key and branch.line <= line <= branch.end_line
+
+        sites = self.cg._sites.get(branch.scope, [])
+        self.cg._sites[branch.scope] = [s for s in sites if not inside(s.where, s.line)]
+        self.cg._sites[node] = [replace(s, scope=node) for s in sites if inside(s.where, s.line)]
+        for target in list(g.successors(branch.scope)):
+            data = g.edges[branch.scope, target]
+            dead = [line for line in data["lines"] if inside(data["file"], line)]
+            for line in dead:
+                self.edge(node, target, data["kind"], branch.key, line)
+            kept = [line for line in data["lines"] if line not in dead]
+            if not kept:
+                g.remove_edge(branch.scope, target)
+            elif dead:
+                data["lines"], data["line"] = kept, kept[0]
+        mentions = self.cg.mentions.get(branch.scope, [])
+        self.cg.mentions[branch.scope] = [m for m in mentions if not inside(m.where, m.line)]
+        moved = [replace(m, scope=node) for m in mentions if inside(m.where, m.line)]
+        if moved:
+            self.cg.mentions[node] = moved
 
     def _module_of(self, node: str) -> str:
         """The module of a graph node (the module name of the source file it is in; empty for a node of no file)."""

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import libcst as cst
 import networkx as nx
 
 from extractors.facts import Warning_
+
+if TYPE_CHECKING:
+    from extractors.callgraph.branches import DeadBranch
 from sau.vocabulary import Location, split_where
 
-MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL = "module", "main", "cell", "function", "class", "shell"
+MODULE, MAIN, CELL, FUNCTION, CLASS, SHELL, BRANCH = "module", "main", "cell", "function", "class", "shell", "branch"
 CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN, BY_NAME = (
     "call", "instantiate", "hook", "instance", "reference", "import", "run", "by_name")
 EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no repository node
@@ -174,6 +178,10 @@ class CallGraph:
         self.unimportable: dict[str, tuple[str, str]] = {}
         # the repository has entry points and every one of them fails at import: none of its code runs
         self.halted = False
+        # the arms of ``if`` statements no run takes (``branches.DeadBranch``), each a ``branch`` node nothing calls
+        # that holds the arm's call sites and mentions (``branch_at``)
+        self.dead_branches: tuple[DeadBranch, ...] = ()
+        self._branches: dict[str, list[tuple[int, int, str]]] = {}
         self._sites: dict[str, list[CallSite]] = {}
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()
@@ -237,6 +245,23 @@ class CallGraph:
             name = ".".join(parts[:end])
             if name in self.functions:
                 yield name
+
+    def branch_at(self, key: str, line: int) -> str | None:
+        """The ``branch`` node of the dead arm holding ``line`` of the source ``key`` (``file`` or ``file#cell``),
+        the outermost when arms nest; ``None`` when no dead arm holds it."""
+        return next((node for start, end, node in self._branches.get(key, ()) if start <= line <= end), None)
+
+    def add_branch(self, branch: DeadBranch) -> str | None:
+        """Record ``branch`` and add its node (``<scope>.<branch:<line>>``, kind ``branch``), unless an arm already
+        recorded holds it; the node's name, or ``None``."""
+        if self.branch_at(branch.key, branch.line) is not None:
+            return None
+        node = f"{branch.scope}.<branch:{branch.line}>"
+        self.graph.add_node(node, kind=BRANCH, file=branch.key, line=branch.line, end_line=branch.end_line,
+                            why=branch.why)
+        self.dead_branches += (branch,)
+        self._branches.setdefault(branch.key, []).append((branch.line, branch.end_line, node))
+        return node
 
     def import_warnings(self) -> tuple[Warning_, ...]:
         """One warning per module that cannot be imported (``unimportable``), at the import that fails, in file

@@ -72,6 +72,9 @@ class Scan:
     # (scope, absolute module, source key, line, plain, names): ``plain`` for an import whose failure stops the
     # module (``unguarded_imports``), ``names`` those a ``from`` import takes (a submodule among them is imported too)
     import_lines: list[tuple[str, str, str, int, bool, tuple[str, ...]]] = field(default_factory=list)
+    # (scope, source key, the statement) per ``if`` statement other than the ``__main__`` guard, ``elif`` included:
+    # the tests ``branches`` evaluates
+    ifs: list[tuple[str, str, cst.If]] = field(default_factory=list)
 
 
 class Scanner(Visitor):
@@ -299,6 +302,7 @@ class Scanner(Visitor):
             self.main_body = node.body
             self.s.main_line, self.s.main_end = self._line(node), self._end(node.body)
             return
+        self.s.ifs.append((self.scopes[-1], self.key, node))
         self.arms[id(node.body)] = (id(node), 0)
         test = node.test
         if (isinstance(test, cst.Call) and dotted_name(test.func) == "isinstance" and len(test.args) == 2
