@@ -226,3 +226,11 @@ def test_an_attribute_every_construction_binds_alike(tmp_path, main, extra, dead
         assert graph.dead_branches[0].why == (
             "`self.use_gate` is False in every run (self.use_gate: False, bound at model.py:7 to use_gate, its "
             "default; no call of Block passes it, main.py:6)")
+
+
+def test_a_long_chain_of_tests(tmp_path) -> None:
+    chain = " and ".join(["flag"] * 300)  # deep, yet within what the parsers accept (extractors.guards)
+    graph = graph_of(tmp_path, {"main.py": f"def run(flag=False):\n    if ({chain}):\n        print(1)\n"
+                                           f"    if flag:\n        print(2)\n\n\nif __name__ == '__main__':\n"
+                                           f"    run()\n"})
+    assert arms(graph) == [("main.py", 3, 3), ("main.py", 5, 5)]
