@@ -140,7 +140,8 @@ if __name__ == "__main__":
 
 
 def test_a_module_flag_unless_something_may_rebind_it(tmp_path) -> None:
-    flag = "DEBUG = False\n\n\ndef run():\n    if DEBUG:\n        print('debug')\n\n\nif __name__ == '__main__':\n    run()\n"
+    flag = ("DEBUG = False\n\n\ndef run():\n    if DEBUG:\n        print('debug')\n\n\n"
+            "if __name__ == '__main__':\n    run()\n")
     assert arms(graph_of(tmp_path / "a", {"main.py": flag})) == [("main.py", 6, 6)]
     rebinding = flag + "\n\ndef verbose():\n    global DEBUG\n    DEBUG = True\n"
     assert arms(graph_of(tmp_path / "b", {"main.py": rebinding})) == []

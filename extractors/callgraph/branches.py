@@ -22,11 +22,11 @@ evaluates each test over the values a name has in every run (constant propagatio
   it unknown: a repository base or subclass, any other binding of that attribute name, reflection).
 
 Tests read: a name or ``self.<attribute>`` (its truth value), ``not``, ``and``/``or``, and ``is``/``is not``/``==``/
-``!=`` between such names and literals; anything else is unknown, and an unknown test decides nothing. A test true in every run makes
-its ``else``/``elif`` arms dead, and, when its body ends in ``return``/``raise``/``continue``/``break``, the
-statements after the ``if`` in its block; a false one makes its body dead (and, when its ``else`` ends so, the
-statements after it). A body on the ``if`` line itself is left alone (lines could not tell it from the test), and
-so are notebooks (their cells run in any order).
+``!=`` between such names and literals; anything else is unknown, and an unknown test decides nothing. A test true
+in every run makes its ``else``/``elif`` arms dead, and, when its body ends in
+``return``/``raise``/``continue``/``break``, the statements after the ``if`` in its block; a false one makes its
+body dead (and, when its ``else`` ends so, the statements after it). A body on the ``if`` line itself is left alone
+(lines could not tell it from the test), and so are notebooks (their cells run in any order).
 """
 
 from __future__ import annotations
