@@ -188,9 +188,12 @@ class FileFacts:
 
 def value_key(value: Value) -> float | None:
     """The index key of a numeric value: its magnitude rounded to 12 significant digits, or ``None``."""
-    if not is_number(value) or math.isinf(value) or math.isnan(value):
+    try:
+        if not is_number(value) or math.isinf(value) or math.isnan(value):
+            return None
+        return float(f"{abs(value):.12g}")
+    except OverflowError:  # an integer beyond the float range (10 ** 400): no number a claim states
         return None
-    return float(f"{abs(value):.12g}")
 
 
 class RepositoryIndex:

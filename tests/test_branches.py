@@ -167,7 +167,7 @@ def build(name="adamw"):
 
 
 class Runner:
-    def run(self, verbose=False):
+    def report(self, verbose=False):
         if not verbose:
             return 0
         return 1
@@ -176,19 +176,19 @@ class Runner:
 if __name__ == "__main__":
     smooth(1.0)
     build()
-    Runner().run()
+    Runner().report()
 """})
     assert arms(graph) == [("main.py", 4, 5), ("main.py", 11, 12), ("main.py", 13, 13), ("main.py", 20, 20)]
     explicit = graph_of(tmp_path / "b", {"main.py": """\
 class Runner:
-    def run(self, verbose=False):
+    def report(self, verbose=False):
         if verbose:
             return 1
         return 0
 
 
 if __name__ == "__main__":
-    Runner.run(Runner(), True)
+    Runner.report(Runner(), True)
 """})
     assert arms(explicit) == [("main.py", 5, 5)]  # Class.method(obj, True) passes self itself, then True
 
@@ -235,3 +235,38 @@ def test_a_long_chain_of_tests(tmp_path) -> None:
                                            f"    if flag:\n        print(2)\n\n\nif __name__ == '__main__':\n"
                                            f"    run()\n"})
     assert arms(graph) == [("main.py", 3, 3), ("main.py", 5, 5)]
+
+
+@pytest.mark.parametrize("files", [
+    # module names rebound at run time (nanoGPT's configurator, globals(), setattr on a config module)
+    {"train.py": "use_ema = False\nexec(open('configurator.py').read())\n\n\ndef run():\n    if use_ema:\n"
+                 "        print(1)\n\n\nif __name__ == '__main__':\n    run()\n"},
+    {"train.py": "use_ema = False\nglobals()['use_ema'] = True\n\n\ndef run():\n    if use_ema:\n        print(1)\n\n\n"
+                 "if __name__ == '__main__':\n    run()\n"},
+    {"config.py": "use_amp = False\n\n\ndef scale():\n    if use_amp:\n        return 2\n    return 1\n",
+     "main.py": "import config\n\nif __name__ == '__main__':\n    for config.use_amp in (False, True):\n"
+                "        config.scale()\n"},
+    # a comprehension variable named like the caller's parameter
+    {"main.py": "def apply(x, scale=None):\n    if scale is not None:\n        x = x * scale\n    return x\n\n\n"
+                "def sweep(scale=None):\n    return [apply(1, scale) for scale in (1, 2)]\n\n\n"
+                "if __name__ == '__main__':\n    sweep()\n"},
+    # functions handed to the command line, or run from a Makefile or a job script
+    {"main.py": "import fire\n\n\ndef train(resume=False):\n    if resume:\n        print(1)\n\n\n"
+                "if __name__ == '__main__':\n    train()\n    fire.Fire()\n"},
+    {"main.py": SWEEP.format(call="sweep(1)"), "lib.py": APPLY,
+     "Makefile": "demo:\n\tpython -c 'from lib import apply; apply(1, head=2)'\n"},
+    {"main.py": SWEEP.format(call="sweep(1)"), "lib.py": APPLY,
+     "job.slurm": "#!/bin/bash\npython -c 'from lib import apply; apply(1, head=2)'\n"},
+    # an estimator's fit, which a library calls with the labels
+    {"main.py": "class Scaler:\n    def fit(self, X, y=None):\n        if y is not None:\n            print(y)\n"
+                "        return self\n\n\nif __name__ == '__main__':\n    Scaler().fit([1])\n"},
+    # an object rebuilt through its own class with other arguments
+    {"model.py": BLOCK.replace("        return x\n", "        return x\n\n    def gated(self):\n"
+                                                  "        return self.__class__(4, use_gate=True)\n"),
+     "main.py": "import torch\n\nfrom model import Block\n\nif __name__ == '__main__':\n    Block(4).gated()\n"},
+    # a function held as a value, then called with the flag
+    {"main.py": "class T:\n    def fit(self, x, verbose=False):\n        if verbose:\n            print(x)\n\n\n"
+                "if __name__ == '__main__':\n    t = T()\n    t.fit(1)\n    step = t.fit\n    step(1, True)\n"},
+])
+def test_values_set_where_the_analysis_does_not_read_keep_the_arm(tmp_path, files) -> None:
+    assert arms(graph_of(tmp_path, files)) == []

@@ -31,9 +31,11 @@ body dead (and, when its ``else`` ends so, the statements after it). A body on t
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Final
 
 import libcst as cst
@@ -53,7 +55,18 @@ _MISSING: Final = object()  # a parameter without a default
 # Decorators that neither register a function nor change how it is called (extractors/words.yaml)
 _PLAIN_DECORATORS = word_list("plain_decorators")
 _EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
-_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".sh")
+# Reflection that may rebind anything of its kind (mention texts' last parts): of module names, and of any name,
+# parameter defaults included (``exec``, ``fire.Fire`` handing functions to the command line)
+_MODULE_REFLECTION = frozenset({"exec", "eval", "globals", "setattr", "__dict__", "vars", "modules", "import_module",
+                                "patch", "__setattr__"})
+_ANY_REFLECTION = frozenset({"exec", "eval", "Fire", "__defaults__", "__kwdefaults__", "partialmethod"})
+# Methods libraries call on objects handed to them, whatever their class's bases (scikit-learn's estimator protocol,
+# gym's environment protocol, PyTorch's schedulers and optimizers, callbacks): their callers are not all seen
+_PROTOCOL_METHODS = frozenset({"fit", "predict", "transform", "fit_transform", "partial_fit", "score",
+                               "predict_proba", "decision_function", "get_params", "set_params", "step", "reset",
+                               "render", "close", "seed", "update", "forward", "zero_grad", "state_dict",
+                               "load_state_dict", "train", "eval", "run", "main", "collate", "save", "load"})
+_ATTRIBUTE_REFLECTION = frozenset({"setattr", "__dict__", "vars", "__class__", "__setattr__"})
 Path = tuple[tuple[int, int], ...]  # (id of a block, index of the statement in it), outermost block first
 
 
@@ -93,7 +106,7 @@ class _Analysis:
         self._sites: dict[str, list[CallSite]] | None = None
         self._names: tuple[dict[str, int], frozenset[str]] | None = None
         self._configs: str | None = None
-        self._reflects: bool | None = None
+        self._reflects: frozenset[str] | None = None
 
     def run(self) -> list[DeadBranch]:
         found: list[DeadBranch] = []
@@ -145,7 +158,7 @@ class _Analysis:
         following = walk.blocks.get(block, ())[index + 1:]
         if not following:
             return 0, 0
-        return positions[following[0]].start.line, positions[following[-1]].end.line
+        return _first_line(following[0], positions), positions[following[-1]].end.line
 
     # -- names ------------------------------------------------------------------------------------------------
     def _walk_of(self, module: str, scope: str, key: str) -> _ScopeWalk | None:
@@ -168,12 +181,16 @@ class _Analysis:
                 return self._parameter(scope, name) if name not in walk.bindings else (_UNKNOWN, "")
             if name in walk.bindings:
                 return self._local(walk, key, name, at)
-            if info.qualname.rsplit(".", 1)[0] in self.r.cg.functions:
-                return _UNKNOWN, ""  # a nested function: the enclosing one's names come first
+            if self._nested(info.qualname):
+                return _UNKNOWN, ""  # in a function (or a class) nested in a function: the enclosing names come first
             return self._module_constant(module, name, None)
         if scope in (module, f"{module}.__main__"):
             return self._module_constant(module, name, at)
         return _UNKNOWN, ""
+
+    def _nested(self, qualname: str) -> bool:
+        parts = qualname.split(".")
+        return any(".".join(parts[:end]) in self.r.cg.functions for end in range(1, len(parts)))
 
     def _local(self, walk: _ScopeWalk, key: str, name: str, at: cst.If | None) -> tuple[object, str]:
         """A name bound once, to a literal, by a statement that runs before ``at`` does."""
@@ -197,13 +214,12 @@ class _Analysis:
         if value is _UNKNOWN:
             return _UNKNOWN, ""
         place = walk.places.get(id(at)) if at is not None else None
-        if place is not None and _dominates(path, place):
-            return value, f"bound once, at {self.r.scans[module].file}:{line}"
-        if at is not None and place is None:
-            return _UNKNOWN, ""  # a test in a class body: the class's own names come first
+        if at is not None and (place is None or not _dominates(path, place)):
+            return _UNKNOWN, ""  # a test in a class body (its own names come first), or before the binding
         counts, strings = self._name_uses()
-        if len(path) != 1 or counts.get(name, 0) > 1 or name in strings or self._in_configs(name):
-            return _UNKNOWN, ""
+        if (len(path) != 1 and at is None) or counts.get(name, 0) > 1 or name in strings or self._in_configs(name) \
+                or self._reflective(_MODULE_REFLECTION) or self._attribute_anywhere(name):
+            return _UNKNOWN, ""  # rebound from elsewhere: exec/globals()/setattr, config.name = ..., a launcher
         return value, f"bound once, at {self.r.scans[module].file}:{line}"
 
     def _name_uses(self) -> tuple[dict[str, int], frozenset[str]]:
@@ -218,17 +234,19 @@ class _Analysis:
                     if mention.kind == "binding":
                         counts[mention.text] = counts.get(mention.text, 0) + 1
                     elif mention.kind == "string" and not mention.context.startswith("key:"):
-                        # a name in a string may be looked up (setattr(cfg, "x", v), "pkg.mod.f"); a dict key is
-                        # data (results["wise_sweep"] = ...)
-                        strings.add(mention.text.rsplit(".", 1)[-1])
+                        # a name in a string may be looked up or run (setattr(cfg, "x", v), "pkg.mod.f",
+                        # [sys.executable, "-c", "f(x, flag=True)"]); a dict key is data (results["wise_sweep"])
+                        strings.update(re.findall(r"[A-Za-z_]\w*", mention.text))
             self._names = counts, frozenset(strings)
         return self._names
 
     def _in_configs(self, name: str) -> bool:
-        """Whether a configuration file or shell script of the repository holds ``name`` as a word."""
+        """Whether a text file of the repository other than Python code (a configuration file, a shell script, a
+        Makefile, a README's commands, a script without a suffix) holds ``name`` as a word: it may run or name it."""
         if self._configs is None:
-            self._configs = "\n".join("\n".join(lines) for key, lines in self.r.index.lines.items()
-                                      if key.endswith(_CONFIG_SUFFIXES))
+            self._configs = "\n".join(["\n".join(lines) for key, lines in self.r.index.lines.items()
+                                       if not key.split("#", 1)[0].endswith((".py", ".ipynb"))]
+                                      + _unindexed_texts(self.r.index.root, self.r.index.lines))
         return re.search(rf"\b{re.escape(name)}\b", self._configs) is not None
 
     # -- parameters -------------------------------------------------------------------------------------------
@@ -243,10 +261,31 @@ class _Analysis:
     def _parameter_value(self, function: str, name: str) -> tuple[object, str]:
         info = self.r.cg.functions[function]
         node = info.node
-        if (function in self.unseen or info.name == "forward" or info.name.startswith("__")
-                or any(decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators)):
+        owner = info.class_name.rsplit(".", 1)[-1] if info.class_name else ""
+        if (function in self.unseen or info.name.startswith("__") or (owner and info.name in _PROTOCOL_METHODS)
+                or any(decorator_name(d) not in ("staticmethod", "classmethod") for d in node.decorators)
+                or self._handled(function, info.name) or self._reflective(frozenset())):
             return _UNKNOWN, ""
-        return self._given(function, info.name, _Signature(node, info.class_name is not None), name)
+        return self._given(function, info.name, _Signature(node, info.class_name is not None, owner), name)
+
+    def _handled(self, function: str, short: str) -> bool:
+        """Whether code uses the function other than by calling it by name (``step = trainer.fit``,
+        ``apply.__call__(...)``, ``partialmethod(run, ...)``), or defines it twice (``if cuda: def pick ...
+        else: def pick ...``): its calls are then not all seen."""
+        definitions = sum(m.kind == "definition" and m.text == short for m in self.r.cg.mentions.get(function, ()))
+        if definitions > 1:
+            return True
+        for mentions in self.r.cg.mentions.values():
+            for m in mentions:
+                if m.kind not in ("name", "binding") or short not in m.text.split("."):
+                    continue
+                parts = m.text.split(".")
+                callee = m.context[len("arg:"):].split("=", 1)[0] if m.context.startswith("arg:") else ""
+                # the called name's own parts count as the call: ``self.fit`` in ``self.fit(x)``, ``fit`` in
+                # ``Runner().fit()`` (whose callee is no dotted name: context ``arg:``)
+                if parts[-1] != short or not (m.context in ("call", "arg:") or callee.split(".")[-1] == short):
+                    return True  # read as a value, or as the receiver of something else (apply.__call__)
+        return False
 
     def _given(self, callee: str, short: str, signature: _Signature, name: str) -> tuple[object, str]:
         """(value, why) of parameter ``name`` of ``signature`` over every call of the name ``short`` (the function,
@@ -294,7 +333,8 @@ class _Analysis:
         info = self.r.cg.functions.get(scope)
         walk = self._function_walk(scope) if info is not None else None
         if info is None or walk is None or info.class_name is None or info.name == "__init__" \
-                or _Signature(info.node, False).positional[:1] != ["self"] or "self" in walk.bindings:
+                or _Signature(info.node, False).positional[:1] != ["self"] or "self" in walk.bindings \
+                or self._nested(info.qualname):
             return _UNKNOWN, ""
         key = (info.class_name, "self." + attribute)
         if key not in self.parameters:
@@ -311,8 +351,10 @@ class _Analysis:
         init = f"{cls}.__init__"
         walk = self._function_walk(init) if init in self.r.cg.functions else None
         counts, strings = self._name_uses()
-        if walk is None or walk.opaque or self._reflective() or counts.get(attribute, 0) != 1 \
-                or attribute in strings or self._in_configs(attribute) or self._subclassed(cls):
+        if walk is None or walk.opaque or self._reflective(_ATTRIBUTE_REFLECTION) or counts.get(attribute, 0) != 1 \
+                or attribute in strings or self._in_configs(attribute) or self._subclassed(cls) \
+                or self._bound_elsewhere(cls, attribute) or any(
+                    m.text.endswith(".__init__") for ms in self.r.cg.mentions.values() for m in ms):
             return _UNKNOWN, ""
         bindings = walk.attributes.get(attribute, [])
         if len(bindings) != 1 or len(bindings[0][0]) != 1:
@@ -325,27 +367,48 @@ class _Analysis:
         if not isinstance(value_node, cst.Name) or value_node.value not in walk.parameters \
                 or value_node.value in walk.bindings:
             return _UNKNOWN, ""
-        value, why = self._given(cls, cls.rsplit(".", 1)[-1], _Signature(self.r.cg.functions[init].node, True),
+        value, why = self._given(cls, cls.rsplit(".", 1)[-1], _Signature(self.r.cg.functions[init].node, True, ""),
                                  value_node.value)
         return (value, f"bound at {where} to {value_node.value}, {why}") if value is not _UNKNOWN else (_UNKNOWN, "")
 
-    def _reflective(self) -> bool:
-        """Whether the repository's code sets attributes by run-time names anywhere (``setattr``, ``__dict__``,
-        ``vars``)."""
+    def _reflective(self, kinds: frozenset[str]) -> bool:
+        """Whether the repository's code names one of ``kinds`` anywhere (a mention's last part: ``setattr``,
+        ``exec``, ``globals``): reflection that may rebind names this analysis reads; ``super().__init__`` aside."""
         if self._reflects is None:
-            self._reflects = any(m.text.rsplit(".", 1)[-1] in ("setattr", "__dict__", "vars")
-                                 for mentions in self.r.cg.mentions.values() for m in mentions if m.kind == "name")
-        return self._reflects
+            self._reflects = frozenset(m.text.rsplit(".", 1)[-1] for mentions in self.r.cg.mentions.values()
+                                       for m in mentions if m.kind == "name" and not m.text.startswith("super"))
+        return bool(self._reflects & (kinds | _ANY_REFLECTION))
+
+    def _attribute_anywhere(self, name: str) -> bool:
+        """Whether any Python source of the repository writes ``<something>.name``: a module name read or set as an
+        attribute (``config.use_amp = True``, ``for config.use_amp in ...``) may change."""
+        pattern = re.compile(rf"\.\s*{re.escape(name)}\b")
+        return any(pattern.search(line) for key, lines in self.r.index.lines.items()
+                   if key.split("#", 1)[0].endswith((".py", ".ipynb")) for line in lines)
+
+    def _bound_elsewhere(self, cls: str, attribute: str) -> bool:
+        """Whether ``self.attribute`` is bound in a method of ``cls`` other than ``__init__``, or any source binds
+        ``<something>.attribute`` as a loop or ``with`` target (``for r.ema in ...``)."""
+        for method in self.r.methods_of.get(cls, ()):
+            walk = self._function_walk(method) if not method.endswith(".__init__") else None
+            if walk is not None and attribute in walk.attributes:
+                return True
+        pattern = re.compile(rf"\b(?:for|as)\s+[\w.,\s]*\.{re.escape(attribute)}\b")
+        return any(pattern.search(line) for key, lines in self.r.index.lines.items()
+                   if key.split("#", 1)[0].endswith((".py", ".ipynb")) for line in lines)
 
     def _subclassed(self, cls: str) -> bool:
-        """Whether ``cls`` has a repository base or subclass, is registered by a decorator, or its methods build
-        instances of their own class (``cls(...)``, ``type(self)(...)``)."""
+        """Whether ``cls`` has a repository base or subclass, is registered by a decorator, has a classmethod (a
+        factory), or the repository calls ``type(...)`` anywhere (``type(model)(...)`` builds one)."""
         if len(self.r.class_mro(cls)) > 1 or any(cls in self.r.class_mro(other)[1:] for other in self.r.cg.classes):
             return True
         if any(cls in scan.registered for scan in self.r.scans.values()):
             return True
-        return any(m.text in ("cls", "type") and m.context == "call"
-                   for method in self.r.methods_of.get(cls, ()) for m in self.r.cg.mentions.get(method, ()))
+        if any(decorator_name(d) == "classmethod" for method in self.r.methods_of.get(cls, ())
+               for d in self.r.cg.functions[method].node.decorators):
+            return True  # a factory may build it with other arguments (klass(...))
+        return any(m.text == "type" and m.context == "call"
+                   for mentions in self.r.cg.mentions.values() for m in mentions)  # type(model)(...)
 
     def _value_of(self, argument: cst.BaseExpression, site: CallSite) -> object:
         """The value of a call's argument in every run: a literal, or a name of the calling scope known so."""
@@ -404,12 +467,14 @@ class _Signature:
     (after the ``self``/``cls`` a method call binds, when ``method``), ``defaults`` the literal defaults
     (``_UNKNOWN`` for any other expression)."""
 
-    def __init__(self, node: cst.FunctionDef, method: bool) -> None:
+    def __init__(self, node: cst.FunctionDef, method: bool, owner: str = "") -> None:
+        self.owner = owner  # the class's own name, for a method
         params = node.params
         ordered = [*params.posonly_params, *params.params]
         self.static = any(decorator_name(d) == "staticmethod" for d in node.decorators)
         self.implicit = 1 if method and not self.static else 0
         self.positional = [p.name.value for p in ordered]
+        self.positional_only = frozenset(p.name.value for p in params.posonly_params)
         self.keyword_only = [p.name.value for p in params.kwonly_params]
         self.varargs = isinstance(params.star_arg, cst.Param)
         self.defaults = {p.name.value: _literal(p.default) for p in (*ordered, *params.kwonly_params)
@@ -427,16 +492,16 @@ class _Signature:
             if arg.star:
                 return _UNKNOWN
             if arg.keyword is not None:
-                if arg.keyword.value == name:
+                if arg.keyword.value == name and name not in self.positional_only:
                     return arg.value
             else:
                 positional.append(arg.value)
         if name not in self.positional and name not in self.keyword_only:
             return _UNKNOWN
-        # Class.method(obj, ...) passes self itself: the receiver is then a class name, capitalised by convention
+        # Class.method(obj, ...) passes self itself: the receiver is then the class's own name
         receiver = call.func.value if type(call.func) is cst.Attribute else None
         explicit = (self.implicit and not self.classmethod and type(receiver) is cst.Name
-                    and receiver.value[:1].isupper())
+                    and receiver.value == self.owner)
         slots = self.positional[self.implicit if not explicit else 0:]
         given = set(slots[:len(positional)]) | {arg.keyword.value for arg in call.args if arg.keyword is not None}
         if (len(positional) > len(slots) and not self.varargs) or any(
@@ -570,13 +635,19 @@ class _ScopeWalk:
         self.bindings.setdefault(name, []).append((here, value, line))
 
     def _expression(self, node: cst.CSTNode, here: Path) -> None:
-        """Bindings an expression makes (``(n := ...)``), outside the functions it defines."""
+        """Bindings an expression makes (``(n := ...)``), and the names its comprehensions and lambdas bind: inside
+        them a name of the scope is another variable, so it is counted as bound again."""
         stack = [node]
         while stack:
             current = stack.pop()
             if isinstance(current, cst.NamedExpr):
                 self._target(current.target, here, current)
-            if type(current) is not cst.Lambda:
+            elif isinstance(current, cst.CompFor):
+                self._target(current.target, here, current)  # shadows the scope's name inside the comprehension
+            if isinstance(current, cst.Lambda):
+                for param in current.params.params:
+                    self._bind(param.name.value, here, _UNKNOWN, current)  # shadows it inside the lambda
+            else:
                 stack.extend(node_children(current))
 
     def _declarations(self, node: cst.CSTNode) -> None:
@@ -588,6 +659,33 @@ class _ScopeWalk:
                 self.declared.update(item.name.value for item in current.names)
             else:
                 stack.extend(node_children(current))
+
+
+_BINARY = (".png", ".jpg", ".jpeg", ".gif", ".pt", ".pth", ".bin", ".npy", ".npz", ".gz", ".zip", ".tar", ".pkl",
+           ".h5", ".hdf5", ".ckpt", ".safetensors", ".pdf", ".so", ".pyc", ".mp4", ".wav", ".parquet", ".arrow")
+_TEXT_BYTES = 1 << 20  # a job script or a Makefile is small; larger files are data
+
+
+def _unindexed_texts(root: str | None, indexed: Mapping[str, object]) -> list[str]:
+    """The text of the small files below ``root`` the index did not read (a Makefile, a ``.slurm`` job, ``tox.ini``,
+    a script without a suffix): any of them may run the repository's functions with other arguments. Hidden
+    folders and files that are data by their suffix are skipped; unreadable files too."""
+    if root is None:
+        return []
+    found: list[str] = []
+    for folder, folders, files in os.walk(root):
+        folders[:] = [f for f in folders if not f.startswith(".") and f != "__pycache__"]
+        for name in files:
+            path = FilePath(folder, name)
+            key = path.relative_to(root).as_posix()
+            if key in indexed or name.lower().endswith(_BINARY) or name.endswith((".py", ".ipynb")):
+                continue
+            try:
+                if path.stat().st_size <= _TEXT_BYTES:
+                    found.append(path.read_text(errors="ignore"))
+            except OSError:
+                continue
+    return found
 
 
 def _dominates(binding: Path, place: Path) -> bool:
@@ -603,7 +701,13 @@ def _suite_lines(suite: cst.BaseSuite, positions: Mapping[cst.CSTNode, CodeRange
     (lines cannot tell it from the test)."""
     if not isinstance(suite, cst.IndentedBlock) or not suite.body:
         return 0, 0
-    return positions[suite.body[0]].start.line, positions[suite.body[-1]].end.line
+    return _first_line(suite.body[0], positions), positions[suite.body[-1]].end.line
+
+
+def _first_line(statement: cst.CSTNode, positions: Mapping[cst.CSTNode, CodeRange]) -> int:
+    """A statement's first line, its decorators' included (libcst's range of a ``def`` starts at ``def``)."""
+    decorators = getattr(statement, "decorators", ())
+    return positions[decorators[0]].start.line if decorators else positions[statement].start.line
 
 
 def _exits(suite: cst.BaseSuite) -> bool:
