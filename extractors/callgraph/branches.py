@@ -55,18 +55,19 @@ _MISSING: Final = object()  # a parameter without a default
 # Decorators that neither register a function nor change how it is called (extractors/words.yaml)
 _PLAIN_DECORATORS = word_list("plain_decorators")
 _EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
-# Reflection that may rebind anything of its kind (mention texts' last parts): of module names, and of any name,
-# parameter defaults included (``exec``, ``fire.Fire`` handing functions to the command line)
-_MODULE_REFLECTION = frozenset({"exec", "eval", "globals", "setattr", "__dict__", "vars", "modules", "import_module",
-                                "patch", "__setattr__"})
-_ANY_REFLECTION = frozenset({"exec", "eval", "Fire", "__defaults__", "__kwdefaults__", "partialmethod"})
+# Reflection that may rebind names this analysis reads, as mention texts: a bare name (``exec``, not ``model.eval``)
+# or a dotted ending (``.__dict__``). Of module names; of anything, parameter defaults included (``fire.Fire`` hands
+# functions to the command line); of attributes.
+_MODULE_REFLECTION = frozenset({"exec", "eval", "globals", "setattr", "__import__", ".__dict__", "sys.modules",
+                                "import_module", "patch.dict", "patch.object", ".__setattr__"})
+_ANY_REFLECTION = frozenset({"exec", "eval", "fire.Fire", ".__defaults__", ".__kwdefaults__", "partialmethod"})
+_ATTRIBUTE_REFLECTION = frozenset({"setattr", "vars", ".__dict__", ".__class__", ".__setattr__"})
 # Methods libraries call on objects handed to them, whatever their class's bases (scikit-learn's estimator protocol,
 # gym's environment protocol, PyTorch's schedulers and optimizers, callbacks): their callers are not all seen
 _PROTOCOL_METHODS = frozenset({"fit", "predict", "transform", "fit_transform", "partial_fit", "score",
                                "predict_proba", "decision_function", "get_params", "set_params", "step", "reset",
                                "render", "close", "seed", "update", "forward", "zero_grad", "state_dict",
                                "load_state_dict", "train", "eval", "run", "main", "collate", "save", "load"})
-_ATTRIBUTE_REFLECTION = frozenset({"setattr", "__dict__", "vars", "__class__", "__setattr__"})
 Path = tuple[tuple[int, int], ...]  # (id of a block, index of the statement in it), outermost block first
 
 
@@ -372,12 +373,14 @@ class _Analysis:
         return (value, f"bound at {where} to {value_node.value}, {why}") if value is not _UNKNOWN else (_UNKNOWN, "")
 
     def _reflective(self, kinds: frozenset[str]) -> bool:
-        """Whether the repository's code names one of ``kinds`` anywhere (a mention's last part: ``setattr``,
-        ``exec``, ``globals``): reflection that may rebind names this analysis reads; ``super().__init__`` aside."""
+        """Whether the repository's code names one of ``kinds`` (or ``_ANY_REFLECTION``) anywhere: a mention whose
+        text is the bare name, or ends with the dotted one: reflection that may rebind names this analysis reads."""
         if self._reflects is None:
-            self._reflects = frozenset(m.text.rsplit(".", 1)[-1] for mentions in self.r.cg.mentions.values()
-                                       for m in mentions if m.kind == "name" and not m.text.startswith("super"))
-        return bool(self._reflects & (kinds | _ANY_REFLECTION))
+            self._reflects = frozenset(m.text for mentions in self.r.cg.mentions.values()
+                                       for m in mentions if m.kind == "name")
+        wanted = kinds | _ANY_REFLECTION
+        return any(text in wanted or any(text.endswith(w) and (w[0] == "." or text.endswith("." + w))
+                                         for w in wanted if "." in w) for text in self._reflects)
 
     def _attribute_anywhere(self, name: str) -> bool:
         """Whether any Python source of the repository writes ``<something>.name``: a module name read or set as an
