@@ -242,11 +242,13 @@ class _Analysis:
         return self._names
 
     def _in_configs(self, name: str) -> bool:
-        """Whether a text file of the repository other than Python code (a configuration file, a shell script, a
-        Makefile, a README's commands, a script without a suffix) holds ``name`` as a word: it may run or name it."""
+        """Whether a small text file of the repository other than Python code and prose (a configuration file, a
+        shell script, a Makefile, a job script, a script without a suffix) holds ``name`` as a word: it may run or
+        name it."""
         if self._configs is None:
             self._configs = "\n".join(["\n".join(lines) for key, lines in self.r.index.lines.items()
-                                       if not key.split("#", 1)[0].endswith((".py", ".ipynb"))]
+                                       if not key.split("#", 1)[0].endswith(_NOT_RUN_TEXT)
+                                       and sum(map(len, lines)) <= _TEXT_BYTES]
                                       + _unindexed_texts(self.r.index.root, self.r.index.lines))
         return re.search(rf"\b{re.escape(name)}\b", self._configs) is not None
 
@@ -376,8 +378,10 @@ class _Analysis:
         """Whether the repository's code names one of ``kinds`` (or ``_ANY_REFLECTION``) anywhere: a mention whose
         text is the bare name, or ends with the dotted one: reflection that may rebind names this analysis reads."""
         if self._reflects is None:
-            self._reflects = frozenset(m.text for mentions in self.r.cg.mentions.values()
-                                       for m in mentions if m.kind == "name")
+            # a bare name counts only where it is called (exec(...), globals()): ``eval`` in ``model.eval()`` is
+            # a part of another name
+            self._reflects = frozenset(m.text for mentions in self.r.cg.mentions.values() for m in mentions
+                                       if m.kind == "name" and ("." in m.text or m.context == "call"))
         wanted = kinds | _ANY_REFLECTION
         return any(text in wanted or any(text.endswith(w) and (w[0] == "." or text.endswith("." + w))
                                          for w in wanted if "." in w) for text in self._reflects)
@@ -666,7 +670,9 @@ class _ScopeWalk:
 
 _BINARY = (".png", ".jpg", ".jpeg", ".gif", ".pt", ".pth", ".bin", ".npy", ".npz", ".gz", ".zip", ".tar", ".pkl",
            ".h5", ".hdf5", ".ckpt", ".safetensors", ".pdf", ".so", ".pyc", ".mp4", ".wav", ".parquet", ".arrow")
-_TEXT_BYTES = 1 << 20  # a job script or a Makefile is small; larger files are data
+_TEXT_BYTES = 1 << 16  # a job script, a Makefile or a config is small; larger files are data or reports
+# Python (its calls are read), notebooks (their cells too) and prose (documentation runs nothing)
+_NOT_RUN_TEXT = (".py", ".ipynb", ".md", ".rst", ".txt", ".html", ".tex")
 
 
 def _unindexed_texts(root: str | None, indexed: Mapping[str, object]) -> list[str]:
@@ -681,7 +687,7 @@ def _unindexed_texts(root: str | None, indexed: Mapping[str, object]) -> list[st
         for name in files:
             path = FilePath(folder, name)
             key = path.relative_to(root).as_posix()
-            if key in indexed or name.lower().endswith(_BINARY) or name.endswith((".py", ".ipynb")):
+            if key in indexed or name.lower().endswith(_BINARY) or name.endswith(_NOT_RUN_TEXT):
                 continue
             try:
                 if path.stat().st_size <= _TEXT_BYTES:
