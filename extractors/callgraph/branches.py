@@ -108,6 +108,7 @@ class _Analysis:
         self._names: tuple[dict[str, int], frozenset[str]] | None = None
         self._configs: str | None = None
         self._reflects: frozenset[str] | None = None
+        self._python: str | None = None
 
     def run(self) -> list[DeadBranch]:
         found: list[DeadBranch] = []
@@ -389,9 +390,15 @@ class _Analysis:
     def _attribute_anywhere(self, name: str) -> bool:
         """Whether any Python source of the repository writes ``<something>.name``: a module name read or set as an
         attribute (``config.use_amp = True``, ``for config.use_amp in ...``) may change."""
-        pattern = re.compile(rf"\.\s*{re.escape(name)}\b")
-        return any(pattern.search(line) for key, lines in self.r.index.lines.items()
-                   if key.split("#", 1)[0].endswith((".py", ".ipynb")) for line in lines)
+        return self._in_python(re.compile(rf"\.[ \t]*{re.escape(name)}\b"))  # within a line
+
+    def _in_python(self, pattern: re.Pattern) -> bool:
+        """Whether a line of the repository's Python sources (notebook cells included) matches ``pattern``; the
+        sources' text is joined once per repository."""
+        if self._python is None:
+            self._python = "\n".join("\n".join(lines) for key, lines in self.r.index.lines.items()
+                                      if key.split("#", 1)[0].endswith((".py", ".ipynb")))
+        return pattern.search(self._python) is not None
 
     def _bound_elsewhere(self, cls: str, attribute: str) -> bool:
         """Whether ``self.attribute`` is bound in a method of ``cls`` other than ``__init__``, or any source binds
@@ -400,9 +407,7 @@ class _Analysis:
             walk = self._function_walk(method) if not method.endswith(".__init__") else None
             if walk is not None and attribute in walk.attributes:
                 return True
-        pattern = re.compile(rf"\b(?:for|as)\s+[\w.,\s]*\.{re.escape(attribute)}\b")
-        return any(pattern.search(line) for key, lines in self.r.index.lines.items()
-                   if key.split("#", 1)[0].endswith((".py", ".ipynb")) for line in lines)
+        return self._in_python(re.compile(rf"\b(?:for|as)[ \t]+[\w., \t]*\.{re.escape(attribute)}\b"))
 
     def _subclassed(self, cls: str) -> bool:
         """Whether ``cls`` has a repository base or subclass, is registered by a decorator, has a classmethod (a
