@@ -118,6 +118,9 @@ class ValueOutcome:
     stub: object = None  # the extractors.stubs.StubFinding behind a STUB outcome
     consumers: tuple[CallFact, ...] = ()  # where the matched binding is consumed (a call reading it)
     estimate: float | None = None  # an ambiguous value's estimate when not _SCORES' middle
+    # ambiguous only between a trace and nothing (a binding no entry point reaches, its value not read statically):
+    # whatever it holds, code that runs does not (``_bounds``: at most what a trace counts)
+    trace_only: bool = False
 
     @property
     def score(self) -> float:
@@ -149,7 +152,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         or any(r.outcome == d1_elements.PRESENT for r in elements)
     undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered) \
         + sum(r.outcome == d1_elements.AMBIGUOUS for r in elements)
-    score = compound_score([0.0 if held and o.outcome in _TRACES else o.score
+    score = compound_score([0.0 if held and (o.outcome in _TRACES or o.trace_only) else o.score
                             for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r, held) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
@@ -160,7 +163,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     unpaired = bool(sau.checks.get("paired")) and not sau.uncovered and all(
         o.outcome not in (MATCHED, AMBIGUOUS) for outcomes in _paired(atom_results) for o in outcomes)
     determined = _determined(cases) if sau.complete or sau.uncovered or unpaired else None
-    outcomes = [o.outcome for _, results in atom_results for o in results]
+    # a value bound only where nothing runs, whatever it holds, is at most a trace there (drift ``unused``)
+    outcomes = [UNUSED if o.trace_only else o.outcome for _, results in atom_results for o in results]
     for r in elements:  # a dataset or metric the running code never loads or computes is missing, or unused
         if r.outcome == d1_elements.ABSENT:  # when only dead code implements it and it counts as a trace
             outcomes.append(UNUSED if d1_elements.score(r, held) == d1_elements.TRACE else ABSENT)
@@ -233,11 +237,13 @@ def _in_another_component(atom: Atom, outcome: ValueOutcome, atom_results: list[
 
 def _bounds(sau: SAU, outcomes: list[list[ValueOutcome]], held: bool) -> list[tuple[float, float]]:
     """Each element's lowest and highest possible score (``sau.vocabulary.score_range``): one per claimed value (an
-    ambiguous one anywhere in 0..1), then 0..1 for each of the spec's ``uncovered`` elements. A value only a trace
+    ambiguous one anywhere in 0..1, one only between a trace and nothing, ``ValueOutcome.trace_only``, in 0..what a
+    trace counts), then 0..1 for each of the spec's ``uncovered`` elements. A value only a trace
     implements (unused, stubbed) counts 0 beside an element that holds (``held``) and 0.25 when nothing does:
     luno-D1-009, three metrics computed and the 250 test pairs only in a config key nothing reads, scores 3 of 5."""
     trace = 0.0 if held else d1_elements.TRACE
-    bounds = [(0.0, 1.0) if o.outcome == AMBIGUOUS else (trace, trace) if o.outcome in _TRACES
+    bounds = [(0.0, trace) if o.trace_only else (0.0, 1.0) if o.outcome == AMBIGUOUS
+              else (trace, trace) if o.outcome in _TRACES
               else (_SCORES[o.outcome], _SCORES[o.outcome])
               for values in outcomes for o in values]
     return bounds + [(0.0, 1.0)] * len(sau.uncovered)
@@ -255,6 +261,8 @@ def _bound_cases(sau: SAU, outcomes: list[list[ValueOutcome]], elements: list, h
     nothing = [(min(low, d1_elements.TRACE), min(high, d1_elements.TRACE))
                for low, high in _bounds(sau, outcomes, False) + [d1_elements.bounds(r, False) for r in elements]]
     something = _bounds(sau, outcomes, True) + [d1_elements.bounds(r, True) for r in elements]
+    if (0.0, 1.0) not in something:  # every undecided element is at most a trace: none can hold
+        return [nothing]
     first = something.index((0.0, 1.0))
     something[first] = (1.0, 1.0)
     return [nothing, something]
@@ -800,10 +808,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     dead = sorted((f for f in agreeing + narrower if liveness(f) == DEAD), key=_evidence_order)
     unread = [f for f in dead if _incomparable(atom, value, f.value)]
     if unread:  # where nothing runs, a value not read statically may be the claimed one, but then only as a trace;
-        # the binding may also be a coincidence of names (rand_samples for a claimed sample count): open, estimated low
+        # the binding may also be a coincidence of names (rand_samples for a claimed sample count): open, at most
+        # a trace
         return ValueOutcome(value, AMBIGUOUS, tuple(unread[:_EVIDENCE_PER_OUTCOME]),
                             f"bound at {unread[0].ref} to a value that cannot be compared statically, but "
-                            f"{_trace_reason(unread[0], DEAD, index)}", estimate=d1_elements.TRACE)
+                            f"{_trace_reason(unread[0], DEAD, index)}", estimate=d1_elements.TRACE,
+                            trace_only=True)
     dead = [f for f in dead if f in agreeing]
     if dead:  # the name is bound, but only where nothing runs, to other values: no drift, and no match
         return ValueOutcome(value, ABSENT, tuple(dead[:_EVIDENCE_PER_OUTCOME]),
