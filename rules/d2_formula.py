@@ -229,6 +229,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         status = Status.SETTLED if sau.complete else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
+
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
     return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
@@ -475,8 +476,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
+            # a difference in code no run reaches is no drift of what runs (it stays a near candidate)
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
-                    and (tied or not claim.tiny) and form not in branches:
+                    and (tied or not claim.tiny) and form not in branches and not dead:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget)
             found = _match(claim, code, leaves, functions, signs, search.budget)

@@ -82,11 +82,10 @@ class LoaderValues:
         return tuple(v for lv in calls for v in lv.values)
 
 
-def loader_values(index: RepositoryIndex) -> LoaderValues:
-    """Analysis provider: the loader calls of ``index``'s Python files (test files left out), each with the strings
-    its arguments resolve to through module-level constants (module docstring). Files that were not read in full
-    (``RepositoryIndex.unread``: refused as pathological, read only with tree-sitter) and files that do not parse
-    are skipped; never raises on a source's content."""
+def python_trees(index: RepositoryIndex) -> dict[str, ast.Module]:
+    """Analysis provider: source key -> ``ast`` module of each Python file of ``index`` (test files left out) that was
+    read in full (``RepositoryIndex.unread``: refused as pathological, read only with tree-sitter) and parses; never
+    raises on a source's content."""
     trees: dict[str, ast.Module] = {}
     for key, lines in index.lines.items():
         if not key.endswith(".py") or is_test_path(key) or key in index.unread:
@@ -95,6 +94,15 @@ def loader_values(index: RepositoryIndex) -> LoaderValues:
             trees[key] = ast.parse("\n".join(lines))
         except (SyntaxError, ValueError, RecursionError, MemoryError):  # what compile() raises on bad input
             continue
+    return trees
+
+
+def loader_values(index: RepositoryIndex) -> LoaderValues:
+    """Analysis provider: the loader calls of ``index``'s Python files (test files left out), each with the strings
+    its arguments resolve to through module-level constants (module docstring). Files that were not read in full
+    (``RepositoryIndex.unread``: refused as pathological, read only with tree-sitter) and files that do not parse
+    are skipped; never raises on a source's content."""
+    trees = index.analysis(python_trees)
     strings, tables = _module_constants(trees.values())
     found = LoaderValues()
     for key, tree in trees.items():

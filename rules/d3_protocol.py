@@ -15,8 +15,9 @@ forms are equal, when the term's words occur in a row among the mention's words,
 or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter
 than four characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
-ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE"), and a label of letters then
-digits (``G3``, ``TD7``: never generic, however short) a word of any name or string (``"g3_elementwise"``).
+ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE"; not a called name that loads or
+prepares data, ``_load_apps_ppo_prompts()`` for "PPO": ``data_preparation_words``, an unknown role), and a label of
+letters then digits (``G3``, ``TD7``: never generic, however short) a word of any name or string (``"g3_elementwise"``).
 
 A matching mention in live code (reached from an entry point) is judged by its role (``role``, tables in
 ``rules/roles.yaml``):
@@ -33,8 +34,10 @@ A matching mention in live code (reached from an entry point) is judged by its r
   table holding the list under several keys, only the entries whose key the claim names when one does:
   ``rules/d3_flow.py``); for a setting or baseline, the string an ``if`` statement selects its arm by (``elif
   assignment == "unit":``) when a run can pass it (a command-line option's choice or default, a configuration
-  value, a call's argument: ``rules.d3_flow.selects``; any string when the tested value comes from a command-line
-  option without choices: ``rules.d3_options``; a model named with its size, "Gemma-7B", when live code tests
+  value, a call's argument: ``rules.d3_flow.selects``; not when the arm only reports that it is not implemented:
+  ``rules.d3_unimplemented``, the element is then absent, whatever option or configuration supplies the string; any
+  string when the tested value comes from a command-line option without choices: ``rules.d3_options``; a model named
+  with its size, "Gemma-7B", when live code tests
   that size in the model name such an option gives and the option's default names the same family:
   ``_size_selected``), as that run runs the arm (a string tested in a filter or
   by ``!=`` selects nothing; one written only as another function's parameter default equals it by coincidence,
@@ -51,8 +54,10 @@ A matching mention in live code (reached from an entry point) is judged by its r
   (its definition, a
   call of it) whose body loads other datasets by name and never it (``prepare_openwebtext()`` running
   ``load_dataset("wikitext")``: ``_loads_other``, through ``rules.d3_loads``);
-- **unknown** otherwise (a variable passed on, a string compared or listed), and a role under ``if`` tests
-  selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
+- **unknown** otherwise (a variable passed on, a string compared or listed; for a metric, its name bound to text
+  taken apart, ``image_path, caption = line.split(",")``: ``text_parsing_calls``, or given as the default of a
+  command-line option not named for metrics, ``--relevance curiosity``: ``metric_option_words``), and a role under
+  ``if`` tests selecting it by strings nothing supplies (``if kind == "deterministic":`` where no code, configuration or
   launcher writes that string: someone may pass it): the role cannot be told; but when that string is written
   only as listed settings the loops skip (``REWARD_VARIANTS[:2]`` leaving out ``"high_variance"``), the code
   under the test never runs: a **trace**.
@@ -73,9 +78,10 @@ Per element, in this order:
 - **ambiguous**: a metric computed by live code while a live name or key of it holds another metric's value or a
   stub's result (``avg_nll = jnp.mean(scores)`` where ``scores`` collects ``metrics["RMSE"]``; an ordinary word such
   as "reward" left out: ``_held_otherwise``): which of them the claim's use reads is open; a match only in code that
-  is *maybe* live; a config value or key whose key live code does not
-  name, or names only as a key several entries share (``train_path`` under ``math`` and ``humaneval``; when it
-  names this entry's key: **present**); only unknown roles in live code; a match only through a generic term
+  is *maybe* live; a config value or key whose key live code does not name, or names only as a key several
+  entries share (``train_path`` under ``math`` and ``humaneval``; when it names this entry's key: **present**), or
+  that holds one value of a knob, ``depth: 24``, for a setting naming several ("encoder depth/width grid", "several
+  data sizes": ``sweep_words``); only unknown roles in live code; a match only through a generic term
   (``loss``, ``mean``, ``baseline``) or a term that drops the number of an element named with one (``batch_size``
   for "batch size 1024"; a dataset's size such as "10M" is no such number); or no match but display strings and
   text, and a live identifier sharing a distinctive word with the element's name or aliases, or the first seven
@@ -90,7 +96,10 @@ Per element, in this order:
   fillers left out (``P = 8`` for "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``,
   ``M`` or ``B`` suffix is read as a thousand, million or billion (``claimed_numbers``), and from a thousand up a value
   within 2.5% is the claimed one ("32K" tokens are 32768).
-- **absent** (0), settled: matches only in *dead* code (defined but no entry point reaches it; live code naming
+- **absent** (0), settled: matches only in calls of a function imported from a module of the repository's own
+  layout that the repository does not hold (``from data.generation import generate_dataset`` without ``data/``:
+  ``rules.d3_unimplemented.missing_module``; what it would do cannot be read); matches only in *dead* code (defined
+  but no entry point reaches it; live code naming
   only a generic term of it does not change that: ``loss`` for a perplexity computed only in an uncalled
   trainer), or only traces (when these are listed settings the loops skip, whatever related names live code
   uses: the element's own name is there, only skipped; not when live code binds a number of its name under a name
@@ -109,7 +118,9 @@ rounded to the scale and 1 only when all are present (``sau.vocabulary.share_sco
 fewer than ten elements listing baselines none of which is built or run is a comparison that never happens (0; a
 longer one is a benchmark's whole protocol, whose competitors careful readers count as elements like its tasks,
 metrics and settings: TD7 and PPO beside five environments, four statistics and two settings), and a claim with nothing
-present whose elements are implemented only in dead code is a trace (0.25). Settled when the SAU's checks cover its
+present whose elements are implemented only in dead code is a trace (0.25; not when other elements run: the truth
+set's readers count a metric computed only in uncalled code as one missing element, gated-attention-llm D3-005 to
+D3-008, where one audit reader scored a trace). Settled when the SAU's checks cover its
 statement and every element is present or absent, or the score is the same whatever each ambiguous element turns out to
 be (``_determined``: 1 of 6 present and one undecided is 0.25 either way); not when one of the two exceptions moves it
 off the plain fraction while an element is present, by more than a step when every element is decided
@@ -141,6 +152,7 @@ from rules.d3_flow import (Flow, Run, Source, claim_words, flow, loop_runs, name
 from rules.d3_loads import LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_options import called_name, free_source, typed_freely
+from rules.d3_unimplemented import in_stub_arm, inside_stub_arm, missing_module
 from rules.d3_values import stub_classes, stub_nodes, uncomputed
 from rules.findings import ElementFinding
 from rules.findings import ElementOutcome as Outcome
@@ -390,7 +402,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
     found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, DISPLAY,
-                                                               ELSEWHERE)}
+                                                               ELSEWHERE, MISSING)}
     generic_live: list[Mention] = []
     matched: set[str] = set()
     constants = index.analysis(literal_constants)
@@ -420,6 +432,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 found[DISPLAY].append(mention)
             elif state == LIVE and _runs_stub(mention, graph, index):
                 found[TRACE].append(mention)  # condition_number(W) whose body raises NotImplementedError
+            elif state == LIVE and missing_module(mention, graph, index) is not None:
+                found[MISSING].append(mention)  # generate_dataset(...) imported from a data/ the repository lacks
+            elif state == LIVE and hit_call and category in _SELECTED and _loads_for(mention.text):
+                found[UNKNOWN].append(mention)  # _load_apps_ppo_prompts(): data for PPO, not PPO built or run
             elif state == LIVE:
                 found[ELSEWHERE if category == "datasets" and _loads_other(mention, graph, loads, terms)
                       else role(category, mention, constants, tuple(terms), data, index, claim)].append(mention)
@@ -457,6 +473,14 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, PRESENT,
                              "live code binds " + ", ".join(f"{f.name} to {show_value(f.value)} at {f.ref}"
                                                             for f in numbered), numbered)
+    stubbed = sorted((m for m in found[TRACE] if in_stub_arm(m, index)), key=_mention_order)
+    if stubbed and not found["maybe"] and all(m.kind == "string" and (m.text == stubbed[0].text or _raised(m))
+                                              or inside_stub_arm(m, stubbed, index) for m in found[UNKNOWN]):
+        # elif reward_type == "compiler": an arm that only says it is not implemented; the option's choices, a
+        # config value or a comparison elsewhere only supply or test the same string, an exception's message names it
+        return ElementResult(category, name, ABSENT,
+                             f"selected at {stubbed[0].ref} by an arm that only reports that it is not "
+                             f"implemented", tuple(stubbed))
     if found["maybe"]:
         best = sorted(found["maybe"], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
@@ -479,6 +503,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             file, line = accepting_program(index, configs[0]) or ("", 0)
             return ElementResult(category, name, PRESENT, f"passed by the launcher at {configs[0].ref} to the "
                                  f"option --{configs[0].path} that {file}:{line} declares", tuple(configs))
+        if read and _several(name) and all(f.kind == K.CONFIG and not isinstance(f.value, (list, tuple))
+                                           for f in configs):
+            # depth: 24 for "encoder depth/width grid": one configuration of a sweep, the others may never run
+            return ElementResult(category, name, AMBIGUOUS,
+                                 f"config {configs[0].ref} holds one value (key read at {read[0].ref}), where the "
+                                 f"claim names several", tuple(configs))
         if read:
             return ElementResult(category, name, PRESENT, f"config {configs[0].ref}, key read at {read[0].ref}",
                                  tuple(configs))
@@ -507,6 +537,11 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         return ElementResult(category, name, ABSENT,
                              f"the loading code reached through its name receives {shown} at {first.ref}, "
                              f"not its data", tuple(sorted(found[ELSEWHERE], key=_mention_order)))
+    if found[MISSING]:
+        first = sorted(found[MISSING], key=_mention_order)[0]
+        return ElementResult(category, name, ABSENT,
+                             f"only called at {first.ref}, from {missing_module(first, graph, index)}, a module "
+                             f"the repository does not hold", tuple(sorted(found[MISSING], key=_mention_order)))
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]
         branch = graph.graph.nodes[first.scope].get("why") if first.scope in graph.graph else None
@@ -555,6 +590,48 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"not named; the nearest live name ({related.text!r} at {related.ref}) only shares a "
                              f"word with it", (related,))
     return ElementResult(category, name, ABSENT, "no trace anywhere")
+
+
+def _metric_option(mention: Mention, index: RepositoryIndex | None) -> bool:
+    """Whether the ``add_argument`` whose default holds ``mention`` declares an option named with a word of
+    ``metric_option_words`` (``--benchmarks``, ``--eval_metric``); without ``index``, whether any option may."""
+    if index is None:
+        return True
+    return any(line <= mention.line <= end and set(words(name)) & _METRIC_OPTIONS
+               for line, end, name in index.analysis(_options_by_source).get(mention.where, ()))
+
+
+def _options_by_source(index: RepositoryIndex) -> dict[str, list[tuple[int, int, str]]]:
+    """Analysis provider: source key -> the (first line, last line, dest name) of each ``add_argument`` in it."""
+    found: dict[str, list[tuple[int, int, str]]] = {}
+    for fact in index.facts:
+        if fact.kind == K.ARGPARSE:
+            found.setdefault(fact.where, []).append((fact.line, fact.end_line, fact.name))
+    return found
+
+
+def _raised(mention: Mention) -> bool:
+    """Whether ``mention`` is a string handed to an exception's constructor (``RuntimeError("... compiler reward
+    ...")``): a message, like a printed one."""
+    callee = mention.context[4:].partition("=")[0] if mention.context.startswith("arg:") else ""
+    return callee.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Warning"))
+
+
+def _several(name: str) -> bool:
+    """Whether an element's ``name`` says it runs several values of a setting: a word of ``sweep_words``
+    (``rules/roles.yaml``: "n sweep", "several data sizes") or a last word "grid" ("learning rate grid"; "grid
+    recursion" names a spatial grid)."""
+    name_words = words(name)
+    return bool(set(name_words) & _SWEEP_WORDS) or bool(name_words) and name_words[-1] == "grid"
+
+
+def _loads_for(called: str) -> bool:
+    """Whether the called name ``called`` loads or prepares data (its last part holds a word of ``loader_words`` and
+    none of ``non_data_words``, or a word of ``data_preparation_words``): ``_load_apps_ppo_prompts`` and
+    ``_format_and_tokenize_ppo`` get prompts for PPO, and matching their word "ppo" builds no PPO."""
+    called_words = set(words(called.rsplit(".", 1)[-1]))
+    return bool(called_words & _LOADER_WORDS) and not called_words & _NON_DATA_WORDS \
+        or bool(called_words & _DATA_PREPARATION)
 
 
 def _loads_other(mention: Mention, graph: CallGraph, loads: LoaderValues, terms: list[str]) -> bool:
@@ -673,6 +750,7 @@ def _hits_in(graph: CallGraph, known: dict[str, frozenset[str]]) -> Callable[[st
 
 
 ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
+MISSING = "missing"  # a call into a module of the repository's layout that the repository does not hold
 DISPLAY = "display"  # a text shown to people: a display string, or a string bound to a name only shown
 ELSEWHERE = "elsewhere"  # a loader reached through its name, a class named after it, loading other data
 _DEAD_NOTE = "only in dead code"
@@ -690,6 +768,11 @@ _PLOT_CALLS = roles.words("plot_calls")
 _PLOT_FUNCTION_WORDS = roles.words("plot_function_words")
 _FILLING = frozenset(word_list("filling_methods"))
 _CONFIG_CALLS = roles.words("config_calls")
+_TEXT_PARSING = roles.words("text_parsing_calls")
+_SWEEP_WORDS = roles.words("sweep_words")
+_DATA_PREPARATION = roles.words("data_preparation_words")
+_METRIC_OPTIONS = roles.words("metric_option_words")
+_NON_DATA_WORDS = roles.words("non_data_words")
 _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
 
 
@@ -707,8 +790,9 @@ def role(category: str, mention: Mention, constants: frozenset[str], terms: tupl
             return TRACE  # if kind == "max_variance": where only a skipped listed setting writes that string
         if mention.context == "select" and category in _SELECTED and supplied(mention, data) \
                 and (selects(mention, data) or index is not None and typed_freely(mention, index)):
-            # elif assignment == "unit": with "unit" an option's choice, or any text a free option passes
-            return ROLE
+            # elif assignment == "unit": with "unit" an option's choice, or any text a free option passes, unless
+            # the arm it selects only reports that it is not implemented
+            return TRACE if index is not None and in_stub_arm(mention, index) else ROLE
     return found
 
 
@@ -748,6 +832,9 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
             return UNKNOWN
         if category == "metrics" and _judge(terms, index)(ctor):
             return TRACE  # mcc = accuracy_score(...): the name says one metric, the call computes another
+        if category == "metrics" and (ctor.rsplit(".", 1)[-1] in _TEXT_PARSING or not ctor and any(
+                read.rsplit(".", 1)[-1] in _TEXT_PARSING for read in mention.reads)):
+            return UNKNOWN  # image_path, caption = line.split(","): a field of the data, not a computed metric
         last = ctor.rsplit(".", 1)[-1]
         if category == "baselines" and not (last[:1].isupper() or set(words(last)) & _LOADER_WORDS):
             return UNKNOWN  # base_model_outputs = self.model(...): a result named after it, not the model built
@@ -768,7 +855,9 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
     if context in ("key:literal", "literal"):
         return TRACE if category == "metrics" else UNKNOWN
     if callee.rsplit(".", 1)[-1] == "add_argument" and keyword == "default" and kind == "string":
-        return ROLE  # the setting a run gets unless its launcher says otherwise
+        # the setting a run gets unless its launcher says otherwise; for a metric, only an option naming metrics or
+        # benchmarks (--benchmarks mmlu) says it is computed (--relevance curiosity picks a priority function)
+        return ROLE if category != "metrics" or _metric_option(mention, index) else UNKNOWN
     if callee and category in ("baselines", "scope") and \
             set(words(callee.rsplit(".", 1)[0])) & _PREPROCESSOR_WORDS and \
             not any(set(words(t)) & _PREPROCESSOR_WORDS for t in terms):
