@@ -135,14 +135,14 @@ def _loads_data(call: ast.Call) -> bool:
     if any(isinstance(m, ast.Constant) and isinstance(m.value, str) and m.value.startswith(_WRITE_MODES)
            for m in modes):
         return False
-    parts = [_dotted(call.func)]
+    parts = [dotted_name(call.func)]
     if call.args:
         first = call.args[0].value if isinstance(call.args[0], ast.Starred) else call.args[0]
-        parts.append(_dotted(first).rsplit(".", 1)[-1])
+        parts.append(dotted_name(first).rsplit(".", 1)[-1])
     return not any(set(words(part)) & _NON_DATA_WORDS for part in parts if part)
 
 
-def _dotted(func: ast.expr) -> str:
+def dotted_name(func: ast.expr) -> str:
     """The dotted text of a name or attribute chain (``sp.Load``; a chain on a call's result keeps the part after
     it: ``Load`` of ``spm.SentencePieceProcessor().Load``), else empty."""
     out = []

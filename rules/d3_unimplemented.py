@@ -20,7 +20,7 @@ from extractors.callgraph.model import CallGraph, Mention
 from extractors.facts import RepositoryIndex
 from extractors.stubs.parse import NOT_IMPLEMENTED, REPORT_MARKER, is_report_call
 from rules import roles
-from rules.d3_loads import python_trees
+from rules.d3_loads import dotted_name, python_trees
 
 _FOLDER_WORDS = roles.words("project_folder_words")
 
@@ -53,7 +53,7 @@ def _stub_body(body: list[ast.stmt]) -> bool:
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             continue  # a string or ``...``
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and is_report_call(
-                _dotted(stmt.value.func)):
+                dotted_name(stmt.value.func)):
             said = said or any(isinstance(part, ast.Constant) and isinstance(part.value, str)
                                and REPORT_MARKER.search(part.value) is not None
                                for arg in stmt.value.args for part in ast.walk(arg))
@@ -70,18 +70,6 @@ def _constant_fill(stmt: ast.stmt) -> bool:
             isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("fill_", "zero_"):
         return all(isinstance(arg, ast.Constant) for arg in stmt.value.args)
     return False
-
-
-def _dotted(func: ast.expr) -> str:
-    """The dotted text of a called name or attribute chain (``logger.warning``), else empty."""
-    out = []
-    while isinstance(func, ast.Attribute):
-        out.append(func.attr)
-        func = func.value
-    if isinstance(func, ast.Name):
-        out.append(func.id)
-        return ".".join(reversed(out))
-    return ""
 
 
 def in_stub_arm(mention: Mention, index: RepositoryIndex) -> bool:
