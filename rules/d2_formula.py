@@ -476,11 +476,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
-            # a difference in code no run reaches is no drift of what runs (it stays a near candidate)
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
-                    and (tied or not claim.tiny) and form not in branches and not dead:
+                    and (tied or not claim.tiny) and form not in branches:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
-                                    search.budget)
+                                    search.budget, decide=not dead)
             found = _match(claim, code, leaves, functions, signs, search.budget)
             if found is None and not opaque:  # a stack of layers written out: only ever equivalent (never a drift)
                 stacked = _stacked_variant(claim, code, functions, table, glossary, search.placeholders,
@@ -1861,9 +1860,10 @@ def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], gloss
     return variants[key]
 
 
-def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific, budget):
+def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific, budget, decide: bool = True):
     """The first drift seen, updated: a candidate whose names all follow the glossary hints and that differs from
-    the formula in a way ``classify`` names. A formula symbol the code lacks may only be part of a missing term or
+    the formula in a way ``classify`` names; not when ``decide`` is false (a candidate in code no run reaches: a
+    difference there is no drift of what runs, but the candidate still supports the estimate). A formula symbol the code lacks may only be part of a missing term or
     factor (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the
     nearest ones for the LLM fallback."""
     renaming = _hint_renaming(leaves, claim.hints)
@@ -1872,7 +1872,7 @@ def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific,
         return seen
     _add_near(result, candidate)
     result.supported = True
-    if seen is not None:
+    if seen is not None or not decide:
         return seen
     difference = classify(substitute(code, renaming), rhs, specific, budget)
     if difference is None:
