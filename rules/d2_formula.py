@@ -229,7 +229,6 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         status = Status.SETTLED if sau.complete else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
-
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
     return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
@@ -1863,9 +1862,9 @@ def _layer_variant(base: _Claim, weights: dict, functions: frozenset[str], gloss
 def _drift(text, candidate, code, leaves, claim: _Claim, result, seen, specific, budget, decide: bool = True):
     """The first drift seen, updated: a candidate whose names all follow the glossary hints and that differs from
     the formula in a way ``classify`` names; not when ``decide`` is false (a candidate in code no run reaches: a
-    difference there is no drift of what runs, but the candidate still supports the estimate). A formula symbol the code lacks may only be part of a missing term or
-    factor (otherwise the code may hold it as a constant, and nothing is proved). Such candidates are also the
-    nearest ones for the LLM fallback."""
+    difference there is no drift of what runs, but the candidate still supports the estimate). A formula symbol the
+    code lacks may only be part of a missing term or factor (otherwise the code may hold it as a constant, and
+    nothing is proved). Such candidates are also the nearest ones for the LLM fallback."""
     renaming = _hint_renaming(leaves, claim.hints)
     rhs = claim.rhs
     if renaming is None or dag_size(code, 1000) * 2 < dag_size(rhs, 1000):

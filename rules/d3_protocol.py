@@ -404,6 +404,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, DISPLAY,
                                                                ELSEWHERE, MISSING)}
     generic_live: list[Mention] = []
+    missing_from: dict[Mention, str] = {}  # a call into a missing module -> that module
     matched: set[str] = set()
     constants = index.analysis(literal_constants)
     data = index.analysis(flow)
@@ -432,8 +433,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                 found[DISPLAY].append(mention)
             elif state == LIVE and _runs_stub(mention, graph, index):
                 found[TRACE].append(mention)  # condition_number(W) whose body raises NotImplementedError
-            elif state == LIVE and missing_module(mention, graph, index) is not None:
+            elif state == LIVE and (module := missing_module(mention, graph, index)) is not None:
                 found[MISSING].append(mention)  # generate_dataset(...) imported from a data/ the repository lacks
+                missing_from[mention] = module
             elif state == LIVE and hit_call and category in _SELECTED and _loads_for(mention.text):
                 found[UNKNOWN].append(mention)  # _load_apps_ppo_prompts(): data for PPO, not PPO built or run
             elif state == LIVE:
@@ -540,7 +542,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     if found[MISSING]:
         first = sorted(found[MISSING], key=_mention_order)[0]
         return ElementResult(category, name, ABSENT,
-                             f"only called at {first.ref}, from {missing_module(first, graph, index)}, a module "
+                             f"only called at {first.ref}, from {missing_from[first]}, a module "
                              f"the repository does not hold", tuple(sorted(found[MISSING], key=_mention_order)))
     if found[DEAD]:
         first = sorted(found[DEAD], key=_mention_order)[0]

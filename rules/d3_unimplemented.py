@@ -90,11 +90,11 @@ def missing_module(mention: Mention, graph: CallGraph, index: RepositoryIndex) -
     """The module a call named by ``mention`` (context ``call``) imports its callee from when that module belongs to
     the repository's own layout but the repository does not hold it, else ``None``. The call graph left the call
     outside the repository (``external`` or ``unresolved``); the import is ``from M import f`` or ``import M`` in the
-    mention's file, and ``M`` is no file or folder below the root or the importing file's folders, read or not (a file
-    excluded or over the size cap is there). ``M`` belongs to
-    the layout when its first name part is that of a repository file or folder (``models.missing`` beside
-    ``models/``) or a name projects give their own code (``rules/roles.yaml``, ``project_folder_words``: ``data``,
-    ``utils``; no library the development repositories import uses one)."""
+    mention's file, and ``M`` is no file or folder on disk below the root or the importing file's folders, read or not
+    (a file excluded or over the size cap is there). ``M`` belongs to the layout when its first name part is that of
+    a repository file or folder (``models.missing`` beside ``models/``) or a name projects give their own code
+    (``rules/roles.yaml``, ``project_folder_words``: ``data``, ``utils``; no library the development repositories
+    import uses one)."""
     if mention.context != "call" or not any(
             site.line == mention.line and site.kind in ("external", "unresolved")
             for site in graph.callees_in_order(mention.scope)):
@@ -104,7 +104,7 @@ def missing_module(mention: Mention, graph: CallGraph, index: RepositoryIndex) -
         return None
     folders = mention.file.split("/")[:-1]
     paths = {"/".join([*folders[:depth], *module.split(".")]) for depth in range(len(folders) + 1)}
-    if paths & index.analysis(_held_paths) or any(_on_disk(index.root, path) for path in paths):
+    if any(_on_disk(index.root, path) for path in paths):
         return None  # read, or there but not read (excluded, over the size cap): not missing
     return module
 
@@ -127,17 +127,6 @@ def _on_disk(root: str, path: str) -> bool:
     """Whether ``path`` (a module path without ``.py``) is a file ``path.py`` or a folder below ``root``."""
     place = Path(root, path)
     return place.with_name(place.name + ".py").exists() or place.is_dir()
-
-
-def _held_paths(index: RepositoryIndex) -> frozenset[str]:
-    """Analysis provider: every module path the repository's Python files make importable, without ``.py``: each
-    file and each folder above it (``models/net.py`` gives ``models/net`` and ``models``)."""
-    held: set[str] = set()
-    for file in index.files:
-        if file.endswith(".py"):
-            parts = file.removesuffix(".py").split("/")
-            held.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
-    return frozenset(held)
 
 
 def _layout_names(index: RepositoryIndex) -> frozenset[str]:
