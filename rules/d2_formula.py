@@ -78,6 +78,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Sequence, cast
@@ -169,6 +170,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     formulas = sau.checks.get("formulas", ())
     named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
         or _named_joined(_joined_keys(sau.checks.get("mechanism", ())), everywhere, index) \
+        or _spelled_out(_acronym_letters(sau.checks.get("mechanism", ())), everywhere, index) \
         or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts) \
         or _enabled_by_setting(index, keys, _glossary_names(glossary)) or _switched_on(index, keys)
     lhs_keys = set()
@@ -2366,6 +2368,44 @@ def _named_joined(joined: list[str], records: list[FunctionRecord], index: Repos
     wanted = set(joined)
     names_ = [part for r in records for part in (*r.qualname.split("."), *r.callees, *r.targets)]
     return any(wanted & _word_runs(name) for name in (*names_, *index.reads))
+
+
+_ACRONYM_LETTERS = (2, 5)  # an all-capitals keyword of this many letters is an acronym (DiT, MLP, GQA, RMSN)
+_SPELLED_WORD_MIN = 4  # a word an acronym's letter stands for is a word, not a short token (dim_t spells no DiT)
+
+
+def _acronym_letters(keywords) -> list[tuple[str, ...]]:
+    """The letters (or leading letters) each acronym keyword stands for, lower case: an all-capitals keyword of
+    ``_ACRONYM_LETTERS`` letters one letter each (``MLP`` -> m, l, p), a mixed-case acronym (``_acronym``) one part
+    per capital (``DiT`` -> di, t; ``RoPE`` -> ro, p, e)."""
+    found = []
+    for keyword in keywords:
+        last = str(keyword).rsplit(".", 1)[-1]
+        if last.isalpha() and last.isupper() and _ACRONYM_LETTERS[0] <= len(last) <= _ACRONYM_LETTERS[1]:
+            found.append(tuple(last.lower()))
+        elif _acronym(last) and last[0].isupper():
+            found.append(tuple(part.lower() for part in re.findall(r"[A-Z][a-z]*", last)))
+    return found
+
+
+@lru_cache(maxsize=1 << 16)
+def _spells(letters: tuple[str, ...], name: str) -> bool:
+    """Whether adjacent words of ``name`` (each ``_SPELLED_WORD_MIN`` letters or more) begin with ``letters`` in
+    order: ``DiffusionTransformerHead`` spells DiT, ``multi_layer_perceptron`` MLP."""
+    words = names.words(name)
+    return any(all(len(word) >= _SPELLED_WORD_MIN and word.startswith(part) for word, part in
+                   zip(words[i:i + len(letters)], letters)) for i in range(len(words) - len(letters) + 1))
+
+
+def _spelled_out(acronyms: list[tuple[str, ...]], records: list[FunctionRecord], index: RepositoryIndex) -> bool:
+    """Whether code names the mechanism by an acronym keyword written out in words (``_acronym_letters``,
+    ``_spells``): papers name a mechanism by its acronym (DiT), code often by its words
+    (``DiffusionTransformerHead``). Asked only to tell whether the mechanism is named at all, like
+    ``_named_joined``: a name spelled so keeps the SAU from settling absent and makes no scope."""
+    if not acronyms:
+        return False
+    names_ = [part for r in records for part in (*r.qualname.split("."), *r.callees, *r.targets)]
+    return any(_spells(letters, name) for letters in acronyms for name in (*names_, *index.reads))
 
 
 def _config_named(keys: list[frozenset[str]], fact) -> bool:

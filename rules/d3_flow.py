@@ -46,7 +46,7 @@ import libcst as cst
 
 from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import DEAD, CallGraph, Mention
+from extractors.callgraph.model import DEAD, CallGraph, Mention, argument_callee
 from extractors.callgraph.scan import keyed_read, value_reads
 from extractors.facts import Fact, RepositoryIndex
 from extractors.trees import node_children
@@ -175,7 +175,7 @@ def flow(index: RepositoryIndex) -> Flow:
             if context.startswith("iter:"):
                 loops.setdefault(text.rsplit(".", 1)[-1], []).append(mention)
             elif context.startswith("arg:"):
-                callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
+                callee = argument_callee(context).lower()
                 if callee and callee not in _SHOWN and not callee.endswith(_RAISED):
                     used.add((scope, text))
     configured = frozenset(f.value for f in index.facts
@@ -228,9 +228,7 @@ def shown_only(mention: Mention, data: Flow) -> bool:
 
 def _shown_callee(context: str) -> bool:
     """Whether a mention's context is an argument of a print, log or plot call."""
-    if not context.startswith("arg:"):
-        return False
-    callee = context[4:].partition("=")[0].rsplit(".", 1)[-1].lower()
+    callee = argument_callee(context).lower()
     return bool(callee) and callee in _SHOWN
 
 

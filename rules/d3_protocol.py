@@ -139,7 +139,7 @@ from typing import Callable
 
 from extractors import facts as K
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention, module_name
+from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention, argument_callee, argument_of, module_name
 from extractors.facts import Fact, RepositoryIndex
 from extractors.provenance import (accepting_program, binding_liveness, calls_by_short, overridden_by, passed_for,
                                    positional_passes)
@@ -615,8 +615,7 @@ def _options_by_source(index: RepositoryIndex) -> dict[str, list[tuple[int, int,
 def _raised(mention: Mention) -> bool:
     """Whether ``mention`` is a string handed to an exception's constructor (``RuntimeError("... compiler reward
     ...")``): a message, like a printed one."""
-    callee = mention.context[4:].partition("=")[0] if mention.context.startswith("arg:") else ""
-    return callee.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Warning"))
+    return argument_callee(mention.context).endswith(("Error", "Exception", "Warning"))
 
 
 def _several(name: str) -> bool:
@@ -824,7 +823,7 @@ def _role(category: str, mention: Mention, constants: frozenset[str], terms: tup
         run, _ = loop_runs(mention, data, claim)
         if run != Run.UNDECIDED:  # a listed setting a live loop runs, or skips while running the list
             return ROLE if run == Run.RUN else TRACE
-    callee, _, keyword = context[4:].partition("=") if context.startswith("arg:") else ("", "", "")
+    callee, keyword = argument_of(context)
     callee_words = set(words(callee.rsplit(".", 1)[-1])) if callee else set()
     if callee and callee.rsplit(".", 1)[-1].lower() in _PLOT_CALLS:
         return TRACE
@@ -959,8 +958,7 @@ def literal_constants(index: RepositoryIndex) -> frozenset[str]:
             last = mention.text.rsplit(".", 1)[-1]
             if mention.kind == "binding":
                 (literal if mention.context == "bind:literal" else other).add(last)
-            elif mention.kind == "name" and mention.context.startswith("arg:") and \
-                    set(words(mention.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS and \
+            elif mention.kind == "name" and set(words(argument_callee(mention.context))) & _LOADER_WORDS and \
                     loads.at(mention.file, mention.line, mention.text) is None:
                 # a key resolved to the value the loader gets (DATASET_PATHS[TASK_HH_RLHF]): that value is loaded
                 other.add(last)
@@ -1441,8 +1439,7 @@ def _holding_loads(mentions: list[Mention], graph: CallGraph) -> frozenset[Menti
     """Of a dataset's ``mentions``, the calls and definitions of a repository function whose body holds one of
     them handed to a loader call (``prepare_openwebtext()`` around ``load_dataset("openwebtext")``: ``rules/
     roles.yaml``, ``loader_words``): the load itself is the better evidence, where the data is loaded."""
-    loads = [m for m in mentions if m.context.startswith("arg:") and
-             set(words(m.context[4:].partition("=")[0].rsplit(".", 1)[-1])) & _LOADER_WORDS]
+    loads = [m for m in mentions if set(words(argument_callee(m.context))) & _LOADER_WORDS]
     held = set()
     for mention in mentions:
         span = _defined_span(mention, graph) if loads and (mention.kind == "definition" or mention.kind == "name"

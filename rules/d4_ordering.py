@@ -149,8 +149,9 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, DEAD, EXTERNAL, HOOK, INSTANCE, INSTANTIATE, LIVE, REFERENCE, RUN,
-                                        UNRESOLVED, CallGraph, CallSite, Mention)
+from extractors.callgraph.model import (CALL, CELL, DEAD, EXTERNAL, FUNCTION, HOOK, INSTANCE, INSTANTIATE, LIVE,
+                                        MAIN, MODULE, REFERENCE, RUN, TEST_MAIN, UNRESOLVED, CallGraph, CallSite,
+                                        Mention)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.trees import visit
@@ -215,12 +216,28 @@ class Event:
 
 def traces_by_entry(index: RepositoryIndex) -> dict[str, list[Event]]:
     """Analysis provider: the trace of every entry point of the repository's call graph, by entry node, made once
-    for all the SAUs of a repository."""
+    for all the SAUs of a repository. A test file's ``__main__`` (``test_main``) has none: a check calls the steps
+    in whatever order it tests them, which is no order of the method (what it calls is still live)."""
     graph = index.analysis(build_call_graph)
-    traces = {e.node: trace(graph, e.node) for e in graph.entry_points}
+    traces = {e.node: trace(graph, e.node) for e in graph.entry_points if e.kind != TEST_MAIN}
     for node in hooks_run(graph):
         traces.setdefault(node, trace(graph, node))
+    if not graph.runnable:
+        for node in library_roots(graph):
+            traces.setdefault(node, trace(graph, node))
     return traces
+
+
+def library_roots(graph: CallGraph) -> list[str]:
+    """In a repository no entry point runs (``CallGraph.runnable`` false: a library of definitions, whose
+    top-level functions and classes CONVENTIONS.md counts as what runs), the functions no other repository code
+    calls (sorted): the library's starting points. Each one's body, expanded through what it calls, is an order a
+    user of the library runs; a method counts unless another function calls it (its own class hooking or calling it,
+    ``forward`` or ``__init__``, does not)."""
+    g = graph.graph
+    scopes = (FUNCTION, MAIN, MODULE, CELL)
+    return sorted(q for q in graph.functions if q in g and not any(
+        g.nodes[p].get("kind") in scopes and p != q for p in g.predecessors(q)))
 
 
 def stub_functions(index: RepositoryIndex) -> dict[str, str]:
@@ -884,7 +901,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         reason += (f"; settled at 0.25: no step runs and some are written but never run or only stubs (a trace), "
                    f"and the {undecided_trace} undecided step(s) would make a quarter of the claim if they ran")
     if not graph.runnable:
-        reason += "; no entry point runs repository code, so nothing can be ordered or called dead"
+        reason += ("; no entry point runs repository code: the library's functions are read as what runs, so an "
+                   "order is only an estimate and nothing is called dead")
     elif not sau.complete:
         reason += "; the statement has elements no step covers"
     for i, (first, second, breaker) in sorted(broken.items()):
@@ -1664,6 +1682,7 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
         listed = ", ".join(f"{r.name!r} at {_where(r)}" + (" (weak match)" if r.strength == WEAK else "")
                            for r in sorted(ordered, key=lambda r: r.event.position if r.event else -1))
         start = ("from entry point" if any(e.node == entry for e in graph.entry_points) else
+                 "from the library function" if not graph.runnable else  # library_roots
                  "along the framework hook")  # hooks_run: forward, training_step
         parts.append(f"{start} {entry} ({graph.node_ref(entry)}): {listed}")
     for r in results:

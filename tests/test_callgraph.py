@@ -437,3 +437,48 @@ def test_bytes_python_refuses(tmp_path) -> None:
     assert {e.file for e in graph.entry_points} == {"uses_others.py"}
     assert graph.liveness("names.main") == DEAD
     assert graph.liveness("uses_others.main") == LIVE
+
+
+def test_a_test_file_enters_only_through_its_main_block(tmp_path) -> None:
+    # `python scripts/test_model.py` may run what its __main__ block calls (readers differ on whether a check is part
+    # of the experiment: maybe, never dead); a pytest file is no entry point
+    (tmp_path / "model.py").write_text("def attend(x):\n    return x\n\n\ndef norm(x):\n    return x\n")
+    (tmp_path / "prepare.py").write_text("if __name__ == '__main__':\n    print(1)\n")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "test_model.py").write_text(
+        "from model import attend\n\nif __name__ == '__main__':\n    attend(1)\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_norm.py").write_text("from model import norm\n\n\ndef test_norm():\n    norm(1)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    found = {(e.node, e.kind, e.line) for e in graph.entry_points}
+    assert ("scripts.test_model.__main__", "test_main", 3) in found
+    assert not any(e.node.startswith("tests.") for e in graph.entry_points)
+    assert graph.liveness("model.attend") == MAYBE
+    assert graph.liveness("model.norm") == DEAD
+
+
+def test_a_test_file_alone_leaves_a_library_a_library(tmp_path) -> None:
+    # only a check run by hand: nothing is claimed dead (CONVENTIONS: no entry point)
+    (tmp_path / "model.py").write_text("def attend(x):\n    return x\n\n\ndef norm(x):\n    return x\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "from model import attend\n\nif __name__ == '__main__':\n    attend(1)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert not graph.runnable
+    assert graph.liveness("model.attend") == MAYBE
+    assert graph.liveness("model.norm") == MAYBE
+
+
+def test_a_test_runner_looking_up_methods_by_name_leaves_the_rest_decidable(tmp_path) -> None:
+    # a check's __main__ that calls its test methods through getattr dispatches dynamically, but it is no run of
+    # the experiment: what the experiment's entry point never reaches stays dead
+    (tmp_path / "model.py").write_text("def loss(x):\n    return x\n\n\ndef demo():\n    return 1\n")
+    (tmp_path / "run.py").write_text("from model import demo\n\nif __name__ == '__main__':\n    demo()\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "from model import loss\n\n\nclass TestLoss:\n    def test_loss(self):\n        loss(1)\n\n\n"
+        "if __name__ == '__main__':\n    t = TestLoss()\n    for name in dir(t):\n        getattr(t, name)()\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert not graph.dynamic
+    assert graph.liveness("model.demo") == LIVE
+    assert graph.liveness("model.loss") == DEAD

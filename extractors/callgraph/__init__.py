@@ -38,12 +38,17 @@ Entry points: ``if __name__ == "__main__":`` blocks, module-level ``main()`` fun
 notebook, and every *script*: a module no other repository module imports, whose top-level code runs when
 someone runs the file. Test files (``tests/``, ``test_*.py``, ``conftest.py``) and ``setup.py`` are no entry
 points: they exercise or package the code, they are not the pipeline. ``test.py`` is kept: in ML repositories it
-is usually the evaluation script. A command registered on a click group or typer application (``@cli.command()``)
-is called by the group function, or by every scope of its module calling the application object (``app()``).
+is usually the evaluation script. A test file's ``__main__`` block is kept as a ``test_main`` entry point: a check
+written to be run by hand (``python scripts/test_model.py``) runs what it calls, but readers differ on whether a
+check is part of the experiment (a smoke run of the model: yes; a unit test of a loss nothing trains with: a
+trace), so what only it reaches is ``maybe``, never ``dead``; it alone does not make the rest of a library dead, and
+its dynamic dispatch (a runner calling ``getattr(test, name)()``) does not make the experiment's code undecidable.
+A command registered on a click group or typer application (``@cli.command()``) is called by the group function,
+or by every scope of its module calling the application object (``app()``).
 
 Liveness (``CallGraph.liveness``): ``live`` when reachable from an entry point through certain edges; ``maybe``
-when only through ``by_name`` edges, when the function carries a decorator that may register it somewhere or such a
-function reaches it, or
+when only through ``by_name`` edges or from a ``test_main`` entry point, when the function carries a decorator that
+may register it somewhere or such a function reaches it, or
 when live code dispatches dynamically (``getattr(obj, name)``, ``importlib.import_module``, ``eval``) or the
 repository has no entry point at all; ``dead`` otherwise.
 

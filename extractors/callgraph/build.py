@@ -13,8 +13,8 @@ from libcst.metadata import MetadataWrapper
 
 from extractors.callgraph.branches import DeadBranch, dead_branches
 from extractors.callgraph.entry_points import entry_points
-from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, CallGraph,
-                                        EntryPoint, FunctionInfo, module_name, source_order)
+from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, TEST_MAIN,
+                                        CallGraph, EntryPoint, FunctionInfo, module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner, decorator_name
 from extractors.positions import resolve_positions
@@ -246,7 +246,10 @@ class _Builder(Resolver):
         repository code or would (``found``: the entry points, those of modules that cannot be imported too: such a
         repository is a program whose code nothing else runs, not a library of definitions)."""
         g = self.cg.graph
-        starts = [e.node for e in self.cg.entry_points]
+        # what only a test file's __main__ reaches is maybe: readers differ on whether a check run by hand is part of
+        # the experiment (a smoke run of the model: yes; a unit test of a loss nothing trains with: a trace)
+        checks = [e.node for e in self.cg.entry_points if e.kind == TEST_MAIN]
+        starts = [e.node for e in self.cg.entry_points if e.kind != TEST_MAIN]
         if self._not_run:  # a module that cannot be imported runs none of its code, whoever imports it
             out = frozenset(n for n in g if self._module_of(n) in self._not_run)
             self.cg._unimported = out
@@ -256,7 +259,7 @@ class _Builder(Resolver):
         self.cg._live = frozenset(live)
         decorated = frozenset(q for s in self.scans.values() for q in s.decorated)
         # what a registered function calls may run as well as the function itself
-        self.cg._maybe = frozenset((_reachable(g, starts) | _reachable(g, decorated & set(g))) - live)
+        self.cg._maybe = frozenset((_reachable(g, starts + checks) | _reachable(g, decorated & set(g))) - live)
         self.cg._decorated = decorated
         # a library calls methods only of objects some code that runs made: where every entry point fails at import,
         # none (and never those of a module that cannot be imported)
@@ -265,8 +268,9 @@ class _Builder(Resolver):
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
         # a script runs repository code only through a call at its top level: a class statement naming a
         # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable
-        self.cg.runnable = any(e.kind != "script" or any(
-            site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ()))
+        # a test file's own __main__ is a check, not an experiment: alone it leaves a library a library
+        self.cg.runnable = any(e.kind != TEST_MAIN and (e.kind != "script" or any(
+            site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ())))
             for e in found)
 
 

@@ -4,7 +4,9 @@ functions, console scripts (``[project.scripts]``, ``[tool.poetry.scripts]``, se
 ``python x.py`` / ``python -m pkg.mod`` (also through torchrun, accelerate, deepspeed, ``uv run``, ``poetry run``),
 every notebook, and every *script*: a module no other repository module imports.
 Test files and ``setup.py`` are no entry points; ``test.py`` is kept (in ML repositories it is usually the
-evaluation script)."""
+evaluation script). A test file's ``__main__`` block is a ``test_main`` entry point: a check run by hand
+(``python scripts/test_model.py``) may run what it calls, but it is no experiment: what only it reaches is ``maybe``,
+and it alone does not make the repository a program whose other code is dead (``CallGraph.runnable``)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from extractors.callgraph.model import IMPORT, RUN, SHELL, CallSite, EntryPoint, module_name, source_order
+from extractors.callgraph.model import IMPORT, RUN, SHELL, TEST_MAIN, CallSite, EntryPoint, module_name, source_order
 from extractors.callgraph.resolve import Resolver
 from extractors.launchers import RUNNERS
 from extractors.walk import SHELL as SHELL_FILE
@@ -45,6 +47,8 @@ def entry_points(r: Resolver) -> list[EntryPoint]:
                 r.cg._sites.setdefault(name, []).append(CallSite.at(key, 1, name, cell, cell, RUN))
                 r.edge(name, cell, RUN, key, 1)
         if not _may_enter(scan.file):
+            if scan.main_line is not None and _may_enter(scan.file, main_block=True):
+                add(f"{name}.__main__", TEST_MAIN, scan.file, scan.main_line)
             continue
         if scan.main_line is not None:
             add(f"{name}.__main__", "main_block", scan.file, scan.main_line)
@@ -156,13 +160,15 @@ def _shell_target(r: Resolver, rest: str, script: str) -> str | None:
     return None
 
 
-def _may_enter(file: str) -> bool:
+def _may_enter(file: str, main_block: bool = False) -> bool:
     """Whether a file may hold an entry point: not ``setup.py``, ``conftest.py``, a package ``__init__.py`` or
-    test code (``extractors.walk.is_test_path``), except ``test.py``."""
+    test code (``extractors.walk.is_test_path``), except ``test.py`` and test code with a ``__main__`` block
+    (``main_block``): a reader starting from the entry points runs it like any script (CONVENTIONS.md, "How to
+    read")."""
     name = file.rsplit("/", 1)[-1]
     if name in ("setup.py", "conftest.py", "__init__.py"):
         return False
-    return name == "test.py" or not is_test_path(file)
+    return main_block or name == "test.py" or not is_test_path(file)
 
 
 def _line_of(lines: list[str], needle: str) -> int:

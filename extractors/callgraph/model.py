@@ -24,6 +24,7 @@ EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no re
 EXPR_RECEIVER = "<expr>"  # the receiver in the target of a method called on a computed value: "<expr>.backward"
 CERTAIN_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN})
 LIVE, MAYBE, DEAD = "live", "maybe", "dead"
+TEST_MAIN = "test_main"  # the entry point kind of a test file's __main__ block (``entry_points``)
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,8 @@ class Mention(Location):
 
 @dataclass(frozen=True)
 class EntryPoint:
-    """Where execution starts: ``node`` a graph node, ``kind`` (``main_block``, ``main_function``,
+    """Where execution starts: ``node`` a graph node, ``kind`` (``main_block``, ``test_main`` (a test file's
+    ``__main__`` block), ``main_function``,
     ``console_script``, ``shell``, ``notebook``, ``script``), ``file``/``line`` where it is declared."""
 
     node: str
@@ -155,7 +157,7 @@ class CallGraph:
     list of ``Mention``), ``dynamic`` (live code looks names up at run time, so ``dead`` is never claimed),
     ``unseen`` (functions a library or Python may call without a call the graph sees: methods of classes derived
     from a library class, properties, methods of decorator-registered classes), ``runnable`` (some entry point runs
-    repository code: a ``__main__`` block, ``main()``, a console or shell
+    repository code: a ``__main__`` block (not a test file's), ``main()``, a console or shell
     script, a notebook, or a script whose top level calls repository code, a base class named in a ``class``
     statement being no call; without one, a library of definitions nobody runs, ``dead`` is never claimed either).
     Build with ``build_call_graph(index)``, through ``index.analysis(build_call_graph)`` so that a run builds it once.
@@ -284,6 +286,22 @@ class CallGraph:
     def size(self) -> tuple[int, int]:
         """(nodes, edges)."""
         return self.graph.number_of_nodes(), self.graph.number_of_edges()
+
+
+def argument_of(context: str) -> tuple[str, str]:
+    """(callee, keyword) of a ``Mention.context`` inside a call's arguments (``arg:<callee>`` or
+    ``arg:<callee>=<keyword>``): the innermost callee's dotted name, empty when it has none, and the keyword, empty
+    for a positional argument; ``("", "")`` for any other context."""
+    if not context.startswith("arg:"):
+        return "", ""
+    callee, _, keyword = context[4:].partition("=")
+    return callee, keyword
+
+
+def argument_callee(context: str) -> str:
+    """The last part of the callee a ``Mention.context`` is an argument of (``argument_of``), as written:
+    ``print`` for ``arg:builtins.print``; empty when the context is no argument or the call has no name."""
+    return argument_of(context)[0].rsplit(".", 1)[-1]
 
 
 def module_name(file: str) -> str:
