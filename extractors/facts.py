@@ -140,7 +140,8 @@ class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
     occurs. ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
     ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
-    (``getattr(module, "lr")``): what can read a plain variable; ``read_scopes`` each read name's scopes (the
+    (``getattr(module, "lr")``): what can read a plain variable; ``plain_names_read`` only the plain names loaded
+    (``lr``, not ``cfg.lr``): what cannot read a configuration key; ``read_scopes`` each read name's scopes (the
     dotted class/function paths reading it, ``""`` at module level, ``IMPORT_SCOPE`` for an import statement naming
     it, ``PARAMETER_SCOPE`` and the scope for a bare name an enclosing function takes as a parameter: no read of a
     setting bound elsewhere). ``unread`` maps a file (or ``file#cell``) that was not
@@ -152,6 +153,7 @@ class FileFacts:
     calls: list[CallFact] = field(default_factory=list)
     reads: Counter = field(default_factory=Counter)
     names_read: Counter = field(default_factory=Counter)
+    plain_names_read: Counter = field(default_factory=Counter)
     read_scopes: dict[str, set[str]] = field(default_factory=dict)
     dynamic_unpacking: bool = False
     warnings: list[Warning_] = field(default_factory=list)
@@ -173,6 +175,7 @@ class FileFacts:
         self.calls.extend(other.calls)
         self.reads.update(other.reads)
         self.names_read.update(other.names_read)
+        self.plain_names_read.update(other.plain_names_read)
         for name, scopes in other.read_scopes.items():
             self.read_scopes.setdefault(name, set()).update(scopes)
         self.dynamic_unpacking |= other.dynamic_unpacking
@@ -222,6 +225,7 @@ class RepositoryIndex:
         self.by_value: dict[float, list[Fact]] = defaultdict(list)
         self.reads: Counter = Counter()
         self.names_read: Counter = Counter()  # FileFacts.names_read of every file
+        self.plain_names_read: Counter = Counter()  # FileFacts.plain_names_read of every file
         # name -> where it is read: (source key, scope) for each scope of FileFacts.read_scopes, (source key, None)
         # for a read the extractor did not place (a file read with tree-sitter): ``extractors.provenance.live_reads``
         self.read_sites: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
@@ -255,6 +259,7 @@ class RepositoryIndex:
         self.lines.update(text_lines)
         self.reads.update(found.reads)
         self.names_read.update(found.names_read)
+        self.plain_names_read.update(found.plain_names_read)
         for name in found.reads.keys() | found.names_read.keys():
             scopes = found.read_scopes.get(name)
             if scopes:

@@ -35,6 +35,8 @@ from extractors.words import word_list
 from sau.vocabulary import Value
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
+# a dotted key path a config accessor reads (``cfg.get("training.batch_size")``): its last part is the key read
+_KEY_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)+$")
 _DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
 _MODEL_BASES = {"BaseModel", "pydantic.BaseModel", "BaseSettings"}
 _FIELD_CALLS = {"field", "Field", "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field"}
@@ -477,8 +479,9 @@ class _FactVisitor(Visitor):
                 continue
             key = element.key
             if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
-                self.dict_keys.add(id(key))
                 name = key.evaluated_value
+                if not _renames(element.value):
+                    self.dict_keys.add(id(key))  # a key map's key is read (visit_SimpleString); others bind
             elif isinstance(key, (cst.Integer, cst.Float)):
                 name = key.value
                 self.consumed.add(id(key))
@@ -642,6 +645,7 @@ class _FactVisitor(Visitor):
         if self._loaded():
             self.found.reads[node.value] += 1
             self.found.names_read[node.value] += 1
+            self.found.plain_names_read[node.value] += 1
             self._read_scope(node.value, node)
             if self.function_reads:
                 self.function_reads[-1][0].add(node.value)
@@ -664,10 +668,17 @@ class _FactVisitor(Visitor):
         if id(node) in self.dict_keys:
             return
         text = node.evaluated_value
-        if isinstance(text, str) and _IDENTIFIER.match(text):
-            key = text.lstrip("-").replace("-", "_")
+        if isinstance(text, str) and (_IDENTIFIER.match(text) or _KEY_PATH.match(text)):
+            key = text.lstrip("-").rsplit(".", 1)[-1].replace("-", "_")
             self.found.reads[key] += 1
             self._read_scope(key, node)
+
+
+def _renames(value: cst.BaseExpression) -> bool:
+    """Whether a dict entry's value is an identifier string: the entry renames a key (``{"batch_size":
+    "train_batch_size"}``, a key map code applies to a loaded config), so its key is a key the code reads."""
+    return isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str) \
+        and bool(_IDENTIFIER.match(value.evaluated_value))
 
 
 def _indexed(node: cst.Dict) -> tuple | None:

@@ -1326,6 +1326,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         return f"no code reads the mapping {fact.path.rsplit('.', 1)[0]!r} that holds it"
     if index is not None and _read_only_dead(fact, index):
         return f"only code no entry point reaches reads {fact.name!r}"
+    if index is not None and fact.kind == K.CONFIG and index.plain_names_read.get(fact.name, 0):
+        return f"no code reads the key {fact.name!r} (a variable of that name is no read of it)"
     return f"no code reads {fact.name!r}"
 
 
@@ -1622,7 +1624,12 @@ def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
     if fact.kind == K.ASSIGNMENT and fact.path == fact.name:
         # a plain variable is read by its name (or getattr of a module), never by a config key of that spelling
         return index.names_read.get(fact.name, 0) > 0
-    return index.reads.get(fact.name, 0) > 0 or index.reads.get(fact.name.replace("-", "_"), 0) > 0
+    spellings = (fact.name, fact.name.replace("-", "_"))
+    if fact.kind == K.CONFIG:
+        # a configuration key is read as an attribute or a key (cfg.batch_size, cfg["batch_size"]), never by a plain
+        # variable of its spelling (batch_size = x.shape[0]); one passed by unpacking is _may_be_read's question
+        return any(index.reads.get(n, 0) > index.plain_names_read.get(n, 0) for n in spellings)
+    return any(index.reads.get(n, 0) > 0 for n in spellings)
 
 
 def _holder_read(fact: Fact, index: RepositoryIndex) -> bool:

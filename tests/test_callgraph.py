@@ -361,14 +361,15 @@ def test_modules_that_cannot_be_imported(tmp_path) -> None:
         "pkg/__init__.py": "",
         "pkg/wrap.py": "from net import Net\n\n\ndef wrapped():\n    return Net()\n",
         "common.py": ("import torch\n\n\ndef seed():\n    return 0\n\n\nclass Probe(torch.nn.Module):\n"
-                      "    def run(self):\n        return 1\n"),
+                      "    def run(self):\n        return 1\n\n\nclass Unbuilt(torch.nn.Module):\n"
+                      "    def run(self):\n        return 2\n"),
         "train.py": ("import torch\nfrom common import seed\nfrom pkg import wrap\n\n\ndef main():\n    seed()\n"
                      "    wrap.wrapped()\n\n\nclass Head(torch.nn.Module):\n    def run(self):\n        return 1\n\n\n"
                      "if __name__ == '__main__':\n    main()\n"),
-        "evaluate.py": ("from typing import TYPE_CHECKING\nfrom common import seed\ntry:\n    import net\n"
+        "evaluate.py": ("from typing import TYPE_CHECKING\nfrom common import Probe, seed\ntry:\n    import net\n"
                         "except Exception:\n    net = None\nif TYPE_CHECKING:\n    from net import Net\n\n\n"
                         "def evaluate():\n"
-                        "    return seed()\n\n\nif __name__ == '__main__':\n    evaluate()\n"),
+                        "    return seed(), Probe()\n\n\nif __name__ == '__main__':\n    evaluate()\n"),
     })
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert graph.unimportable == {"pkg.wrap": ("pkg/wrap.py:1", "net.py"), "train": ("train.py:3", "pkg/wrap.py")}
@@ -378,8 +379,11 @@ def test_modules_that_cannot_be_imported(tmp_path) -> None:
     assert graph.liveness("pkg.wrap.wrapped") == DEAD
     assert graph.liveness("evaluate.evaluate") == LIVE
     assert graph.liveness("common.seed") == LIVE
-    # a library may call the methods of a library-derived class, but not in a module that cannot be imported
+    # a library may call the methods of a library-derived class code that runs builds, but not in a module that
+    # cannot be imported, nor of a class nothing that may run builds (prioritized-generative-replay of
+    # gemini-flash_papercoder: a diffusion model built only by a main that cannot be imported)
     assert "common.Probe.run" in graph.unseen and "train.Head.run" not in graph.unseen
+    assert "common.Unbuilt.run" not in graph.unseen
     (tmp_path / "evaluate.py").unlink()  # every entry point now fails at import: nothing runs, nothing calls back
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert graph.halted and not graph.entry_points and graph.runnable and not graph.unseen
@@ -482,3 +486,15 @@ def test_a_test_runner_looking_up_methods_by_name_leaves_the_rest_decidable(tmp_
     assert not graph.dynamic
     assert graph.liveness("model.demo") == LIVE
     assert graph.liveness("model.loss") == DEAD
+
+
+def test_a_library_calls_methods_only_of_classes_that_may_be_built(tmp_path) -> None:
+    # an environment registered by name is built by the library from the string; a model nothing builds is not
+    (tmp_path / "envs.py").write_text("import gym\n\n\nclass Walker(gym.Env):\n    def step(self, a):\n"
+                                      "        return a\n\n\nclass Unused(gym.Env):\n    def step(self, a):\n"
+                                      "        return a\n")
+    (tmp_path / "run.py").write_text("import gym\n\nif __name__ == '__main__':\n"
+                                     "    gym.register(id='Walker-v0', entry_point='envs:Walker')\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert "envs.Walker.step" in graph.unseen
+    assert "envs.Unused.step" not in graph.unseen

@@ -17,6 +17,7 @@ from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, M
                                         CallGraph, EntryPoint, FunctionInfo, module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner, decorator_name
+from extractors.facts import CONFIG as CONFIG_FACT
 from extractors.positions import resolve_positions
 from extractors.trees import visit
 from extractors.words import word_list
@@ -200,16 +201,35 @@ class _Builder(Resolver):
                         info = self.cg.functions[method]
                         self.edge(cls, method, HOOK, info.file, info.line)
 
-    def _unseen(self) -> frozenset[str]:
+    def _unseen(self, built: frozenset[str] | None = None) -> frozenset[str]:
         """The functions whose callers the graph may not see (``CallGraph.unseen``): every method of a class with a
         base outside the repository (a library may call it: a Trainer's ``compute_loss``, an environment's
         ``step``, a Keras layer's ``call``, a callback's ``on_epoch_begin``), a property (it runs when its attribute
-        is read), and the methods of a class carrying a decorator that may register it."""
-        library = {cls for cls in self.cg.classes if any(self._library_base(owner) for owner in self.class_mro(cls))}
+        is read), and the methods of a class carrying a decorator that may register it. Given ``built``
+        (``_built``), only the library-based classes among those: a library calls the methods of objects some
+        code made."""
+        library = {cls for cls in self.cg.classes if any(self._library_base(owner) for owner in self.class_mro(cls))
+                   and (built is None or cls in built)}
         registered = {q for s in self.scans.values() for q in s.registered}
         return frozenset(q for q, info in self.cg.functions.items() if info.module not in self._not_run and (
             info.class_name in library or info.class_name in registered
             or any(decorator_name(d) in _PROPERTIES for d in info.node.decorators)))
+
+    def _built(self) -> frozenset[str] | None:
+        """The repository classes code that may run may build, with their repository bases: a class node live or
+        maybe (instantiated, referenced or subclassed by such code), or one whose name a string literal or a
+        configuration value gives (registered by name: ``entry_point="pkg.envs:Walker"``, ``_target_:
+        pkg.Model``). ``None`` (every class) where liveness decides nothing: no runnable entry point, or dynamic
+        dispatch in live code."""
+        if not self.cg.runnable or self.cg.dynamic:
+            return None
+        named = {m.text.replace(":", ".").rsplit(".", 1)[-1] for found in self.cg.mentions.values() for m in found
+                 if m.kind == "string"}
+        named |= {f.value.replace(":", ".").rsplit(".", 1)[-1] for f in self.index.facts
+                  if f.kind == CONFIG_FACT and isinstance(f.value, str)}
+        roots = [c for c in self.cg.classes if c in self.cg._live or c in self.cg._maybe
+                 or c.rsplit(".", 1)[-1] in named]
+        return frozenset(base for c in roots for base in self.class_mro(c))
 
     def _library_base(self, owner: str) -> bool:
         """Whether the repository class ``owner`` names a base (other than ``object``) that does not resolve to a
@@ -261,10 +281,7 @@ class _Builder(Resolver):
         # what a registered function calls may run as well as the function itself
         self.cg._maybe = frozenset((_reachable(g, starts + checks) | _reachable(g, decorated & set(g))) - live)
         self.cg._decorated = decorated
-        # a library calls methods only of objects some code that runs made: where every entry point fails at import,
-        # none (and never those of a module that cannot be imported)
         self.cg.halted = bool(found) and not self.cg.entry_points
-        self.cg.unseen = frozenset() if self.cg.halted else self._unseen()
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
         # a script runs repository code only through a call at its top level: a class statement naming a
         # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable
@@ -272,6 +289,9 @@ class _Builder(Resolver):
         self.cg.runnable = any(e.kind != TEST_MAIN and (e.kind != "script" or any(
             site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ())))
             for e in found)
+        # a library calls methods only of objects some code that may run made (``_built``): where every entry point
+        # fails at import, none (and never those of a module that cannot be imported)
+        self.cg.unseen = frozenset() if self.cg.halted else self._unseen(self._built())
 
 
 def _reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:
