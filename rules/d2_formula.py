@@ -169,8 +169,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     glossary = sau.checks.get("glossary", {})
     formulas = sau.checks.get("formulas", ())
     named_in_code = any(_in_scope(r, keys) for r in everywhere) or any(_contains(keys, read) for read in index.reads) \
-        or _named_joined(_joined_keys(sau.checks.get("mechanism", ())), everywhere, index) \
-        or _spelled_out(_acronym_letters(sau.checks.get("mechanism", ())), everywhere, index) \
+        or _named_joined(_joined_keys(sau.checks.get("mechanism", ())), index) \
+        or _spelled_out(_acronym_letters(sau.checks.get("mechanism", ())), index) \
         or any(f.kind == CONFIG and _config_named(keys, f) for f in index.facts) \
         or _enabled_by_setting(index, keys, _glossary_names(glossary)) or _switched_on(index, keys)
     lhs_keys = set()
@@ -2357,7 +2357,16 @@ def _word_runs(name: str) -> frozenset[str]:
     return frozenset("".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, len(words) + 1))
 
 
-def _named_joined(joined: list[str], records: list[FunctionRecord], index: RepositoryIndex) -> bool:
+def _code_names(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the names code holds, once per repository: each part of a function's or class's qualified
+    name, the names it calls and assigns (``candidates``, test files included), and the names the code reads
+    (``RepositoryIndex.reads``). What ``_named_joined`` and ``_spelled_out`` search for a mechanism's name."""
+    records = index.analysis(candidates)
+    return frozenset(part for r in records for part in (*r.qualname.split("."), *r.callees, *r.targets)) \
+        | frozenset(index.reads)
+
+
+def _named_joined(joined: list[str], index: RepositoryIndex) -> bool:
     """Whether code names the mechanism by a keyword's joined words (``_joined_keys``): a function or class, a name
     it calls or assigns, or a name the code reads, holding one as a run of whole words. Asked only to tell whether
     the mechanism is named at all (an absence is settled otherwise); the search for candidates keeps to the
@@ -2366,8 +2375,7 @@ def _named_joined(joined: list[str], records: list[FunctionRecord], index: Repos
     if not joined:
         return False
     wanted = set(joined)
-    names_ = [part for r in records for part in (*r.qualname.split("."), *r.callees, *r.targets)]
-    return any(wanted & _word_runs(name) for name in (*names_, *index.reads))
+    return any(wanted & _word_runs(name) for name in index.analysis(_code_names))
 
 
 _ACRONYM_LETTERS = (2, 5)  # an all-capitals keyword of this many letters is an acronym (DiT, MLP, GQA, RMSN)
@@ -2397,15 +2405,14 @@ def _spells(letters: tuple[str, ...], name: str) -> bool:
                    zip(words[i:i + len(letters)], letters)) for i in range(len(words) - len(letters) + 1))
 
 
-def _spelled_out(acronyms: list[tuple[str, ...]], records: list[FunctionRecord], index: RepositoryIndex) -> bool:
+def _spelled_out(acronyms: list[tuple[str, ...]], index: RepositoryIndex) -> bool:
     """Whether code names the mechanism by an acronym keyword written out in words (``_acronym_letters``,
     ``_spells``): papers name a mechanism by its acronym (DiT), code often by its words
     (``DiffusionTransformerHead``). Asked only to tell whether the mechanism is named at all, like
     ``_named_joined``: a name spelled so keeps the SAU from settling absent and makes no scope."""
     if not acronyms:
         return False
-    names_ = [part for r in records for part in (*r.qualname.split("."), *r.callees, *r.targets)]
-    return any(_spells(letters, name) for letters in acronyms for name in (*names_, *index.reads))
+    return any(_spells(letters, name) for letters in acronyms for name in index.analysis(_code_names))
 
 
 def _config_named(keys: list[frozenset[str]], fact) -> bool:

@@ -47,8 +47,8 @@ def entry_points(r: Resolver) -> list[EntryPoint]:
                 r.cg._sites.setdefault(name, []).append(CallSite.at(key, 1, name, cell, cell, RUN))
                 r.edge(name, cell, RUN, key, 1)
         if not _may_enter(scan.file):
-            if scan.main_line is not None and _may_enter(scan.file, main_block=True):
-                add(f"{name}.__main__", TEST_MAIN, scan.file, scan.main_line)
+            if scan.main_line is not None and is_test_path(scan.file) and not _packaging(scan.file):
+                add(f"{name}.__main__", TEST_MAIN, scan.file, scan.main_line)  # a check run by hand
             continue
         if scan.main_line is not None:
             add(f"{name}.__main__", "main_block", scan.file, scan.main_line)
@@ -160,15 +160,17 @@ def _shell_target(r: Resolver, rest: str, script: str) -> str | None:
     return None
 
 
-def _may_enter(file: str, main_block: bool = False) -> bool:
-    """Whether a file may hold an entry point: not ``setup.py``, ``conftest.py``, a package ``__init__.py`` or
-    test code (``extractors.walk.is_test_path``), except ``test.py`` and test code with a ``__main__`` block
-    (``main_block``): a reader starting from the entry points runs it like any script (CONVENTIONS.md, "How to
-    read")."""
-    name = file.rsplit("/", 1)[-1]
-    if name in ("setup.py", "conftest.py", "__init__.py"):
-        return False
-    return main_block or name == "test.py" or not is_test_path(file)
+def _may_enter(file: str) -> bool:
+    """Whether a file may hold an entry point: not ``setup.py``, ``conftest.py``, a package ``__init__.py``
+    (``_packaging``) or test code (``extractors.walk.is_test_path``), except ``test.py``. (A test file's
+    ``__main__`` block is the ``test_main`` kind of its own.)"""
+    return not _packaging(file) and (file.rsplit("/", 1)[-1] == "test.py" or not is_test_path(file))
+
+
+def _packaging(file: str) -> bool:
+    """Whether ``file`` packages or configures code rather than running it: ``setup.py``, ``conftest.py``, a package
+    ``__init__.py``."""
+    return file.rsplit("/", 1)[-1] in ("setup.py", "conftest.py", "__init__.py")
 
 
 def _line_of(lines: list[str], needle: str) -> int:
