@@ -34,6 +34,7 @@ UNNAMED_HOLDER = "<entry>"
 NAMED_KINDS = frozenset({ASSIGNMENT, FIELD, DEFAULT, KEYWORD, ARGPARSE, DICT, GET_DEFAULT, CONFIG, LOOP, LAUNCHER,
                          STACK})
 Analysis = TypeVar("Analysis")
+_Parameters = TypeVar("_Parameters", tuple[str, ...], frozenset[str])  # what merge_signatures merges
 
 
 @dataclass(frozen=True)
@@ -131,14 +132,27 @@ class Launch:
     options: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Unpacking:
+    """A call that unpacks a mapping whose keys static reading does not know (``ModelConfig(**cfg["model"])``,
+    ``Trainer(**opts)`` with ``opts`` loaded from a file): it may pass configuration keys as keywords. ``callee`` the
+    called name as written, ``cls`` resolved to the class of the method making the call (``ModelConfig``,
+    ``equation_fn``); ``section`` the key under which the unpacked mapping sits where the code names it
+    (``"model"`` for ``cfg["model"]``, ``cfg.get("model", {})`` or ``cfg.model``), ``None`` when it is not known.
+    ``extractors.provenance.unpacked_passes`` decides which keys such calls may pass."""
+
+    callee: str
+    section: str | None
+
+
 IMPORT_SCOPE = "<import>"  # the read scope of a name an import statement names (FileFacts.read_scopes)
 PARAMETER_SCOPE = "<parameter>"  # before a scope: a read there of a name the function takes as a parameter
 
 
 @dataclass
 class FileFacts:
-    """What one file yields: its facts, its calls, identifier reads, and whether dynamic unpacking (``**cfg``)
-    occurs. ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
+    """What one file yields: its facts, its calls, identifier reads, and its calls unpacking mappings of unknown keys
+    (``unpackings``: ``Unpacking``). ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
     ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
     (``getattr(module, "lr")``): what can read a plain variable; ``plain_names_read`` only the plain names loaded
     (``lr``, not ``cfg.lr``): what cannot read a configuration key; ``read_scopes`` each read name's scopes (the
@@ -155,7 +169,7 @@ class FileFacts:
     names_read: Counter = field(default_factory=Counter)
     plain_names_read: Counter = field(default_factory=Counter)
     read_scopes: dict[str, set[str]] = field(default_factory=dict)
-    dynamic_unpacking: bool = False
+    unpackings: list[Unpacking] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
     wrappers: dict = field(default_factory=dict)  # file or "file#cell" -> libcst MetadataWrapper of its module
     unread: dict[str, str] = field(default_factory=dict)
@@ -167,6 +181,9 @@ class FileFacts:
     # function name (the class name for __init__) -> its positional parameters after self/cls; None when two
     # definitions of the name disagree (merge_signatures)
     signatures: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+    # function name (the class name for __init__, and a dataclass's or a pydantic model's fields) -> the names a
+    # call may pass it as keywords; None when it takes **kwargs, inherits fields, or two definitions disagree
+    keyword_parameters: dict[str, frozenset[str] | None] = field(default_factory=dict)
     launches: list[Launch] = field(default_factory=list)
 
     def merge(self, other: "FileFacts") -> None:
@@ -178,7 +195,7 @@ class FileFacts:
         self.plain_names_read.update(other.plain_names_read)
         for name, scopes in other.read_scopes.items():
             self.read_scopes.setdefault(name, set()).update(scopes)
-        self.dynamic_unpacking |= other.dynamic_unpacking
+        self.unpackings.extend(other.unpackings)
         self.warnings.extend(other.warnings)
         self.wrappers.update(other.wrappers)
         self.unread.update(other.unread)
@@ -186,6 +203,7 @@ class FileFacts:
         merge_parameter_reads(self.parameter_reads, other.parameter_reads)
         self.uncompilable |= other.uncompilable
         merge_signatures(self.signatures, other.signatures)
+        merge_signatures(self.keyword_parameters, other.keyword_parameters)
         self.launches.extend(other.launches)
 
 
@@ -231,7 +249,7 @@ class RepositoryIndex:
         self.read_sites: dict[str, set[tuple[str, str | None]]] = defaultdict(set)
         self.calls: list[CallFact] = []
         self.calls_by_reads: dict[str, list[CallFact]] = defaultdict(list)
-        self.dynamic_unpacking = False
+        self.unpackings: list[Unpacking] = []  # FileFacts.unpackings of every file
         self.warnings: list[Warning_] = []
         self.files: list[str] = []
         self.lines: dict[str, list[str]] = {}
@@ -247,6 +265,7 @@ class RepositoryIndex:
         self.parameter_reads: dict[tuple[str, str], bool] = {}  # FileFacts.parameter_reads of every file
         self.uncompilable: set[str] = set()  # FileFacts.uncompilable of every file
         self.signatures: dict[str, tuple[str, ...] | None] = {}  # FileFacts.signatures of every file
+        self.keyword_parameters: dict[str, frozenset[str] | None] = {}  # FileFacts.keyword_parameters of every file
         self.launches: list[Launch] = []  # FileFacts.launches of every file, in file order
 
     def add(self, file: str, text_lines: dict[str, list[str]], found: FileFacts) -> None:
@@ -266,7 +285,7 @@ class RepositoryIndex:
                 self.read_sites[name].update((file, scope) for scope in scopes)
             else:
                 self.read_sites[name].add((file, None))
-        self.dynamic_unpacking |= found.dynamic_unpacking
+        self.unpackings.extend(found.unpackings)
         self.warnings.extend(found.warnings)
         for call in found.calls:
             self.calls.append(call)
@@ -277,6 +296,7 @@ class RepositoryIndex:
         merge_parameter_reads(self.parameter_reads, found.parameter_reads)
         self.uncompilable |= found.uncompilable
         merge_signatures(self.signatures, found.signatures)
+        merge_signatures(self.keyword_parameters, found.keyword_parameters)
         self.launches.extend(found.launches)
         for key, wrapper in found.wrappers.items():  # the tree, and the positions its extraction resolved
             self.trees.add_parsed(key, wrapper)
@@ -372,9 +392,9 @@ def stub_around(index: RepositoryIndex, fact: Fact):
     return None
 
 
-def merge_signatures(into: dict[str, tuple[str, ...] | None], other: dict[str, tuple[str, ...] | None]) -> None:
-    """Merge one part's ``signatures`` into ``into``: a name two definitions give different positional
-    parameters becomes ``None`` (which of them a call reaches is not known by its name)."""
+def merge_signatures(into: dict[str, _Parameters | None], other: dict[str, _Parameters | None]) -> None:
+    """Merge one part's ``signatures`` (or ``keyword_parameters``) into ``into``: a name two definitions give
+    different parameters becomes ``None`` (which of them a call reaches is not known by its name)."""
     for owner, parameters in other.items():
         into[owner] = parameters if into.get(owner, parameters) == parameters else None
 

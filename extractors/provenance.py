@@ -16,7 +16,7 @@ through guesses, decorators or dynamic dispatch, or the repository has no runnab
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from extractors import facts as K
@@ -24,9 +24,11 @@ from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_nam
 from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, RepositoryIndex
 from extractors.values import is_number, substitute_numbers, symbol_names
 from extractors.walk import is_test_path
+from extractors.words import word_list
 
-__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "binding_liveness", "binding_scope", "call_liveness",
-           "calls_by_short", "overridden_by", "passed_keywords", "resolve_source"]
+__all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "UnpackedPasses", "binding_liveness", "binding_scope",
+           "call_liveness", "calls_by_short", "overridden_by", "passed_keywords", "resolve_source",
+           "unpacked_passes"]
 
 # Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
 # an argparse default, over a config-file key, over a default written in code. Lower ranks first.
@@ -136,6 +138,51 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
         return []
     return [replace(arg, name=name, path=f"{call.callee}.{name}")
             for arg, name in zip(call.positional, parameters)]
+
+
+@dataclass(frozen=True)
+class UnpackedPasses:
+    """Which bindings the repository's calls unpacking mappings of unknown keys (``extractors.facts.Unpacking``) may
+    pass as keywords. ``anything``: some call names neither the section it unpacks nor a callee whose keywords are
+    known (``equation_fn(**args)`` with ``args`` passed in), so any key may reach code. Otherwise ``routes``: per call,
+    (the section, or ``None`` for any; the keywords its callee takes and reads, or ``None`` for any). Build with
+    ``unpacked_passes``."""
+
+    anything: bool
+    routes: tuple[tuple[str | None, frozenset[str] | None], ...] = ()
+
+    def may_pass(self, fact: Fact) -> bool:
+        """Whether some such call may pass ``fact``'s key: a key of the unpacked section (its parent in the dotted
+        path: ``model`` of ``model.n_experts``) that the callee takes (``ModelConfig(**cfg["model"])`` passes
+        ``model.n_experts`` when ``ModelConfig`` has that field)."""
+        if self.anything:
+            return True
+        parts = fact.path.split(".")
+        parent = parts[-2] if len(parts) > 1 else ""
+        names = {fact.name, fact.name.replace("-", "_")}
+        return any((section is None or section == parent) and (accepted is None or bool(names & accepted))
+                   for section, accepted in self.routes)
+
+
+def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
+    """Analysis provider: what the calls unpacking mappings of unknown keys may pass (``UnpackedPasses``). A callee
+    is known by its last name when the repository defines it once (``RepositoryIndex.keyword_parameters``: a
+    function or ``__init__`` without ``**kwargs``, a dataclass or pydantic model without a base of its own); of its
+    keywords only those it reads count (``RepositoryIndex.parameter_reads``; a field, by any read of its name). A
+    class turning keys into attributes (``argparse.Namespace(**cfg)``: ``attribute_bags`` of
+    ``extractors/words.yaml``) takes none by keyword: its attributes are read as attributes, reads of their own."""
+    routes: list[tuple[str | None, frozenset[str] | None]] = []
+    for unpacking in index.unpackings:
+        short = unpacking.callee.rsplit(".", 1)[-1]
+        accepted = frozenset() if short in word_list("attribute_bags") else \
+            index.keyword_parameters.get(short) if short else None
+        if accepted:
+            accepted = frozenset(name for name in accepted if index.parameter_reads.get(
+                (short, name), index.reads.get(name, 0) > 0))
+        if accepted is None and unpacking.section is None:
+            return UnpackedPasses(True)
+        routes.append((unpacking.section, accepted))
+    return UnpackedPasses(False, tuple(dict.fromkeys(routes)))
 
 
 def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, bool, frozenset[tuple[str, str]]]]:

@@ -23,7 +23,7 @@ import sympy
 from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
-from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, FileFacts, merge_signatures
+from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, FileFacts, Unpacking, merge_signatures
 from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
@@ -145,7 +145,9 @@ class _FactVisitor(Visitor):
         self.marked: dict[int, object] = {}  # id of a node -> the context it sets
         # per function being visited: the names its body reads, and where its parameter defaults' facts start
         self.function_reads: list[tuple[set[str], int]] = []
-        self.unpacked: list[tuple[str, str]] = []  # (context, name) of each call argument **name
+        self.unpacked: list[tuple[str, str, str]] = []  # (context, name, callee) of each call argument **name
+        # (context, name) -> the sections its bindings take a mapping from (``_section``; None: not known)
+        self.sections: dict[tuple[str, str], set[str | None]] = {}
         # (context, name) -> whether every binding of the name there is a dict display with literal keys
         self.literal_keyed: dict[tuple[str, str], bool] = {}
         self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
@@ -235,7 +237,15 @@ class _FactVisitor(Visitor):
         self.scopes.append((node.name.value, bool(decorators & _DATACLASS_DECORATORS or bases & _MODEL_BASES)))
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scopes.pop()
+        _, model = self.scopes.pop()
+        body = original_node.body.body
+        if model and not any(isinstance(s, cst.FunctionDef) and s.name.value == "__init__" for s in body):
+            # a dataclass or a pydantic model is built with its fields as keywords; a base of its own may add more
+            own_base = any(dotted_name(base.value) not in _MODEL_BASES for base in original_node.bases)
+            fields = frozenset(small.target.value for line in body if isinstance(line, cst.SimpleStatementLine)
+                               for small in line.body
+                               if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name))
+            merge_signatures(self.found.keyword_parameters, {original_node.name.value: None if own_base else fields})
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         params = node.params
@@ -267,6 +277,11 @@ class _FactVisitor(Visitor):
         if positional and positional[0] in ("self", "cls"):
             positional = positional[1:]  # a method's receiver is not passed in the argument list
         merge_signatures(self.found.signatures, {owner: tuple(positional)})
+        keywords = [p.name.value for p in (*params.params, *params.kwonly_params)]
+        if keywords and keywords[0] in ("self", "cls"):
+            keywords = keywords[1:]
+        merge_signatures(self.found.keyword_parameters,
+                         {owner: None if isinstance(params.star_kwarg, cst.Param) else frozenset(keywords)})
         if captured:
             return
         context = ".".join([*[s for s, _ in self.scopes], original_node.name.value])
@@ -307,6 +322,7 @@ class _FactVisitor(Visitor):
         if isinstance(target, cst.Name):
             entries = _literal_entries(value)
             self._keyed(target.value, entries is not None)
+            self.sections.setdefault((self._context(), target.value), set()).add(_section(value))
             if entries is not None:
                 self.literal_bindings.setdefault((self._context(), target.value), []).append(entries)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
@@ -357,15 +373,16 @@ class _FactVisitor(Visitor):
         line, end = self._lines(at)
         self.layers.append(Layer(self.file, line, end, self._context(), name, callee, params, cell=self.cell))
 
-    def _unpacked(self, value: cst.BaseExpression) -> list[list[list[tuple]]] | None:
-        """The written-out mappings a call unpacks (``**opts``, ``**{**base, **extra}``), each as its alternative
-        bindings seen so far in this scope (else at module level: one per branch that binds it), each binding a
-        list of (key, value node, node to place it at); ``None`` when some keys are not written out here (then
-        ``resolve_unpacking`` decides whether any config key may pass). ``**kwargs`` passed on gives none."""
+    def _unpacked(self, value: cst.BaseExpression, callee: str) -> list[list[list[tuple]]] | None:
+        """The written-out mappings a call of ``callee`` unpacks (``**opts``, ``**{**base, **extra}``), each as its
+        alternative bindings seen so far in this scope (else at module level: one per branch that binds it), each
+        binding a list of (key, value node, node to place it at); ``None`` when some keys are not written out here:
+        the call is then an ``Unpacking`` (for a name, once ``resolve_unpacking`` has seen all its bindings).
+        ``**kwargs`` passed on gives none."""
         if isinstance(value, cst.Name):
             if value.value in _PASS_THROUGH:
                 return []
-            self.unpacked.append((self._context(), value.value))
+            self.unpacked.append((self._context(), value.value, callee))
             for scope in (self._context(), ""):
                 key = (scope, value.value)
                 if key in self.literal_keyed:
@@ -377,18 +394,25 @@ class _FactVisitor(Visitor):
             own: list[tuple] = []
             for element in value.elements:
                 if isinstance(element, cst.StarredDictElement):
-                    inner = self._unpacked(element.value)
+                    inner = self._unpacked(element.value, callee)
                     if inner is None:
                         return None
                     parts.extend(inner)
                 elif (entry := _literal_entry(element)) is not None:
                     own.append(entry)
                 else:
-                    self.found.dynamic_unpacking = True  # a key computed at run time
+                    self.found.unpackings.append(Unpacking(callee, None))  # a key computed at run time
                     return None
             return [*parts, [own]] if own else parts
-        self.found.dynamic_unpacking = True  # **vars(args), **self.cfg: any config key may pass
+        # **vars(args), **self.cfg, **cfg["model"]: any key of the mapping (of that section, where it is named)
+        self.found.unpackings.append(Unpacking(callee, _section(value)))
         return None
+
+    def _receiver(self, callee: str) -> str:
+        """The called name, with ``cls`` (a classmethod building its own class) read as the class of the method
+        making the call: ``Config`` for ``cls(**data)`` in ``Config.from_dict``."""
+        parts = self._context().split(".")
+        return parts[-2] if callee == "cls" and len(parts) >= 2 else callee
 
     def _keyed(self, name: str, literal: bool) -> None:
         """Note one binding of ``name`` in the current scope: ``literal`` when its keys are written out."""
@@ -396,15 +420,17 @@ class _FactVisitor(Visitor):
         self.literal_keyed[key] = self.literal_keyed.get(key, True) and literal
 
     def resolve_unpacking(self) -> None:
-        """Set ``dynamic_unpacking`` when a call unpacks a mapping whose keys are not written out here
-        (``Config(**cfg)`` with ``cfg`` loaded from a file or passed in): then any config key may reach a consumer.
-        Not for a mapping every binding of which (in its scope, else at module level) is a dict display with literal
-        keys, nor for one named as data (``model(**batch)``: ``_data_name``)."""
-        for context, name in self.unpacked:
+        """Record an ``Unpacking`` for each call unpacking a name whose keys are not written out here
+        (``Config(**cfg)`` with ``cfg`` loaded from a file or passed in): keys of a configuration may reach the callee
+        that way. Its section is the one every binding of the name (in its scope, else at module level) takes the
+        mapping from (``cfg = config["model"]``), else unknown. Not for a mapping every binding of which is a dict
+        display with literal keys, nor for one named as data (``model(**batch)``: ``_data_name``)."""
+        for context, name, callee in self.unpacked:
             literal = self.literal_keyed.get((context, name), self.literal_keyed.get(("", name), False))
             if not literal and not _data_name(name) and (context, name) not in self.data_names:
-                self.found.dynamic_unpacking = True
-                return
+                sections = self.sections.get((context, name), self.sections.get(("", name), {None}))
+                section = next(iter(sections)) if len(sections) == 1 else None
+                self.found.unpackings.append(Unpacking(callee, section))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         name, _ = _target_name(node.target)
@@ -500,7 +526,7 @@ class _FactVisitor(Visitor):
         callee = dotted_name(node.func) or ""
         last = callee.rsplit(".", 1)[-1]
         self.not_references.add(id(node.func))
-        unpacked = [self._unpacked(arg.value) for arg in node.args if arg.star == "**"]
+        unpacked = [self._unpacked(arg.value, self._receiver(callee)) for arg in node.args if arg.star == "**"]
         mappings = [m for u in unpacked if u is not None for m in u]
         if callee:
             line, end = self._lines(node)
@@ -710,6 +736,34 @@ def _other_paths(paths: list[cst.BaseExpression], name: str) -> list[cst.BaseExp
     if len(paths) > _MAX_PATHS or any(_target_name(p)[0] != name for p in reading):
         return []
     return [p for p in paths if not _mentions(p, name)]
+
+
+# Calls returning a plain copy of the mapping they are given (builtins, copy, OmegaConf, dataclasses)
+_MAPPING_COPIES = frozenset({"dict", "deepcopy", "copy", "to_container", "asdict"})
+
+
+def _section(value: cst.BaseExpression) -> str | None:
+    """The key a mapping sits under where the code names it: ``"model"`` for ``cfg["model"]``, ``cfg.get("model",
+    {})``, ``getattr(cfg, "model")``, ``cfg.model`` and copies of them (``_MAPPING_COPIES``, ``.copy()``); ``None``
+    for anything else, an attribute of ``self`` among them (``self.cfg`` may hold the whole configuration)."""
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index):
+        key = value.slice[0].slice.value
+        return key.evaluated_value if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str) \
+            else None
+    if isinstance(value, cst.Attribute):
+        receiver = dotted_name(value.value)
+        return None if receiver in ("self", "cls") or value.attr.value.startswith("__") else value.attr.value
+    if not isinstance(value, cst.Call) or not value.args:
+        return _section(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value == "copy" else None
+    name = dotted_name(value.func) or ""
+    first = value.args[0].value
+    if name.rsplit(".", 1)[-1] in _MAPPING_COPIES and value.args[0].keyword is None:
+        return _section(first)
+    named = value.args[1].value if name == "getattr" and len(value.args) >= 2 else \
+        first if isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" else None
+    return named.evaluated_value if isinstance(named, cst.SimpleString) and isinstance(named.evaluated_value, str) \
+        else None
 
 
 def _data_name(name: str) -> bool:

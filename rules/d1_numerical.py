@@ -56,7 +56,7 @@ values counted 0.5, the middle of what they could be; uncovered elements left ou
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import Callable, cast
 
 import sympy
 
@@ -65,7 +65,8 @@ from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_line,
                                    calls_by_short, expression_value, live_reads, overridden_by, passed_for,
-                                   passed_keywords, resolve_expression, resolve_source, result_name)
+                                   passed_keywords, resolve_expression, resolve_source, result_name,
+                                   unpacked_passes)
 from extractors.values import is_number
 from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
@@ -634,6 +635,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
+        unpassed = _unread_beside_unpacking(real, atom, index, liveness)
+        if unpassed is not None:  # estimated as the trace it most likely is, never settled as one
+            return ValueOutcome(value, AMBIGUOUS, (unpassed,),
+                                f"bound at {unpassed.ref}, which no code reads by name; beside calls unpacking "
+                                f"mappings of keys static reading does not know ({index.unpackings[0].callee}(**...)), "
+                                f"code may reach it or compute the value otherwise", estimate=d1_elements.TRACE)
         # the claimed value is only a trace; what does the running code use instead?
         used = sorted((f for f in agreeing if _differs(atom, f.value) and _may_contradict(f, index)
                        and liveness(f) != DEAD and _is_read(f, index) and stub_around(index, f) is None
@@ -1577,9 +1584,9 @@ def _identifier_words(index: RepositoryIndex) -> frozenset[str]:
 
 
 def _may_be_read(fact: Fact, index: RepositoryIndex) -> bool:
-    """Whether code may read the binding: ``_is_read``, or any config key when some call unpacks a mapping of
-    unknown keys (``RepositoryIndex.dynamic_unpacking``); never a parameter default its function does not read."""
-    return not _never_read(fact, index) and (index.dynamic_unpacking or _is_read(fact, index))
+    """Whether code may read the binding: ``_is_read``, or a key a call unpacking a mapping of unknown keys may pass
+    (``extractors.provenance.unpacked_passes``); never a parameter default its function does not read."""
+    return not _never_read(fact, index) and (index.analysis(unpacked_passes).may_pass(fact) or _is_read(fact, index))
 
 
 def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
@@ -1587,16 +1594,31 @@ def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
     return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact))
 
 
+def _unread_beside_unpacking(real: list[Fact], atom: Atom, index: RepositoryIndex,
+                             liveness: Callable[[Fact], str]) -> Fact | None:
+    """The first binding of the claimed value that code may run and that is neither overridden nor a parameter its
+    function ignores, when the repository has calls unpacking mappings of keys static reading does not know
+    (``RepositoryIndex.unpackings``): ``None`` otherwise. Such a binding nothing reads by name is left open, never
+    settled as a trace or a drift: where code hands settings on as mappings, it may also compute the quantity itself
+    (a padding length worked out as ``seq_len - n - p``, a backbone a library builds from its name), which the
+    binding's being unread does not rule out. Never in a program whose every entry point fails at import (nothing
+    runs to compute anything: ``CallGraph.halted``)."""
+    if not index.unpackings or index.analysis(build_call_graph).halted:
+        return None
+    return next((f for f in real if liveness(f) != DEAD and not _never_read(f, index)
+                 and _override(f, atom, index) is None), None)
+
+
 def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
     """Whether code reads the binding's name (a config field, a module constant, a key) only where no entry point
     reaches (``extractors.provenance.live_reads``): an experiment nothing calls reads the setting, nothing that runs
     does, so its value is a trace. Never for the kinds that are read where they are written (a keyword, a call, a
-    loop, a launcher's option, a stack, a ``.get`` default), nor when calls unpack mappings of keys static reading
-    does not know (``RepositoryIndex.dynamic_unpacking``), nor for a parameter's default, which its own function
+    loop, a launcher's option, a stack, a ``.get`` default), nor for a key a call unpacking a mapping of unknown keys
+    may pass (``extractors.provenance.unpacked_passes``), nor for a parameter's default, which its own function
     reads (``Fact.unread`` says when it does not). Always, in a program whose every entry point fails at import."""
     if index.analysis(build_call_graph).halted:
         return True  # every entry point fails at import: no code reads anything (``CallGraph.halted``)
-    if fact.kind in _READ_IN_PLACE or fact.kind == K.DEFAULT or index.dynamic_unpacking \
+    if fact.kind in _READ_IN_PLACE or fact.kind == K.DEFAULT or index.analysis(unpacked_passes).may_pass(fact) \
             or fact.path.startswith(K.UNNAMED_HOLDER + "."):
         return False
     names = [n for n in (fact.name, fact.name.replace("-", "_")) if n in index.read_sites]

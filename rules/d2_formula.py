@@ -93,6 +93,7 @@ from extractors.callgraph.model import DEAD
 from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
 from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value,
                                  successor_index)
+from extractors.provenance import unpacked_passes
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import equivalence, names, operations, traces
@@ -1385,8 +1386,8 @@ def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
 def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
     """Analysis provider: for each library implementation the repository realises, where: the first call of one of
     its ``calls`` in a function the call graph does not call dead (tests left out), else the first configuration
-    key among its ``keys`` (or a string value holding one of its ``values``) that code reads by name or through
-    dynamic unpacking (``**cfg``, which hands every key to a library)."""
+    key among its ``keys`` (or a string value holding one of its ``values``) that code reads by name or a call
+    unpacking a mapping may pass (``**cfg``: ``extractors.provenance.unpacked_passes``)."""
     records = [r for r in index.analysis(candidates) if not is_test_path(r.file)]
     dead = index.analysis(dead_functions)
     found: dict[str, CodeExpression] = {}
@@ -1422,7 +1423,8 @@ def _selects(implementation, fact) -> bool:
 
 def _read(index: RepositoryIndex, fact) -> bool:
     """A configuration key some code reads: by its name or a parent key's, or through dynamic unpacking."""
-    return index.dynamic_unpacking or any(index.reads.get(part, 0) > 0 for part in fact.path.split("."))
+    return index.analysis(unpacked_passes).may_pass(fact) or any(index.reads.get(part, 0) > 0
+                                                                 for part in fact.path.split("."))
 
 
 def _line_of(index: RepositoryIndex, record: FunctionRecord, call: str) -> int:

@@ -116,19 +116,41 @@ def test_child_nodes_are_libcst_children() -> None:
     assert seen > 500
 
 
-@pytest.mark.parametrize(("source", "dynamic"), [
-    ("def f(loader):\n    for batch in loader:\n        model(**batch)\n", False),  # a data batch, not settings
-    ("def f(cfg):\n    return Model(**cfg)\n", True),  # a mapping of unknown keys: any config key may pass
-    ("def f(x):\n    opts = {'a': 1, 'b': x}\n    return Model(**opts)\n", False),
-    ("def f(x, k):\n    opts = {'a': 1}\n    opts[k] = x\n    return Model(**opts)\n", True),
-    ("def f(x, o):\n    opts = dict(a=1)\n    opts.update(o)\n    return Model(**opts)\n", True),
-    ("def f(x, o):\n    opts = {'a': 1}\n    if o:\n        opts = load(o)\n    return Model(**opts)\n", True),
-    ("OPTS = {'a': 1}\ndef f():\n    return Model(**OPTS)\n", False),
-    ("m = Model(**vars(args))\n", True),
-    ("def f(**kwargs):\n    return g(**kwargs)\n", False),
+@pytest.mark.parametrize(("source", "unpackings"), [
+    ("def f(loader):\n    for batch in loader:\n        model(**batch)\n", []),  # a data batch, not settings
+    ("def f(cfg):\n    return Model(**cfg)\n", [("Model", None)]),  # a mapping of unknown keys
+    ("def f(x):\n    opts = {'a': 1, 'b': x}\n    return Model(**opts)\n", []),
+    ("def f(x, k):\n    opts = {'a': 1}\n    opts[k] = x\n    return Model(**opts)\n", [("Model", None)]),
+    ("def f(x, o):\n    opts = dict(a=1)\n    opts.update(o)\n    return Model(**opts)\n", [("Model", None)]),
+    ("def f(x, o):\n    opts = {'a': 1}\n    if o:\n        opts = load(o)\n    return Model(**opts)\n",
+     [("Model", None)]),
+    ("OPTS = {'a': 1}\ndef f():\n    return Model(**OPTS)\n", []),
+    ("m = Model(**vars(args))\n", [("Model", None)]),
+    ("def f(**kwargs):\n    return g(**kwargs)\n", []),
+    # the section the mapping sits under, where the code names it
+    ("m = ModelConfig(**cfg.get('model', {}))\nd = DataConfig(**cfg['data'])\nt = Trainer(**cfg.training)\n",
+     [("ModelConfig", "model"), ("DataConfig", "data"), ("Trainer", "training")]),
+    ("def f(cfg):\n    opts = dict(cfg['optim'])\n    return make(**opts)\n", [("make", "optim")]),
+    ("m = Net(**OmegaConf.to_container(cfg.net, resolve=True))\n", [("Net", "net")]),
+    ("class T:\n    def run(self):\n        return build(**self.cfg)\n", [("build", None)]),  # maybe all of it
+    # a classmethod building its own class
+    ("class Config:\n    @classmethod\n    def load(cls, d):\n        return cls(**d)\n", [("Config", None)]),
 ])
-def test_only_mappings_of_unknown_keys_make_every_config_key_readable(source: str, dynamic: bool) -> None:
-    assert extract_source(source, "a.py").dynamic_unpacking is dynamic
+def test_calls_unpacking_mappings_of_unknown_keys_are_recorded_with_their_section(
+        source: str, unpackings: list[tuple[str, str | None]]) -> None:
+    assert [(u.callee, u.section) for u in extract_source(source, "a.py").unpackings] == unpackings
+
+
+def test_keyword_parameters_are_what_a_call_may_pass_by_name() -> None:
+    source = ("from dataclasses import dataclass\n"
+              "@dataclass\nclass ModelConfig:\n    width: int = 64\n    depth: int = 4\n"
+              "@dataclass\nclass Large(ModelConfig):\n    heads: int = 8\n"
+              "class Net:\n    def __init__(self, width, *, act='relu'):\n        self.width = width\n"
+              "def train(model, lr=1e-3, **extra):\n    return model\n"
+              "def evaluate(model, /, split='test'):\n    return model\n")
+    assert extract_source(source, "a.py").keyword_parameters == {
+        "ModelConfig": frozenset({"width", "depth"}), "Large": None, "Net": frozenset({"width", "act"}),
+        "train": None, "evaluate": frozenset({"split"})}
 
 
 def test_a_written_out_mapping_passes_its_entries_as_keywords_of_the_call() -> None:
@@ -184,10 +206,10 @@ def test_a_dict_passed_as_a_keyword_gives_keywords_of_the_call() -> None:
 
 def test_a_loop_variable_over_data_unpacked_into_a_call_is_data() -> None:
     # any name will do for a batch (for b in loader), but a loop over configurations may pass any config key
-    assert not extract_source("def f(loader):\n    for b in loader:\n        model(**b)\n", "a.py").dynamic_unpacking
+    assert not extract_source("def f(loader):\n    for b in loader:\n        model(**b)\n", "a.py").unpackings
     assert not extract_source("def f():\n    for b in tqdm(self.train_dataloader):\n        model(**b)\n",
-                              "a.py").dynamic_unpacking
-    assert extract_source("def f(configs):\n    for c in configs:\n        Model(**c)\n", "a.py").dynamic_unpacking
+                              "a.py").unpackings
+    assert extract_source("def f(configs):\n    for c in configs:\n        Model(**c)\n", "a.py").unpackings
 
 
 def test_parameter_reads_say_which_parameters_a_body_reads() -> None:
@@ -260,3 +282,27 @@ def test_a_loop_variable_passed_on_is_found_among_many_same_named_bindings(tmp_p
     assert [(f.kind, f.value) for f in resolve_source(index, passed[6])] == [("loop", (1.0, 0.2))]
     # twice binds acc twice: not the loop's values (the other bindings of the name decide)
     assert [f.kind for f in resolve_source(index, passed[13])] == ["assignment"]
+
+
+def test_unpacked_mappings_pass_only_keys_their_section_and_callee_take(tmp_path) -> None:
+    from extractors.provenance import unpacked_passes
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "config.yaml").write_text("model:\n  width: 8\n  unused_width: 4\ntraining:\n  epochs: 3\n"
+                                          "  batch_size: 2\neval:\n  n_samples: 10\n", encoding="utf-8")
+    (tmp_path / "train.py").write_text(
+        "from dataclasses import dataclass\nimport argparse\n"
+        "@dataclass\nclass ModelConfig:\n    width: int = 4\n    unused_width: int = 2\n"
+        "def fit(model, epochs=1, batch_size=4):\n    return [model for _ in range(epochs)]\n"
+        "def main(cfg):\n    mc = ModelConfig(**cfg['model'])\n    fit(mc.width, **cfg['training'])\n"
+        "    args = argparse.Namespace(**cfg)\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    passes = index.analysis(unpacked_passes)
+    assert not passes.anything
+    passed = sorted(f.path for f in index.facts if f.kind == "config" and passes.may_pass(f))
+    # model.width: a field something reads; training.epochs: a parameter fit reads; not batch_size (fit never reads
+    # it), not the model's unread field, not the evaluation section nothing unpacks; the Namespace takes none
+    assert passed == ["model.width", "training.epochs"]
+    (tmp_path / "run.py").write_text("def run(fn, cfg):\n    return fn(**cfg)\n", encoding="utf-8")
+    assert build_index(tmp_path, names.normalise).analysis(unpacked_passes).anything  # callee and section unknown
