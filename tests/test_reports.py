@@ -230,14 +230,14 @@ def test_sabench_format_is_accepted_by_the_schema_and_averages_as_sabench_does(r
 
 
 def test_our_sabench_schema_accepts_sabench_own_result_files():
-    """The schema copy is SA-Bench's: its published result files pass (the first three of each config: all 360 take
-    over a minute), and average as stated."""
+    """The schema copy is SA-Bench's: its published result files pass (the first three of each config present: all
+    360 take over a minute; a copy may leave out the three held-out configs), and average as stated."""
     files = sorted(RUNS.glob("*/*/repo/result/*-sau-score.json"))
     if not files:
         pytest.skip("SA-Bench's runs are not on this machine")
     configs = sorted({path.relative_to(RUNS).parts[0] for path in files})
     sample = [path for config in configs for path in sorted(RUNS.glob(f"{config}/*/repo/result/*-sau-score.json"))[:3]]
-    assert len(configs) == 12 and len(sample) == 36
+    assert len(configs) in (9, 12) and len(sample) == 3 * len(configs)
     for path in sample:
         data = json.loads(path.read_text(encoding="utf-8"))
         jsonschema.validate(data, SABENCH_SCHEMA)
