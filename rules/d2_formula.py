@@ -152,6 +152,8 @@ class FormulaResult:
     # a near candidate whose names follow the glossary (all of them, or most for one equal to the formula): the
     # formula's quantities computed together, which a shape met by chance (any a - b * c) is not
     supported: bool = False
+    # equivalent where only most of the names follow the glossary (``_accepted``): counted, never settled on
+    tentative: bool = False
 
 
 def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> Verdict:
@@ -229,9 +231,12 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         score = share_score(sum(r.credit for r in results), len(results))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else None
-        status = Status.SETTLED if sau.complete else Status.UNRESOLVED
+        tentative = any(r.tentative for r in results)
+        status = Status.SETTLED if sau.complete and not tentative else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
+        if tentative:
+            reason += "; some names of the matching code are not the glossary's"
         return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
                        trace=traces.formulas(results, scope, index))
     return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
@@ -500,6 +505,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                          on_target, tied, lhs is not None):
                 if not dead:
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
+                    # a name the glossary does not tie to its symbol may be another quantity of the same shape
+                    # (W_0 read off ``last_hidden_state``): the match counts, but settles nothing
+                    result.tentative = hinted < len(claim.symbols) and not on_target
                     search.found_in.add(_owner(candidate))
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 if unreached is None:
