@@ -152,8 +152,8 @@ PARAMETER_SCOPE = "<parameter>"  # before a scope: a read there of a name the fu
 @dataclass
 class FileFacts:
     """What one file yields: its facts, its calls, identifier reads, and its calls unpacking mappings of unknown keys
-    (``unpackings``: ``Unpacking``). ``reads`` counts names and attributes loaded and identifier-like strings (a key read by
-    ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
+    (``unpackings``: ``Unpacking``). ``reads`` counts names and attributes loaded and identifier-like strings (a key
+    read by ``cfg["lr"]``); ``names_read`` only the names and attributes loaded, and attributes read by name
     (``getattr(module, "lr")``): what can read a plain variable; ``plain_names_read`` only the plain names loaded
     (``lr``, not ``cfg.lr``): what cannot read a configuration key; ``read_scopes`` each read name's scopes (the
     dotted class/function paths reading it, ``""`` at module level, ``IMPORT_SCOPE`` for an import statement naming
