@@ -504,8 +504,8 @@ class _FactVisitor(Visitor):
             if not isinstance(element, cst.DictElement):
                 continue
             key = element.key
-            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
-                name = key.evaluated_value
+            if (text := _string(key)) is not None:
+                name = text
                 if not _renames(element.value):
                     self.dict_keys.add(id(key))  # a key map's key is read (visit_SimpleString); others bind
             elif isinstance(key, (cst.Integer, cst.Float)):
@@ -564,9 +564,8 @@ class _FactVisitor(Visitor):
         if not callee and isinstance(node.func, cst.Attribute):
             last = node.func.attr.value  # a method of a computed receiver: cfg.get("train", {}).get("lr", 1e-4)
         if last == "get" and len(node.args) == 2 and node.args[0].keyword is None:
-            key = node.args[0].value
-            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
-                read = key.evaluated_value
+            read = _string(node.args[0].value)
+            if read is not None:
                 owner = _lookup_path(node.func.value) if isinstance(node.func, cst.Attribute) else None
                 # a dotted key (cfg.get("model.width", 64)) reads its last part, as a config file nests it
                 self._record(read.rsplit(".", 1)[-1], f"{owner}.get.{read}" if owner else f"{callee}.{read}",
@@ -577,11 +576,10 @@ class _FactVisitor(Visitor):
                 self._record("image_channels", f"{callee or last}.image_channels", mode, K.KEYWORD, node,
                              context=callee or last, value=_MODE_CHANNELS[str(mode.evaluated_value)])
         if callee == "getattr" and len(node.args) == 3 and all(a.keyword is None for a in node.args):
-            key = node.args[1].value  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
-            if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
+            key = _string(node.args[1].value)  # getattr(cfg, "lr", 1e-3): the default of a read, like .get
+            if key is not None:
                 owner = dotted_name(node.args[0].value) or ""
-                self._record(key.evaluated_value, f"{owner}.{key.evaluated_value}", node.args[2].value,
-                             K.GET_DEFAULT, node)
+                self._record(key, f"{owner}.{key}", node.args[2].value, K.GET_DEFAULT, node)
         for arg in node.args:
             if arg.keyword is not None and not arg.star:
                 if isinstance(arg.value, cst.Dict):
@@ -617,14 +615,12 @@ class _FactVisitor(Visitor):
         return tuple(out)
 
     def _argparse(self, node: cst.Call) -> None:
-        options = [a.value.evaluated_value for a in node.args
-                   if a.keyword is None and isinstance(a.value, cst.SimpleString)
-                   and isinstance(a.value.evaluated_value, str)]
+        options = [text for a in node.args if a.keyword is None and (text := _string(a.value)) is not None]
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         dest = keywords.get("dest")
         bare = [o for o in options if not o.startswith("-")]
-        if isinstance(dest, cst.SimpleString) and isinstance(dest.evaluated_value, str):
-            name = dest.evaluated_value
+        if (text := _string(dest)) is not None:
+            name = text
         elif bare and len(options) > 1:  # click: the parameter's name beside its flags
             name = bare[0]
         else:
@@ -703,8 +699,8 @@ class _FactVisitor(Visitor):
 def _renames(value: cst.BaseExpression) -> bool:
     """Whether a dict entry's value is an identifier string: the entry renames a key (``{"batch_size":
     "train_batch_size"}``, a key map code applies to a loaded config), so its key is a key the code reads."""
-    return isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str) \
-        and bool(_IDENTIFIER.match(value.evaluated_value))
+    text = _string(value)
+    return text is not None and bool(_IDENTIFIER.match(text))
 
 
 def _indexed(node: cst.Dict) -> tuple | None:
@@ -712,10 +708,10 @@ def _indexed(node: cst.Dict) -> tuple | None:
     (``extractors.values.indexed_sequence``), else ``None``."""
     entries = []
     for element in node.elements:
-        if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
-                and isinstance(element.key.evaluated_value, str)):
+        key = _string(element.key) if isinstance(element, cst.DictElement) else None
+        if key is None:
             return None
-        entries.append((element.key.evaluated_value, fold(element.value)))
+        entries.append((key, fold(element.value)))
     return indexed_sequence(entries)
 
 
@@ -738,6 +734,12 @@ def _other_paths(paths: list[cst.BaseExpression], name: str) -> list[cst.BaseExp
     return [p for p in paths if not _mentions(p, name)]
 
 
+def _string(node: cst.BaseExpression | None) -> str | None:
+    """The text of a plain string literal (``"lr"``), ``None`` for anything else (bytes, an f-string, a name)."""
+    return node.evaluated_value if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str) \
+        else None
+
+
 # Calls returning a plain copy of the mapping they are given (builtins, copy, OmegaConf, dataclasses)
 _MAPPING_COPIES = frozenset({"dict", "deepcopy", "copy", "to_container", "asdict"})
 
@@ -746,10 +748,8 @@ def _section(value: cst.BaseExpression) -> str | None:
     """The key a mapping sits under where the code names it: ``"model"`` for ``cfg["model"]``, ``cfg.get("model",
     {})``, ``getattr(cfg, "model")``, ``cfg.model`` and copies of them (``_MAPPING_COPIES``, ``.copy()``); ``None``
     for anything else, an attribute of ``self`` among them (``self.cfg`` may hold the whole configuration)."""
-    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index):
-        key = value.slice[0].slice.value
-        return key.evaluated_value if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str) \
-            else None
+    if isinstance(value, cst.Subscript):
+        return _target_name(value)[0]
     if isinstance(value, cst.Attribute):
         receiver = dotted_name(value.value)
         return None if receiver in ("self", "cls") or value.attr.value.startswith("__") else value.attr.value
@@ -762,8 +762,7 @@ def _section(value: cst.BaseExpression) -> str | None:
         return _section(first)
     named = value.args[1].value if name == "getattr" and len(value.args) >= 2 else \
         first if isinstance(value.func, cst.Attribute) and value.func.attr.value == "get" else None
-    return named.evaluated_value if isinstance(named, cst.SimpleString) and isinstance(named.evaluated_value, str) \
-        else None
+    return _string(named)
 
 
 def _data_name(name: str) -> bool:

@@ -443,14 +443,19 @@ def test_bytes_python_refuses(tmp_path) -> None:
     assert graph.liveness("uses_others.main") == LIVE
 
 
+def _model_and_check(root, check: str) -> None:
+    """A module of two functions (``attend``, ``norm``) and a test file at ``check`` (a path below ``root``) whose
+    ``__main__`` block calls ``attend``."""
+    (root / "model.py").write_text("def attend(x):\n    return x\n\n\ndef norm(x):\n    return x\n")
+    (root / check).parent.mkdir(parents=True, exist_ok=True)
+    (root / check).write_text("from model import attend\n\nif __name__ == '__main__':\n    attend(1)\n")
+
+
 def test_a_test_file_enters_only_through_its_main_block(tmp_path) -> None:
     # `python scripts/test_model.py` may run what its __main__ block calls (readers differ on whether a check is part
     # of the experiment: maybe, never dead); a pytest file is no entry point
-    (tmp_path / "model.py").write_text("def attend(x):\n    return x\n\n\ndef norm(x):\n    return x\n")
+    _model_and_check(tmp_path, "scripts/test_model.py")
     (tmp_path / "prepare.py").write_text("if __name__ == '__main__':\n    print(1)\n")
-    (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "test_model.py").write_text(
-        "from model import attend\n\nif __name__ == '__main__':\n    attend(1)\n")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_norm.py").write_text("from model import norm\n\n\ndef test_norm():\n    norm(1)\n")
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
@@ -463,10 +468,7 @@ def test_a_test_file_enters_only_through_its_main_block(tmp_path) -> None:
 
 def test_a_test_file_alone_leaves_a_library_a_library(tmp_path) -> None:
     # only a check run by hand: nothing is claimed dead (CONVENTIONS: no entry point)
-    (tmp_path / "model.py").write_text("def attend(x):\n    return x\n\n\ndef norm(x):\n    return x\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_model.py").write_text(
-        "from model import attend\n\nif __name__ == '__main__':\n    attend(1)\n")
+    _model_and_check(tmp_path, "tests/test_model.py")
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert not graph.runnable
     assert graph.liveness("model.attend") == MAYBE
