@@ -523,10 +523,10 @@ class _FactVisitor(Visitor):
 
     # -- calls ---------------------------------------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> None:
-        callee = dotted_name(node.func) or ""
+        callee = self._receiver(dotted_name(node.func) or "")  # cls(lr=...) in a classmethod builds the class
         last = callee.rsplit(".", 1)[-1]
         self.not_references.add(id(node.func))
-        unpacked = [self._unpacked(arg.value, self._receiver(callee)) for arg in node.args if arg.star == "**"]
+        unpacked = [self._unpacked(arg.value, callee) for arg in node.args if arg.star == "**"]
         mappings = [m for u in unpacked if u is not None for m in u]
         if callee:
             line, end = self._lines(node)

@@ -3,16 +3,21 @@
 Per claimed value (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 
 - **matched**: a fact under an agreeing or narrower name (``rules.names``) holds the value. Generic names (``K``,
-  ``alpha``: one letter, a lone Greek letter or generic word) are reused across components, so they never settle:
+  ``alpha``: one letter, a lone Greek letter or generic word) are reused across components, so they rarely settle:
   a value bound only under a generic name, or a different value there, leaves the value ambiguous (unless the atom's
-  ``used_in`` places it: there generic names bind). If nothing in the code reads any such fact (a config key or
-  constant no code mentions; ARCHITECTURE.md: "a config value nothing reads is a trace"), or every such fact sits in
-  code no entry point reaches (``extractors.provenance``), or is an argparse default the launcher overrides, it counts
-  as a trace, **unused** (0.25), unless the code unpacks dictionaries dynamically (``**cfg``), where reads cannot be
-  seen. Names with a qualifier word (``min_lr`` for ``lr``), and the claim's name without a one-letter subscript
-  (``alpha_init`` for ``alpha_A_init``), match only when the claim's own name is bound nowhere; the latter show a
-  drift only when the claimed value occurs nowhere else in code (no other binding can give the part its own value). A
-  generic name holding two distinctive claimed values (``S`` bound to 9 and 81) binds as the claim's.
+  ``used_in`` places it: there generic names bind), except that the claim's own name, when it is a generic symbol
+  (the paper's ``K``), binds where code that runs binds it to no value the paper does not claim for it
+  (``Atom.elsewhere``: another experiment's claimed ``alpha`` is that experiment's). A match whose sibling
+  construction of a repository class binds a value no claim gives the quantity (``PGConfig(iterations=1000)`` beside
+  the claimed 2000), while the claim names neither, stays ambiguous (``_unclaimed_sibling``). If nothing in the code
+  reads any such fact (a config key or constant no code mentions; ARCHITECTURE.md: "a config value nothing reads
+  is a trace"), or every such fact sits in code no entry point reaches (``extractors.provenance``), or is an
+  argparse default the launcher overrides, it counts as a trace, **unused** (0.25), unless the code unpacks
+  dictionaries dynamically (``**cfg``), where reads cannot be seen. Names with a qualifier word (``min_lr`` for
+  ``lr``), and the claim's name without a one-letter subscript (``alpha_init`` for ``alpha_A_init``), match only
+  when the claim's own name is bound nowhere; the latter show a drift only when the claimed value occurs nowhere else
+  in code (no other binding can give the part its own value). A generic name holding two distinctive claimed values
+  (``S`` bound to 9 and 81) binds as the claim's.
   Pass-through bindings (``max_seq_len=args.ctx``) take the value their source binds (``resolve_source``). A library
   choice (``AdamW``) also matches a live call of that callee; a product quantity (global batch) matches when its
   factors multiply out (``rules.quantities``).
@@ -563,7 +568,7 @@ def _complement(atom: Atom, value: int | float, index: RepositoryIndex, own: Val
     a complement matched beside a drift of the claim's own names (two forms of one quantity disagreeing)."""
     rest_value = round(1 - value, 12)  # 1 - 0.9 is 0.09999999999999998 in floating point
     rest = replace(atom, name=atom.complement[0], aliases=atom.complement[1:], values=(rest_value,), complement=(),
-                   percent=False)
+                   percent=False, elsewhere=())
     other = _decide_named(rest, rest_value, index, None, statement)
     shown = f"as its complement {rest.name}={show_value(rest_value)}"
     if other.outcome == MATCHED and own.outcome != DRIFT:
@@ -632,6 +637,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, (effective[0], unknown),
                                 f"the default at {effective[0].ref} holds it, but the call at {unknown.ref} passes "
                                 f"another value for it, which static reading does not know")
+        sibling = _unclaimed_sibling(atom, effective, live, index, statement) if effective else None
+        if sibling is not None:  # the claim's run may be the sibling binding a value no claim gives the quantity
+            return ValueOutcome(value, AMBIGUOUS, (effective[0], sibling),
+                                f"bound at {_at(effective[0])}, but its sibling {_sibling_label(sibling, index)} binds "
+                                f"{show_value(sibling.value)} at {_at(sibling)}, a value no claim of the paper gives "
+                                f"the quantity, and the claim names neither")
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
@@ -714,6 +725,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         why = _why_unsure(unsure[0], index)
         return ValueOutcome(value, AMBIGUOUS, tuple(unsure),
                             f"code binds {show_value(unsure[0].value)} at {_at(unsure[0])}, {why}")
+    symbol = _own_symbol(atom, weak_matches, found.weak, index)
+    if symbol:
+        return ValueOutcome(value, MATCHED, tuple(symbol),
+                            f"bound at {_at(symbol[0])} under the claim's own symbol {atom.name!r}, which code that "
+                            f"runs binds to no value the paper does not claim for it",
+                            consumers=_consumers(symbol, index))
     if weak_matches:
         return ValueOutcome(value, AMBIGUOUS, tuple(weak_matches),
                             f"only the generic name {weak_matches[0].name!r} binds it, at {weak_matches[0].ref}")
@@ -1214,6 +1231,62 @@ def _sibling_spread(different: list[Fact], index: RepositoryIndex,
     for fact in sorted((f for facts in spread.values() for f in facts), key=_evidence_order):
         first.setdefault(value_key(fact.value), fact)
     return list(first.values()), chosen
+
+
+def _unclaimed_sibling(atom: Atom, effective: list[Fact], live: list[Fact], index: RepositoryIndex,
+                       statement: str) -> Fact | None:
+    """A live, read binding of the claim's own names, in a sibling of each binding holding the claimed value
+    (``_sibling_family``: ``PGConfig(iterations=1000)`` for one experiment beside ``PGConfig(iterations=2000)`` for
+    another), whose value neither this claim nor another claim of the paper gives the quantity (``Atom.elsewhere``),
+    when the claim's ``statement`` selects none of the matching siblings (``_sibling_spread``); else ``None``. The
+    claim's own run may be that sibling: the match is no longer sure (the sibling-wise reading a drift gets). Only
+    for a claim of one value (with several, the siblings are the claim's variants, and a value none of them claims
+    is one variant's drift), and only among constructions of the repository's own classes and functions (library
+    layers built several times are parts of one model, not runs: a downsampling ``Conv3d`` beside 3x3x3 blocks;
+    fields of two config classes or settings of two functions are as often two components as two runs)."""
+    if atom.kind != AtomKind.SCALAR or len(atom.values) != 1:
+        return None
+    own = index.analysis(_repository_names)
+    rivals = [f for f in live if f.value is not None and _differs(atom, f.value)
+              and not any(_holds(atom, v, f.value) for v in atom.elsewhere) and not _running_total(f)
+              and _may_contradict(f, index) and _is_read(f, index) and _override(f, atom, index) is None]
+    found = None
+    for fact in effective:
+        family = _sibling_family(fact, index)
+        if family is None or family[0] != "call" or family[1].rsplit(".", 1)[-1] not in own:
+            return None
+        label = _sibling_label(fact, index)
+        mine = [f for f in rivals if _sibling_family(f, index) == family
+                and _sibling_label(f, index) != label]
+        if not mine:
+            return None
+        spread = _sibling_spread([*mine, fact], index, statement)
+        if spread is not None and any(c is fact for c in spread[1]):
+            return None  # the claim names the matching sibling
+        found = found or sorted(mine, key=_evidence_order)[0]
+    return found
+
+
+def _own_symbol(atom: Atom, matches: list[Fact], weak: list[Fact], index: RepositoryIndex) -> list[Fact]:
+    """The bindings among ``matches`` (generic-name facts holding the claimed value) under the claim's own name,
+    when that name is a generic symbol (``K``, ``alpha``: the paper's own letter), that are live, read and not
+    replaced, provided no other live binding of that symbol outside tests holds a value that neither this claim nor
+    another claim of the paper gives the quantity (``Atom.elsewhere``: ``alpha = 0.4`` in one experiment beside a
+    claimed ``alpha = 0.1`` in another). A symbol code uses only for the paper's values of it is the quantity;
+    one also bound to other values may mean something else there. Empty otherwise."""
+    own = names.normalise(atom.name)
+    if not names.is_generic(atom.name):
+        return []
+    liveness = index.analysis(binding_liveness)
+    held = sorted((f for f in matches if names.normalise(f.name) == own and liveness(f) != DEAD and not _is_test(f)
+                   and _may_be_read(f, index) and not _read_only_dead(f, index) and _override(f, atom, index) is None
+                   and stub_around(index, f) is None), key=_evidence_order)
+    if not held:
+        return []
+    others = [f for f in weak if names.normalise(f.name) == own and liveness(f) != DEAD and not _is_test(f)
+              and all(f is not m for m in matches)
+              and (f.value is None or not any(_holds(atom, v, f.value) for v in atom.elsewhere))]
+    return [] if others else held
 
 
 def _unbound_sibling(shown: list[Fact], index: RepositoryIndex) -> str | None:

@@ -9,7 +9,7 @@ a *status* saying who decided it and a *drift* kind saying what went wrong.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Union, cast
 
@@ -200,7 +200,9 @@ class Atom:
     code placed in its own variant's class, function or module binds it. ``complement`` names a quantity code may
     set instead that holds one minus the claimed fraction (a target risk ``alpha = 0.4`` for a threshold
     ``lambda < 0.6`` where the loss is ``1 - lambda``; a miscoverage 0.1 for 90% coverage): its first name is the
-    quantity's, the rest aliases, as ``name`` and ``aliases`` are.
+    quantity's, the rest aliases, as ``name`` and ``aliases`` are. ``elsewhere`` holds the values the paper's other
+    SAUs claim for a quantity sharing a name or alias with this one (case aside), none of this atom's own: the values
+    of the paper's other runs (2000 iterations in one experiment, 3000 in another), filled in by ``PaperSpec``.
     """
 
     name: str
@@ -215,6 +217,7 @@ class Atom:
     of: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
     complement: tuple[str, ...] = ()
+    elsewhere: tuple[Value, ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""
@@ -270,6 +273,44 @@ class PaperSpec:
     venue: str
     saus: tuple[SAU, ...]
     origin: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "saus", _with_values_elsewhere(self.saus))
+
+
+def _with_values_elsewhere(saus: tuple[SAU, ...]) -> tuple[SAU, ...]:
+    """``saus`` with each D1 atom's ``Atom.elsewhere`` filled in: the values other SAUs of the paper claim for an atom
+    sharing a name with it (its name or an alias, case aside: ``stage1_1_steps`` and ``stage1_2_steps`` both
+    ``max_steps``) that the atom does not claim itself, in spec order; a range's from ranges only (each a (low, high)
+    pair), another atom's from scalars and sets."""
+    claimed: dict[tuple[str, bool], list[tuple[str, Value]]] = {}
+    for sau in saus:
+        for atom in sau.atoms:
+            for key in _quantity(atom):
+                claimed.setdefault(key, []).extend((sau.id, value) for value in _claimed(atom))
+    out = []
+    for sau in saus:
+        atoms = []
+        for atom in sau.atoms:
+            others: list[Value] = []
+            for owner, value in (item for key in _quantity(atom) for item in claimed[key]):
+                if owner != sau.id and value not in _claimed(atom) and value not in others:
+                    others.append(value)
+            atoms.append(replace(atom, elsewhere=tuple(others)))
+        out.append(replace(sau, checks={**sau.checks, "atoms": tuple(atoms)}) if atoms else sau)
+    return tuple(out)
+
+
+def _claimed(atom: Atom) -> tuple[Value, ...]:
+    """An atom's claimed values one by one; a range's as one (low, high) pair."""
+    return (tuple(atom.values),) if atom.kind == AtomKind.RANGE else atom.values
+
+
+def _quantity(atom: Atom) -> list[tuple[str, bool]]:
+    """What ``_with_values_elsewhere`` links atoms by: each of its names (case aside), with whether the values are
+    ranges."""
+    ranged = atom.kind == AtomKind.RANGE
+    return list(dict.fromkeys((name.lower(), ranged) for name in (atom.name, *atom.aliases)))
 
 
 @dataclass(frozen=True)

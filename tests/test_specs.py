@@ -46,3 +46,11 @@ def test_spec_covers_every_sabench_claim_once_in_our_words(path):
         assert sau.dimension == dimension, sau.id
         ratio = difflib.SequenceMatcher(None, sau.statement.lower(), claim.lower()).ratio()
         assert ratio < MAX_SIMILARITY, f"{sau.id}: statement copies SA-Bench's sentence (similarity {ratio:.2f})"
+
+
+def test_atoms_know_the_values_other_claims_give_their_quantity():
+    """``PaperSpec`` fills ``Atom.elsewhere``: the values the paper's other SAUs claim under the same atom name."""
+    spec = load_project_spec(Path(__file__).parent / "fixtures/d1/own_symbol/spec.yaml")
+    elsewhere = {sau.id: sau.atoms[0].elsewhere for sau in spec.saus}
+    assert elsewhere == {"D1-001": (0.1,), "D1-002": (0.4,), "D1-003": (), "D1-004": (3000,), "D1-005": (2000,),
+                         "D1-006": (20,), "D1-007": (10,), "D1-008": ()}
