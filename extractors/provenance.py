@@ -185,6 +185,41 @@ def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
     return UnpackedPasses(False, tuple(dict.fromkeys(routes)))
 
 
+def unloaded_configs(index: RepositoryIndex) -> frozenset[str]:
+    """Analysis provider: the configuration files (YAML, JSON, TOML files with ``K.CONFIG`` facts) no code can load:
+    no line of the repository's code (Python, notebook cells, shell scripts, task runners) and no launch of a README
+    holds the file's name, its stem, a folder of its path or its format's name (``config.yaml``, ``config``,
+    ``configs``, ``yaml``), case aside. Code loading a file names it somewhere, if only by folder, pattern or format
+    (``glob("configs/*.yaml")``, ``yaml.safe_load``); a file none of these reach is read by nothing, whatever
+    attributes of its keys' spellings code reads (``self.modes`` beside a ``modes:`` key)."""
+    configs = {f.file for f in index.facts if f.kind == K.CONFIG}
+    if not configs:
+        return frozenset()
+    code = [line.lower() for key, lines in index.lines.items() if _is_code_file(key) for line in lines]
+    code += [index.lines[launch.file][launch.line - 1].lower() for launch in index.launches
+             if launch.file in index.lines and 0 < launch.line <= len(index.lines[launch.file])]
+    text = "\n".join(code)
+    unloaded = set()
+    for path in configs:
+        parts = path.lower().split("/")
+        stem, _, suffix = parts[-1].rpartition(".")
+        words = {parts[-1], stem or parts[-1], *parts[:-1], *_FORMAT_WORDS.get(suffix, (suffix,))}
+        if not any(word and word in text for word in words):
+            unloaded.add(path)
+    return frozenset(unloaded)
+
+
+_FORMAT_WORDS = {"yaml": ("yaml", "yml"), "yml": ("yaml", "yml"), "json": ("json",), "toml": ("toml",)}
+_CODE_SUFFIXES = (".py", ".ipynb", ".sh", ".bash", ".zsh")
+
+
+def _is_code_file(key: str) -> bool:
+    """Whether an ``index.lines`` key is code that may load a file: a Python module, a notebook (or one of its
+    cells), a shell script or a task runner."""
+    path = key.partition("#")[0]
+    return path.endswith(_CODE_SUFFIXES) or path.rsplit("/", 1)[-1] in ("Makefile", "justfile")
+
+
 def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, bool, frozenset[tuple[str, str]]]]:
     """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether it is read as a setting
     at all (not only by import statements naming it, nor only as a function's own parameter), whether some such read

@@ -71,7 +71,7 @@ from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_a
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_line,
                                    calls_by_short, expression_value, live_reads, overridden_by, passed_for,
                                    passed_keywords, resolve_expression, resolve_source, result_name,
-                                   unpacked_passes)
+                                   unloaded_configs, unpacked_passes)
 from extractors.values import is_number
 from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
@@ -902,11 +902,14 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
     reached through a renaming pass-through (``StepLR(step_size=cfg.accum_grad_steps)``), not a keyword of a
     library call that is no known consumer of settings (``BLIP(image_size=224)``, a pretrained part's input size),
     and not a keyword that other live calls of the same callee leave at its default: their parameter may mean
-    another quantity than the claim's, or take several values. Such bindings still confirm a claimed value."""
+    another quantity than the claim's, or take several values; nor a key of a configuration file no code can load
+    (``extractors.provenance.unloaded_configs``). Such bindings still confirm a claimed value."""
     if fact.kind in (K.LOOP, K.STACK) or fact.via:  # a stack: other stacks of the layer may build other parts
         return False
     if _read_only_dead(fact, index):  # the value of a path that never runs, not the running one's
         return False
+    if fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs):
+        return False  # a file no code loads sets nothing that runs, as code no entry point reaches
     if fact.kind in (K.FIELD, K.DEFAULT):
         return _passed_unknown(fact, index) is None
     if fact.kind != K.KEYWORD:
@@ -1399,6 +1402,8 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
             return f"sits in an `if` arm no run takes: {graph.graph.nodes[branch]['why']}"
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
+    if index is not None and fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs):
+        return f"no code loads {fact.file} (no code names the file, its folder or its format)"
     if fact.unread or (index is not None and _never_read(fact, index)):
         owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
         return f"{owner} never reads its parameter {fact.name!r}"
@@ -1663,8 +1668,10 @@ def _may_be_read(fact: Fact, index: RepositoryIndex) -> bool:
 
 
 def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
-    """A parameter default its own function never reads, or a keyword passed to such a parameter."""
-    return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact))
+    """A parameter default its own function never reads, a keyword passed to such a parameter, or a key of a
+    configuration file no code can load (``extractors.provenance.unloaded_configs``)."""
+    return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact)) \
+        or (fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs))
 
 
 def _unread_beside_unpacking(real: list[Fact], atom: Atom, index: RepositoryIndex,

@@ -306,3 +306,21 @@ def test_unpacked_mappings_pass_only_keys_their_section_and_callee_take(tmp_path
     assert passed == ["model.width", "training.epochs"]
     (tmp_path / "run.py").write_text("def run(fn, cfg):\n    return fn(**cfg)\n", encoding="utf-8")
     assert build_index(tmp_path, names.normalise).analysis(unpacked_passes).anything  # callee and section unknown
+
+
+def test_a_config_file_no_code_names_is_not_loaded(tmp_path) -> None:
+    # the file, its stem, its folder and its format are all a loader could name; a README's prose loads nothing
+    from extractors.provenance import unloaded_configs
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "base.yaml").write_text("lr: 0.001\n", encoding="utf-8")
+    (tmp_path / "settings.json").write_text('{"epochs": 3}\n', encoding="utf-8")
+    (tmp_path / "README.md").write_text("Edit configs/base.yaml and settings.json.\n", encoding="utf-8")
+    (tmp_path / "train.py").write_text("class Model:\n    lr = 1e-3\n    def step(self):\n        return self.lr\n",
+                                       encoding="utf-8")
+    assert build_index(tmp_path, names.normalise).analysis(unloaded_configs) == {"configs/base.yaml",
+                                                                                  "settings.json"}
+    (tmp_path / "train.py").write_text("import glob, json\nFILES = glob.glob('configs/*')\n", encoding="utf-8")
+    assert build_index(tmp_path, names.normalise).analysis(unloaded_configs) == frozenset()
