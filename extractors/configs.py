@@ -117,7 +117,8 @@ def _resolve_merges(node: yaml.Node, loader: yaml.SafeLoader, seen: set[int]) ->
             last: dict[object, int] = {}
             for position, (key, _) in enumerate(current.value):
                 last[key.value if isinstance(key, yaml.ScalarNode) else id(key)] = position
-            current.value = [pair for position, pair in enumerate(current.value) if position in last.values()]
+            kept = set(last.values())  # once: a lookup in the dict's values per pair is quadratic
+            current.value = [pair for position, pair in enumerate(current.value) if position in kept]
             stack.extend(value for _, value in current.value)
         elif isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)

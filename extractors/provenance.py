@@ -16,6 +16,7 @@ through guesses, decorators or dynamic dispatch, or the repository has no runnab
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -189,9 +190,11 @@ def unloaded_configs(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: the configuration files (YAML, JSON, TOML files with ``K.CONFIG`` facts) no code can load:
     no line of the repository's code (Python, notebook cells, shell scripts, task runners) and no launch of a README
     holds the file's name, its stem, a folder of its path or its format's name (``config.yaml``, ``config``,
-    ``configs``, ``yaml``), case aside. Code loading a file names it somewhere, if only by folder, pattern or format
-    (``glob("configs/*.yaml")``, ``yaml.safe_load``); a file none of these reach is read by nothing, whatever
-    attributes of its keys' spellings code reads (``self.modes`` beside a ``modes:`` key)."""
+    ``configs``, ``yaml``) as a word (not inside a longer word: ``reconfigure`` names no ``config``), case aside,
+    and no code names a configuration library or loader that takes a path at run time (``config_loaders`` in
+    ``extractors/words.yaml``: ``OmegaConf.load(args.cfg)``). Code loading a file names it somewhere, if only by
+    folder, pattern or format (``glob("configs/*.yaml")``, ``yaml.safe_load``); a file none of these reach is read
+    by nothing, whatever attributes of its keys' spellings code reads (``self.modes`` beside a ``modes:`` key)."""
     configs = {f.file for f in index.facts if f.kind == K.CONFIG}
     if not configs:
         return frozenset()
@@ -199,12 +202,18 @@ def unloaded_configs(index: RepositoryIndex) -> frozenset[str]:
     code += [index.lines[launch.file][launch.line - 1].lower() for launch in index.launches
              if launch.file in index.lines and 0 < launch.line <= len(index.lines[launch.file])]
     text = "\n".join(code)
+
+    def named(word: str) -> bool:
+        return bool(word) and re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text) is not None
+
+    if any(named(word.lower()) for word in word_list("config_loaders")):
+        return frozenset()
     unloaded = set()
     for path in configs:
         parts = path.lower().split("/")
         stem, _, suffix = parts[-1].rpartition(".")
         words = {parts[-1], stem or parts[-1], *parts[:-1], *_FORMAT_WORDS.get(suffix, (suffix,))}
-        if not any(word and word in text for word in words):
+        if not any(named(word) for word in words):
             unloaded.add(path)
     return frozenset(unloaded)
 

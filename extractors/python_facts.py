@@ -121,6 +121,42 @@ def _child_contexts(node: Any) -> list[tuple[Any, object]]:
     return []
 
 
+def _positional_dataclass(node: cst.ClassDef) -> bool:
+    """Whether a class is a dataclass whose generated ``__init__`` takes its fields by position too (Python docs,
+    dataclasses: not with ``kw_only=True``); a pydantic model takes keywords only."""
+    for decorator in node.decorators:
+        call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+        name = dotted_name(call.func if call is not None else decorator.decorator)
+        if name in ("dataclass", "dataclasses.dataclass"):
+            return call is None or not any(arg.keyword is not None and arg.keyword.value == "kw_only"
+                                           and not (isinstance(arg.value, cst.Name) and arg.value.value == "False")
+                                           for arg in call.args)
+    return False
+
+
+def _init_fields(body) -> tuple[str, ...]:
+    """A dataclass's ``__init__`` parameters in order: its annotated fields, without ``ClassVar`` ones and those
+    declared with ``init=False`` (Python docs, dataclasses)."""
+    out = []
+    for line in body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            continue
+        for small in line.body:
+            if not (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)):
+                continue
+            annotation = dotted_name(small.annotation.annotation.value
+                                     if isinstance(small.annotation.annotation, cst.Subscript)
+                                     else small.annotation.annotation) or ""
+            if annotation.rsplit(".", 1)[-1] == "ClassVar":
+                continue
+            value = small.value
+            if isinstance(value, cst.Call) and any(
+                    arg.keyword is not None and arg.keyword.value == "init" for arg in value.args):
+                continue
+            out.append(small.target.value)
+    return tuple(out)
+
+
 class _FactVisitor(Visitor):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -246,6 +282,8 @@ class _FactVisitor(Visitor):
                                for small in line.body
                                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name))
             merge_signatures(self.found.keyword_parameters, {original_node.name.value: None if own_base else fields})
+            if not own_base and _positional_dataclass(original_node):
+                merge_signatures(self.found.signatures, {original_node.name.value: _init_fields(body)})
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         params = node.params

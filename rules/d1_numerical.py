@@ -1403,7 +1403,7 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
     if index is not None and fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs):
-        return f"no code loads {fact.file} (no code names the file, its folder or its format)"
+        return f"sits in {fact.file}, which no code loads (no code names the file, its folder or its format)"
     if fact.unread or (index is not None and _never_read(fact, index)):
         owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
         return f"{owner} never reads its parameter {fact.name!r}"

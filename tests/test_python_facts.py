@@ -324,3 +324,18 @@ def test_a_config_file_no_code_names_is_not_loaded(tmp_path) -> None:
                                                                                   "settings.json"}
     (tmp_path / "train.py").write_text("import glob, json\nFILES = glob.glob('configs/*')\n", encoding="utf-8")
     assert build_index(tmp_path, names.normalise).analysis(unloaded_configs) == frozenset()
+
+
+def test_a_config_file_is_loadable_where_code_names_a_loader_and_only_whole_words_name_it(tmp_path) -> None:
+    from extractors.provenance import unloaded_configs
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "config.yaml").write_text("epochs: 100\n", encoding="utf-8")
+    # "reconfigure" holds "config" inside a longer word: no mention of the file
+    (tmp_path / "train.py").write_text("RECONFIGURE = False\n", encoding="utf-8")
+    assert build_index(tmp_path, names.normalise).analysis(unloaded_configs) == {"config.yaml"}
+    # a loader taking its path at run time may load any configuration file
+    (tmp_path / "train.py").write_text("from omegaconf import OmegaConf\nconf = OmegaConf.load(ARGS.cfg)\n",
+                                       encoding="utf-8")
+    assert build_index(tmp_path, names.normalise).analysis(unloaded_configs) == frozenset()

@@ -305,6 +305,8 @@ class Resolver:
         owner = self.cg.functions.get(scope)
         cls = owner.class_name if owner else None
         if head in ("self", "cls") and cls:
+            if parts == ["cls"]:
+                return ("repo", cls)  # cls(...) in a classmethod builds its own class
             if len(parts) == 2:
                 method = self.find_method(cls, parts[1])
                 return ("repo", method) if method else self._instance_call(self._attr_type(cls, parts[1]))
