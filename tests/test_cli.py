@@ -186,6 +186,11 @@ def test_project_spec_errors_name_file_and_line(tmp_path):
     with pytest.raises(SpecError) as caught:
         load_project_spec(spec)
     assert str(caught.value) == f"{spec}:7: x-D1-001: variants must be a list of names beside values, one per value"
+    spec.write_text("benchmark_id: x\nslug: x\nsaus:\n  - id: x-D1-001\n    dimension: D1\n    atoms:\n"
+                    "      - {name: K, aliases: [k, ''], value: 4}\n")  # an empty alias would name nothing
+    with pytest.raises(SpecError) as caught:
+        load_project_spec(spec)
+    assert str(caught.value) == f"{spec}:7: x-D1-001: aliases must be a list of names"
 
 
 def test_settings_from_pyproject(tmp_path):

@@ -100,7 +100,7 @@ def _atom(data: object, entry: Entry) -> Atom:
     if not isinstance(about, (int, float)) or not 0 <= about < 1:
         raise at.error("about must be a relative tolerance in [0, 1)")
     aliases = data.get("aliases", [])
-    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+    if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
         raise at.error("aliases must be a list of names")
     used_in = data.get("in", [])
     if not isinstance(used_in, list) or not all(isinstance(u, str) and u.strip() for u in used_in):
