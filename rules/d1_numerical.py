@@ -908,7 +908,7 @@ def _may_contradict(fact: Fact, index: RepositoryIndex) -> bool:
         return False
     if _read_only_dead(fact, index):  # the value of a path that never runs, not the running one's
         return False
-    if fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs):
+    if _in_unloaded_config(fact, index):
         return False  # a file no code loads sets nothing that runs, as code no entry point reaches
     if fact.kind in (K.FIELD, K.DEFAULT):
         return _passed_unknown(fact, index) is None
@@ -1251,7 +1251,7 @@ def _unclaimed_sibling(atom: Atom, effective: list[Fact], live: list[Fact], inde
         return None
     own = index.analysis(_repository_names)
     rivals = [f for f in live if f.value is not None and _differs(atom, f.value)
-              and not any(_holds(atom, v, f.value) for v in atom.elsewhere) and not _running_total(f)
+              and not _claimed_elsewhere(atom, f.value) and not _running_total(f)
               and _may_contradict(f, index) and _is_read(f, index) and _override(f, atom, index) is None]
     found = None
     for fact in effective:
@@ -1268,6 +1268,11 @@ def _unclaimed_sibling(atom: Atom, effective: list[Fact], live: list[Fact], inde
             return None  # the claim names the matching sibling
         found = found or sorted(mine, key=_evidence_order)[0]
     return found
+
+
+def _claimed_elsewhere(atom: Atom, found: Value) -> bool:
+    """Whether a bound value is one another claim of the paper gives the atom's quantity (``Atom.elsewhere``)."""
+    return any(_holds(atom, value, found) for value in atom.elsewhere)
 
 
 def _own_symbol(atom: Atom, matches: list[Fact], weak: list[Fact], index: RepositoryIndex) -> list[Fact]:
@@ -1288,7 +1293,7 @@ def _own_symbol(atom: Atom, matches: list[Fact], weak: list[Fact], index: Reposi
         return []
     others = [f for f in weak if names.normalise(f.name) == own and liveness(f) != DEAD and not _is_test(f)
               and all(f is not m for m in matches)
-              and (f.value is None or not any(_holds(atom, v, f.value) for v in atom.elsewhere))]
+              and (f.value is None or not _claimed_elsewhere(atom, f.value))]
     return [] if others else held
 
 
@@ -1402,7 +1407,7 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
             return f"sits in an `if` arm no run takes: {graph.graph.nodes[branch]['why']}"
         scope = (binding_scope(index, fact) if index is not None else None) or fact.context
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
-    if index is not None and fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs):
+    if index is not None and _in_unloaded_config(fact, index):
         return f"sits in {fact.file}, which no code loads (no code names the file, its folder or its format)"
     if fact.unread or (index is not None and _never_read(fact, index)):
         owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
@@ -1671,7 +1676,13 @@ def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
     """A parameter default its own function never reads, a keyword passed to such a parameter, or a key of a
     configuration file no code can load (``extractors.provenance.unloaded_configs``)."""
     return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact)) \
-        or (fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs))
+        or _in_unloaded_config(fact, index)
+
+
+def _in_unloaded_config(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether ``fact`` is a key of a configuration file no code can load
+    (``extractors.provenance.unloaded_configs``)."""
+    return fact.kind == K.CONFIG and fact.file in index.analysis(unloaded_configs)
 
 
 def _unread_beside_unpacking(real: list[Fact], atom: Atom, index: RepositoryIndex,
