@@ -60,6 +60,9 @@ class Fact(Location):
     claimed choice (``AdamW``) the call is the choice itself, not a value worked out at run time. ``measured`` marks
     a binding computed as a size read off a tensor (``batch_size = x.size(0)``, ``seq_len = ids.shape[1]``;
     ``extractors.values.reads_tensor_size``): it mirrors the setting that sized the tensor, worked out elsewhere.
+    ``drawn`` holds, for a binding drawn at random between constant bounds (``alphas = rng.uniform(1.0, 3.0, n)``;
+    ``extractors.values.drawn_range``), the ``(low, high)`` pair: the value is then ``None`` and ``computed`` true for
+    every claim but a claimed range, which the pair states.
     """
 
     name: str
@@ -75,6 +78,7 @@ class Fact(Location):
     local_source: bool = False
     built: bool = False
     measured: bool = False
+    drawn: tuple[int | float, int | float] | None = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,8 @@ class FileFacts:
     reads: Counter = field(default_factory=Counter)
     names_read: Counter = field(default_factory=Counter)
     plain_names_read: Counter = field(default_factory=Counter)
+    # the mentions ``reads`` counts that read no value: string keys written (cfg["lr"] = 1e-3), imported names
+    unread_mentions: Counter = field(default_factory=Counter)
     read_scopes: dict[str, set[str]] = field(default_factory=dict)
     unpackings: list[Unpacking] = field(default_factory=list)
     warnings: list[Warning_] = field(default_factory=list)
@@ -193,6 +199,7 @@ class FileFacts:
         self.reads.update(other.reads)
         self.names_read.update(other.names_read)
         self.plain_names_read.update(other.plain_names_read)
+        self.unread_mentions.update(other.unread_mentions)
         for name, scopes in other.read_scopes.items():
             self.read_scopes.setdefault(name, set()).update(scopes)
         self.unpackings.extend(other.unpackings)
@@ -242,6 +249,8 @@ class RepositoryIndex:
         self.by_name: dict[str, list[Fact]] = defaultdict(list)
         self.by_value: dict[float, list[Fact]] = defaultdict(list)
         self.reads: Counter = Counter()
+        # FileFacts.reads less unread_mentions, of the files CPython would compile: the reads of code that may run
+        self.compiled_reads: Counter = Counter()
         self.names_read: Counter = Counter()  # FileFacts.names_read of every file
         self.plain_names_read: Counter = Counter()  # FileFacts.plain_names_read of every file
         # name -> where it is read: (source key, scope) for each scope of FileFacts.read_scopes, (source key, None)
@@ -277,6 +286,9 @@ class RepositoryIndex:
         self.files.append(file)
         self.lines.update(text_lines)
         self.reads.update(found.reads)
+        if file not in found.uncompilable:
+            self.compiled_reads.update(found.reads)
+            self.compiled_reads.subtract(found.unread_mentions)
         self.names_read.update(found.names_read)
         self.plain_names_read.update(found.plain_names_read)
         for name in found.reads.keys() | found.names_read.keys():

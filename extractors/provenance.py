@@ -45,12 +45,13 @@ def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
     """Analysis provider (``index.analysis(binding_liveness)``): a function giving the liveness (``LIVE``,
     ``MAYBE`` or ``DEAD`` of ``extractors.callgraph``) of the code that holds a fact; ``MAYBE`` when the fact
     cannot be placed (config keys, argparse defaults, code the call graph does not know); ``DEAD`` for a fact in a
-    source CPython would not compile (``RepositoryIndex.uncompilable``: none of its code can run); the liveness of
-    the arm it sits in when that is an arm no run takes (``CallGraph.branch_at``)."""
+    source CPython would not compile (``RepositoryIndex.uncompilable``: none of its code can run) and for a keyword
+    passed into one (``unreadable_callee``); the liveness of the arm it sits in when that is an arm no run takes
+    (``CallGraph.branch_at``)."""
     graph = index.analysis(build_call_graph)
 
     def liveness(fact: Fact) -> str:
-        if fact.where in index.uncompilable:
+        if fact.where in index.uncompilable or unreadable_callee(index, fact) is not None:
             return DEAD
         scope = binding_scope(index, fact)
         if scope is None:
@@ -59,6 +60,63 @@ def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
         return graph.liveness(branch) if branch else _scope_liveness(graph, fact.file, fact.cell, scope)
 
     return liveness
+
+
+def unreadable_callee(index: RepositoryIndex, fact: Fact) -> CallFact | None:
+    """The call a keyword fact is passed to when it calls into a source CPython cannot compile (``into_unreadable``:
+    ``MAR(depth=12)`` with ``MAR`` from a broken ``model.py``), else ``None``: no reader can follow the value into
+    code that cannot be read, so it reaches nothing that runs."""
+    if fact.kind != K.KEYWORD:
+        return None
+    call = _keyword_call(index, fact)
+    return call if call is not None and into_unreadable(index, call) else None
+
+
+def into_unreadable(index: RepositoryIndex, call: CallFact) -> bool:
+    """Whether ``call`` calls into a source CPython cannot compile: a name its module imports from one
+    (``CallGraph.unreadable_imports``: ``HiMAR(...)``), or a method of an object built from such a name
+    (``unreadable_receivers``: ``net.update(...)`` after ``net = Net()``)."""
+    names = index.analysis(build_call_graph).unreadable_imports.get(module_name(call.file))
+    if not names:
+        return False
+    if call.callee.split(".", 1)[0] in names:
+        return True
+    receiver = call.callee.rpartition(".")[0]
+    return bool(receiver) and (call.file, _receiver_scope(receiver, call.context), receiver) in index.analysis(
+        unreadable_receivers)
+
+
+def unreadable_receivers(index: RepositoryIndex) -> frozenset[tuple[str, str, str]]:
+    """Analysis provider: the (file, scope, path) of each binding of an object built by a call into a source CPython
+    cannot compile (``net = Net()``, ``self.model = HiMAR(...)`` with the class from a broken ``model.py``); the scope
+    is the function for a local, the class for an attribute of ``self``."""
+    graph = index.analysis(build_call_graph)
+    found: set[tuple[str, str, str]] = set()
+    for call in index.calls:
+        names = graph.unreadable_imports.get(module_name(call.file))
+        if not names or call.referenced or call.callee.split(".", 1)[0] not in names:
+            continue
+        for fact in index.facts_at(call.where, call.line):
+            if fact.kind == K.ASSIGNMENT and fact.computed:
+                found.add((fact.file, _receiver_scope(fact.path, fact.context), fact.path))
+    return frozenset(found)
+
+
+def _receiver_scope(path: str, context: str) -> str:
+    """Where a receiver's binding lives: its class for ``self.x`` (any method may call it), else its function."""
+    return context.split(".", 1)[0] if path.startswith("self.") else context
+
+
+def read_only_into_unreadable(index: RepositoryIndex, name: str) -> CallFact | None:
+    """The first call into unreadable code (``into_unreadable``) that reads ``name`` when every read of the name
+    sits in the arguments of such calls (``HiMAR(transformer_layers=config["transformer_layers"])`` with ``HiMAR``
+    from a file Python cannot compile), else ``None``: the value configures code nobody can read, so it reaches
+    nothing that runs. Calls nested in those arguments (``int(...)``) read the name inside them; reads in the
+    unreadable files themselves count for nothing."""
+    outer = [c for c in index.calls_by_reads.get(name, ()) if into_unreadable(index, c)]
+    if not outer or index.compiled_reads.get(name, 0) > sum(c.reads.count(name) for c in outer):
+        return None
+    return min(outer, key=lambda c: (c.file, c.line))
 
 
 def binding_scope(index: RepositoryIndex, fact: Fact) -> str | None:

@@ -29,8 +29,8 @@ from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
-from extractors.values import (builds_object, dotted_name, fold, indexed_sequence, is_number, reads_tensor_size,
-                               share_of)
+from extractors.values import (builds_object, dotted_name, drawn_range, fold, indexed_sequence, is_number,
+                               reads_tensor_size, share_of)
 from extractors.words import word_list
 from sau.vocabulary import Value
 
@@ -169,7 +169,7 @@ class _FactVisitor(Visitor):
         self.scopes: list[tuple[str, bool]] = []  # (name, is a dataclass/pydantic class)
         self.consumed: set[int] = set()  # ids of value nodes already recorded under a name
         self.skip_names: set[int] = set()  # keyword and parameter Name nodes: not reads
-        self.dict_keys: set[int] = set()  # dict-literal key strings: bindings, not reads
+        self.dict_keys: set[int] = set()  # dict-literal key strings and option flags: bindings, not reads
         self.augmented: set[str] = set()  # names updated in place (x += ...)
         self.loops: list[tuple] = []  # (target, iterated name, line, end, context) of loops over a name
         self.not_references: set[int] = set()  # called names and the inner parts of dotted names
@@ -189,6 +189,7 @@ class _FactVisitor(Visitor):
         self.literal_bindings: dict[tuple[str, str], list[list[tuple]]] = {}  # their entries, per binding
         self.data_names: set[tuple[str, str]] = set()  # (context, name) of loop variables over data (a loader)
         self.layers: list[Layer] = []  # layers bound to names, in source order (extractors.layer_stacks)
+        self.stored_key_nodes: set[int] = set()  # ids of the string keys of subscript assignment targets
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.contexts[-1] != _UNVISITED:
@@ -257,7 +258,8 @@ class _FactVisitor(Visitor):
                  computed, cell=self.cell, source=source, share=share,
                  local_source=bool(source) and isinstance(value_node, cst.Name),
                  built=computed and builds_object(value_node),
-                 measured=computed and reads_tensor_size(value_node)))
+                 measured=computed and reads_tensor_size(value_node),
+                 drawn=drawn_range(value_node) if computed else None))
         if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
@@ -364,6 +366,7 @@ class _FactVisitor(Visitor):
             if entries is not None:
                 self.literal_bindings.setdefault((self._context(), target.value), []).append(entries)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            self.stored_key_nodes.update(id(e.slice.value) for e in target.slice if isinstance(e.slice, cst.Index))
             key, _ = _target_name(target)  # the string key of opts["lr"], None for a key known only at run time
             self._keyed(target.value.value, key is not None)
             bindings = self.literal_bindings.get((self._context(), target.value.value))
@@ -654,6 +657,8 @@ class _FactVisitor(Visitor):
 
     def _argparse(self, node: cst.Call) -> None:
         options = [text for a in node.args if a.keyword is None and (text := _string(a.value)) is not None]
+        # an option's flags declare it: code reads it later (args.lr), or nothing does
+        self.dict_keys.update(id(a.value) for a in node.args if a.keyword is None and _string(a.value) is not None)
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         dest = keywords.get("dest")
         bare = [o for o in options if not o.startswith("-")]
@@ -706,6 +711,8 @@ class _FactVisitor(Visitor):
             self.found.reads[node.value] += 1
             self.found.names_read[node.value] += 1
             self.found.plain_names_read[node.value] += 1
+            if id(node) in self.imported:
+                self.found.unread_mentions[node.value] += 1
             self._read_scope(node.value, node)
             if self.function_reads:
                 self.function_reads[-1][0].add(node.value)
@@ -731,6 +738,8 @@ class _FactVisitor(Visitor):
         if isinstance(text, str) and (_IDENTIFIER.match(text) or _KEY_PATH.match(text)):
             key = text.lstrip("-").rsplit(".", 1)[-1].replace("-", "_")
             self.found.reads[key] += 1
+            if id(node) in self.stored_key_nodes:
+                self.found.unread_mentions[key] += 1
             self._read_scope(key, node)
 
 

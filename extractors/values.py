@@ -111,6 +111,74 @@ def reads_tensor_size(node: cst.BaseExpression) -> bool:
         and len(node.args) == 1 and node.args[0].keyword is None
 
 
+# Calls drawing uniformly between two bounds, by the callee's last component, and their bounds' keyword pairs.
+# Source: numpy ``Generator.uniform(low, high, size)``, Python ``random.uniform(a, b)``, torch ``Tensor.uniform_(from,
+# to)`` and ``distributions.Uniform(low, high)``, JAX ``random.uniform(key, shape, minval, maxval)`` (whose first
+# positional arguments are a key and a shape, never numbers, so they never read as bounds).
+_UNIFORM_DRAWS = frozenset({"uniform", "uniform_", "Uniform"})
+_BOUND_KEYWORDS = (("low", "high"), ("minval", "maxval"), ("a", "b"), ("from_", "to"))
+# Calls drawing uniformly from [0, 1), which ``lo + (hi - lo) * draw`` scales (numpy, torch, Python's random).
+_UNIT_DRAWS = frozenset({"rand", "random", "rand_like", "random_sample"})
+
+
+def drawn_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | None:
+    """The ``(low, high)`` bounds of a uniform random draw written with constant bounds, else ``None``:
+    ``rng.uniform(1.0, 3.0, size=n)``, ``uniform(low=0, high=np.pi)``, ``torch.empty(n).uniform_(-1, 1)``,
+    ``jax.random.uniform(key, (n,), minval=5.0, maxval=10.0)``, and a unit draw scaled and shifted by constants
+    (``torch.rand(n) * (3 - 1) + 1``, ``0.1 + 0.8 * np.random.rand(n)``, ``torch.rand(n) * 2 * math.pi`` for
+    ``(0, 2 pi)``). A value drawn so is a setting of the range it is drawn from (a parameter sampled per training
+    example), not a number of its own. Bounds that are names (``uniform(lo, hi)``) fold to nothing here. Never
+    raises."""
+    if type(node) is cst.Call:
+        if _callee_short(node) not in _UNIFORM_DRAWS:
+            return None
+        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
+        pair = next(((keywords[a], keywords[b]) for a, b in _BOUND_KEYWORDS if a in keywords and b in keywords), None)
+        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if pair is None and len(positional) >= 2:
+            pair = (positional[0], positional[1])
+        return _bounds(*pair) if pair is not None else None
+    low, width = _scaled_unit_draw(node)
+    if width is None:
+        return None
+    return (low, low + width) if width > 0 else (low + width, low)
+
+
+def _callee_short(call: cst.Call) -> str:
+    """The last component of a call's callee, also on a computed receiver (``torch.empty(n).uniform_``)."""
+    func = call.func
+    return func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+
+
+def _bounds(low_node: cst.BaseExpression, high_node: cst.BaseExpression) -> tuple[int | float, int | float] | None:
+    low, high = (fold(n, allow_symbols=False) for n in (low_node, high_node))
+    if not (is_number(low) and is_number(high)) or low > high:
+        return None
+    return low, high
+
+
+def _scaled_unit_draw(node: cst.BaseExpression) -> tuple[int | float, int | float | None]:
+    """``(shift, scale)`` of ``shift + scale * unit_draw`` written with constants (``(0, None)`` when ``node`` is no
+    such expression): sums peel off a constant shift, products a constant factor, down to one unit draw."""
+    if type(node) is cst.Call:
+        return (0, 1) if _callee_short(node) in _UNIT_DRAWS else (0, None)
+    if type(node) is not cst.BinaryOperation or type(node.operator) not in (cst.Add, cst.Multiply, cst.Subtract):
+        return 0, None
+    for draw, constant in ((node.left, node.right), (node.right, node.left)):
+        number = fold(constant, allow_symbols=False)
+        if not is_number(number):
+            continue
+        shift, scale = _scaled_unit_draw(draw)
+        if scale is None:
+            continue
+        if type(node.operator) is cst.Multiply:
+            return shift * number, scale * number
+        if type(node.operator) is cst.Add:
+            return shift + number, scale
+        return (shift - number, scale) if draw is node.left else (number - shift, -scale)
+    return 0, None
+
+
 def builds_object(node: cst.BaseExpression) -> bool:
     """Whether ``node`` builds something no claimed number can be: a call of a class, told by PEP 8's CapWords
     naming of classes (``nn.Embedding(...)``, ``DataLoader(...)``, ``Adam(...)``; an all-capitals name is a

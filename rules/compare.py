@@ -5,17 +5,20 @@ Texts compare as library choices (``rules.quantities.choice_equal``: case, punct
 numerical drift) and ``None``
 (not comparable: a number against a string, a symbolic value against a number, symbols we cannot pair up).
 Numbers compare with a relative tolerance of 1e-9 (``1e-4`` == ``0.0001`` == ``10**-4``), or the atom's own
-tolerance where the paper says "about", and no absolute tolerance; a number equals a tuple repeating it, one size
-per dimension (``Resize((256, 256))`` for an image size of 256): a small constant (``eps = 1e-12``) differs from
-another (``1e-14``) however close both are to zero, and zero equals only zero. Symbolic values compare after pairing their free symbols by name (through
-``rules.names``), by evaluating both at fixed pseudo-random points with ``subs``/``evalf``: nothing is evaluated as
-Python, and a deterministic seed keeps verdicts reproducible.
+tolerance where the paper says "about", and no absolute tolerance, except that a decimal of five or more
+significant digits equals the longer number it rounds (``3.14159`` for ``pi``: ``written_rounding``); a number
+equals a tuple repeating it, one size per dimension (``Resize((256, 256))`` for an image size of 256): a small
+constant (``eps = 1e-12``) differs from another (``1e-14``) however close both are to zero, and zero equals only
+zero. Symbolic values compare after pairing their free symbols by name (through ``rules.names``), by evaluating
+both at fixed pseudo-random points with ``subs``/``evalf``: nothing is evaluated as Python, and a deterministic seed
+keeps verdicts reproducible.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from decimal import Decimal
 
 import sympy
 
@@ -25,6 +28,9 @@ from rules.quantities import choice_equal
 from sau.vocabulary import Value
 
 _RELATIVE = 1e-9
+# A decimal written with this many significant digits or more may be a rounding of an irrational claim (pi to 5
+# decimals has 6); hyperparameters are chosen with two or three.
+_ROUNDED_DIGITS = 5
 _POINTS = 4
 _SEED = 20250101
 
@@ -36,7 +42,7 @@ def equal(claimed: Value, found: Value, tolerance: float = 0.0) -> bool | None:
             return claimed == found
         return None
     if is_number(claimed) and is_number(found):
-        return numbers_equal(claimed, found, tolerance)
+        return numbers_equal(claimed, found, tolerance) or written_rounding(claimed, found)
     if is_number(claimed) and isinstance(found, tuple) and len(found) > 1 and all(is_number(f) for f in found) \
             and all(numbers_equal(found[0], f) for f in found):
         return numbers_equal(claimed, found[0], tolerance)  # one size per dimension: Resize((256, 256)) is 256
@@ -60,6 +66,25 @@ def numbers_equal(a: float, b: float, tolerance: float = 0.0) -> bool:
     if math.isinf(a) or math.isinf(b):
         return a == b
     return math.isclose(a, b, rel_tol=max(tolerance, _RELATIVE))
+
+
+def written_rounding(claimed: float, found: float) -> bool:
+    """Whether ``found`` is ``claimed`` written out to fewer digits: a decimal of at least ``_ROUNDED_DIGITS``
+    significant digits (as Python's shortest ``repr`` spells the number read from code), the claim needing more, and
+    the two within one unit of the written number's leading digit's ``10**(1 - digits)`` (``3.14159`` and
+    ``15.70795`` for ``pi`` and ``5 pi``, ``0.70711`` for ``1/sqrt(2)``). Fewer digits make a setting of its own
+    (``3.14``, ``0.001``), never a rounding."""
+    if isinstance(found, int) or not (math.isfinite(claimed) and math.isfinite(found)) or found == 0:
+        return False
+    digits = _significant_digits(found)
+    if digits < _ROUNDED_DIGITS or _significant_digits(claimed) <= digits:
+        return False
+    return abs(claimed - found) <= abs(claimed) * 10.0 ** (1 - digits)
+
+
+def _significant_digits(number: float) -> int:
+    """The significant digits of a number's shortest decimal spelling (``15.70795``: 7; ``3.0``: 1)."""
+    return len(Decimal(repr(float(number))).normalize().as_tuple().digits)
 
 
 def contains(found: Value, claimed: Value, tolerance: float = 0.0) -> bool:

@@ -70,8 +70,9 @@ from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_line,
                                    calls_by_short, expression_value, live_reads, overridden_by, passed_for,
-                                   passed_keywords, resolve_expression, resolve_source, result_name,
-                                   unloaded_configs, unpacked_passes)
+                                   passed_keywords, read_only_into_unreadable, resolve_expression,
+                                   resolve_source, result_name, unloaded_configs, unpacked_passes,
+                                   unreadable_callee)
 from extractors.values import is_number
 from extractors.variants import branch_of, family_named_in, named_in
 from extractors.walk import is_test_path
@@ -383,11 +384,15 @@ class Candidates:
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
         qualifiers = word_list("qualifier_words", "rules")
         own, narrow, wide = _candidates(keys, index, narrow_keys, broader=True)
+        generic = _candidates(weak_keys, index)[0]
+        if _states_interval(atom):  # a value drawn from an interval states it
+            own, generic = _with_draws(own, keys, index), _with_draws(generic, weak_keys, index)
+            narrow, wide = [_drawn_as_range(f) for f in narrow], [_drawn_as_range(f) for f in wide]
         numeric = _numeric(atom)  # a symbolic claim compares symbolic bindings
         agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers, numeric))
                               for group in (own, narrow))
         broader = tuple(_shares(atom, _resolved(wide, index, keys, qualifiers, numeric)))
-        weak = _shares(atom, _resolved(_candidates(weak_keys, index)[0], index, keys, qualifiers, numeric))
+        weak = _shares(atom, _resolved(generic, index, keys, qualifiers, numeric))
         corroborated = _corroborated(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
@@ -411,6 +416,26 @@ class Candidates:
             keys, weak = keys | weak_keys, []
             broader = tuple(f for f in broader if placed(f))
         return cls(keys, agreeing, narrower, qualified, weak, outside, broader)
+
+
+def _states_interval(atom: Atom) -> bool:
+    """Whether the atom claims an interval: a range (``AtomKind.RANGE``) or a pair of numbers as one value
+    (``alpha`` drawn from ``U(1, 3)``, written ``value: [1, 3]``)."""
+    return atom.kind == AtomKind.RANGE or any(
+        isinstance(v, tuple) and len(v) == 2 and all(is_number(x) for x in v) for v in atom.values)
+
+
+def _with_draws(facts: list[Fact], keys: frozenset[str], index: RepositoryIndex) -> list[Fact]:
+    """For a claimed interval (``_states_interval``): ``facts`` (bound under one of ``keys``) with each drawn binding
+    given its range (``_drawn_as_range``), and the drawn bindings named in the plural of a key (``alphas =
+    rng.uniform(1.0, 3.0, n)`` for ``alpha``: one draw per sample, each of the quantity)."""
+    plural = [f for key in sorted(keys) for f in index.by_name.get(f"{key}s", ()) if f.drawn and _implements(f)]
+    return [_drawn_as_range(f) for f in (*facts, *plural)]
+
+
+def _drawn_as_range(fact: Fact) -> Fact:
+    """A binding drawn at random between constant bounds (``Fact.drawn``) as a binding of that range."""
+    return replace(fact, value=fact.drawn, computed=False, built=False) if fact.drawn is not None else fact
 
 
 def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
@@ -530,20 +555,41 @@ def _placement(atom: Atom, index: RepositoryIndex):
     keyword, a call reading its name
     (``range(cfg.M)`` reads ``M``: the binding reaches that use). A keyword belongs to its own call:
     ``LayerNorm(eps=1e-6)`` is not placed in ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
-    places = frozenset(atom.used_in)
+    places, rivals = frozenset(atom.used_in), frozenset(atom.places_elsewhere)
+
+    def names_only_own(parts: set[str]) -> bool:  # run_pde2_pde3 names PDE3 and its rival PDE2: neither's
+        return any(_named_place(places, {part}) and not _named_place(rivals, {part}) for part in parts)
 
     def placed(fact: Fact) -> bool:
         parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
         if fact.kind == K.KEYWORD:
             parts |= {fact.context.rsplit(".", 1)[-1], result_name(index, fact) or ""}
-        if _named_place(places, parts):
+        if names_only_own(parts):
             return True
-        if fact.kind == K.KEYWORD:
+        if fact.kind == K.KEYWORD or _named_place(rivals, parts):  # equations.ode2.alpha is ODE2's, read where it may
             return False
-        return any(_named_place(places, {call.short, *call.context.split(".")})
-                   for call in index.calls_by_reads.get(fact.name, ()))
+        return any(names_only_own({*call.callee.split("."), *call.context.split(".")})
+                   for call in index.calls_by_reads.get(fact.name, ()) if _in_reach(fact, call, index))
 
     return placed
+
+
+def _in_reach(fact: Fact, call: CallFact, index: RepositoryIndex) -> bool:
+    """Whether a call reading the fact's name may read this binding: a local variable (a bare name bound inside a
+    function) only in its own function (or one nested in it), on its own file; other bindings (module constants,
+    class attributes, ``self.x``, config keys) anywhere but where the call's own function binds a local of that
+    name (``alpha = (0.1, 1.0)`` then ``uniform(*alpha)`` reads that local, not a config key ``alpha``)."""
+    if _local(fact, index):
+        return call.file == fact.file and (call.context == fact.context
+                                           or call.context.startswith(f"{fact.context}."))
+    return not any(other is not fact and other.file == call.file and other.context == call.context
+                   and _local(other, index) for other in index.by_name.get(names.normalise(fact.name), ()))
+
+
+def _local(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether the binding is a local variable: a bare name assigned or looped over inside a function."""
+    return fact.path == fact.name and fact.kind in (K.ASSIGNMENT, K.LOOP) and bool(fact.context) \
+        and f"{module_name(fact.file)}.{fact.context}" in index.analysis(build_call_graph).functions
 
 
 def decide_value(atom: Atom, value: Value, index: RepositoryIndex,
@@ -1161,15 +1207,16 @@ def _rival_calls(atom: Atom, value: str, index: RepositoryIndex) -> list[Fact]:
 
 
 def _consumers(facts: list[Fact], index: RepositoryIndex) -> tuple[CallFact, ...]:
-    """The first live call reading the name of each matched binding (its consumer), at most one per binding and
-    never the binding's own line."""
+    """The first live call reading the name of each matched binding (its consumer) where it may read that binding
+    (``_in_reach``), at most one per binding and never the binding's own line."""
     found: list[CallFact] = []
     for fact in facts[:_EVIDENCE_PER_OUTCOME]:
         if fact.kind in (K.KEYWORD, K.CALL):
             continue  # a keyword or a call is its own consumer
         calls = sorted((c for c in index.calls_by_reads.get(fact.name, ())
                         if (c.where, c.line) != (fact.where, fact.line) and not is_test_path(c.file)
-                        and call_liveness(index, c) != DEAD), key=lambda c: (c.file, c.cell or 0, c.line))
+                        and call_liveness(index, c) != DEAD and _in_reach(fact, c, index)),
+                       key=lambda c: (c.file, c.cell or 0, c.line))
         if calls:
             found.append(calls[0])
     return tuple(dict.fromkeys(found))
@@ -1400,6 +1447,9 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         return f"is overridden where {override.context} is called ({override.ref})"
     if index is not None and fact.where in index.uncompilable:
         return "sits in a file CPython would not compile, so none of its code runs"
+    callee = unreadable_callee(index, fact) if index is not None else None
+    if callee is not None:
+        return f"is passed to {callee.callee} ({callee.ref}), code in a file Python cannot compile"
     if liveness == DEAD:
         graph = index.analysis(build_call_graph) if index is not None else None
         branch = graph.branch_at(fact.where, fact.line) if graph is not None else None
@@ -1414,6 +1464,9 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         return f"{owner} never reads its parameter {fact.name!r}"
     if index is not None and fact.kind == K.DICT and not _holder_read(fact, index):
         return f"no code reads the mapping {fact.path.rsplit('.', 1)[0]!r} that holds it"
+    unreadable = read_only_into_unreadable(index, fact.name) if index is not None else None
+    if unreadable is not None:
+        return f"it is only passed to {unreadable.callee} ({unreadable.ref}), code in a file Python cannot compile"
     if index is not None and _read_only_dead(fact, index):
         return f"only code no entry point reaches reads {fact.name!r}"
     if index is not None and fact.kind == K.CONFIG and index.plain_names_read.get(fact.name, 0):
@@ -1649,10 +1702,12 @@ def _shape_literal(fact: Fact, index: RepositoryIndex) -> bool:
 
 
 def _code_names(index: RepositoryIndex) -> frozenset[str]:
-    """Analysis provider: every name code in ``index`` gives (bound and read names, callees, the repository's
-    modules, classes and functions), for ``_named_place`` to ask whether an atom's place exists at all."""
+    """Analysis provider: every name code in ``index`` gives (bound and read names, the sections holding them, such
+    as a config file's ``equations.ode2``, callees, the repository's modules, classes and functions), for
+    ``_named_place`` to ask whether an atom's place exists at all."""
     graph = index.analysis(build_call_graph)
     out = {*index.by_name, *index.reads, *(call.callee for call in index.calls)}
+    out.update(part for facts in index.by_name.values() for fact in facts for part in fact.path.split(".")[:-1])
     out.update(module_name(file) for file in index.lines)
     out.update(part for qualname in (*graph.functions, *graph.classes) for part in qualname.split("."))
     return frozenset(out)
@@ -1669,7 +1724,34 @@ def _identifier_words(index: RepositoryIndex) -> frozenset[str]:
 def _may_be_read(fact: Fact, index: RepositoryIndex) -> bool:
     """Whether code may read the binding: ``_is_read``, or a key a call unpacking a mapping of unknown keys may pass
     (``extractors.provenance.unpacked_passes``); never a parameter default its function does not read."""
-    return not _never_read(fact, index) and (index.analysis(unpacked_passes).may_pass(fact) or _is_read(fact, index))
+    return not _never_read(fact, index) and (index.analysis(unpacked_passes).may_pass(fact) or _is_read(fact, index)
+                                             or _in_whole_section(fact, index))
+
+
+def _in_whole_section(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether the binding is a config key of a section code consumes whole (``_whole_sections``)."""
+    return fact.kind == K.CONFIG and (fact.file, fact.path.rpartition(".")[0]) in index.analysis(_whole_sections)
+
+
+def _whole_sections(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
+    """Analysis provider: the (file, dotted path) of each config section that code which may run reads by its name
+    (``equation["parameters"]``) while no code reads any of its keys by name: code reads a section for its keys, so
+    one whose keys nobody names is consumed whole (iterated or handed to a library), each key read by a name worked
+    out at run time (``for key, (low, high) in ranges.items()``). Not a section a call unpacks (``fit(**cfg[
+    "training"])``): ``extractors.provenance.unpacked_passes`` knows which of its keys the callee takes."""
+    reads = index.analysis(live_reads)
+    unpacked = {u.section for u in index.unpackings}
+    sections: dict[tuple[str, str], bool] = {}
+    for fact in index.facts:
+        if fact.kind != K.CONFIG or "." not in fact.path:
+            continue
+        key = (fact.file, fact.path.rpartition(".")[0])
+        named = any(index.reads.get(n, 0) > index.plain_names_read.get(n, 0)
+                    for n in (fact.name, fact.name.replace("-", "_")))
+        sections[key] = sections.get(key, False) or named
+    return frozenset(key for key, named in sections.items()
+                     if not named and (last := key[1].rpartition(".")[2]) not in unpacked and last in reads
+                     and reads[last][1])
 
 
 def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
@@ -1706,14 +1788,21 @@ def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
     does, so its value is a trace. Never for the kinds that are read where they are written (a keyword, a call, a
     loop, a launcher's option, a stack, a ``.get`` default), nor for a key a call unpacking a mapping of unknown keys
     may pass (``extractors.provenance.unpacked_passes``), nor for a parameter's default, which its own function
-    reads (``Fact.unread`` says when it does not). Always, in a program whose every entry point fails at import."""
+    reads (``Fact.unread`` says when it does not), nor for a key of a config section running code consumes whole
+    (``_whole_sections``). Also when every read of the name passes it into code that cannot be read
+    (``extractors.provenance.read_only_into_unreadable``). Always, in a program whose every entry point sits in a
+    file Python cannot compile (``CallGraph.halted``)."""
     if index.analysis(build_call_graph).halted:
-        return True  # every entry point fails at import: no code reads anything (``CallGraph.halted``)
+        return True  # every entry point sits in a file Python cannot compile: nothing reads (``CallGraph.halted``)
     if fact.kind in _READ_IN_PLACE or fact.kind == K.DEFAULT or index.analysis(unpacked_passes).may_pass(fact) \
             or fact.path.startswith(K.UNNAMED_HOLDER + "."):
         return False
     names = [n for n in (fact.name, fact.name.replace("-", "_")) if n in index.read_sites]
+    if names and all(read_only_into_unreadable(index, n) for n in names):
+        return True
     reads = index.analysis(live_reads)
+    if _in_whole_section(fact, index):
+        return False
     # read as a setting somewhere, never where code may run; a read as a parameter's name counts only in the function
     # that binds it (def f(lr): lr = lr * 2; use(lr))
     return any(reads[n][0] for n in names) and \

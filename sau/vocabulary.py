@@ -202,7 +202,9 @@ class Atom:
     ``lambda < 0.6`` where the loss is ``1 - lambda``; a miscoverage 0.1 for 90% coverage): its first name is the
     quantity's, the rest aliases, as ``name`` and ``aliases`` are. ``elsewhere`` holds the values the paper's other
     SAUs claim for a quantity sharing a name or alias with this one (case aside), none of this atom's own: the values
-    of the paper's other runs (2000 iterations in one experiment, 3000 in another), filled in by ``PaperSpec``.
+    of the paper's other runs (2000 iterations in one experiment, 3000 in another), filled in by ``PaperSpec``;
+    ``places_elsewhere`` likewise the places (``used_in``) those SAUs give the quantity, none of this atom's own
+    (``PDE2`` for an ``alpha`` used in ``PDE3``): code named after both (``run_pde2_pde3``) places neither.
     """
 
     name: str
@@ -218,6 +220,7 @@ class Atom:
     variants: tuple[str, ...] = ()
     complement: tuple[str, ...] = ()
     elsewhere: tuple[Value, ...] = ()
+    places_elsewhere: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""
@@ -279,26 +282,36 @@ class PaperSpec:
 
 
 def _with_values_elsewhere(saus: tuple[SAU, ...]) -> tuple[SAU, ...]:
-    """``saus`` with each D1 atom's ``Atom.elsewhere`` filled in: the values other SAUs of the paper claim for an atom
-    sharing a name with it (its name or an alias, case aside: ``stage1_1_steps`` and ``stage1_2_steps`` both
-    ``max_steps``) that the atom does not claim itself, in spec order; a range's from ranges only (each a (low, high)
-    pair), another atom's from scalars and sets."""
+    """``saus`` with each D1 atom's ``Atom.elsewhere`` and ``Atom.places_elsewhere`` filled in: the values and the
+    places other SAUs of the paper claim for an atom sharing a name with it (its name or an alias, case aside:
+    ``stage1_1_steps`` and ``stage1_2_steps`` both ``max_steps``) that the atom does not claim itself, in spec order;
+    a range's from ranges only (each a (low, high) pair), another atom's from scalars and sets."""
     claimed: dict[tuple[str, bool], list[tuple[str, Value]]] = {}
+    placed: dict[tuple[str, bool], list[tuple[str, str]]] = {}
     for sau in saus:
         for atom in sau.atoms:
             for key in _quantity(atom):
                 claimed.setdefault(key, []).extend((sau.id, value) for value in _claimed(atom))
+                placed.setdefault(key, []).extend((sau.id, place) for place in atom.used_in)
     out = []
     for sau in saus:
         atoms = []
         for atom in sau.atoms:
-            others: list[Value] = []
-            for owner, value in (item for key in _quantity(atom) for item in claimed[key]):
-                if owner != sau.id and value not in _claimed(atom) and value not in others:
-                    others.append(value)
-            atoms.append(replace(atom, elsewhere=tuple(others)))
+            others = _others(sau.id, _claimed(atom), (item for key in _quantity(atom) for item in claimed[key]))
+            places = _others(sau.id, atom.used_in, (item for key in _quantity(atom) for item in placed[key]))
+            atoms.append(replace(atom, elsewhere=tuple(others), places_elsewhere=tuple(places)))
         out.append(replace(sau, checks={**sau.checks, "atoms": tuple(atoms)}) if atoms else sau)
     return tuple(out)
+
+
+def _others(sau_id: str, own: tuple, items) -> list:
+    """The items (``(owner SAU id, item)`` pairs) of SAUs other than ``sau_id`` that are not in ``own``, each once,
+    in order."""
+    out: list = []
+    for owner, item in items:
+        if owner != sau_id and item not in own and item not in out:
+            out.append(item)
+    return out
 
 
 def _claimed(atom: Atom) -> tuple[Value, ...]:

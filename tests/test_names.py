@@ -33,6 +33,19 @@ def test_generic_names():
     assert not is_generic("discount factor") and not is_generic("n_layers")
 
 
+@pytest.mark.parametrize(("claimed", "found", "expected"), [
+    (3.141592653589793, 3.14159, True),  # pi to five decimals
+    (5 * 3.141592653589793, 15.70795, True),  # five times pi to five decimals
+    (0.7071067811865476, 0.70711, True),  # 1/sqrt(2)
+    (3.141592653589793, 3.14, False),  # three digits: a setting of its own
+    (0.12345, 0.12346, False),  # the claim is no longer than the code's number
+    (3.141592653589793, 3.1426, False),
+    (0.001, 0.0011, False),
+])
+def test_a_long_decimal_equals_the_number_it_rounds(claimed: float, found: float, expected: bool) -> None:
+    assert equal(claimed, found) is expected
+
+
 def test_value_comparison_answers_true_false_or_none():
     assert equal(1e-4, 0.0001) is True
     assert equal(1e-4, 1e-3) is False

@@ -339,3 +339,11 @@ def test_a_config_file_is_loadable_where_code_names_a_loader_and_only_whole_word
     (tmp_path / "train.py").write_text("from omegaconf import OmegaConf\nconf = OmegaConf.load(ARGS.cfg)\n",
                                        encoding="utf-8")
     assert build_index(tmp_path, names.normalise).analysis(unloaded_configs) == frozenset()
+
+
+def test_a_uniform_draw_keeps_its_bounds_beside_an_unfolded_value():
+    """``Fact.drawn``: the draw is computed at run time for every claim, and states its interval for a claimed one."""
+    facts = extract_source("import numpy as np\n\ndef make(n):\n    alphas = np.random.uniform(1.0, 3.0, n)\n"
+                           "    noise = np.random.normal(0.0, 1.0, n)\n", "gen.py").facts
+    drawn = {f.name: (f.value, f.computed, f.drawn, f.line) for f in facts if f.name in ("alphas", "noise")}
+    assert drawn == {"alphas": (None, True, (1.0, 3.0), 4), "noise": (None, True, None, 5)}

@@ -54,3 +54,13 @@ def test_atoms_know_the_values_other_claims_give_their_quantity():
     elsewhere = {sau.id: sau.atoms[0].elsewhere for sau in spec.saus}
     assert elsewhere == {"D1-001": (0.1,), "D1-002": (0.4,), "D1-003": (), "D1-004": (3000,), "D1-005": (2000,),
                          "D1-006": (20,), "D1-007": (10,), "D1-008": ()}
+
+
+def test_atoms_know_the_places_other_claims_give_their_quantity():
+    """``PaperSpec`` fills ``Atom.places_elsewhere``: the ``in`` places of the other SAUs' atoms sharing a name."""
+    spec = load_project_spec(Path(__file__).parent / "fixtures/d1/section_scopes/spec.yaml")
+    places = {sau.id: [atom.places_elsewhere for atom in sau.atoms] for sau in spec.saus}
+    assert places == {"D1-001": [("ODE2", "PDE2", "PDE3", "PDE4"), ("ODE2",)],
+                      "D1-002": [("ODE1", "PDE2", "PDE3", "PDE4"), ("ODE1",)],
+                      "D1-003": [("ODE1", "ODE2", "PDE3", "PDE4")], "D1-004": [("ODE1", "ODE2", "PDE2", "PDE4"), ()],
+                      "D1-005": [("ODE1", "ODE2", "PDE2", "PDE3")]}

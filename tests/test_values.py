@@ -7,7 +7,8 @@ import sympy
 
 import libcst as cst
 
-from extractors.values import builds_object, indexed_sequence, keyed_name, parse_value, reads_tensor_size
+from extractors.values import (builds_object, drawn_range, indexed_sequence, keyed_name, parse_value,
+                               reads_tensor_size)
 
 
 def test_constant_expressions_fold_to_numbers():
@@ -161,3 +162,25 @@ def test_a_size_read_off_a_tensor_is_told(text: str, reads: bool) -> None:
 ])
 def test_an_entry_under_a_string_key_reads_as_a_name(written: str, name: str | None) -> None:
     assert keyed_name(cst.parse_expression(written)) == name
+
+
+@pytest.mark.parametrize(("text", "bounds"), [
+    ("np.random.uniform(1.0, 3.0, n)", (1.0, 3.0)),
+    ("rng.uniform(low=0.5, high=1.5, size=n)", (0.5, 1.5)),
+    ("random.uniform(2, 6)", (2, 6)),
+    ("torch.empty(n).uniform_(-1, 1)", (-1, 1)),
+    ("torch.distributions.Uniform(0.0, 2.0)", (0.0, 2.0)),
+    ("jax.random.uniform(key, (n,), minval=5.0, maxval=10.0)", (5.0, 10.0)),
+    ("torch.rand(n) * (3 - 1) + 1", (1, 3)),
+    ("0.1 + 0.8 * np.random.rand(n)", (0.1, 0.9)),
+    ("1 - torch.rand(n)", (0, 1)),
+    ("jax.random.uniform(key, (3,))", None),  # a key and a shape, no bounds
+    ("np.random.uniform(lo, hi, n)", None),  # bounds known only at run time
+    ("np.random.uniform(*bounds, n)", None),
+    ("np.random.uniform(3.0, 1.0)", None),  # no interval
+    ("self.scale * torch.rand(a, b)", None),  # a weight initialisation scaled by a setting
+    ("np.random.normal(0.0, 1.0, n)", None),
+])
+def test_a_uniform_draw_gives_its_bounds(text: str, bounds) -> None:
+    found = drawn_range(cst.parse_expression(text))
+    assert found == pytest.approx(bounds) if bounds is not None else found is None

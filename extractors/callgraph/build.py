@@ -86,8 +86,12 @@ class _Builder(Resolver):
             self.resolve_scan(name, scan)
         broken = self._broken()
         self.cg.unimportable = self._unimportable(broken)
-        # a module read in spite of bytes Python refuses is parsed, and runs nothing all the same
-        self._not_run = frozenset(self.cg.unimportable) | (frozenset(broken) & frozenset(self.scans))
+        self.cg.unreadable_imports = self._unreadable_imports(broken)
+        # only a file Python cannot compile runs nothing (one read in spite of bytes Python refuses is parsed, and runs
+        # nothing all the same); a module importing it is read along its calls as written, as readers judge code that
+        # would fail at run time (benchmarks/truth/CONVENTIONS.md, "Code that would fail at run time"), its calls into
+        # the unreadable file aside (``CallGraph.unreadable_imports``)
+        self._not_run = frozenset(broken) & frozenset(self.scans)
         for branch in dead_branches(self, self._unseen()):
             self._prune(branch)
         self._hooks()
@@ -130,6 +134,19 @@ class _Builder(Resolver):
                         changed = True
                         break
         return failing
+
+    def _unreadable_imports(self, broken: dict[str, str]) -> dict[str, frozenset[str]]:
+        """Module -> the local names its imports bind to a source CPython cannot compile or to something in one
+        (``from model import MAR``, ``import model as m``), for the modules that have any."""
+        if not broken:
+            return {}
+        found: dict[str, frozenset[str]] = {}
+        for name, scan in self.scans.items():
+            local = frozenset(alias for alias, (target, _) in scan.imports.items()
+                              if self._failing_import(target, (), name, broken, {}) is not None)
+            if local:
+                found[name] = local
+        return found
 
     def _failing_import(self, target: str, names: tuple[str, ...], importer: str, broken: dict[str, str],
                         failing: dict[str, tuple[str, str]]) -> str | None:

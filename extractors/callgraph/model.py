@@ -176,8 +176,11 @@ class CallGraph:
         # None where every entry point fails at import, nor in a module that cannot be imported: nothing runs there
         self.unseen: frozenset[str] = frozenset()
         # modules that cannot be imported (``build._Builder._unimportable``): module -> (where it imports the source
-        # that fails, ``file:line``; that source's file); none of their code runs and none is an entry point
+        # that fails, ``file:line``; that source's file); their code is read along its calls as written all the same
         self.unimportable: dict[str, tuple[str, str]] = {}
+        # module -> the local names its imports bind to a source CPython cannot compile (``from model import MAR``
+        # with ``model.py`` holding a stray markdown fence): what it passes to them configures code nobody can read
+        self.unreadable_imports: dict[str, frozenset[str]] = {}
         # the repository has entry points and every one of them fails at import: none of its code runs
         self.halted = False
         # the arms of ``if`` statements no run takes (``branches.DeadBranch``), each a ``branch`` node nothing calls
@@ -188,7 +191,7 @@ class CallGraph:
         self._live: frozenset[str] = frozenset()
         self._maybe: frozenset[str] = frozenset()
         self._decorated: frozenset[str] = frozenset()
-        # the nodes of the modules that run nothing: those in ``unimportable``, and a parsed file Python refuses
+        # the nodes of the modules that run nothing: a parsed file Python refuses to compile
         self._unimported: frozenset[str] = frozenset()
         self._states: dict[str, str] = {}
         self._by_text: dict[str, list[Mention]] | None = None
@@ -274,8 +277,8 @@ class CallGraph:
             why = ("that module cannot be imported either" if module_name(source) in self.unimportable
                    else "Python cannot compile that file")
             found.append(Warning_(key, int(line), f"this module cannot be imported: it imports {source}, and {why}; "
-                                                  f"none of its code runs, so what it holds counts as code no entry "
-                                                  f"point reaches"))
+                                                  f"its code is read along its calls as written, and what it passes "
+                                                  f"to code in files Python cannot compile counts as a trace"))
         return tuple(sorted(found, key=lambda w: (w.file, w.line or 0)))
 
     def node_ref(self, node: str) -> str:
