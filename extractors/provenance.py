@@ -76,10 +76,9 @@ def into_unreadable(index: RepositoryIndex, call: CallFact) -> bool:
     """Whether ``call`` calls into a source CPython cannot compile: a name its module imports from one
     (``CallGraph.unreadable_imports``: ``HiMAR(...)``), or a method of an object built from such a name
     (``unreadable_receivers``: ``net.update(...)`` after ``net = Net()``)."""
-    names = index.analysis(build_call_graph).unreadable_imports.get(module_name(call.file))
-    if not names:
+    if not index.analysis(build_call_graph).unreadable_imports.get(module_name(call.file)):
         return False
-    if call.callee.split(".", 1)[0] in names:
+    if into_unreadable_root(index, call):
         return True
     receiver = call.callee.rpartition(".")[0]
     return bool(receiver) and (call.file, _receiver_scope(receiver, call.context), receiver) in index.analysis(
@@ -96,10 +95,26 @@ def unreadable_receivers(index: RepositoryIndex) -> frozenset[tuple[str, str, st
         names = graph.unreadable_imports.get(module_name(call.file))
         if not names or call.referenced or call.callee.split(".", 1)[0] not in names:
             continue
+        others = [c for c in index.analysis(calls_by_line).get((call.where, call.line), ()) if c.line == call.line
+                  and c.callee.split(".", 1)[0] not in names]
+        if others:  # Trainer(Net(), ...): which call's object the line binds is not known here
+            continue
         for fact in index.facts_at(call.where, call.line):
             if fact.kind == K.ASSIGNMENT and fact.computed:
                 found.add((fact.file, _receiver_scope(fact.path, fact.context), fact.path))
-    return frozenset(found)
+    # a receiver bound again to something else (net = Wrapper(net)) may be that other object
+    by_line = index.analysis(calls_by_line)
+    rebound = {(f.file, _receiver_scope(f.path, f.context), f.path) for f in index.facts
+               if f.kind == K.ASSIGNMENT and (f.file, _receiver_scope(f.path, f.context), f.path) in found
+               and not any(into_unreadable_root(index, c) for c in by_line.get((f.where, f.line), ())
+                           if c.line == f.line)}
+    return frozenset(found - rebound)
+
+
+def into_unreadable_root(index: RepositoryIndex, call: CallFact) -> bool:
+    """Whether ``call``'s callee starts with a name its module imports from a source CPython cannot compile."""
+    names = index.analysis(build_call_graph).unreadable_imports.get(module_name(call.file), frozenset())
+    return not call.referenced and call.callee.split(".", 1)[0] in names
 
 
 def _receiver_scope(path: str, context: str) -> str:

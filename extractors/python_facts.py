@@ -658,7 +658,8 @@ class _FactVisitor(Visitor):
     def _argparse(self, node: cst.Call) -> None:
         options = [text for a in node.args if a.keyword is None and (text := _string(a.value)) is not None]
         # an option's flags declare it: code reads it later (args.lr), or nothing does
-        self.dict_keys.update(id(a.value) for a in node.args if a.keyword is None and _string(a.value) is not None)
+        self.dict_keys.update(id(a.value) for a in node.args if _string(a.value) is not None
+                              and (a.keyword is None or a.keyword.value == "dest"))
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
         dest = keywords.get("dest")
         bare = [o for o in options if not o.startswith("-")]

@@ -132,6 +132,8 @@ def drawn_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | N
     if type(node) is cst.Call:
         if _callee_short(node) not in _UNIFORM_DRAWS:
             return None
+        if "stats" in (dotted_name(node.func) or "").split("."):
+            return None  # scipy.stats.uniform(loc, scale) is U(loc, loc + scale): no bounds written as such
         keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
         pair = next(((keywords[a], keywords[b]) for a, b in _BOUND_KEYWORDS if a in keywords and b in keywords), None)
         positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]

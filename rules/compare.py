@@ -31,6 +31,9 @@ _RELATIVE = 1e-9
 # A decimal written with this many significant digits or more may be a rounding of an irrational claim (pi to 5
 # decimals has 6); hyperparameters are chosen with two or three.
 _ROUNDED_DIGITS = 5
+# How far, in units of its last written place, a rounding may sit from the number: one for rounding, two for a
+# product of a rounded constant (5 * 3.14159 = 15.70795 for 5 pi is 1.3 units off)
+_ROUNDING_UNITS = 2
 _POINTS = 4
 _SEED = 20250101
 
@@ -71,15 +74,16 @@ def numbers_equal(a: float, b: float, tolerance: float = 0.0) -> bool:
 def written_rounding(claimed: float, found: float) -> bool:
     """Whether ``found`` is ``claimed`` written out to fewer digits: a decimal of at least ``_ROUNDED_DIGITS``
     significant digits (as Python's shortest ``repr`` spells the number read from code), the claim needing more, and
-    the two within one unit of the written number's leading digit's ``10**(1 - digits)`` (``3.14159`` and
-    ``15.70795`` for ``pi`` and ``5 pi``, ``0.70711`` for ``1/sqrt(2)``). Fewer digits make a setting of its own
+    the two within two units of the written number's last place (``3.14159`` and ``15.70795`` for ``pi`` and
+    ``5 pi``, ``0.70711`` for ``1/sqrt(2)``; not ``0.99995`` for ``0.999999``). Fewer digits make a setting of its own
     (``3.14``, ``0.001``), never a rounding."""
     if isinstance(found, int) or not (math.isfinite(claimed) and math.isfinite(found)) or found == 0:
         return False
-    digits = _significant_digits(found)
-    if digits < _ROUNDED_DIGITS or _significant_digits(claimed) <= digits:
+    written = Decimal(repr(float(found))).normalize().as_tuple()
+    if len(written.digits) < _ROUNDED_DIGITS or _significant_digits(claimed) <= len(written.digits):
         return False
-    return abs(claimed - found) <= abs(claimed) * 10.0 ** (1 - digits)
+    unit = 10.0 ** int(written.exponent)  # one unit in the last written place
+    return abs(claimed - found) <= _ROUNDING_UNITS * unit
 
 
 def _significant_digits(number: float) -> int:

@@ -555,10 +555,21 @@ def _placement(atom: Atom, index: RepositoryIndex):
     keyword, a call reading its name
     (``range(cfg.M)`` reads ``M``: the binding reaches that use). A keyword belongs to its own call:
     ``LayerNorm(eps=1e-6)`` is not placed in ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
-    places, rivals = frozenset(atom.used_in), frozenset(atom.places_elsewhere)
+    places = frozenset(atom.used_in)
+    # a rival whose words are all an own place's (encoder beside text_encoder) is the more general place: code named
+    # after the own one (TextEncoder) names it too, and stays the own place's
+    rivals = frozenset(r for r in atom.places_elsewhere
+                       if not any(set(names.words(r)) <= set(names.words(p)) for p in places))
+
+    verdicts: dict[str, tuple[bool, bool]] = {}  # part -> (names an own place, names a rival): parts repeat a lot
+
+    def of_part(part: str) -> tuple[bool, bool]:
+        if part not in verdicts:
+            verdicts[part] = (_named_place(places, {part}), _named_place(rivals, {part}))
+        return verdicts[part]
 
     def names_only_own(parts: set[str]) -> bool:  # run_pde2_pde3 names PDE3 and its rival PDE2: neither's
-        return any(_named_place(places, {part}) and not _named_place(rivals, {part}) for part in parts)
+        return any(own and not rival for own, rival in map(of_part, parts))
 
     def placed(fact: Fact) -> bool:
         parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
@@ -566,7 +577,7 @@ def _placement(atom: Atom, index: RepositoryIndex):
             parts |= {fact.context.rsplit(".", 1)[-1], result_name(index, fact) or ""}
         if names_only_own(parts):
             return True
-        if fact.kind == K.KEYWORD or _named_place(rivals, parts):  # equations.ode2.alpha is ODE2's, read where it may
+        if fact.kind == K.KEYWORD or any(of_part(part)[1] for part in parts):  # equations.ode2.alpha is ODE2's
             return False
         return any(names_only_own({*call.callee.split("."), *call.context.split(".")})
                    for call in index.calls_by_reads.get(fact.name, ()) if _in_reach(fact, call, index))
@@ -582,8 +593,14 @@ def _in_reach(fact: Fact, call: CallFact, index: RepositoryIndex) -> bool:
     if _local(fact, index):
         return call.file == fact.file and (call.context == fact.context
                                            or call.context.startswith(f"{fact.context}."))
-    return not any(other is not fact and other.file == call.file and other.context == call.context
-                   and _local(other, index) for other in index.by_name.get(names.normalise(fact.name), ()))
+    return (call.file, call.context, names.normalise(fact.name)) not in index.analysis(_local_names)
+
+
+def _local_names(index: RepositoryIndex) -> frozenset[tuple[str, str, str]]:
+    """Analysis provider: (file, function, normalised name) of every local variable (``_local``), built once: a
+    lookup per call read, not a scan of the name's bindings."""
+    return frozenset((f.file, f.context, key) for key, facts in index.by_name.items() for f in facts
+                     if _local(f, index))
 
 
 def _local(fact: Fact, index: RepositoryIndex) -> bool:
@@ -1735,10 +1752,11 @@ def _in_whole_section(fact: Fact, index: RepositoryIndex) -> bool:
 
 def _whole_sections(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
     """Analysis provider: the (file, dotted path) of each config section that code which may run reads by its name
-    (``equation["parameters"]``) while no code reads any of its keys by name: code reads a section for its keys, so
-    one whose keys nobody names is consumed whole (iterated or handed to a library), each key read by a name worked
-    out at run time (``for key, (low, high) in ranges.items()``). Not a section a call unpacks (``fit(**cfg[
-    "training"])``): ``extractors.provenance.unpacked_passes`` knows which of its keys the callee takes."""
+    as a key or an attribute (``equation["parameters"]``; a variable of that name is no read of it) while no code
+    reads any of its keys by name: code reads a section for its keys, so one whose keys nobody names is consumed whole
+    (iterated or handed to a library), each key read by a name worked out at run time (``for key, (low, high) in
+    ranges.items()``). Not a section a call unpacks (``fit(**cfg["training"])``):
+    ``extractors.provenance.unpacked_passes`` knows which of its keys the callee takes."""
     reads = index.analysis(live_reads)
     unpacked = {u.section for u in index.unpackings}
     sections: dict[tuple[str, str], bool] = {}
@@ -1751,7 +1769,7 @@ def _whole_sections(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
         sections[key] = sections.get(key, False) or named
     return frozenset(key for key, named in sections.items()
                      if not named and (last := key[1].rpartition(".")[2]) not in unpacked and last in reads
-                     and reads[last][1])
+                     and reads[last][1] and index.reads.get(last, 0) > index.plain_names_read.get(last, 0))
 
 
 def _never_read(fact: Fact, index: RepositoryIndex) -> bool:

@@ -40,6 +40,8 @@ def test_generic_names():
     (3.141592653589793, 3.14, False),  # three digits: a setting of its own
     (0.12345, 0.12346, False),  # the claim is no longer than the code's number
     (3.141592653589793, 3.1426, False),
+    (0.999999, 0.99995, False),  # an EMA decay of its own: five units off its last place
+    (0.999995, 0.99991, False),
     (0.001, 0.0011, False),
 ])
 def test_a_long_decimal_equals_the_number_it_rounds(claimed: float, found: float, expected: bool) -> None:

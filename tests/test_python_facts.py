@@ -347,3 +347,11 @@ def test_a_uniform_draw_keeps_its_bounds_beside_an_unfolded_value():
                            "    noise = np.random.normal(0.0, 1.0, n)\n", "gen.py").facts
     drawn = {f.name: (f.value, f.computed, f.drawn, f.line) for f in facts if f.name in ("alphas", "noise")}
     assert drawn == {"alphas": (None, True, (1.0, 3.0), 4), "noise": (None, True, None, 5)}
+
+
+def test_an_option_declaration_reads_nothing():
+    """An option's flags and its ``dest`` declare it: only a later ``args.x`` reads it."""
+    found = extract_source("import argparse\np = argparse.ArgumentParser()\n"
+                           "p.add_argument('--ema', dest='ema_decay', default=0.9999)\n"
+                           "p.add_argument('--lr', default=1e-3)\nargs = p.parse_args()\nprint(args.lr)\n", "t.py")
+    assert (found.reads["ema_decay"], found.reads["ema"], found.reads["lr"]) == (0, 0, 1)

@@ -180,6 +180,7 @@ def test_an_entry_under_a_string_key_reads_as_a_name(written: str, name: str | N
     ("np.random.uniform(3.0, 1.0)", None),  # no interval
     ("self.scale * torch.rand(a, b)", None),  # a weight initialisation scaled by a setting
     ("np.random.normal(0.0, 1.0, n)", None),
+    ("scipy.stats.uniform(0.5, 1.5)", None),  # loc and scale: U(0.5, 2.0), no bounds written as such
 ])
 def test_a_uniform_draw_gives_its_bounds(text: str, bounds) -> None:
     found = drawn_range(cst.parse_expression(text))
