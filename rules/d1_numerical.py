@@ -1764,12 +1764,10 @@ def _whole_sections(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
         if fact.kind != K.CONFIG or "." not in fact.path:
             continue
         key = (fact.file, fact.path.rpartition(".")[0])
-        named = any(index.reads.get(n, 0) > index.plain_names_read.get(n, 0)
-                    for n in (fact.name, fact.name.replace("-", "_")))
-        sections[key] = sections.get(key, False) or named
+        sections[key] = sections.get(key, False) or _read_as_key(fact.name, index)
     return frozenset(key for key, named in sections.items()
                      if not named and (last := key[1].rpartition(".")[2]) not in unpacked and last in reads
-                     and reads[last][1] and index.reads.get(last, 0) > index.plain_names_read.get(last, 0))
+                     and reads[last][1] and _read_as_key(last, index))
 
 
 def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
@@ -1818,9 +1816,9 @@ def _read_only_dead(fact: Fact, index: RepositoryIndex) -> bool:
     names = [n for n in (fact.name, fact.name.replace("-", "_")) if n in index.read_sites]
     if names and all(read_only_into_unreadable(index, n) for n in names):
         return True
-    reads = index.analysis(live_reads)
     if _in_whole_section(fact, index):
         return False
+    reads = index.analysis(live_reads)
     # read as a setting somewhere, never where code may run; a read as a parameter's name counts only in the function
     # that binds it (def f(lr): lr = lr * 2; use(lr))
     return any(reads[n][0] for n in names) and \
@@ -1848,8 +1846,14 @@ def _is_read(fact: Fact, index: RepositoryIndex) -> bool:
     if fact.kind == K.CONFIG:
         # a configuration key is read as an attribute or a key (cfg.batch_size, cfg["batch_size"]), never by a plain
         # variable of its spelling (batch_size = x.shape[0]); one passed by unpacking is _may_be_read's question
-        return any(index.reads.get(n, 0) > index.plain_names_read.get(n, 0) for n in spellings)
+        return _read_as_key(fact.name, index)
     return any(index.reads.get(n, 0) > 0 for n in spellings)
+
+
+def _read_as_key(name: str, index: RepositoryIndex) -> bool:
+    """Whether code reads ``name`` (or its spelling with ``_`` for ``-``) as an attribute or a key (``cfg.lr``,
+    ``cfg["lr"]``): reads of it beyond those as a plain variable, which cannot read a configuration key."""
+    return any(index.reads.get(n, 0) > index.plain_names_read.get(n, 0) for n in (name, name.replace("-", "_")))
 
 
 def _holder_read(fact: Fact, index: RepositoryIndex) -> bool:
