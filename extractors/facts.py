@@ -61,8 +61,13 @@ class Fact(Location):
     a binding computed as a size read off a tensor (``batch_size = x.size(0)``, ``seq_len = ids.shape[1]``;
     ``extractors.values.reads_tensor_size``): it mirrors the setting that sized the tensor, worked out elsewhere.
     ``drawn`` holds, for a binding drawn at random between constant bounds (``alphas = rng.uniform(1.0, 3.0, n)``;
-    ``extractors.values.drawn_range``), the ``(low, high)`` pair: the value is then ``None`` and ``computed`` true for
-    every claim but a claimed range, which the pair states.
+    ``extractors.values.drawn_range``), the ``(low, high)`` pair, and ``spanned``, for a grid between constant ends
+    (``t = np.linspace(0, 1, n)``; ``extractors.values.grid_range``), the ``(start, end)`` pair: the value is then
+    ``None`` and ``computed`` true for every claim but a claimed range, which the pair states. ``key_path`` is, for a
+    ``source`` read by key, the receiver's dotted name followed by the keys read, as written (``("binsyn",
+    "n_calibration")`` for ``binsyn.get("n_calibration", 10)``, ``("self.cfg", "train", "lr")`` for
+    ``self.cfg["train"]["lr"]``), else ``()``: the section it reads tells apart config keys of one name in several
+    sections (``extractors.provenance.resolve_source``).
     """
 
     name: str
@@ -79,6 +84,8 @@ class Fact(Location):
     built: bool = False
     measured: bool = False
     drawn: tuple[int | float, int | float] | None = None
+    spanned: tuple[int | float, int | float] | None = None
+    key_path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

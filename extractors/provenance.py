@@ -416,7 +416,9 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
     a fact with a value, or ``()`` when the source is not bound, is bound only in dead code or tests, or its
     highest-precedence bindings (``PRECEDENCE``) disagree. A keyword passing on a parameter of the calling function
     follows that parameter (its default, or what every caller passes: ``_own_parameter``) rather than every
-    binding of the name. A default that some live call replaces with another value has no single value
+    binding of the name. A read by key whose path names a section (``binsyn.get("n_calibration")`` after ``binsyn =
+    data.get("binomial_synthetic", {})``) follows the config key of that section (``_in_read_section``). A default
+    that some live call replaces with another value has no single value
     (``_passed_otherwise``). Follows at most ``_SOURCE_DEPTH`` pass-throughs."""
     chain: list[Fact] = []
     current = fact
@@ -439,7 +441,7 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
                 known = bindings[current.source] = [
                     f for f in index.named(current.source) if f.name == current.source and f.kind in PRECEDENCE
                     and f.kind != K.DEFAULT and not is_test_path(f.file) and liveness(f) != DEAD]
-            bound = [f for f in known if f is not current]
+            bound = _in_read_section(index, current, [f for f in known if f is not current])
             if not bound:
                 return ()
             best = min(PRECEDENCE[f.kind] for f in bound)
@@ -458,6 +460,60 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
         chain.append(passing[0])
         current = passing[0]
     return ()
+
+
+def read_path(index: RepositoryIndex, fact: Fact) -> tuple[str, ...]:
+    """The read by key ``fact`` makes (``Fact.key_path``: receiver, then keys), a receiver that is a plain name bound
+    once by a read by key earlier in the same function, and changed by nothing there (no ``update``, ``setdefault``
+    or item assignment), replaced by that read (``("data", "binomial", "n_calibration")`` for
+    ``binsyn.get("n_calibration")`` after ``binsyn = data.get("binomial", {})``), at most ``_SOURCE_DEPTH`` times;
+    ``()`` without a key path."""
+    parts = fact.key_path
+    scope = binding_scope(index, fact) if parts else None
+    for _ in range(_SOURCE_DEPTH if scope is not None else 0):
+        root = parts[0]
+        if "." in root or _changed_in_place(index, fact, scope, root):
+            break
+        bound = [f for f in index.named(root) if f.name == root and f.path == root and f.file == fact.file
+                 and f.cell == fact.cell and f.context == scope and f.kind == K.ASSIGNMENT and f.line < fact.line]
+        if len(bound) != 1 or not bound[0].key_path:
+            break
+        parts = (*bound[0].key_path, *parts[1:])
+    return parts
+
+
+def _changed_in_place(index: RepositoryIndex, fact: Fact, scope: str | None, name: str) -> bool:
+    """Whether code of ``scope`` in ``fact``'s file changes the mapping ``name`` in place (``_changed_mappings``)."""
+    return (fact.file, scope, name) in index.analysis(_changed_mappings)
+
+
+def _changed_mappings(index: RepositoryIndex) -> frozenset[tuple[str, str, str]]:
+    """Analysis provider: ``(file, scope, name)`` of every plain name some code changes in place: a method call that
+    adds keys (``name.update(...)``, ``name.setdefault(...)``) or a key or attribute written (``name["k"] = v``)."""
+    changed = {(c.file, c.context, c.callee.split(".")[0]) for c in index.calls
+               if c.callee.count(".") == 1 and c.callee.rsplit(".", 1)[1] in ("update", "setdefault")}
+    changed |= {(f.file, f.context, f.path.split(".")[0]) for f in index.facts
+                if f.kind == K.ASSIGNMENT and f.path.count(".") == 1 and f.path.split(".")[0] not in ("self", "cls")}
+    return frozenset(changed)
+
+
+def _in_read_section(index: RepositoryIndex, fact: Fact, bound: list[Fact]) -> list[Fact]:
+    """``bound`` (the bindings of ``fact.source``) narrowed to the one the read by key names, when it names a
+    section (``read_path``: a receiver and at least two keys): the config keys at exactly that path from the
+    file's top (``binomial.n_calibration``), and the entries of a dict display at the receiver's own path
+    (``DEFAULTS.binomial.n_calibration``), when some are there; config keys and entries elsewhere are dropped, and so
+    is the read's own default. Else ``bound`` as given."""
+    path = read_path(index, fact)
+    if len(path) < 3:
+        return bound
+    keys, whole = ".".join(path[1:]), ".".join(path)
+    named = [f for f in bound if f.kind in (K.CONFIG, K.DICT)]
+    exact = [f for f in named if (f.path == keys if f.kind == K.CONFIG else f.path == whole)]
+    if not exact:
+        return bound
+    # the read's own default (toy.get("n_cal", 1)) runs only where the key is missing, and the key is there
+    return [f for f in bound if (f.kind not in (K.CONFIG, K.DICT) or f in exact)
+            and not (f.kind == K.GET_DEFAULT and f.file == fact.file and f.line == fact.line)]
 
 
 _EXPRESSION_SYMBOLS = 3  # symbols of one expression resolved: a setting derived from a few others, not a formula

@@ -29,8 +29,8 @@ from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
 from extractors.trees import NODE_CLASSES, node_children, visit_wrapper
 from extractors.visitor import Visitor
-from extractors.values import (builds_object, dotted_name, drawn_range, fold, indexed_sequence, is_number,
-                               reads_tensor_size, share_of)
+from extractors.values import (builds_object, dotted_name, drawn_range, fold, grid_range, indexed_sequence,
+                               is_number, reads_tensor_size, share_of)
 from extractors.words import word_list
 from sau.vocabulary import Value
 
@@ -253,13 +253,15 @@ class _FactVisitor(Visitor):
         computed = value is None and not isinstance(value_node, _PASS_THROUGH_NODES) and read_key is None
         source = (read_key or _target_name(value_node)[0] or "") if value is None and not computed else ""
         share = share_of(value_node) if computed or isinstance(value, sympy.Expr) else None
+        key_path = _keyed_read(value_node) if source else ()
         self.found.facts.append(
             Fact(self.file, line, end, name, path, value, kind, self._context() if context is None else context,
                  computed, cell=self.cell, source=source, share=share,
                  local_source=bool(source) and isinstance(value_node, cst.Name),
                  built=computed and builds_object(value_node),
                  measured=computed and reads_tensor_size(value_node),
-                 drawn=drawn_range(value_node) if computed else None))
+                 drawn=drawn_range(value_node) if computed else None,
+                 spanned=grid_range(value_node) if computed else None, key_path=key_path))
         if value is not None and not isinstance(value, sympy.Expr) and not spelled_out:  # its entries bind too
             self._consume(value_node)  # its numbers are this fact's; symbolic ones stay visible as literals
 
@@ -652,7 +654,9 @@ class _FactVisitor(Visitor):
             source = (_read_key(arg.value) or _target_name(arg.value)[0] or "") if value is None else ""
             computed = value is None and not source
             out.append(Fact(self.file, line, end, "", f"{callee}.{at}", value, K.KEYWORD, callee, computed,
-                            cell=self.cell, source=source, local_source=bool(source) and isinstance(arg.value, cst.Name)))
+                            cell=self.cell, source=source,
+                            local_source=bool(source) and isinstance(arg.value, cst.Name),
+                            key_path=_keyed_read(arg.value) if source else ()))
         return tuple(out)
 
     def _argparse(self, node: cst.Call) -> None:
@@ -912,6 +916,24 @@ def _lookup_path(node: cst.BaseExpression) -> str | None:
         key, inner = node.slice[0].slice.value.evaluated_value, _lookup_path(node.value)
         return f"{inner}.{key}" if inner and isinstance(key, str) else None
     return dotted_name(node)
+
+
+def _keyed_read(node: cst.BaseExpression) -> tuple[str, ...]:
+    """A read by key as ``(receiver, key, ...)`` (``Fact.key_path``): ``("data", "train", "lr")`` for
+    ``data.get("train", {}).get("lr", 1e-3)`` or ``data["train"]["lr"]``, ``("cfg", "optim", "lr")`` for
+    ``cfg.get("optim.lr", 1e-3)``, ``("self.cfg", "lr")`` for ``self.cfg["lr"]``; ``()`` for any other expression,
+    and for a receiver with no dotted name (``load()["lr"]``)."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        key, receiver = _string(node.slice[0].slice.value), node.value
+    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" \
+            and node.args and node.args[0].keyword is None:
+        key, receiver = _string(node.args[0].value), node.func.value
+    else:
+        return ()
+    if not key:
+        return ()
+    inner = _keyed_read(receiver) or ((name,) if (name := dotted_name(receiver)) else ())
+    return (*inner, *key.split(".")) if inner else ()
 
 
 def _argument_reads(call: cst.Call) -> tuple[str, ...]:

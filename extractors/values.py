@@ -119,6 +119,10 @@ _UNIFORM_DRAWS = frozenset({"uniform", "uniform_", "Uniform"})
 _BOUND_KEYWORDS = (("low", "high"), ("minval", "maxval"), ("a", "b"), ("from_", "to"))
 # Calls drawing uniformly from [0, 1), which ``lo + (hi - lo) * draw`` scales (numpy, torch, Python's random).
 _UNIT_DRAWS = frozenset({"rand", "random", "rand_like", "random_sample"})
+# Calls laying a grid of evenly spaced points from one bound to the other, and their bounds' keyword pairs. Source:
+# numpy and JAX ``linspace(start, stop, num)``, torch ``linspace(start, end, steps)``.
+_GRIDS = frozenset({"linspace"})
+_GRID_KEYWORDS = (("start", "stop"), ("start", "end"))
 
 
 def drawn_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | None:
@@ -134,16 +138,30 @@ def drawn_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | N
             return None
         if "stats" in (dotted_name(node.func) or "").split("."):
             return None  # scipy.stats.uniform(loc, scale) is U(loc, loc + scale): no bounds written as such
-        keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
-        pair = next(((keywords[a], keywords[b]) for a, b in _BOUND_KEYWORDS if a in keywords and b in keywords), None)
-        positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        if pair is None and len(positional) >= 2:
-            pair = (positional[0], positional[1])
-        return _bounds(*pair) if pair is not None else None
+        return _call_bounds(node, _BOUND_KEYWORDS)
     low, width = _scaled_unit_draw(node)
     if width is None:
         return None
     return (low, low + width) if width > 0 else (low + width, low)
+
+
+def grid_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | None:
+    """The ``(start, end)`` of a grid of evenly spaced points written with constant ends, else ``None``: ``t =
+    np.linspace(0, 1, n_time)``, ``torch.linspace(start=0.0, end=math.pi, steps=30)``; the domain the grid covers, a
+    setting of that range. Ends that are names (``linspace(0.0, t_max, n)``) fold to nothing here. Never raises."""
+    if type(node) is not cst.Call or _callee_short(node) not in _GRIDS:
+        return None
+    return _call_bounds(node, _GRID_KEYWORDS)
+
+
+def _call_bounds(node: cst.Call, keyword_pairs) -> tuple[int | float, int | float] | None:
+    """The constant bounds a call passes as one of ``keyword_pairs`` or as its first two positional arguments."""
+    keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
+    pair = next(((keywords[a], keywords[b]) for a, b in keyword_pairs if a in keywords and b in keywords), None)
+    positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+    if pair is None and len(positional) >= 2:
+        pair = (positional[0], positional[1])
+    return _bounds(*pair) if pair is not None else None
 
 
 def _callee_short(call: cst.Call) -> str:

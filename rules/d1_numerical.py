@@ -361,7 +361,9 @@ class Candidates:
     claim's names without a one-letter subscript (``alpha_init`` for ``alpha_A_init``: they confirm a value when the
     claim's own name is bound nowhere, and show a drift only when the claimed value occurs nowhere else, since the
     subscript may tell another part). With
-    ``Atom.used_in``, only facts placed there count, and generic names bind there as agreeing ones. A generic name
+    ``Atom.used_in``, only facts placed there count, generic names bind there as agreeing ones, and names holding the
+    atom's one-letter symbol beside other words bind as narrower ones (``_symbol_named``), and so do the ends of
+    ranges drawn from for a claimed end (``_drawn_ends``). A generic name
     that holds two of the atom's distinct claimed values (``S`` bound to 9 and to 81 for ``n_states=3/9/81``),
     neither 0 nor 1, is corroborated as the atom's quantity and binds as an agreeing one. For a claimed schedule
     (``quantities.realised_by_calls``), narrower and broader names count only when they name a learning-rate
@@ -374,6 +376,10 @@ class Candidates:
     weak: list[Fact]
     outside: tuple[Fact, ...] = ()  # with used_in: facts under the atom's names placed elsewhere (another component)
     broader: tuple[Fact, ...] = ()
+    # with used_in: facts under the atom's own names in code named after no place (shared code, global settings), and
+    # those of them in code serving the claim's place among others (_serves_place)
+    neutral: tuple[Fact, ...] = ()
+    unplaced: tuple[Fact, ...] = ()
 
     @classmethod
     def of(cls, atom: Atom, index: RepositoryIndex) -> "Candidates":
@@ -387,6 +393,11 @@ class Candidates:
         generic = _candidates(weak_keys, index)[0]
         if _states_interval(atom):  # a value drawn from an interval states it
             own, generic = _with_draws(own, keys, index), _with_draws(generic, weak_keys, index)
+            # in a claim's place, a generic name (t, x) passed on as it is ("t": t, rhs(t=t)) hands the letter's
+            # value around, a time point of the solver, not the interval: only its own bindings may state that
+            if atom.used_in:
+                generic = [f for f in generic if not (f.value is None and f.source and not f.computed
+                                                      and f.kind in (K.DICT, K.KEYWORD))]
             narrow, wide = [_drawn_as_range(f) for f in narrow], [_drawn_as_range(f) for f in wide]
         numeric = _numeric(atom)  # a symbolic claim compares symbolic bindings
         agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers, numeric))
@@ -407,15 +418,78 @@ class Candidates:
                                    for group in (narrower, qualified))
             broader = tuple(f for f in broader if quantities.name_speaks_for(f.name, schedules[0]))
         outside: tuple[Fact, ...] = ()
+        neutral: tuple[Fact, ...] = ()
+        unplaced: tuple[Fact, ...] = ()
         if atom.used_in:
+            ends = _drawn_ends(atom, index)
+            narrower += [f for f in _shares(atom, _resolved(_symbol_named(atom, index), index, narrow_keys,
+                                                            qualifiers, numeric)) if f not in narrower] + ends
             placed = _placement(atom, index)
             outside = tuple(f for f in (*agreeing, *narrower, *qualified, *weak) if not placed(f))
+            rival = _placement(atom, index, elsewhere=True)
+            neutral = tuple(f for f in agreeing if not (placed(f) or rival(f)))
+            unplaced = tuple(f for f in neutral if _serves_place(f, atom, index))
             agreeing, narrower, qualified = ([f for f in group if placed(f)]
                                              for group in (agreeing, narrower, qualified))
+            narrower = _agreeing_ends(narrower, ends)
             agreeing += [f for f in weak if placed(f)]
             keys, weak = keys | weak_keys, []
             broader = tuple(f for f in broader if placed(f))
-        return cls(keys, agreeing, narrower, qualified, weak, outside, broader)
+        return cls(keys, agreeing, narrower, qualified, weak, outside, broader, neutral, unplaced)
+
+
+def _symbol_named(atom: Atom, index: RepositoryIndex) -> list[Fact]:
+    """The facts whose name holds one of the atom's capital one-letter names as a word of its own beside others that
+    tell the same quantity (``time_discretization_N`` for the paper's ``N`` with the alias ``n_time_steps``,
+    ``M_input_timesteps`` for ``M`` with ``n_input_steps``): code written from a paper keeps its symbols. The other
+    words must share a word with the atom's names, other than generic ones and "number of" prefixes, and hold no
+    qualifier the names lack (``rules/words.yaml``): ``N_EPOCHS`` and ``N_samples`` count other things, ``T_max`` is
+    a bound of ``T``. A lower-case letter is left out, as ``n_`` and ``k_`` mostly mean "number of". Such a name
+    relates to the claim only inside the places the spec gives (``Candidates``), as a narrower name: an equal value
+    holds the claimed one."""
+    symbols = {n for n in (atom.name, *atom.aliases) if len(n) == 1 and "A" <= n <= "Z"}
+    if not symbols:
+        return []
+    claimed = {names.singular(w) for n in (atom.name, *atom.aliases) for w in names.words(n)}
+    telling = claimed - word_list("count_prefixes", "rules") - names.table().generic - {s.lower() for s in symbols}
+    qualifiers = word_list("qualifier_words", "rules") - claimed
+    found = []
+    for facts in index.by_name.values():
+        for f in facts:
+            parts = f.name.split("_")
+            if len(parts) < 2 or not symbols & set(parts) or not _implements(f):
+                continue
+            others = {names.singular(w) for p in parts if p not in symbols for w in names.words(p)}
+            if others & telling and not others & qualifiers:
+                found.append(f)
+    return found
+
+
+def _drawn_ends(atom: Atom, index: RepositoryIndex) -> list[Fact]:
+    """For an atom claiming one end of an interval (its name holds a word of ``lower_end_words`` or
+    ``upper_end_words`` in ``rules/words.yaml``: ``x_high``), each binding drawn at random between constant bounds
+    (``Fact.drawn``) whose name begins with the atom's other words (``X_cal = rng.uniform(0.0, 4.0, n)`` for
+    ``x_high``, not a weight ``W_x``; not a grid, ``x_vals = np.linspace(1e-6, 4.0, m)``, whose ends are a domain's,
+    not a distribution's), bound to that end (4.0). Only for an atom the spec places (``Candidates``), as
+    a narrower name: an equal end holds the claim, and the draws placed there must agree on it (``_agreeing_ends``):
+    one of two draws of X (U(0, 4) and U(1, 5)) is no end of X."""
+    own, lower, upper = set(names.words(atom.name)), word_list("lower_end_words", "rules"), word_list(
+        "upper_end_words", "rules")
+    ends = [end for end, words in ((0, lower), (1, upper)) if own & words]
+    rest = own - lower - upper
+    if len(ends) != 1 or not rest:
+        return []
+    return [replace(f, value=f.drawn[ends[0]], computed=False, built=False)
+            for facts in index.by_name.values() for f in facts
+            if f.drawn is not None and set(names.words(f.name)[:len(rest)]) == rest and _implements(f)]
+
+
+def _agreeing_ends(facts: list[Fact], ends: list[Fact]) -> list[Fact]:
+    """``facts`` without the drawn ends (``_drawn_ends``) among them when those disagree on the end's value."""
+    drawn = [f for f in facts if any(f is e for e in ends)]
+    if len({repr(f.value) for f in drawn}) <= 1:
+        return facts
+    return [f for f in facts if not any(f is e for e in ends)]
 
 
 def _states_interval(atom: Atom) -> bool:
@@ -429,13 +503,16 @@ def _with_draws(facts: list[Fact], keys: frozenset[str], index: RepositoryIndex)
     """For a claimed interval (``_states_interval``): ``facts`` (bound under one of ``keys``) with each drawn binding
     given its range (``_drawn_as_range``), and the drawn bindings named in the plural of a key (``alphas =
     rng.uniform(1.0, 3.0, n)`` for ``alpha``: one draw per sample, each of the quantity)."""
-    plural = [f for key in sorted(keys) for f in index.by_name.get(f"{key}s", ()) if f.drawn and _implements(f)]
+    plural = [f for key in sorted(keys) for f in index.by_name.get(f"{key}s", ())
+              if (f.drawn or f.spanned) and _implements(f)]
     return [_drawn_as_range(f) for f in (*facts, *plural)]
 
 
 def _drawn_as_range(fact: Fact) -> Fact:
-    """A binding drawn at random between constant bounds (``Fact.drawn``) as a binding of that range."""
-    return replace(fact, value=fact.drawn, computed=False, built=False) if fact.drawn is not None else fact
+    """A binding drawn at random between constant bounds (``Fact.drawn``), or a grid between them (``Fact.spanned``),
+    as a binding of that range."""
+    span = fact.drawn or fact.spanned
+    return replace(fact, value=span, computed=False, built=False) if span is not None else fact
 
 
 def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
@@ -547,14 +624,17 @@ def _named_place(places: frozenset[str], parts) -> bool:
     return any(set(names.words(place)) <= set(names.words(part)) for place in places for part in parts if part)
 
 
-def _placement(atom: Atom, index: RepositoryIndex):
+def _placement(atom: Atom, index: RepositoryIndex, elsewhere: bool = False):
     """A predicate: is the fact placed where ``atom.used_in`` says the quantity is used? A fact is there when one
     of the places names (``_named_place``) its class or function, its module, its callee (a keyword of
     ``MDPConfig(S=3)``) or the name the call's result is bound to (``vae_cfg = Config(mix=0.1)``: the component
     it configures; ``extractors.provenance.result_name``), a part of its config path, or, for a binding that is no
     keyword, a call reading its name
-    (``range(cfg.M)`` reads ``M``: the binding reaches that use). A keyword belongs to its own call:
-    ``LayerNorm(eps=1e-6)`` is not placed in ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``."""
+    (``range(cfg.M)`` reads ``M``: the binding reaches that use), or the branch holding it (the body of ``if name ==
+    "burgers":``, ``extractors.variants.branch_of``). A keyword belongs to its own call:
+    ``LayerNorm(eps=1e-6)`` is not placed in ``AdamW`` because some ``AdamW`` call reads a variable named ``eps``.
+    With ``elsewhere``, the predicate tells instead whether one of its class, function, module, callee or config path
+    parts names a place other claims give the quantity (``Atom.places_elsewhere``): another component's fact."""
     places = frozenset(atom.used_in)
     # a rival whose words are all an own place's (encoder beside text_encoder) is the more general place: code named
     # after the own one (TextEncoder) names it too, and stays the own place's
@@ -575,6 +655,11 @@ def _placement(atom: Atom, index: RepositoryIndex):
         parts = {*fact.context.split("."), *module_name(fact.file).split("."), *fact.path.split(".")[:-1]}
         if fact.kind == K.KEYWORD:
             parts |= {fact.context.rsplit(".", 1)[-1], result_name(index, fact) or ""}
+        branch = branch_of(index, fact)  # if name == "burgers": the body is Burgers' equation's
+        if branch is not None:
+            parts.add(branch.variant)
+        if elsewhere:
+            return any(of_part(part)[1] for part in parts)
         if names_only_own(parts):
             return True
         if fact.kind == K.KEYWORD or any(of_part(part)[1] for part in parts):  # equations.ode2.alpha is ODE2's
@@ -583,6 +668,18 @@ def _placement(atom: Atom, index: RepositoryIndex):
                    for call in index.calls_by_reads.get(fact.name, ()) if _in_reach(fact, call, index))
 
     return placed
+
+
+def _serves_place(fact: Fact, atom: Atom, index: RepositoryIndex) -> bool:
+    """Whether the function (or module) holding ``fact`` names one of the atom's places in a string it uses (``if
+    eq_id == "PDE2":`` in a generator serving every equation): code that works the quantity out for that place among
+    others. A binding elsewhere (an ``activation`` of a vendored library) is another component's."""
+    scope = binding_scope(index, fact)
+    if scope is None:
+        return False
+    module = module_name(fact.file)
+    mentions = index.analysis(build_call_graph).mentions.get(f"{module}.{scope}" if scope else module, ())
+    return _named_place(frozenset(atom.used_in), {m.text for m in mentions if m.kind == "string"})
 
 
 def _in_reach(fact: Fact, call: CallFact, index: RepositoryIndex) -> bool:
@@ -803,6 +900,19 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                else "the name is only a count noun of the claim")
         return ValueOutcome(value, AMBIGUOUS, tuple(different),
                             f"code binds {show_value(different[0].value)} at {_at(different[0])}, but {why}")
+    # in the claim's own place (Atom.used_in), a narrower name bound to another value, read by code that runs, while
+    # the claimed value occurs nowhere there (time_discretization_N=50 in the burgers section for a claimed N=30 of
+    # Burgers' equation): the place's setting of the quantity, another value; not while a binding there is worked out
+    # at run time, nor when code named after no place binds the claimed value (a global setting the place may use)
+    placed = [] if not atom.used_in or sites or computed or any(
+        _incomparable(atom, value, f.value) and liveness(f) != DEAD for f in agreeing + narrower) or any(
+        _holds_fact(atom, value, f) for f in found.neutral) else sorted(
+        (f for f in narrower if _differs(atom, f.value) and _may_contradict(f, index) and liveness(f) != DEAD
+         and _is_read(f, index) and stub_around(index, f) is None), key=_evidence_order)
+    if placed and atom.named:
+        return ValueOutcome(value, DRIFT, (placed[0],),
+                            f"code binds {show_value(placed[0].value)} under {placed[0].name!r} at {_at(placed[0])}, "
+                            f"in the claim's place ({', '.join(atom.used_in)}), and the value occurs nowhere there")
     # a value bound to another known quantity's name (the claimed 1024-token context found only as d_model=1024) is
     # that quantity's: it neither shows nor hides the claim's (a range's bounds are rarely named after it: kept)
     foreign = [] if atom.kind == AtomKind.RANGE else [f for f in sites if _another_quantity(f, keys)]
@@ -861,6 +971,23 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     if bound:
         return ValueOutcome(value, AMBIGUOUS, tuple(bound),
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
+    # a binding of the claimed value in code named after no place (a global n_steps: 30 every equation reads) may be
+    # the one the place uses: not absent
+    held = sorted((f for f in found.neutral if _holds_fact(atom, value, f) and liveness(f) != DEAD),
+                  key=_evidence_order)
+    if held:
+        return ValueOutcome(value, AMBIGUOUS, tuple(held[:_EVIDENCE_PER_OUTCOME]),
+                            f"bound at {held[0].ref} in code named after no place of the quantity, which "
+                            f"{' or '.join(atom.used_in)} may use")
+    # nor is a value the claim's own name is worked out to at run time in shared code, which serves the claim's place
+    # among others without being named after one (t_span = torch.linspace(0.0, t_max, n) in a generator branching
+    # on every equation's name): it may be the place's value
+    shared = sorted((f for f in found.unplaced if f.value is None and liveness(f) != DEAD),
+                    key=lambda f: (not f.computed, _evidence_order(f)))  # where it is worked out first
+    if shared:
+        return ValueOutcome(value, AMBIGUOUS, tuple(shared[:_EVIDENCE_PER_OUTCOME]),
+                            f"name bound at {shared[0].ref} to a value worked out at run time, in code that serves "
+                            f"{' or '.join(atom.used_in)} among other places")
     # a count (an integer claimed as such) has no percentage form: 200 test samples is not 2.0 or 20000
     fractional = atom.percent or not (is_number(value) and float(value).is_integer())
     # a claimed percentage may be written as a fraction anywhere (torch.rand(n) < 0.75 for 75%), outside another
@@ -1720,10 +1847,12 @@ def _shape_literal(fact: Fact, index: RepositoryIndex) -> bool:
 
 def _code_names(index: RepositoryIndex) -> frozenset[str]:
     """Analysis provider: every name code in ``index`` gives (bound and read names, the sections holding them, such
-    as a config file's ``equations.ode2``, callees, the repository's modules, classes and functions), for
+    as a config file's ``equations.ode2``, callees, the repository's modules, classes and functions, and the strings
+    code uses other than to show them, such as the one a branch compares with: ``if name == "burgers":``), for
     ``_named_place`` to ask whether an atom's place exists at all."""
     graph = index.analysis(build_call_graph)
     out = {*index.by_name, *index.reads, *(call.callee for call in index.calls)}
+    out.update(m.text for mentions in graph.mentions.values() for m in mentions if m.kind == "string")
     out.update(part for facts in index.by_name.values() for fact in facts for part in fact.path.split(".")[:-1])
     out.update(module_name(file) for file in index.lines)
     out.update(part for qualname in (*graph.functions, *graph.classes) for part in qualname.split("."))

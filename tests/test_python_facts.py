@@ -355,3 +355,61 @@ def test_an_option_declaration_reads_nothing():
                            "p.add_argument('--ema', dest='ema_decay', default=0.9999)\n"
                            "p.add_argument('--lr', default=1e-3)\nargs = p.parse_args()\nprint(args.lr)\n", "t.py")
     assert (found.reads["ema_decay"], found.reads["ema"], found.reads["lr"]) == (0, 0, 1)
+
+
+def test_a_read_by_key_follows_its_section(tmp_path) -> None:
+    from extractors.provenance import read_path, resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "config.yaml").write_text("toy:\n  n_cal: 20\nreal:\n  n_cal: 200\n  lr: 0.1\n", encoding="utf-8")
+    (tmp_path / "run.py").write_text(
+        "import yaml\n"
+        "def load(path):\n"
+        "    data = yaml.safe_load(open(path))\n"
+        "    toy = data.get('toy', {})\n"
+        "    return dict(n_toy=toy.get('n_cal', 10), n_real=data['real']['n_cal'], n_any=data.get('n_cal', 5),\n"
+        "                lr=data.get('real', {}).get('lr', 1e-3))\n"
+        "print(load('config.yaml'))\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    passed = {f.name: f for f in index.facts if f.kind == "keyword" and f.context == "dict"}
+    assert {n: f.key_path for n, f in passed.items()} == {
+        "n_toy": ("toy", "n_cal"), "n_real": ("data", "real", "n_cal"), "n_any": ("data", "n_cal"),
+        "lr": ("data", "real", "lr")}
+    assert read_path(index, passed["n_toy"]) == ("data", "toy", "n_cal")  # toy is bound by key in the same function
+    # the section picks the key of two with one name; a read naming no section leaves both, which disagree
+    assert [(f.path, f.value) for f in resolve_source(index, passed["n_toy"])] == [("toy.n_cal", 20)]
+    assert [(f.path, f.value) for f in resolve_source(index, passed["n_real"])] == [("real.n_cal", 200)]
+    assert resolve_source(index, passed["n_any"]) == ()
+    assert [(f.path, f.value) for f in resolve_source(index, passed["lr"])] == [("real.lr", 0.1)]
+
+
+@pytest.mark.parametrize("code, why", [
+    # the section is read from a dict written in code: its entries, not the file's unread keys at another depth
+    ("DEFAULTS = {'toy': {'n_cal': 10}, 'real': {'n_cal': 100}}\n"
+     "def load(path):\n    toy = DEFAULTS['toy']\n    return dict(n=toy.get('n_cal', 1))\n", "code dict"),
+    # the file has no top-level toy section (only sweeps.toy): the read's key is not there, so nothing is picked
+    ("import yaml\ndef load(path):\n    data = yaml.safe_load(open(path))\n    toy = data.get('toy', {})\n"
+     "    return dict(n=toy.get('n_cal', 1))\n", "no such section"),
+    # the section is changed in place after it is read: its keys may come from elsewhere
+    ("import yaml\ndef load(path):\n    data = yaml.safe_load(open(path))\n    toy = data.get('toy', {})\n"
+     "    toy.update(data.get('overrides', {}))\n    return dict(n=toy.get('n_cal', 1))\n", "updated"),
+    # an attribute named like a section is no key of it
+    ("import yaml\nclass Run:\n    def load(self, path):\n        self.toy = yaml.safe_load(open(path))['real']\n"
+     "        return dict(n=self.toy.get('n_cal', 1))\n", "attribute"),
+])
+def test_a_read_by_key_picks_no_section_it_does_not_name(tmp_path, code, why) -> None:
+    from extractors.provenance import resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "config.yaml").write_text("sweeps:\n  toy:\n    n_cal: 20\n  real:\n    n_cal: 200\n"
+                                          "overrides:\n  n_cal: 50\n", encoding="utf-8")
+    (tmp_path / "run.py").write_text(code, encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    passed = next(f for f in index.facts if f.kind == "keyword" and f.name == "n")
+    chain = resolve_source(index, passed)
+    if why == "code dict":
+        assert [(f.path, f.value) for f in chain] == [("DEFAULTS.toy.n_cal", 10)], why
+    else:
+        assert chain == (), why  # three config keys of the name disagree, as before any section was read

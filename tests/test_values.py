@@ -7,7 +7,7 @@ import sympy
 
 import libcst as cst
 
-from extractors.values import (builds_object, drawn_range, indexed_sequence, keyed_name, parse_value,
+from extractors.values import (builds_object, drawn_range, grid_range, indexed_sequence, keyed_name, parse_value,
                                reads_tensor_size)
 
 
@@ -181,7 +181,21 @@ def test_an_entry_under_a_string_key_reads_as_a_name(written: str, name: str | N
     ("self.scale * torch.rand(a, b)", None),  # a weight initialisation scaled by a setting
     ("np.random.normal(0.0, 1.0, n)", None),
     ("scipy.stats.uniform(0.5, 1.5)", None),  # loc and scale: U(0.5, 2.0), no bounds written as such
+    ("np.linspace(0, 1, n_time)", None),  # a grid, no draw (grid_range)
 ])
 def test_a_uniform_draw_gives_its_bounds(text: str, bounds) -> None:
     found = drawn_range(cst.parse_expression(text))
     assert found == pytest.approx(bounds) if bounds is not None else found is None
+
+
+@pytest.mark.parametrize(("text", "ends"), [
+    ("np.linspace(0, 1, n_time)", (0, 1)),  # a grid spans its domain
+    ("torch.linspace(start=0.0, end=math.pi, steps=30)", (0.0, 3.141592653589793)),
+    ("np.linspace(0, 1, nx, endpoint=False)", (0, 1)),  # a periodic grid still covers [0, 1]
+    ("np.linspace(0.0, t_max, n)", None),  # an end known only at run time
+    ("np.arange(0, 1, 0.1)", None),  # an arange's step and open end are no domain as such
+    ("rng.uniform(0, 1, n)", None),  # a draw, no grid
+])
+def test_a_grid_gives_its_ends(text: str, ends) -> None:
+    found = grid_range(cst.parse_expression(text))
+    assert found == pytest.approx(ends) if ends is not None else found is None
