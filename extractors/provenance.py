@@ -472,7 +472,7 @@ def read_path(index: RepositoryIndex, fact: Fact) -> tuple[str, ...]:
     scope = binding_scope(index, fact) if parts else None
     for _ in range(_SOURCE_DEPTH if scope is not None else 0):
         root = parts[0]
-        if "." in root or _changed_in_place(index, fact, scope, root):
+        if "." in root or (fact.file, scope, root) in index.analysis(_changed_mappings):
             break
         bound = [f for f in index.named(root) if f.name == root and f.path == root and f.file == fact.file
                  and f.cell == fact.cell and f.context == scope and f.kind == K.ASSIGNMENT and f.line < fact.line]
@@ -480,11 +480,6 @@ def read_path(index: RepositoryIndex, fact: Fact) -> tuple[str, ...]:
             break
         parts = (*bound[0].key_path, *parts[1:])
     return parts
-
-
-def _changed_in_place(index: RepositoryIndex, fact: Fact, scope: str | None, name: str) -> bool:
-    """Whether code of ``scope`` in ``fact``'s file changes the mapping ``name`` in place (``_changed_mappings``)."""
-    return (fact.file, scope, name) in index.analysis(_changed_mappings)
 
 
 def _changed_mappings(index: RepositoryIndex) -> frozenset[tuple[str, str, str]]:

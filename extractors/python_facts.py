@@ -906,16 +906,9 @@ def _read_key(node: cst.BaseExpression) -> str | None:
 
 def _lookup_path(node: cst.BaseExpression) -> str | None:
     """The dotted path of a config lookup's receiver: ``cfg`` for ``cfg``, ``cfg.train.stage1`` for
-    ``cfg.get("train", {}).get("stage1", {})`` or ``cfg["train"]["stage1"]``; ``None`` for other expressions."""
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" \
-            and node.args and isinstance(node.args[0].value, cst.SimpleString):
-        key, inner = node.args[0].value.evaluated_value, _lookup_path(node.func.value)
-        return f"{inner}.{key}" if inner and isinstance(key, str) else None
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
-            and isinstance(node.slice[0].slice.value, cst.SimpleString):
-        key, inner = node.slice[0].slice.value.evaluated_value, _lookup_path(node.value)
-        return f"{inner}.{key}" if inner and isinstance(key, str) else None
-    return dotted_name(node)
+    ``cfg.get("train", {}).get("stage1", {})`` or ``cfg["train"]["stage1"]`` (``_keyed_read``, joined); ``None`` for
+    other expressions."""
+    return ".".join(_keyed_read(node)) or dotted_name(node)
 
 
 def _keyed_read(node: cst.BaseExpression) -> tuple[str, ...]:

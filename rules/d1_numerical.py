@@ -904,9 +904,9 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     # the claimed value occurs nowhere there (time_discretization_N=50 in the burgers section for a claimed N=30 of
     # Burgers' equation): the place's setting of the quantity, another value; not while a binding there is worked out
     # at run time, nor when code named after no place binds the claimed value (a global setting the place may use)
-    placed = [] if not atom.used_in or sites or computed or any(
-        _incomparable(atom, value, f.value) and liveness(f) != DEAD for f in agreeing + narrower) or any(
-        _holds_fact(atom, value, f) for f in found.neutral) else sorted(
+    holding = [f for f in found.neutral if _holds_fact(atom, value, f)]  # global settings of the claimed value
+    placed = [] if not atom.used_in or sites or computed or holding or any(
+        _incomparable(atom, value, f.value) and liveness(f) != DEAD for f in agreeing + narrower) else sorted(
         (f for f in narrower if _differs(atom, f.value) and _may_contradict(f, index) and liveness(f) != DEAD
          and _is_read(f, index) and stub_around(index, f) is None), key=_evidence_order)
     if placed and atom.named:
@@ -973,8 +973,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                             f"name bound at {bound[0].ref} to a value that cannot be compared statically")
     # a binding of the claimed value in code named after no place (a global n_steps: 30 every equation reads) may be
     # the one the place uses: not absent
-    held = sorted((f for f in found.neutral if _holds_fact(atom, value, f) and liveness(f) != DEAD),
-                  key=_evidence_order)
+    held = sorted((f for f in holding if liveness(f) != DEAD), key=_evidence_order)
     if held:
         return ValueOutcome(value, AMBIGUOUS, tuple(held[:_EVIDENCE_PER_OUTCOME]),
                             f"bound at {held[0].ref} in code named after no place of the quantity, which "
