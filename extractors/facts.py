@@ -61,8 +61,9 @@ class Fact(Location):
     a binding computed as a size read off a tensor (``batch_size = x.size(0)``, ``seq_len = ids.shape[1]``;
     ``extractors.values.reads_tensor_size``): it mirrors the setting that sized the tensor, worked out elsewhere.
     ``drawn`` holds, for a binding drawn at random between constant bounds (``alphas = rng.uniform(1.0, 3.0, n)``;
-    ``extractors.values.drawn_range``), the ``(low, high)`` pair, and ``spanned``, for a grid between constant ends
-    (``t = np.linspace(0, 1, n)``; ``extractors.values.grid_range``), the ``(start, end)`` pair: the value is then
+    ``extractors.values.drawn_range``), the ``(low, high)`` pair, and ``spanned``, for a grid (``t = np.linspace(0, 1,
+    n)``; ``extractors.values.grid_range``), the ``(start, end)`` pair, an end written as a bare name a symbol of it
+    (``linspace(0.0, t_max, n)``: ``(0.0, t_max)``, for value provenance to resolve): the value is then
     ``None`` and ``computed`` true for every claim but a claimed range, which the pair states. ``key_path`` is, for a
     ``source`` read by key, the receiver's dotted name followed by the keys read, as written (``("binsyn",
     "n_calibration")`` for ``binsyn.get("n_calibration", 10)``, ``("self.cfg", "train", "lr")`` for
@@ -84,7 +85,7 @@ class Fact(Location):
     built: bool = False
     measured: bool = False
     drawn: tuple[int | float, int | float] | None = None
-    spanned: tuple[int | float, int | float] | None = None
+    spanned: tuple[Value, Value] | None = None
     key_path: tuple[str, ...] = ()
 
 
@@ -156,6 +157,7 @@ class Unpacking:
     section: str | None
 
 
+KEY_PLACEHOLDER = "{}"  # a part of a key an f-string works out at run time (Fact.key_path: ("cfg", "{}", "lr"))
 IMPORT_SCOPE = "<import>"  # the read scope of a name an import statement names (FileFacts.read_scopes)
 PARAMETER_SCOPE = "<parameter>"  # before a scope: a read there of a name the function takes as a parameter
 

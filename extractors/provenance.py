@@ -22,13 +22,14 @@ from typing import Callable
 
 from extractors import facts as K
 from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
-from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, RepositoryIndex
+from extractors.facts import IMPORT_SCOPE, KEY_PLACEHOLDER, PARAMETER_SCOPE, CallFact, Fact, RepositoryIndex
+from extractors.binding_sites import binding_sites, bound_besides_parameter, in_loop
 from extractors.values import is_number, substitute_numbers, symbol_names
 from extractors.walk import is_test_path
 from extractors.words import word_list
 
 __all__ = ["DEAD", "LIVE", "MAYBE", "PRECEDENCE", "UnpackedPasses", "binding_liveness", "binding_scope",
-           "call_liveness", "calls_by_short", "overridden_by", "passed_keywords", "resolve_source",
+           "call_liveness", "calls_by_short", "local_binding", "overridden_by", "passed_keywords", "resolve_source",
            "unpacked_passes"]
 
 # Which binding of a name decides when several do (README, "Which value counts"): an option a launcher passes over
@@ -46,7 +47,8 @@ def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
     ``MAYBE`` or ``DEAD`` of ``extractors.callgraph``) of the code that holds a fact; ``MAYBE`` when the fact
     cannot be placed (config keys, argparse defaults, code the call graph does not know); ``DEAD`` for a fact in a
     source CPython would not compile (``RepositoryIndex.uncompilable``: none of its code can run) and for a keyword
-    passed into one (``unreadable_callee``); the liveness of the arm it sits in when that is an arm no run takes
+    passed into one (``unreadable_callee``) and for a fact in a function its module defines again further down (the
+    later definition replaces it); the liveness of the arm it sits in when that is an arm no run takes
     (``CallGraph.branch_at``)."""
     graph = index.analysis(build_call_graph)
 
@@ -56,10 +58,22 @@ def binding_liveness(index: RepositoryIndex) -> Callable[[Fact], str]:
         scope = binding_scope(index, fact)
         if scope is None:
             return MAYBE
+        if scope and fact.cell is None and _redefined_below(index, graph, fact, scope):
+            return DEAD  # a function the module defines again further down: the later definition is the one called
         branch = graph.branch_at(fact.where, fact.line)  # an arm no run takes, in code that may run
         return graph.liveness(branch) if branch else _scope_liveness(graph, fact.file, fact.cell, scope)
 
     return liveness
+
+
+def _redefined_below(index: RepositoryIndex, graph, fact: Fact, scope: str) -> bool:
+    """Whether ``fact`` sits in a function whose scope binds its name again below it (``def sample`` twice in one
+    module: the call graph keeps the last definition, and ``fact`` lies above it)."""
+    info = graph.functions.get(f"{module_name(fact.file)}.{scope}")
+    if info is None or info.file != fact.file or fact.line >= info.line:
+        return False
+    parent, _, name = scope.rpartition(".")
+    return (binding_sites(index, fact.file, parent, name) or 0) > 1
 
 
 def unreadable_callee(index: RepositoryIndex, fact: Fact) -> CallFact | None:
@@ -181,11 +195,24 @@ def calls_by_line(index: RepositoryIndex) -> dict[tuple[str, int], list[CallFact
 
 def calls_by_short(index: RepositoryIndex) -> dict[str, list[CallFact]]:
     """Analysis provider: the calls (and dotted references) of the repository by the callee's last component
-    (``AdamW`` for ``torch.optim.AdamW(...)``), in index order."""
+    (``AdamW`` for ``torch.optim.AdamW(...)``), a call through a renamed import also by the name it stands for
+    (``imported_as``), in index order."""
     found: dict[str, list[CallFact]] = {}
     for call in index.calls:
         found.setdefault(call.short, []).append(call)
+        original = imported_as(index, call.file, call.callee)
+        if original is not None:  # from utils import ci as _ci; _ci(...) calls ci
+            found.setdefault(original, []).append(call)
     return found
+
+
+def imported_as(index: RepositoryIndex, file: str, called: str) -> str | None:
+    """The name a bare ``called`` name stands for in ``file`` when an import binds it under another name (``ci`` for
+    ``_ci`` after ``from utils import ci as _ci``; ``extractors.callgraph.CallGraph.renamed_imports``), else
+    ``None``."""
+    if "." in called:
+        return None
+    return index.analysis(build_call_graph).renamed_imports.get(module_name(file), {}).get(called)
 
 
 _KEYWORD_LINES = 200  # lines of one call searched for its keywords: a bound on generated giant calls
@@ -431,8 +458,13 @@ def resolve_source(index: RepositoryIndex, fact: Fact) -> tuple[Fact, ...]:
         if loop is not None:  # a loop variable passed on: the values the loop gives it (a sweep)
             chain.append(loop)
             return tuple(chain)
-        parameter = _own_parameter(index, current)
-        if parameter is not None:  # a parameter of the function passing it on: its default, or what callers pass
+        local = local_binding(index, current)
+        if local is None and _bound_here(index, current):
+            return ()  # the function binds the name more than once, or where no fact records a value
+        parameter = _own_parameter(index, current) if local is None else None
+        if local is not None and not local.computed:  # the function's own variable, bound once above the read
+            top = [local]
+        elif parameter is not None:  # a parameter of the function passing it on: its default, or what callers pass
             top = [overridden_by(index, parameter) or parameter]
         else:
             known = bindings.get(current.source)
@@ -493,22 +525,62 @@ def _changed_mappings(index: RepositoryIndex) -> frozenset[tuple[str, str, str]]
 
 
 def _in_read_section(index: RepositoryIndex, fact: Fact, bound: list[Fact]) -> list[Fact]:
-    """``bound`` (the bindings of ``fact.source``) narrowed to the one the read by key names, when it names a
-    section (``read_path``: a receiver and at least two keys): the config keys at exactly that path from the
-    file's top (``binomial.n_calibration``), and the entries of a dict display at the receiver's own path
+    """``bound`` (the bindings of ``fact.source``) narrowed to those a read by key may read. A key is never a
+    variable: bare names bound by assignment (``t_max = 2.0`` elsewhere) are dropped for any read by key. When the
+    read names a section (``read_path``: a receiver and at least two keys), the config keys at exactly that path
+    from the file's top (``binomial.n_calibration``), and the entries of a dict display at the receiver's own path
     (``DEFAULTS.binomial.n_calibration``), when some are there; config keys and entries elsewhere are dropped, and so
-    is the read's own default. Else ``bound`` as given."""
+    is the read's own default. A part an f-string works out at run time (``cfg.get(f"equations.{eq_id}.t_max",
+    1.0)``, ``KEY_PLACEHOLDER``) may read any key of that name, wherever it sits (a section loaded from deeper in a
+    file, merged in at run time, or written as a dict in code), and the read's own default where a section lacks it,
+    so none of them ranks over the others: they are what is read when they agree, else nothing (``[]``: no one
+    value); with no key of that name anywhere, the default is what every run reads. Else ``bound`` as given."""
     path = read_path(index, fact)
+    if len(path) < 2:
+        return bound
+    bound = [f for f in bound if not (f.kind in (K.ASSIGNMENT, K.LOOP) and f.path == f.name)]
     if len(path) < 3:
         return bound
     keys, whole = ".".join(path[1:]), ".".join(path)
+    templated = KEY_PLACEHOLDER in path[1:]
+    own_default = [f for f in bound if f.kind == K.GET_DEFAULT and f.file == fact.file and f.line == fact.line]
     named = [f for f in bound if f.kind in (K.CONFIG, K.DICT)]
-    exact = [f for f in named if (f.path == keys if f.kind == K.CONFIG else f.path == whole)]
+    exact = [f for f in named if _at_key(keys if f.kind == K.CONFIG else whole, f.path)]
+    if templated:  # any key of that name may be read (a section loaded from deeper down, merged in, written as a
+        # dict or dict(...) in code, set by item, passed on a command line), and the default where a section lacks
+        # it: they agree, or there is no one value
+        keys_named = [f for f in index.named(fact.source) if f.name == fact.source and f.kind in _KEY_KINDS
+                      and not (f.kind == K.ASSIGNMENT and f.path == f.name) and not is_test_path(f.file)]
+        found = [*keys_named, *own_default]
+        if _dotlist_override(index, fact.source):
+            return []
+        return found if len({repr(f.value) for f in found}) <= 1 and all(f.value is not None for f in found) else []
     if not exact:
         return bound
     # the read's own default (toy.get("n_cal", 1)) runs only where the key is missing, and the key is there
-    return [f for f in bound if (f.kind not in (K.CONFIG, K.DICT) or f in exact)
-            and not (f.kind == K.GET_DEFAULT and f.file == fact.file and f.line == fact.line)]
+    return [f for f in bound if (f.kind not in (K.CONFIG, K.DICT) or f in exact) and f not in own_default]
+
+
+# what may hold a key an f-string works out: config and dict entries, keywords (dict(t_max=2.0)), launcher and
+# argparse options, attribute or item assignments, dataclass fields (asdict)
+_KEY_KINDS = frozenset({K.CONFIG, K.DICT, K.KEYWORD, K.LAUNCHER, K.ARGPARSE, K.ASSIGNMENT, K.FIELD})
+
+
+def _dotlist_override(index: RepositoryIndex, key: str) -> bool:
+    """Whether a launch (a shell script's or README's command line) sets a key of that name as a dotted override
+    (``python generate.py equations.duffing.t_max=2.0``, Hydra's and OmegaConf's command-line form)."""
+    pattern = re.compile(rf"(?:^|[\s.+~]){re.escape(key)}=")
+    return any(0 < launch.line <= len(index.lines.get(launch.file, ()))
+               and pattern.search(index.lines[launch.file][launch.line - 1]) for launch in index.launches)
+
+
+def _at_key(pattern: str, path: str) -> bool:
+    """Whether the dotted ``path`` is the dotted key ``pattern``, a ``KEY_PLACEHOLDER`` part matching one or more
+    keys (``f"{stage}.lr"`` with ``stage = "training.finetune"``)."""
+    if KEY_PLACEHOLDER not in pattern:
+        return pattern == path
+    parts = (r"[^.]+(?:\.[^.]+)*" if part == KEY_PLACEHOLDER else re.escape(part) for part in pattern.split("."))
+    return re.fullmatch(r"\.".join(parts), path) is not None
 
 
 _EXPRESSION_SYMBOLS = 3  # symbols of one expression resolved: a setting derived from a few others, not a formula
@@ -565,6 +637,48 @@ def _loop_variable(index: RepositoryIndex, fact: Fact) -> Fact | None:
     same = index.analysis(_bindings_by_place).get((fact.where, fact.source, scope), ())
     loops = [f for f in same if f.kind == K.LOOP and f.line <= fact.line]
     return loops[0] if len(loops) == 1 and len(same) == 1 else None
+
+
+def local_binding(index: RepositoryIndex, fact: Fact) -> Fact | None:
+    """The binding a bare-name read (``fact``, a pass-through with ``local_source``) reads when the function (or
+    module level) holding it binds that name by assignment exactly once above the read, beside placeholders
+    (``x = None``, a value no claim holds), and nowhere else in it (``t_max = cfg.get("t_max", 1.0)`` then
+    ``torch.linspace(0.0, t_max, n)``: that ``t_max``, whatever else is named so). Every place the file's code binds
+    the name in that scope (``extractors.binding_sites``: also ``+=``, ``:=``, unpacking, imports, parameters) must
+    be one of those bindings, and no function may declare it ``global`` or ``nonlocal``. A binding below the read
+    (a later branch rebinding the name) reaches it only when a loop spans the read, so the read must sit in no loop
+    then. ``None`` otherwise."""
+    if not fact.local_source:
+        return None
+    scope = binding_scope(index, fact)
+    if scope is None:
+        return None
+    same = [f for f in index.analysis(_bindings_by_place).get((fact.where, fact.source, scope), ())
+            if f is not fact and (f.path == f.name or f.kind == K.DEFAULT) and f.kind in _VARIABLE_KINDS]
+    if fact.cell is not None or binding_sites(index, fact.file, scope, fact.source) != len(same):
+        return None  # the name is bound in a way no fact records (x += 1, a parameter without a default)
+    above = [f for f in same if f.line < fact.line and not _placeholder(f)]
+    if len(above) != 1 or above[0].kind != K.ASSIGNMENT:
+        return None
+    if any(f.line >= fact.line for f in same) and in_loop(index, fact.file, fact.line) is not False:
+        return None
+    return above[0]
+
+
+_VARIABLE_KINDS = frozenset({K.ASSIGNMENT, K.LOOP, K.DEFAULT})  # what binds a variable (a dict's key binds none)
+
+
+def _placeholder(fact: Fact) -> bool:
+    """Whether an assignment binds no value: ``x = None`` (read as passing ``None`` on) before a branch binds ``x``."""
+    return fact.kind == K.ASSIGNMENT and fact.value is None and not fact.computed and fact.source in ("", "None")
+
+
+def _bound_here(index: RepositoryIndex, fact: Fact) -> bool:
+    """Whether a bare-name read (``local_source``) sits in a function (or module level) that binds the name other
+    than as its own parameter (``extractors.binding_sites.bound_besides_parameter``): that binding decides, not
+    the name's bindings elsewhere."""
+    scope = binding_scope(index, fact) if fact.local_source and fact.cell is None else None
+    return scope is not None and bound_besides_parameter(index, fact.file, scope, fact.source)
 
 
 def _own_parameter(index: RepositoryIndex, fact: Fact) -> Fact | None:
@@ -634,14 +748,16 @@ def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
 
 
 def _keywords_by_owner(index: RepositoryIndex) -> dict[tuple[str, str], list[Fact]]:
-    """Analysis provider: (keyword name, last component of the called name) -> the keyword arguments outside tests
+    """Analysis provider: (keyword name, last component of the called name, or the name a renamed import stands for:
+    ``imported_as``) -> the keyword arguments outside tests
     passing it, in the order of ``index.named``; built once, so that each default does not scan every same-named
     fact of the repository (quadratic where thousands of calls pass one keyword)."""
     found: dict[tuple[str, str], list[Fact]] = {}
     for named in index.by_name.values():
         for fact in named:
             if fact.kind == K.KEYWORD and not is_test_path(fact.file):
-                found.setdefault((fact.name, fact.context.rsplit(".", 1)[-1]), []).append(fact)
+                callee = fact.context.rsplit(".", 1)[-1]
+                found.setdefault((fact.name, imported_as(index, fact.file, fact.context) or callee), []).append(fact)
     return found
 
 
@@ -660,11 +776,12 @@ def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
     counts"): for an argparse default, an option a shell launcher passes; for a config file's key, an option a
     launcher passes to a program accepting it; for a ``.get(key, default)`` default, the key in a config file (or
-    what replaces that key); for a dataclass or pydantic field, the
-    keyword every live construction of its class passes (``TrainConfig(lr=3e-4)``); for a parameter default, the
-    keyword every live call of its function passes. A default some live call leaves alone is still used there, so
-    it is not overridden; a call unpacking a mapping (``TrainConfig(**saved)``) is left out of that count, as it
-    may pass the keyword or not. The caller compares values. Computed once per fact and index."""
+    what replaces that key), none for a key an f-string works out (``KEY_PLACEHOLDER``: the sections lacking it keep
+    the default); for a dataclass or pydantic field, the keyword every live construction of its class passes
+    (``TrainConfig(lr=3e-4)``); for a parameter default, the keyword every live call of its function passes, none
+    when calls pass different values (no one value replaces it). A default some live call leaves alone is still used
+    there, so it is not overridden; a call unpacking a mapping (``TrainConfig(**saved)``) is left out of that count,
+    as it may pass the keyword or not. The caller compares values. Computed once per fact and index."""
     memo = index.analysis(_overrides)
     known = memo.get(id(fact))
     if known is not None and known[0] is fact:
@@ -685,6 +802,8 @@ def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
         # the config file's key (args.lr or cfg["lr"])
         return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name
                      and accepting_program(index, f) is not None and _every_launch_passes(index, f)), None)
+    if fact.kind == K.GET_DEFAULT and KEY_PLACEHOLDER in fact.path:
+        return None  # cfg.get(f"{part}.lr", 1e-3): the sections lacking the key keep it (_in_read_section)
     if fact.kind == K.GET_DEFAULT:  # cfg.get("betas", [0.9, 0.995]) reads the config's betas where it has one
         config = next((f for f in named if f.kind == K.CONFIG and f.name == fact.name
                        and not is_test_path(f.file)), None)
@@ -699,5 +818,8 @@ def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     explicit = [c for c in calls if not c.unpacks or fact.name in c.unpacked_keys]
     if not explicit or not all(fact.name in passed_keywords(index, c) for c in explicit):
         return None  # some live call leaves the default in use
-    passed = passed_for(index, fact)
+    liveness = index.analysis(binding_liveness)
+    passed = [f for f in passed_for(index, fact) if liveness(f) != DEAD]  # a call that never runs replaces nothing
+    if len({repr(f.value) for f in passed if f.value is not None}) > 1:
+        return None  # live calls passing different values replace it with no one value (_passed_otherwise tells)
     return passed[0] if passed else None

@@ -23,7 +23,8 @@ import sympy
 from libcst.metadata import ExpressionContext, MetadataWrapper, PositionProvider
 
 from extractors import facts as K
-from extractors.facts import IMPORT_SCOPE, PARAMETER_SCOPE, CallFact, Fact, FileFacts, Unpacking, merge_signatures
+from extractors.facts import (IMPORT_SCOPE, KEY_PLACEHOLDER, PARAMETER_SCOPE, CallFact, Fact, FileFacts, Unpacking,
+                              merge_signatures)
 from extractors.layer_stacks import STACKED, Layer, stack_facts
 from extractors.positions import resolve_positions
 from extractors.signatures import positional_parameters
@@ -607,7 +608,7 @@ class _FactVisitor(Visitor):
         if not callee and isinstance(node.func, cst.Attribute):
             last = node.func.attr.value  # a method of a computed receiver: cfg.get("train", {}).get("lr", 1e-4)
         if last == "get" and len(node.args) == 2 and node.args[0].keyword is None:
-            read = _string(node.args[0].value)
+            read = _key_text(node.args[0].value)
             if read is not None:
                 owner = _lookup_path(node.func.value) if isinstance(node.func, cst.Attribute) else None
                 # a dotted key (cfg.get("model.width", 64)) reads its last part, as a config file nests it
@@ -792,6 +793,18 @@ def _string(node: cst.BaseExpression | None) -> str | None:
         else None
 
 
+def _key_text(node: cst.BaseExpression | None) -> str | None:
+    """The dotted key a read by key names: a plain string's text (``"optim.lr"``), or an f-string's with each
+    placeholder written ``{}`` (``f"equations.{eq_id}.t_max"``: ``"equations.{}.t_max"``, a key of whichever section
+    runs) when its last part is written out; ``None`` for anything else (a name, a key ending in a placeholder)."""
+    text = _string(node)
+    if text is not None or not isinstance(node, cst.FormattedString):
+        return text
+    parts = [p.value if isinstance(p, cst.FormattedStringText) else KEY_PLACEHOLDER for p in node.parts]
+    text = "".join(parts)
+    return text if KEY_PLACEHOLDER not in text.rsplit(".", 1)[-1] else None
+
+
 # Calls returning a plain copy of the mapping they are given (builtins, copy, OmegaConf, dataclasses)
 _MAPPING_COPIES = frozenset({"dict", "deepcopy", "copy", "to_container", "asdict"})
 
@@ -890,18 +903,16 @@ def _mark_subtree(node: cst.CSTNode, marks: set[int]) -> None:
 
 def _read_key(node: cst.BaseExpression) -> str | None:
     """The key a lookup with a default reads: ``cfg.get("lr", 1e-3)``, ``cfg.get("train", {}).get("lr", 1e-3)``
-    and ``getattr(cfg, "lr", 1e-3)`` read ``lr``, ``cfg.get("optim.lr", 1e-3)`` too; ``None`` for any other
-    expression."""
+    and ``getattr(cfg, "lr", 1e-3)`` read ``lr``, ``cfg.get("optim.lr", 1e-3)`` and ``cfg.get(f"{part}.lr", 1e-3)``
+    too (``_key_text``); ``None`` for any other expression."""
     if not isinstance(node, cst.Call):
         return None
     method = isinstance(node.func, cst.Attribute) and node.func.attr.value == "get"  # also on a computed receiver
     position = 0 if method else 1 if dotted_name(node.func) == "getattr" else None
     if position is None or len(node.args) <= position or node.args[position].keyword is not None:
         return None
-    key = node.args[position].value
-    if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str)):
-        return None
-    return key.evaluated_value.rsplit(".", 1)[-1]  # a dotted key reads its last part, as _record names it
+    key = _key_text(node.args[position].value) if method else _string(node.args[position].value)
+    return key.rsplit(".", 1)[-1] if key is not None else None  # a dotted key reads its last part, as _record does
 
 
 def _lookup_path(node: cst.BaseExpression) -> str | None:
@@ -914,13 +925,14 @@ def _lookup_path(node: cst.BaseExpression) -> str | None:
 def _keyed_read(node: cst.BaseExpression) -> tuple[str, ...]:
     """A read by key as ``(receiver, key, ...)`` (``Fact.key_path``): ``("data", "train", "lr")`` for
     ``data.get("train", {}).get("lr", 1e-3)`` or ``data["train"]["lr"]``, ``("cfg", "optim", "lr")`` for
-    ``cfg.get("optim.lr", 1e-3)``, ``("self.cfg", "lr")`` for ``self.cfg["lr"]``; ``()`` for any other expression,
-    and for a receiver with no dotted name (``load()["lr"]``)."""
+    ``cfg.get("optim.lr", 1e-3)``, ``("self.cfg", "lr")`` for ``self.cfg["lr"]``, ``("cfg", "{}", "lr")`` for
+    ``cfg.get(f"{part}.lr")`` (a placeholder stands for any one key: ``_key_text``); ``()`` for any other
+    expression, and for a receiver with no dotted name (``load()["lr"]``)."""
     if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
         key, receiver = _string(node.slice[0].slice.value), node.value
     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" \
             and node.args and node.args[0].keyword is None:
-        key, receiver = _string(node.args[0].value), node.func.value
+        key, receiver = _key_text(node.args[0].value), node.func.value
     else:
         return ()
     if not key:

@@ -145,23 +145,40 @@ def drawn_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | N
     return (low, low + width) if width > 0 else (low + width, low)
 
 
-def grid_range(node: cst.BaseExpression) -> tuple[int | float, int | float] | None:
-    """The ``(start, end)`` of a grid of evenly spaced points written with constant ends, else ``None``: ``t =
-    np.linspace(0, 1, n_time)``, ``torch.linspace(start=0.0, end=math.pi, steps=30)``; the domain the grid covers, a
-    setting of that range. Ends that are names (``linspace(0.0, t_max, n)``) fold to nothing here. Never raises."""
+def grid_range(node: cst.BaseExpression) -> tuple[Value, Value] | None:
+    """The ``(start, end)`` of a grid of evenly spaced points, else ``None``: ``t = np.linspace(0, 1, n_time)``,
+    ``torch.linspace(start=0.0, end=math.pi, steps=30)``; the domain the grid covers, a setting of that range. An end
+    written as a bare name (``linspace(0.0, t_max, n)``) is kept as a symbol of that name, for value provenance to
+    resolve where the grid is laid (``extractors.provenance.resolve_expression``); other ends fold as constants or
+    give ``None``. Never raises."""
     if type(node) is not cst.Call or _callee_short(node) not in _GRIDS:
         return None
-    return _call_bounds(node, _GRID_KEYWORDS)
+    pair = _call_ends(node, _GRID_KEYWORDS)
+    if pair is None:
+        return None
+    if not any(type(end) is cst.Name and _constant(end) is None for end in pair):
+        return _bounds(*pair)
+    ends = tuple(sympy.Symbol(end.value) if type(end) is cst.Name else fold(end, allow_symbols=False) for end in pair)
+    if not all(is_number(end) or isinstance(end, sympy.Symbol) for end in ends):
+        return None
+    return ends[0], ends[1]
 
 
 def _call_bounds(node: cst.Call, keyword_pairs) -> tuple[int | float, int | float] | None:
     """The constant bounds a call passes as one of ``keyword_pairs`` or as its first two positional arguments."""
+    pair = _call_ends(node, keyword_pairs)
+    return _bounds(*pair) if pair is not None else None
+
+
+def _call_ends(node: cst.Call, keyword_pairs) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """The two argument expressions a call passes as one of ``keyword_pairs`` or as its first two positional
+    arguments, else ``None``."""
     keywords = {arg.keyword.value: arg.value for arg in node.args if arg.keyword is not None}
     pair = next(((keywords[a], keywords[b]) for a, b in keyword_pairs if a in keywords and b in keywords), None)
     positional = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
     if pair is None and len(positional) >= 2:
         pair = (positional[0], positional[1])
-    return _bounds(*pair) if pair is not None else None
+    return pair
 
 
 def _callee_short(call: cst.Call) -> str:

@@ -66,15 +66,16 @@ from typing import Callable, cast
 import sympy
 
 from extractors import facts as K
+from extractors.binding_sites import opaque_names
 from extractors.callgraph import build_call_graph, module_name
 from extractors.facts import CallFact, Fact, RepositoryIndex, numbers_in, stub_around, value_key
 from extractors.provenance import (DEAD, binding_liveness, binding_scope, call_liveness, calls_by_line,
-                                   calls_by_short, expression_value, live_reads, overridden_by, passed_for,
-                                   passed_keywords, read_only_into_unreadable, resolve_expression,
+                                   calls_by_short, expression_value, live_reads, local_binding, overridden_by,
+                                   passed_for, passed_keywords, read_only_into_unreadable, resolve_expression,
                                    resolve_source, result_name, unloaded_configs, unpacked_passes,
                                    unreadable_callee)
 from extractors.values import is_number
-from extractors.variants import branch_of, family_named_in, named_in
+from extractors.variants import Branch, branch_of, branches_in, family_named_in, named_in
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, d1_elements, names, quantities, traces
@@ -398,7 +399,7 @@ class Candidates:
             if atom.used_in:
                 generic = [f for f in generic if not (f.value is None and f.source and not f.computed
                                                       and f.kind in (K.DICT, K.KEYWORD))]
-            narrow, wide = [_drawn_as_range(f) for f in narrow], [_drawn_as_range(f) for f in wide]
+            narrow, wide = ([_drawn_as_range(f, index) for f in group] for group in (narrow, wide))
         numeric = _numeric(atom)  # a symbolic claim compares symbolic bindings
         agreeing, narrower = (_shares(atom, _resolved(group, index, narrow_keys, qualifiers, numeric))
                               for group in (own, narrow))
@@ -505,14 +506,23 @@ def _with_draws(facts: list[Fact], keys: frozenset[str], index: RepositoryIndex)
     rng.uniform(1.0, 3.0, n)`` for ``alpha``: one draw per sample, each of the quantity)."""
     plural = [f for key in sorted(keys) for f in index.by_name.get(f"{key}s", ())
               if (f.drawn or f.spanned) and _implements(f)]
-    return [_drawn_as_range(f) for f in (*facts, *plural)]
+    return [_drawn_as_range(f, index) for f in (*facts, *plural)]
 
 
-def _drawn_as_range(fact: Fact) -> Fact:
+def _drawn_as_range(fact: Fact, index: RepositoryIndex) -> Fact:
     """A binding drawn at random between constant bounds (``Fact.drawn``), or a grid between them (``Fact.spanned``),
-    as a binding of that range."""
+    as a binding of that range; so is a bare name passed on (``solve(x_span=x_grid)``) whose function binds it once
+    above as such a draw or grid (``extractors.provenance.local_binding``), the grid's named ends resolved where it
+    is laid (``_evaluated``; the grid is kept in ``Fact.via``)."""
     span = fact.drawn or fact.spanned
-    return replace(fact, value=span, computed=False, built=False) if span is not None else fact
+    if span is not None:
+        return replace(fact, value=span, computed=False, built=False)
+    local = local_binding(index, fact) if fact.value is None and fact.source else None
+    span = local.drawn or local.spanned if local is not None else None
+    if local is None or span is None:
+        return fact
+    laid = _evaluated(replace(local, value=span, computed=False, built=False), index)
+    return replace(fact, value=laid.value, computed=False, source="", via=(*fact.via, laid, *laid.via))
 
 
 def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
@@ -657,7 +667,7 @@ def _placement(atom: Atom, index: RepositoryIndex, elsewhere: bool = False):
             parts |= {fact.context.rsplit(".", 1)[-1], result_name(index, fact) or ""}
         branch = branch_of(index, fact)  # if name == "burgers": the body is Burgers' equation's
         if branch is not None:
-            parts.add(branch.variant)
+            parts.update(branch.variants)
         if elsewhere:
             return any(of_part(part)[1] for part in parts)
         if names_only_own(parts):
@@ -668,6 +678,48 @@ def _placement(atom: Atom, index: RepositoryIndex, elsewhere: bool = False):
                    for call in index.calls_by_reads.get(fact.name, ()) if _in_reach(fact, call, index))
 
     return placed
+
+
+def _shared_setting(atom: Atom, value: Value, serving: tuple[Fact, ...], index: RepositoryIndex) -> Fact | None:
+    """The one value code serving the claim's place among others works out for every place it serves: among
+    ``serving`` (``Candidates.unplaced``: bindings of the claim's own name in code named after no place that names
+    the place in a string it uses; ``t_span = torch.linspace(0.0, t_max, n)``, ``t_max`` resolved, in a generator
+    branching on each equation's name; ``solve(x_span=x_grid)`` with the grid resolved), the first binding, when
+    every one of them but keywords passing a bare name on unresolved (``t_span=t_span``) is live, read, outside
+    stubs and holds a value comparable with the claimed ``value`` that they all share; else ``None``. Not when a
+    branch of the place leaves the function early (``if eq_id == "duffing": return sample_duffing(n)``:
+    ``extractors.variants.Branch.exits``), nor when code changes the name in a way no binding records (``t_span *=
+    2``, ``:=``: ``extractors.binding_sites.opaque_names``), nor when the value is a parameter's default (callers may
+    pass another: ``partial(sample, t_max=2.0)``). The caller has found nothing placed in the claim's place binding
+    the name, so the place runs with it."""
+    liveness = index.analysis(binding_liveness)
+    bindings = sorted((f for f in serving if not (f.kind == K.KEYWORD and f.value is None and f.local_source)),
+                      key=_evidence_order)
+    if not bindings or any(f.value is None or _incomparable(atom, value, f.value) or liveness(f) == DEAD
+                           or stub_around(index, f) is not None or not _may_be_read(f, index) for f in bindings):
+        return None
+    if len({repr(f.value) for f in bindings}) != 1 or {f.name for f in serving} & opaque_names(index):
+        return None
+    if any(g.kind == K.DEFAULT for f in bindings for g in f.via):
+        return None  # a parameter's default: callers may pass the place another value (partial, **overrides)
+    places = frozenset(atom.used_in)
+    if any(b.exits and _named_place(places, set(b.variants)) for f in bindings for b in branches_in(index, f.file)):
+        return None
+    return bindings[0]
+
+
+def _placed_clash(atom: Atom, effective: list[Fact], placed: list[Fact], index: RepositoryIndex) -> Fact | None:
+    """A live rebinding, in the claim's place (``placed``: its agreeing and narrower facts), of a variable holding
+    the claimed value (``effective``) to another value in the same function (``if eq_id in ("ode1", "ode2"): t =
+    (0, 1)``, then ``if eq_id == "ode2": t = (0, 2)``): which of the two the place runs with depends on the order of
+    branches static reading does not follow; else ``None``. Keywords of separate calls (one construction per
+    variant) are no rebinding."""
+    liveness = index.analysis(binding_liveness)
+    variables = {(f.file, binding_scope(index, f), f.path) for f in effective if f.kind == K.ASSIGNMENT and f.context}
+    return next((f for f in sorted(placed, key=_evidence_order)
+                 if f.kind == K.ASSIGNMENT and (f.file, binding_scope(index, f), f.path) in variables
+                 and f.value is not None and not _incomparable(atom, _required(atom)[0], f.value)
+                 and _differs(atom, f.value) and liveness(f) != DEAD), None)
 
 
 def _serves_place(fact: Fact, atom: Atom, index: RepositoryIndex) -> bool:
@@ -803,6 +855,11 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
                                 f"bound at {_at(effective[0])}, but its sibling {_sibling_label(sibling, index)} binds "
                                 f"{show_value(sibling.value)} at {_at(sibling)}, a value no claim of the paper gives "
                                 f"the quantity, and the claim names neither")
+        clash = _placed_clash(atom, effective, agreeing + narrower, index) if atom.used_in else None
+        if clash is not None:  # if eq_id in ("ode1", "ode2"): t = (0, 1), then if eq_id == "ode2": t = (0, 2)
+            return ValueOutcome(value, AMBIGUOUS, (effective[0], clash),
+                                f"bound at {_at(effective[0])}, but code placed there binds "
+                                f"{show_value(clash.value)} at {_at(clash)} in the same function")
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
@@ -974,19 +1031,34 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     # a binding of the claimed value in code named after no place (a global n_steps: 30 every equation reads) may be
     # the one the place uses: not absent
     held = sorted((f for f in holding if liveness(f) != DEAD), key=_evidence_order)
+    serving = _shared_setting(atom, value, found.unplaced, index)
+    if serving is not None and _holds_fact(atom, value, serving):
+        return ValueOutcome(value, MATCHED, (serving, *serving.via),
+                            f"bound at {_at(serving)} in code that serves {' or '.join(atom.used_in)} among other "
+                            f"places, and no code placed there binds it otherwise")
     if held:
         return ValueOutcome(value, AMBIGUOUS, tuple(held[:_EVIDENCE_PER_OUTCOME]),
                             f"bound at {held[0].ref} in code named after no place of the quantity, which "
                             f"{' or '.join(atom.used_in)} may use")
+    if serving is not None and _differs(atom, serving.value) and atom.named:
+        return ValueOutcome(value, DRIFT, (serving, *serving.via),
+                            f"code that serves {' or '.join(atom.used_in)} among other places binds "
+                            f"{show_value(serving.value)} at {_at(serving)}, and no code placed there binds it "
+                            f"otherwise")
     # nor is a value the claim's own name is worked out to at run time in shared code, which serves the claim's place
     # among others without being named after one (t_span = torch.linspace(0.0, t_max, n) in a generator branching
     # on every equation's name): it may be the place's value
-    shared = sorted((f for f in found.unplaced if f.value is None and liveness(f) != DEAD),
-                    key=lambda f: (not f.computed, _evidence_order(f)))  # where it is worked out first
-    if shared:
+    shared = sorted((f for f in found.unplaced if liveness(f) != DEAD),
+                    key=lambda f: (f.value is not None and not _incomparable(atom, value, f.value), not f.computed,
+                                   _evidence_order(f)))  # where it is worked out first
+    if shared and (shared[0].value is None or _incomparable(atom, value, shared[0].value)):
         return ValueOutcome(value, AMBIGUOUS, tuple(shared[:_EVIDENCE_PER_OUTCOME]),
                             f"name bound at {shared[0].ref} to a value worked out at run time, in code that serves "
                             f"{' or '.join(atom.used_in)} among other places")
+    if shared:  # one value there, which the place may change (a branch returning early, t_span *= 2 in a caller)
+        return ValueOutcome(value, AMBIGUOUS, tuple(shared[:_EVIDENCE_PER_OUTCOME]),
+                            f"code that serves {' or '.join(atom.used_in)} among other places binds "
+                            f"{show_value(shared[0].value)} at {_at(shared[0])}, but the place may change it")
     # a count (an integer claimed as such) has no percentage form: 200 test samples is not 2.0 or 20000
     fractional = atom.percent or not (is_number(value) and float(value).is_integer())
     # a claimed percentage may be written as a fraction anywhere (torch.rand(n) < 0.75 for 75%), outside another
@@ -1419,7 +1491,7 @@ def _sibling_spread(different: list[Fact], index: RepositoryIndex,
     named = {id(f) for label, facts in spread.items() if (labels[label] - shared) & said for f in facts}
     # a sibling in the branch of the variant the claim names (if model_type == "1.7B_28L":) is selected too
     chosen = [f for f in different if id(f) in named
-              or ((b := branch_of(index, f)) is not None and family_named_in(statement, b.variant))]
+              or ((b := branch_of(index, f)) is not None and _names_variant(statement, b))]
     first: dict[object, Fact] = {}  # one sibling per value: the evidence shows two different values
     for fact in sorted((f for facts in spread.values() for f in facts), key=_evidence_order):
         first.setdefault(value_key(fact.value), fact)
@@ -1519,13 +1591,19 @@ def _family_bindings(shown: list[Fact], family: tuple[str, ...] | None, index: R
             if f.value is not None and _sibling_family(f, index) == family]
 
 
+def _names_variant(statement: str, branch: Branch) -> bool:
+    """Whether the claim's ``statement`` names one of the variants the branch builds, or its family
+    (``extractors.variants.family_named_in``)."""
+    return any(family_named_in(statement, variant) for variant in branch.variants)
+
+
 def _claimed_variant_first(facts: list[Fact], index: RepositoryIndex, statement: str) -> list[Fact]:
     """``facts`` with those in the branches of the variants the claim's ``statement`` names first
     (``extractors.variants.family_named_in``: the ``model_type == "1.7B_28L"`` body for "the dense 1.7B model"),
     the rest in their order: the reader's evidence is the claim's own variant before a shared default."""
     if not statement:
         return facts
-    claimed = [f for f in facts if (b := branch_of(index, f)) is not None and family_named_in(statement, b.variant)]
+    claimed = [f for f in facts if (b := branch_of(index, f)) is not None and _names_variant(statement, b)]
     return claimed + [f for f in facts if all(f is not c for c in claimed)] if claimed else facts
 
 
@@ -1548,7 +1626,7 @@ def _passed_instead(effective: list[Fact], atom: Atom, index: RepositoryIndex,
         branch = branch_of(index, k) if statement else None
         if branch is None:
             return k, False
-        if named_in(statement, branch.variant):
+        if any(named_in(statement, v) for v in branch.variants):
             return k, True
         if not any(named_in(statement, v) for v in branch.chain):
             return k, False

@@ -280,8 +280,9 @@ def test_a_loop_variable_passed_on_is_found_among_many_same_named_bindings(tmp_p
     assert [(f.kind, f.line) for f in table[("train.py", "acc", "twice")]] == [("assignment", 11), ("loop", 12)]
     passed = {f.line: f for f in index.facts if f.kind == "keyword" and f.name == "detector_accuracy"}
     assert [(f.kind, f.value) for f in resolve_source(index, passed[6])] == [("loop", (1.0, 0.2))]
-    # twice binds acc twice: not the loop's values (the other bindings of the name decide)
-    assert [f.kind for f in resolve_source(index, passed[13])] == ["assignment"]
+    # twice binds acc twice (0.5, then the loop's values): its own bindings decide, and give no one value (before,
+    # the name's bindings anywhere did, and gave the 0.5 the loop replaces)
+    assert resolve_source(index, passed[13]) == ()
 
 
 def test_unpacked_mappings_pass_only_keys_their_section_and_callee_take(tmp_path) -> None:
@@ -413,3 +414,126 @@ def test_a_read_by_key_picks_no_section_it_does_not_name(tmp_path, code, why) ->
         assert [(f.path, f.value) for f in chain] == [("DEFAULTS.toy.n_cal", 10)], why
     else:
         assert chain == (), why  # three config keys of the name disagree, as before any section was read
+
+
+def test_a_read_by_an_f_string_key_reads_each_section(tmp_path) -> None:
+    from extractors.provenance import resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "config.yaml").write_text("equations:\n  ode1:\n    n: 100\n  wave:\n    x_max: 2.0\n"
+                                          "solver:\n  dt_max: 9.0\n", encoding="utf-8")
+    (tmp_path / "run.py").write_text(
+        "def grids(cfg, eq_id):\n"
+        "    t_max = cfg.get(f'equations.{eq_id}.t_max', 1.0)\n"  # no section holds it: the default, always
+        "    x_max = cfg.get(f'equations.{eq_id}.x_max', 1.0)\n"  # wave's 2.0, the default elsewhere: no one value
+        "    n = cfg.get(f'{eq_id}_n', 50)\n"  # a key ending in a placeholder names no key
+        "    return dict(t=t_max, x=x_max, n=n)\n"
+        "t_max = 5.0\n"  # a variable, never a key
+        "print(grids({}, 'ode1'), t_max)\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    reads = {f.name: f for f in index.facts if f.kind == "assignment" and f.context == "grids"}
+    assert reads["t_max"].key_path == ("cfg", "equations", "{}", "t_max") and reads["t_max"].source == "t_max"
+    assert reads["n"].source == "" and reads["n"].computed
+    defaults = [(f.name, f.value) for f in index.facts if f.kind == "get_default"]
+    assert defaults == [("t_max", 1.0), ("x_max", 1.0)]
+    passed = {f.name: f for f in index.facts if f.kind == "keyword" and f.context == "dict"}
+    # t=t_max reads the function's own t_max above it, which reads its own default, no key of that name being
+    # anywhere; not the module's t_max = 5.0
+    assert [(f.line, f.kind, f.value) for f in resolve_source(index, passed["t"])] == [
+        (2, "assignment", None), (2, "get_default", 1.0)]
+    assert resolve_source(index, passed["x"]) == ()
+    # a t_max key anywhere (a section loaded from deeper down, merged in) may be what a run reads: no one value
+    (tmp_path / "config.yaml").write_text("experiment:\n  equations:\n    wave:\n      t_max: 2.0\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    passed = {f.name: f for f in index.facts if f.kind == "keyword" and f.context == "dict"}
+    assert resolve_source(index, passed["t"]) == ()
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("    lr = 3e-4\n    return dict(lr=lr)\n", 3e-4),  # the function's own binding, not the module's lr = 0.1
+    ("    return dict(lr=lr)\n", 0.1),  # no own binding: followed by name as before
+    ("    lr = 3e-4\n    out = dict(lr=lr)\n    lr = 1e-3\n    return out\n", 3e-4),  # a later rebinding is no source
+    ("    lr = 3e-4\n    for _ in range(2):\n        out = dict(lr=lr)\n        lr = 1e-3\n    return out\n", None),
+    ("    lr = 3e-4\n    lr = lr * 2\n    return dict(lr=lr)\n", None),  # bound twice above: not followed
+])
+def test_a_bare_name_reads_the_functions_own_binding_above_it(tmp_path, body, expected) -> None:
+    from extractors.provenance import resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "run.py").write_text(f"lr = 0.1\ndef build():\n{body}print(build())\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    passed = next(f for f in index.facts if f.kind == "keyword" and f.name == "lr")
+    chain = resolve_source(index, passed)
+    assert (chain[-1].value if chain else None) == expected
+
+
+@pytest.mark.parametrize("test, variants", [
+    ("eq_id == 'pde2'", ("pde2",)),
+    ("'pde2' == eq_id", ("pde2",)),
+    ("eq_id == 'pde2' or eq_id == 'pde2_zoned'", ("pde2", "pde2_zoned")),
+    ("eq_id in ('pde2', 'pde2_zoned')", ("pde2", "pde2_zoned")),
+    ("eq_id in ['pde2', 'pde2'] or eq_id == 'zoned'", ("pde2", "zoned")),
+    ("eq_id == 'pde2' or name == 'pde2_zoned'", None),  # two subjects: no variant of one name
+    ("eq_id == 'pde2' and zoned", None),
+    ("eq_id in ('pde2', other)", None),  # a name among the strings: not all variants are known
+    ("eq_id in names", None),
+])
+def test_a_branch_builds_each_variant_its_test_accepts(tmp_path, test, variants) -> None:
+    from extractors.repository import build_index
+    from extractors.variants import branch_of
+    from rules import names
+
+    (tmp_path / "run.py").write_text(f"def make(eq_id, name, zoned, other, names):\n    if {test}:\n        nu = 0.01\n"
+                                     f"    elif eq_id == 'heat':\n        nu = 0.1\n    return nu\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    first, second = sorted((f for f in index.facts if f.name == "nu"), key=lambda f: f.line)
+    branch = branch_of(index, first)
+    assert (branch.variants if branch is not None else None) == variants
+    assert branch_of(index, second).variants == ("heat",)
+
+
+@pytest.mark.parametrize("calls, expected", [
+    ("print(ci(3, 10), table(2, 10))\n", 0.95),  # the wrapper's own default, 1 - 0.05
+    ("print(ci(3, 10, alpha=0.05), table(2, 10))\n", 0.95),
+    ("print(ci(3, 10, alpha=0.1), table(2, 10))\n", None),  # one call passes 0.1, the other 0.05: no one value
+])
+def test_calls_through_a_renamed_import_pass_the_functions_parameters(tmp_path, calls, expected) -> None:
+    from extractors.provenance import overridden_by, passed_for, resolve_expression, expression_value
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "stats_utils.py").write_text("def interval(k, n, confidence=0.9):\n    return k / n, confidence\n",
+                                             encoding="utf-8")
+    (tmp_path / "run.py").write_text(
+        "from stats_utils import interval as _interval\n"
+        "def ci(k, n, alpha=0.05):\n    return _interval(k, n, confidence=1.0 - alpha)\n"
+        "def table(k, n):\n    return ci(k, n, alpha=0.05)\n" + calls, encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    default = next(f for f in index.facts if f.kind == "default" and f.name == "confidence")
+    passed = passed_for(index, default)  # the call of _interval is a call of interval
+    assert [(f.file, f.line) for f in passed] == [("run.py", 3)]
+    assert overridden_by(index, default) is passed[0]
+    sources = resolve_expression(index, passed[0])
+    assert (expression_value(passed[0], sources) if sources else None) == pytest.approx(expected) \
+        if expected is not None else not sources
+
+
+def test_a_function_defined_again_below_is_dead(tmp_path) -> None:
+    # the module's second def sample replaces the first: only the later one is ever called
+    from extractors.callgraph import DEAD
+    from extractors.provenance import binding_liveness
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "run.py").write_text(
+        "@staticmethod\ndef helper(k=3):\n    return k\n"
+        "def sample(n=10):\n    horizon = 1.0\n    return horizon * n\n"
+        "def sample(n=10):\n    horizon = 2.0\n    return horizon * n\n"
+        "print(sample(), helper())\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    liveness = index.analysis(binding_liveness)
+    horizons = sorted((f for f in index.facts if f.name == "horizon"), key=lambda f: f.line)
+    assert [(f.value, liveness(f) == DEAD) for f in horizons] == [(1.0, True), (2.0, False)]
+    assert liveness(next(f for f in index.facts if f.name == "k")) != DEAD  # a decorator above a def is no redefinition

@@ -192,10 +192,17 @@ def test_a_uniform_draw_gives_its_bounds(text: str, bounds) -> None:
     ("np.linspace(0, 1, n_time)", (0, 1)),  # a grid spans its domain
     ("torch.linspace(start=0.0, end=math.pi, steps=30)", (0.0, 3.141592653589793)),
     ("np.linspace(0, 1, nx, endpoint=False)", (0, 1)),  # a periodic grid still covers [0, 1]
-    ("np.linspace(0.0, t_max, n)", None),  # an end known only at run time
+    ("np.linspace(0.0, cfg.t_max, n)", None),  # an end read off an object: known only at run time
+    ("np.linspace(0.0, t_max * 2, n)", None),  # an end worked out from a name
     ("np.arange(0, 1, 0.1)", None),  # an arange's step and open end are no domain as such
     ("rng.uniform(0, 1, n)", None),  # a draw, no grid
 ])
 def test_a_grid_gives_its_ends(text: str, ends) -> None:
     found = grid_range(cst.parse_expression(text))
     assert found == pytest.approx(ends) if ends is not None else found is None
+
+
+def test_a_grid_end_written_as_a_name_is_a_symbol_of_it() -> None:
+    # value provenance resolves the name where the grid is laid (t_max = cfg.get("t_max", 1.0) above it)
+    assert grid_range(cst.parse_expression("torch.linspace(0.0, t_max, n)")) == (0.0, sympy.Symbol("t_max"))
+    assert grid_range(cst.parse_expression("np.linspace(start=t0, stop=1, num=n)")) == (sympy.Symbol("t0"), 1)

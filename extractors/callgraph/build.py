@@ -87,6 +87,8 @@ class _Builder(Resolver):
         broken = self._broken()
         self.cg.unimportable = self._unimportable(broken)
         self.cg.unreadable_imports = self._unreadable_imports(broken)
+        self.cg.renamed_imports = {name: renamed for name, scan in self.scans.items()
+                                   if (renamed := self._renamed_imports(name, scan))}
         # only a file Python cannot compile runs nothing (one read in spite of bytes Python refuses is parsed, and runs
         # nothing all the same); a module importing it is read along its calls as written, as readers judge code that
         # would fail at run time (benchmarks/truth/CONVENTIONS.md, "Code that would fail at run time"), its calls into
@@ -134,6 +136,14 @@ class _Builder(Resolver):
                         changed = True
                         break
         return failing
+
+    def _renamed_imports(self, module: str, scan) -> dict[str, str]:
+        """The names ``module`` imports from the repository's own modules under another name, by that name
+        (``from utils import ci as _ci``: ``{"_ci": "ci"}``); not a library's (``from scipy.stats import bootstrap
+        as sp_bootstrap``), nor one the module defines again (a ``def _ci`` of its own replaces the import)."""
+        own = {qual.rsplit(".", 1)[-1] for qual in scan.defs if qual.count(".") == module.count(".") + 1}
+        return {local: target.rsplit(".", 1)[-1] for local, (target, _) in scan.imports.items()
+                if target.rsplit(".", 1)[-1] != local and target.rsplit(".", 1)[0] in self.scans and local not in own}
 
     def _unreadable_imports(self, broken: dict[str, str]) -> dict[str, frozenset[str]]:
         """Module -> the local names its imports bind to a source CPython cannot compile or to something in one

@@ -181,6 +181,9 @@ class CallGraph:
         # module -> the local names its imports bind to a source CPython cannot compile (``from model import MAR``
         # with ``model.py`` holding a stray markdown fence): what it passes to them configures code nobody can read
         self.unreadable_imports: dict[str, frozenset[str]] = {}
+        # module -> the names its imports bind under another name, by that name (``from utils import ci as _ci``:
+        # ``{"_ci": "ci"}``): a call of ``_ci`` there calls ``ci``
+        self.renamed_imports: dict[str, dict[str, str]] = {}
         # the repository has entry points and every one of them fails at import: none of its code runs
         self.halted = False
         # the arms of ``if`` statements no run takes (``branches.DeadBranch``), each a ``branch`` node nothing calls
