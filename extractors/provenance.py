@@ -541,20 +541,17 @@ def _in_read_section(index: RepositoryIndex, fact: Fact, bound: list[Fact]) -> l
     bound = [f for f in bound if not (f.kind in (K.ASSIGNMENT, K.LOOP) and f.path == f.name)]
     if len(path) < 3:
         return bound
-    keys, whole = ".".join(path[1:]), ".".join(path)
-    templated = KEY_PLACEHOLDER in path[1:]
     own_default = [f for f in bound if f.kind == K.GET_DEFAULT and f.file == fact.file and f.line == fact.line]
-    named = [f for f in bound if f.kind in (K.CONFIG, K.DICT)]
-    exact = [f for f in named if _at_key(keys if f.kind == K.CONFIG else whole, f.path)]
-    if templated:  # any key of that name may be read (a section loaded from deeper down, merged in, written as a
-        # dict or dict(...) in code, set by item, passed on a command line), and the default where a section lacks
-        # it: they agree, or there is no one value
-        keys_named = [f for f in index.named(fact.source) if f.name == fact.source and f.kind in _KEY_KINDS
-                      and not (f.kind == K.ASSIGNMENT and f.path == f.name) and not is_test_path(f.file)]
-        found = [*keys_named, *own_default]
+    if KEY_PLACEHOLDER in path[1:]:  # any key of that name may be read (a section loaded from deeper down, merged
+        # in, written as a dict or dict(...) in code, set by item, passed on a command line), and the default where a
+        # section lacks it: they agree, or there is no one value
         if _dotlist_override(index, fact.source):
             return []
+        found = [*own_default, *(f for f in index.named(fact.source) if f.name == fact.source and f.kind in _KEY_KINDS
+                                 and not (f.kind == K.ASSIGNMENT and f.path == f.name) and not is_test_path(f.file))]
         return found if len({repr(f.value) for f in found}) <= 1 and all(f.value is not None for f in found) else []
+    keys, whole = ".".join(path[1:]), ".".join(path)
+    exact = [f for f in bound if f.kind in (K.CONFIG, K.DICT) and f.path == (keys if f.kind == K.CONFIG else whole)]
     if not exact:
         return bound
     # the read's own default (toy.get("n_cal", 1)) runs only where the key is missing, and the key is there
@@ -572,15 +569,6 @@ def _dotlist_override(index: RepositoryIndex, key: str) -> bool:
     pattern = re.compile(rf"(?:^|[\s.+~]){re.escape(key)}=")
     return any(0 < launch.line <= len(index.lines.get(launch.file, ()))
                and pattern.search(index.lines[launch.file][launch.line - 1]) for launch in index.launches)
-
-
-def _at_key(pattern: str, path: str) -> bool:
-    """Whether the dotted ``path`` is the dotted key ``pattern``, a ``KEY_PLACEHOLDER`` part matching one or more
-    keys (``f"{stage}.lr"`` with ``stage = "training.finetune"``)."""
-    if KEY_PLACEHOLDER not in pattern:
-        return pattern == path
-    parts = (r"[^.]+(?:\.[^.]+)*" if part == KEY_PLACEHOLDER else re.escape(part) for part in pattern.split("."))
-    return re.fullmatch(r"\.".join(parts), path) is not None
 
 
 _EXPRESSION_SYMBOLS = 3  # symbols of one expression resolved: a setting derived from a few others, not a formula
