@@ -1,9 +1,9 @@
 """Where a file's code binds names, read off its libcst tree: how many places in each scope bind a name (every way
 Python binds one: assignment targets, unpacking, augmented assignment, ``:=``, ``for``/``with``/``except`` targets,
-imports, definitions, parameters, ``del``), the names some function declares ``global`` or ``nonlocal`` (a binding
-elsewhere may change them), and the lines ``for``/``while`` loops span (a binding below a read reaches it only
-inside a loop). Value provenance takes the one binding above a read as the read's value only where these agree
-(``extractors.provenance.local_binding``).
+``match`` captures, imports, definitions, parameters, ``del``), the names some function declares ``global`` or
+``nonlocal`` (a binding elsewhere may change them), the names changed where no fact records a value, and the lines
+``for``/``while`` loops span (a binding below a read reaches it only inside a loop). Value provenance takes the one
+binding above a read as the read's value only where these agree (``extractors.provenance.local_binding``).
 
 A file is scanned once per index, from the tree and positions the index keeps (``extractors.trees.Trees``), and
 only when asked about.
@@ -63,10 +63,9 @@ def opaque_names(index: RepositoryIndex) -> frozenset[str]:
 def bound_besides_parameter(index: RepositoryIndex, file: str, scope: str, name: str) -> bool:
     """Whether ``scope`` of ``file`` binds ``name`` anywhere but as its own parameter (``binding_sites``); true
     when nothing is known."""
+    sites = binding_sites(index, file, scope, name)
     found = _bindings(index, file)
-    if found is None or name in found.shared:
-        return True
-    return found.sites[(scope, name)] > int((scope, name) in found.parameters)
+    return sites is None or found is None or sites > int((scope, name) in found.parameters)
 
 
 def in_loop(index: RepositoryIndex, file: str, line: int) -> bool | None:

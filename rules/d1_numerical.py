@@ -698,7 +698,7 @@ def _shared_setting(atom: Atom, value: Value, serving: tuple[Fact, ...], index: 
     if not bindings or any(f.value is None or _incomparable(atom, value, f.value) or liveness(f) == DEAD
                            or stub_around(index, f) is not None or not _may_be_read(f, index) for f in bindings):
         return None
-    if len({repr(f.value) for f in bindings}) != 1 or {f.name for f in serving} & opaque_names(index):
+    if len({repr(f.value) for f in bindings}) != 1 or {f.name for f in serving} & index.analysis(opaque_names):
         return None
     if any(g.kind == K.DEFAULT for f in bindings for g in f.via):
         return None  # a parameter's default: callers may pass the place another value (partial, **overrides)
@@ -1051,14 +1051,14 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     shared = sorted((f for f in found.unplaced if liveness(f) != DEAD),
                     key=lambda f: (f.value is not None and not _incomparable(atom, value, f.value), not f.computed,
                                    _evidence_order(f)))  # where it is worked out first
-    if shared and (shared[0].value is None or _incomparable(atom, value, shared[0].value)):
+    if shared:  # worked out at run time, or one value there the place may change (an early return, t_span *= 2)
+        first, places = shared[0], " or ".join(atom.used_in)
+        worked_out = first.value is None or _incomparable(atom, value, first.value)
         return ValueOutcome(value, AMBIGUOUS, tuple(shared[:_EVIDENCE_PER_OUTCOME]),
-                            f"name bound at {shared[0].ref} to a value worked out at run time, in code that serves "
-                            f"{' or '.join(atom.used_in)} among other places")
-    if shared:  # one value there, which the place may change (a branch returning early, t_span *= 2 in a caller)
-        return ValueOutcome(value, AMBIGUOUS, tuple(shared[:_EVIDENCE_PER_OUTCOME]),
-                            f"code that serves {' or '.join(atom.used_in)} among other places binds "
-                            f"{show_value(shared[0].value)} at {_at(shared[0])}, but the place may change it")
+                            f"name bound at {first.ref} to a value worked out at run time, in code that serves "
+                            f"{places} among other places" if worked_out else
+                            f"code that serves {places} among other places binds {show_value(first.value)} at "
+                            f"{_at(first)}, but the place may change it")
     # a count (an integer claimed as such) has no percentage form: 200 test samples is not 2.0 or 20000
     fractional = atom.percent or not (is_number(value) and float(value).is_integer())
     # a claimed percentage may be written as a fraction anywhere (torch.rand(n) < 0.75 for 75%), outside another
