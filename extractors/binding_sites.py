@@ -29,13 +29,16 @@ class FileBindings:
     ``opaque`` the names bound or changed where no fact records a value: augmented assignment, ``:=``,
     ``with``/``except`` targets, ``del``, ``match`` captures, an import inside a function, an in-place method
     (``x.mul_(2)``) or an ``out=x`` argument; ``parameters`` the (scope, name) pairs of its functions'
-    parameters."""
+    parameters; ``suites`` the block each statement sits in, by the statement's first line; ``inner`` the lines of
+    its comprehensions and lambdas with the names they bind in their own scope."""
 
     sites: Counter = field(default_factory=Counter)
     shared: set[str] = field(default_factory=set)
     loops: list[tuple[int, int]] = field(default_factory=list)
     opaque: set[str] = field(default_factory=set)
     parameters: set[tuple[str, str]] = field(default_factory=set)
+    suites: dict[int, int] = field(default_factory=dict)  # a statement's first line -> its block (id of the node)
+    inner: list[tuple[int, int, frozenset[str]]] = field(default_factory=list)  # lines and names of inner scopes
 
 
 def binding_sites(index: RepositoryIndex, file: str, scope: str, name: str) -> int | None:
@@ -75,6 +78,25 @@ def in_loop(index: RepositoryIndex, file: str, line: int) -> bool | None:
     return None if found is None else any(start <= line <= end for start, end in found.loops)
 
 
+def same_block(index: RepositoryIndex, file: str, first: int, second: int) -> bool:
+    """Whether the statements starting on lines ``first`` and ``second`` of ``file`` sit in one block (one body of
+    statements, run in order: the earlier runs whenever the later does, unless something between leaves the
+    block); false when the index holds no tree of the file or either line starts no statement."""
+    found = _bindings(index, file)
+    if found is None:
+        return False
+    block = found.suites.get(first)
+    return block is not None and block == found.suites.get(second)
+
+
+def shadowed(index: RepositoryIndex, file: str, line: int, name: str) -> bool:
+    """Whether a comprehension or lambda spanning ``line`` of ``file`` binds ``name`` in its own scope
+    (``[f(t) for t in ts]``, ``lambda t: t * 2``): a read of ``name`` there may be that variable, not the
+    function's; true when the index holds no tree of the file."""
+    found = _bindings(index, file)
+    return found is None or any(first <= line <= last and name in bound for first, last, bound in found.inner)
+
+
 def _memo(index: RepositoryIndex) -> dict[str, FileBindings | None]:
     """Analysis provider: ``_bindings``' memo, file -> its binding sites."""
     return {}
@@ -96,6 +118,14 @@ def _scan(index: RepositoryIndex, file: str) -> FileBindings | None:
     positions = index.positions[file]
     finder.found.loops = [(where.start.line, where.end.line) for node in finder.loops
                           if (where := positions.get(node)) is not None]
+    blocks: dict[int, list[int]] = {}
+    for block, statement in finder.statements:
+        if (where := positions.get(statement)) is not None:
+            blocks.setdefault(where.start.line, []).append(block)
+    finder.found.inner = [(where.start.line, where.end.line, names) for node, names in finder.inner
+                          if names and (where := positions.get(node)) is not None]
+    # a line starting two statements (x = 1; y = x, or if c: x = 1) does not tell their order: it is in no block
+    finder.found.suites = {line: found[0] for line, found in blocks.items() if len(found) == 1}
     return finder.found
 
 
@@ -108,6 +138,21 @@ class _BindingFinder(Visitor):
         self.found = FileBindings()
         self.scopes: list[str] = []
         self.loops: list[cst.CSTNode] = []
+        self.statements: list[tuple[int, cst.CSTNode]] = []  # (id of the block, a statement of its body)
+        self.inner: list[tuple[cst.CSTNode, frozenset[str]]] = []  # comprehensions and lambdas, the names they bind
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.statements += [(id(node), statement) for statement in node.body]
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.statements += [(id(node), statement) for statement in node.body]
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self.statements += [(id(node), statement) for statement in node.body]  # if c: x = 1, on the if's line
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        if len(node.body) > 1:  # x = 1; y = x: a second statement on the line
+            self.statements += [(id(node), statement) for statement in node.body[1:]]
 
     def _bind(self, target: cst.BaseExpression | cst.CSTNode | None, opaque: bool = False) -> None:
         if isinstance(target, cst.Name):
@@ -223,9 +268,18 @@ class _BindingFinder(Visitor):
         return self._comprehension(node)
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
+        params = node.params
+        self.inner.append((node, frozenset(p.name.value for p in (*params.posonly_params, *params.params,
+                                                                   *params.kwonly_params))))
         return False  # its parameters bind in its own scope
 
     def _comprehension(self, node: cst.CSTNode) -> bool:
+        targets: set[str] = set()
+        clause = getattr(node, "for_in", None)
+        while clause is not None:
+            targets |= {n.value for n in _names_in(clause.target)}
+            clause = clause.inner_for_in
+        self.inner.append((node, frozenset(targets)))
         for walrus in _named_exprs(node):  # only := escapes a comprehension
             self._bind(walrus.target, opaque=True)
         return False
@@ -247,3 +301,14 @@ def _named_exprs(node: cst.CSTNode) -> list[cst.NamedExpr]:
             found.append(current)
         stack.extend(current.children)
     return found
+
+
+def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
+    """The names a ``for`` target binds (``i``, ``(k, v)``, ``*rest``)."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for element in target.elements for n in _names_in(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return []

@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from extractors import facts as K
-from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
+from extractors.callgraph import DEAD, LIVE, MAYBE, FunctionInfo, build_call_graph, module_name
 from extractors.facts import IMPORT_SCOPE, KEY_PLACEHOLDER, PARAMETER_SCOPE, CallFact, Fact, RepositoryIndex
-from extractors.binding_sites import binding_sites, bound_besides_parameter, in_loop
+from extractors.binding_sites import binding_sites, bound_besides_parameter, in_loop, same_block, shadowed
 from extractors.values import is_number, substitute_numbers, symbol_names
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -633,7 +633,9 @@ def local_binding(index: RepositoryIndex, fact: Fact) -> Fact | None:
     (``x = None``, a value no claim holds), and nowhere else in it (``t_max = cfg.get("t_max", 1.0)`` then
     ``torch.linspace(0.0, t_max, n)``: that ``t_max``, whatever else is named so). Every place the file's code binds
     the name in that scope (``extractors.binding_sites``: also ``+=``, ``:=``, unpacking, imports, parameters) must
-    be one of those bindings, and no function may declare it ``global`` or ``nonlocal``. A binding below the read
+    be one of those bindings, and no function may declare it ``global`` or ``nonlocal``. Of several assignments above,
+    the nearest counts when it sits in the read's own block (``extractors.binding_sites.same_block``: it runs last
+    before the read, whatever ran before it). A binding below the read
     (a later branch rebinding the name) reaches it only when a loop spans the read, so the read must sit in no loop
     then. ``None`` otherwise."""
     if not fact.local_source:
@@ -645,7 +647,15 @@ def local_binding(index: RepositoryIndex, fact: Fact) -> Fact | None:
             if f is not fact and (f.path == f.name or f.kind == K.DEFAULT) and f.kind in _VARIABLE_KINDS]
     if fact.cell is not None or binding_sites(index, fact.file, scope, fact.source) != len(same):
         return None  # the name is bound in a way no fact records (x += 1, a parameter without a default)
+    if shadowed(index, fact.file, fact.line, fact.source):
+        return None  # [f(temperature=temperature) for temperature in (0.5, 2.0)]: the comprehension's own variable
+    if any(f.line == fact.line and not (f.name == fact.name and f.kind == fact.kind) for f in same):
+        return None  # t_max = 3.0; run(t_end=t_max) on one line: lines do not tell which binding the read sees
     above = [f for f in same if f.line < fact.line and not _placeholder(f)]
+    last = max(above, key=lambda f: f.line, default=None)
+    if last is not None and len(above) > 1 and same_block(index, fact.file, last.line, fact.line) \
+            and not any(last.line < f.line < fact.line for f in same):
+        above = [last]  # the nearest assignment in the read's own block is the last to run before it
     if len(above) != 1 or above[0].kind != K.ASSIGNMENT:
         return None
     if any(f.line >= fact.line for f in same) and in_loop(index, fact.file, fact.line) is not False:
@@ -722,6 +732,30 @@ def default_owner(fact: Fact) -> str | None:
     return parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
 
 
+def _may_reach(index: RepositoryIndex, fact: Fact, callee: str, file: str, line: int) -> bool:
+    """Whether a call written ``callee`` at ``file``:``line`` may be a call of the owner of ``fact``'s default, a
+    module-level function. A call through ``self.``/``cls.`` runs a method of that name when there is one:
+    ``self.f(...)`` when the class holding the call defines ``f`` (without, ``self.f = f`` may store the function),
+    ``self.evaluator.f(...)`` when any class of the repository does (``Evaluator.f``: no call of ``utils.f``)."""
+    parts = callee.split(".")
+    if fact.kind != K.DEFAULT or "." in fact.context or parts[0] not in ("self", "cls"):
+        return True
+    graph = index.analysis(build_call_graph)
+    if len(parts) > 2:
+        return parts[-1] not in graph.methods_by_name()
+    holding = [f for f in index.analysis(_functions_by_file).get(file, ()) if f.line <= line <= f.end_line]
+    owner = min(holding, key=lambda f: f.end_line - f.line).class_name if holding else None
+    return owner is None or f"{owner}.{parts[-1]}" not in graph.functions
+
+
+def _functions_by_file(index: RepositoryIndex) -> dict[str, list[FunctionInfo]]:
+    """Analysis provider: file -> the functions and methods the call graph defines there."""
+    found: dict[str, list[FunctionInfo]] = {}
+    for info in index.analysis(build_call_graph).functions.values():
+        found.setdefault(info.file, []).append(info)
+    return found
+
+
 def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
     """The keyword arguments that calls of a default's owner (``default_owner``) pass for its parameter, written
     at the call, in a written-out mapping it unpacks, or as a positional argument filling that parameter
@@ -729,10 +763,12 @@ def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
     owner = default_owner(fact)
     if owner is None:
         return []
-    positional = [f for call in index.analysis(calls_by_short).get(owner, ()) if not is_test_path(call.file)
+    positional = [f for call in index.analysis(calls_by_short).get(owner, ())
+                  if not is_test_path(call.file) and _may_reach(index, fact, call.callee, call.file, call.line)
                   for f in positional_passes(index, call) if f.name == fact.name]
-    return sorted([*index.analysis(_keywords_by_owner).get((fact.name, owner), ()), *positional],
-                  key=lambda f: (f.file, f.line))
+    keywords = [f for f in index.analysis(_keywords_by_owner).get((fact.name, owner), ())
+                if _may_reach(index, fact, f.context, f.file, f.line)]
+    return sorted([*keywords, *positional], key=lambda f: (f.file, f.line))
 
 
 def _keywords_by_owner(index: RepositoryIndex) -> dict[tuple[str, str], list[Fact]]:
@@ -800,7 +836,8 @@ def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     if owner is None:
         return None
     calls = [c for c in index.analysis(calls_by_short).get(owner, ())
-             if call_liveness(index, c) != DEAD and not is_test_path(c.file)]
+             if call_liveness(index, c) != DEAD and not is_test_path(c.file)
+             and _may_reach(index, fact, c.callee, c.file, c.line)]
     # a call unpacking a mapping (Config(**saved)) may pass the keyword: it neither keeps nor replaces the default,
     # which the calls passing it explicitly replace (or a written-out mapping's key every binding holds)
     explicit = [c for c in calls if not c.unpacks or fact.name in c.unpacked_keys]

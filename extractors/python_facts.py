@@ -338,6 +338,10 @@ class _FactVisitor(Visitor):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._assign(target.target, node.value, node)
+            name = target.target.value if isinstance(target.target, cst.Name) else None
+            if name and isinstance(node.value, cst.BinaryOperation) and any(
+                    isinstance(side, cst.Name) and side.value == name for side in (node.value.left, node.value.right)):
+                self.augmented.add(name)  # lr = lr * n_gpus updates lr in place, as lr *= n_gpus does
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if node.value is None:

@@ -60,6 +60,7 @@ values counted 0.5, the middle of what they could be; uncovered elements left ou
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Callable, cast
 
@@ -167,9 +168,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     cases = _bound_cases(sau, [outcomes for _, outcomes in atom_results], elements, held, bool(undecided))
     # a spec that does not count what its atoms leave uncovered leaves the score open; one that leaves out only
     # which variant each value belongs to (``paired``) does not when no value matched: a pairing can take a
-    # matched value from the claim (it may belong to another run), never give one back
+    # matched value from the claim (it may belong to another run), never give one back; an undecided value's
+    # bounds already hold nothing as a case
     unpaired = bool(sau.checks.get("paired")) and not sau.uncovered and all(
-        o.outcome not in (MATCHED, AMBIGUOUS) for outcomes in _paired(atom_results) for o in outcomes)
+        o.outcome != MATCHED for outcomes in _paired(atom_results) for o in outcomes)
     determined = _determined(cases) if sau.complete or sau.uncovered or unpaired else None
     # a value bound only where nothing runs, whatever it holds, is at most a trace there (drift ``unused``)
     outcomes = [UNUSED if o.trace_only else o.outcome for _, results in atom_results for o in results]
@@ -354,6 +356,42 @@ def _numeric(atom: Atom) -> bool:
     return all(is_number(v) for v in _required(atom))
 
 
+def _no_count(atom: Atom) -> bool:
+    """Whether ``atom`` claims a number no count can be (a fraction, a negative number), so that a binding whose name
+    calls itself a count (``names.says_count``) is another quantity. Not for a share of a total (``Atom.of``), which
+    code may write as a count of it (num_negative = A // 8 for 1/8 of the actions), nor for a quantity the claim's
+    own names count (``num_train_epochs`` or ``epochs`` at 1.3: a count may be fractional), unless the claim is a
+    sweep (``set``), whose plural name holds the values swept (``lambdas`` in {0.7, 0.8, 0.9})."""
+    all_names = (atom.name, *atom.aliases)
+    if atom.of or any(names.says_count(n) for n in all_names):
+        return False
+    if atom.kind != AtomKind.SET and any(names.COUNT in names.normalise(n).split("_") for n in all_names):
+        return False
+    return any(is_number(v) and math.isfinite(v) and (v < 0 or not float(v).is_integer()) for v in _required(atom))
+
+
+def _counts(fact: Fact) -> bool:
+    """Whether ``fact`` is a count by its name (``names.says_count``: ``n_lambda``) and holds no number that says
+    otherwise: a number no count can be (``N_REWARD = -1.0``, ``NB_RADIUS = 0.8``) shows the prefix means another
+    word (negative, neighbour), so only a binding whose value is not known is taken for a count."""
+    return names.says_count(fact.name) and not is_number(fact.value)
+
+
+def _sibling_named(name: str, atom: Atom, claimed_words: set[str]) -> bool:
+    """Whether a binding ``name`` holding a claim's name is another quantity's of the paper: it holds a Greek letter
+    the spec gives another atom as its one-word name (``Atom.symbols_elsewhere``), which the claim's names lack, and
+    every word of it is a word of that atom's names (``confidence_beta`` beside an atom ``beta`` with the alias
+    ``confidence``: the HPD rule's level, not a claimed interval's confidence). ``temperature_tau`` beside an EMA
+    rate ``tau`` is not: ``temperature`` names nothing of ``tau``."""
+    found = set(names.words(name))
+    for sibling in atom.symbols_elsewhere:
+        symbol = sibling[0].lower()
+        if symbol in names.GREEK_WORDS and symbol in found and symbol not in claimed_words \
+                and found <= {w for n in sibling for w in names.words(n)}:
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Candidates:
     """The facts an atom's names reach: ``agreeing`` and ``narrower`` through its non-generic names (``keys``),
@@ -389,6 +427,7 @@ class Candidates:
         weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
         # narrower names hold the claim name's own tokens, or its alias group's (num_fourier_blocks for n_blocks)
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
+        claimed_words = {w for n in all_names for w in names.words(n)}
         qualifiers = word_list("qualifier_words", "rules")
         own, narrow, wide = _candidates(keys, index, narrow_keys, broader=True)
         generic = _candidates(weak_keys, index)[0]
@@ -405,13 +444,16 @@ class Candidates:
                               for group in (own, narrow))
         broader = tuple(_shares(atom, _resolved(wide, index, keys, qualifiers, numeric)))
         weak = _shares(atom, _resolved(generic, index, keys, qualifiers, numeric))
+        if _no_count(atom):  # n_lambda = len(grid) counts the lambdas the claim gives (0.7, 0.8, 0.9): not them
+            agreeing, narrower, weak = ([f for f in group if not _counts(f)] for group in (agreeing, narrower, weak))
+            broader = tuple(f for f in broader if not _counts(f))
         corroborated = _corroborated(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
-        claimed_words = {w for n in all_names for w in names.words(n)}
         periods = word_list("period_words", "rules") - claimed_words
         narrower = [f for f in narrower if not set(names.words(f.name)) & periods]  # log_interval_steps: a period
-        qualified = [f for f in narrower if _qualifies(narrow_keys, names.normalise(f.name), qualifiers)]
+        qualified = [f for f in narrower if _qualifies(narrow_keys, names.normalise(f.name), qualifiers)
+                     or _sibling_named(f.name, atom, claimed_words)]
         narrower = [f for f in narrower if f not in qualified]
         schedules = [v for v in atom.values if isinstance(v, str) and quantities.realised_by_calls(v)]
         if schedules:  # a narrower name may name another schedule (guidance_scheduler, noise_scheduler)
@@ -817,6 +859,12 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         matches += _choice_calls(atom, value, index)
     stubs = [stub_around(index, f) for f in matches]
     real = [f for f, stub in zip(matches, stubs) if stub is None]
+    changed = [f for f in real if _running_total(f)]
+    if changed and len(changed) == len(real):  # t_span = np.array([0.0, 1.0]), then t_span *= 6: not what is used
+        return ValueOutcome(value, AMBIGUOUS, tuple(changed),
+                            f"bound at {changed[0].ref}, then changed in place, so the value used is worked out at "
+                            f"run time")
+    real = [f for f in real if not _running_total(f)]
     if matches and not real:
         stub = stubs[0]
         return ValueOutcome(value, STUB, tuple(matches),
@@ -1255,7 +1303,15 @@ def _passed_unknowns(index: RepositoryIndex) -> dict[int, tuple[Fact, Fact | Non
 def _first_passed_unknown(fact: Fact, index: RepositoryIndex) -> Fact | None:
     liveness = index.analysis(binding_liveness)
     for passed in passed_for(index, fact):
-        if passed.value is not None or liveness(passed) == DEAD:
+        if liveness(passed) == DEAD:
+            continue
+        if isinstance(passed.value, sympy.Basic) and passed.value.free_symbols:
+            # confidence=1.0 - alpha, where the callers pass different alphas: no one value unless it works out
+            worked = _evaluated(passed, index).value
+            if isinstance(worked, sympy.Basic) and worked.free_symbols or repr(worked) != repr(fact.value):
+                return passed
+            continue
+        if passed.value is not None:
             continue  # a literal other value is _passed_instead's and overridden_by's
         chain = resolve_source(index, passed) if passed.source else ()
         if chain and chain[-1].kind == K.LOOP and any(passed is f for f in index.named(passed.name)):

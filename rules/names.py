@@ -137,6 +137,15 @@ def normalise(name: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def says_count(name: str) -> bool:
+    """Whether ``name`` calls itself a count by a count prefix before other words (``n_lambda``, ``num_heads``); a
+    plural alone does not (``lambdas`` may hold the values themselves), nor a count word elsewhere (``sigma_n``,
+    ``cfl_number``), nor ``no`` (``no_obj_weight``, ``no_decay``: a negation as often as a count)."""
+    found = words(_greek_to_ascii(name))
+    return len(found) > 1 and found[0] in _COUNT_PREFIXES - {"no"}
+
+
+@lru_cache(maxsize=65536)
 def quantity_key(name: str) -> str:
     """``normalise`` for a name of a computed quantity, where a plural names many values of it, not a count:
     ``next_values`` and ``next_value`` both give ``next`` (``normalise`` gives ``N_next`` to the plural). A count
@@ -168,7 +177,7 @@ def is_generic(name: str) -> bool:
 
 
 # Unicode spells the letter LAMDA; code and papers write lambda
-_GREEK_WORDS = frozenset(unicodedata.name(chr(c)).split()[-1].lower() for c in range(0x3b1, 0x3ca)
+GREEK_WORDS = _GREEK_WORDS = frozenset(unicodedata.name(chr(c)).split()[-1].lower() for c in range(0x3b1, 0x3ca)
                          if unicodedata.name(chr(c), "")) | {"lambda"}
 
 

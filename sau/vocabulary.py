@@ -205,6 +205,9 @@ class Atom:
     of the paper's other runs (2000 iterations in one experiment, 3000 in another), filled in by ``PaperSpec``;
     ``places_elsewhere`` likewise the places (``used_in``) those SAUs give the quantity, none of this atom's own
     (``PDE2`` for an ``alpha`` used in ``PDE3``): code named after both (``run_pde2_pde3``) places neither.
+    ``symbols_elsewhere`` holds, for each other atom of the paper whose name is one word (``beta`` for an HPD level)
+    and none of this atom's own names (case aside), that atom's names (name first, then its aliases): a symbol the
+    paper gives another quantity, and what code calls that quantity.
     """
 
     name: str
@@ -221,6 +224,7 @@ class Atom:
     complement: tuple[str, ...] = ()
     elsewhere: tuple[Value, ...] = ()
     places_elsewhere: tuple[str, ...] = ()
+    symbols_elsewhere: tuple[tuple[str, ...], ...] = ()
 
     def describe(self) -> str:
         """``lr=0.0001``, ``n_layers=24/36``, ``lr in {0.1, 0.5}``, ``dropout in [0, 0.3]``."""
@@ -285,11 +289,16 @@ def _with_values_elsewhere(saus: tuple[SAU, ...]) -> tuple[SAU, ...]:
     """``saus`` with each D1 atom's ``Atom.elsewhere`` and ``Atom.places_elsewhere`` filled in: the values and the
     places other SAUs of the paper claim for an atom sharing a name with it (its name or an alias, case aside:
     ``stage1_1_steps`` and ``stage1_2_steps`` both ``max_steps``) that the atom does not claim itself, in spec order;
-    a range's from ranges only (each a (low, high) pair), another atom's from scalars and sets."""
+    a range's from ranges only (each a (low, high) pair), another atom's from scalars and sets; and
+    ``Atom.symbols_elsewhere``, the names of the paper's atoms named by one word (no ``_``) but its own, in spec
+    order."""
     claimed: dict[tuple[str, bool], list[tuple[str, Value]]] = {}
     placed: dict[tuple[str, bool], list[tuple[str, str]]] = {}
+    symbols: list[tuple[str, ...]] = []
     for sau in saus:
         for atom in sau.atoms:
+            named = (atom.name, *atom.aliases)
+            symbols += [named] if "_" not in atom.name and named not in symbols else []
             for key in _quantity(atom):
                 claimed.setdefault(key, []).extend((sau.id, value) for value in _claimed(atom))
                 placed.setdefault(key, []).extend((sau.id, place) for place in atom.used_in)
@@ -299,7 +308,9 @@ def _with_values_elsewhere(saus: tuple[SAU, ...]) -> tuple[SAU, ...]:
         for atom in sau.atoms:
             others = _others(sau.id, _claimed(atom), (item for key in _quantity(atom) for item in claimed[key]))
             places = _others(sau.id, atom.used_in, (item for key in _quantity(atom) for item in placed[key]))
-            atoms.append(replace(atom, elsewhere=tuple(others), places_elsewhere=tuple(places)))
+            own = {name.lower() for name in (atom.name, *atom.aliases)}
+            atoms.append(replace(atom, elsewhere=tuple(others), places_elsewhere=tuple(places),
+                                 symbols_elsewhere=tuple(s for s in symbols if s[0].lower() not in own)))
         out.append(replace(sau, checks={**sau.checks, "atoms": tuple(atoms)}) if atoms else sau)
     return tuple(out)
 

@@ -21,6 +21,15 @@ def test_a_count_is_not_an_index():
     assert normalise("num_seeds") == normalise("seeds")
 
 
+def test_only_a_count_prefix_says_count():
+    # a plural may hold the values themselves (lambdas = [0.7, 0.8]); n_lambda = len(grid) counts them
+    assert names.says_count("n_lambda") and names.says_count("num_heads")
+    assert not names.says_count("lambdas") and not names.says_count("temperature")
+    # only a leading count word: sigma_n and cfl_number are no counts, and no_obj_weight negates
+    assert not names.says_count("sigma_n") and not names.says_count("CFL_NUMBER")
+    assert not names.says_count("no_obj_weight") and not names.says_count("n")
+
+
 def test_narrower_names_add_qualifiers():
     claim = frozenset({normalise("lr")})
     assert narrower(claim, normalise("encoder_lr"))

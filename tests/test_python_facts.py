@@ -537,3 +537,63 @@ def test_a_function_defined_again_below_is_dead(tmp_path) -> None:
     horizons = sorted((f for f in index.facts if f.name == "horizon"), key=lambda f: f.line)
     assert [(f.value, liveness(f) == DEAD) for f in horizons] == [(1.0, True), (2.0, False)]
     assert liveness(next(f for f in index.facts if f.name == "k")) != DEAD  # a decorator above a def is no redefinition
+
+
+def test_the_nearest_assignment_in_the_reads_block_decides(tmp_path) -> None:
+    # t_max is bound twice above each read; in burgers' branch the nearest runs last (same block), in wave's branch
+    # the nearest sits in a nested if, which may not run: no one value
+    from extractors.binding_sites import same_block
+    from extractors.provenance import resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "grid.py").write_text(
+        "def grid(eq_id, long_run):\n"
+        "    t_max = 1.0\n"
+        "    if eq_id == 'burgers':\n"
+        "        t_max = 3.0\n"
+        "        run(t_end=t_max)\n"
+        "    elif eq_id == 'wave':\n"
+        "        t_max = 2.0\n"
+        "        if long_run:\n"
+        "            t_max = 4.0\n"
+        "        run(t_end=t_max)\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    assert same_block(index, "grid.py", 4, 5) and not same_block(index, "grid.py", 9, 10)
+    assert not same_block(index, "grid.py", 2, 5) and not same_block(index, "grid.py", 3, 99)
+    passed = {f.line: f for f in index.facts if f.kind == "keyword" and f.name == "t_end"}
+    assert [(f.line, f.value) for f in resolve_source(index, passed[5])] == [(4, 3.0)]
+    assert resolve_source(index, passed[10]) == ()
+
+
+def test_a_line_starting_two_statements_is_in_no_block(tmp_path) -> None:
+    # x = 1; y = x and a one-line if cannot tell the order of what they hold: no nearest binding there
+    from extractors.binding_sites import same_block
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "a.py").write_text("def f(c):\n    x = 1; y = x\n    if c: x = 2\n    z = x\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    assert not same_block(index, "a.py", 2, 4) and not same_block(index, "a.py", 3, 4)
+    assert same_block(index, "a.py", 4, 4)
+
+
+def test_a_read_inside_a_comprehension_of_the_same_name_is_not_the_functions(tmp_path) -> None:
+    # temperature = 1.5 above, but the comprehension's own temperature is what run() is passed
+    from extractors.binding_sites import shadowed
+    from extractors.provenance import resolve_source
+    from extractors.repository import build_index
+    from rules import names
+
+    (tmp_path / "c.py").write_text(
+        "def calibrate():\n"
+        "    temperature = 1.5\n"
+        "    scores = [run(t=temperature) for temperature in (0.5, 2.0)]\n"
+        "    best = run(t=temperature)\n"
+        "    key = lambda temperature: run(t=temperature)\n", encoding="utf-8")
+    index = build_index(tmp_path, names.normalise)
+    assert shadowed(index, "c.py", 3, "temperature") and shadowed(index, "c.py", 5, "temperature")
+    assert not shadowed(index, "c.py", 4, "temperature") and not shadowed(index, "c.py", 3, "scores")
+    passed = {f.line: f for f in index.facts if f.kind == "keyword" and f.name == "t"}
+    assert [(f.line, f.value) for f in resolve_source(index, passed[4])] == [(2, 1.5)]
+    assert resolve_source(index, passed[3]) == () and resolve_source(index, passed[5]) == ()

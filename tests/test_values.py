@@ -206,3 +206,4 @@ def test_a_grid_end_written_as_a_name_is_a_symbol_of_it() -> None:
     # value provenance resolves the name where the grid is laid (t_max = cfg.get("t_max", 1.0) above it)
     assert grid_range(cst.parse_expression("torch.linspace(0.0, t_max, n)")) == (0.0, sympy.Symbol("t_max"))
     assert grid_range(cst.parse_expression("np.linspace(start=t0, stop=1, num=n)")) == (sympy.Symbol("t0"), 1)
+

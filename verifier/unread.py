@@ -44,6 +44,8 @@ _UNCALLED = frozenset({"unreached", "dead"})
 _WORD = re.compile(r"[^\W\d]\w*")
 # Check fields that are prose for the reader, not names the rules look for.
 _PROSE = frozenset({"meaning", "note", "statement", "source", "about", "complete", "strict", "checkable"})
+# an atom's names of the paper's other quantities (sau.vocabulary.Atom.symbols_elsewhere): no word the claim names
+_OTHER_QUANTITIES = frozenset({"symbols_elsewhere"})
 _KEYWORDS = frozenset(keyword.kwlist) | {"self", "cls"}  # Python's own words name nothing a claim names
 _SHORT = 4  # a claimed word shorter than this must equal a word of the unread text; a longer one may be part of it
 _NUMBER = re.compile(r"(?<![\w.])(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -104,7 +106,8 @@ def _claimed(value: object, words: set[str], numbers: set[float]) -> None:
             _claimed(item, words, numbers)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
-            _claimed(getattr(value, field.name), words, numbers)
+            if field.name not in _OTHER_QUANTITIES:
+                _claimed(getattr(value, field.name), words, numbers)
     else:  # a symbolic value (sympy): its text
         text = str(value)
         if text:
