@@ -386,7 +386,7 @@ def _sibling_named(name: str, atom: Atom, claimed_words: set[str]) -> bool:
     found = set(names.words(name))
     for sibling in atom.symbols_elsewhere:
         symbol = sibling[0].lower()
-        if symbol in names.GREEK_WORDS and symbol in found and symbol not in claimed_words \
+        if names.is_greek_word(symbol) and symbol in found and symbol not in claimed_words \
                 and found <= {w for n in sibling for w in names.words(n)}:
             return True
     return False
@@ -860,7 +860,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
     stubs = [stub_around(index, f) for f in matches]
     real = [f for f, stub in zip(matches, stubs) if stub is None]
     changed = [f for f in real if _running_total(f)]
-    if changed and len(changed) == len(real):  # t_span = np.array([0.0, 1.0]), then t_span *= 6: not what is used
+    if changed and len(changed) == len(real):  # lr = 1e-3, then lr *= n_gpus: the start is not what is used
         return ValueOutcome(value, AMBIGUOUS, tuple(changed),
                             f"bound at {changed[0].ref}, then changed in place, so the value used is worked out at "
                             f"run time")

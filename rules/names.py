@@ -173,15 +173,16 @@ def is_generic(name: str) -> bool:
     raw = set(_tokens(name, table())) - {COUNT}
     if len(stripped) <= 1 or not raw:
         return True
-    return len(raw) == 1 and (raw <= table().generic or _is_greek_word(next(iter(raw))))
+    return len(raw) == 1 and (raw <= table().generic or is_greek_word(next(iter(raw))))
 
 
 # Unicode spells the letter LAMDA; code and papers write lambda
-GREEK_WORDS = _GREEK_WORDS = frozenset(unicodedata.name(chr(c)).split()[-1].lower() for c in range(0x3b1, 0x3ca)
+_GREEK_WORDS = frozenset(unicodedata.name(chr(c)).split()[-1].lower() for c in range(0x3b1, 0x3ca)
                          if unicodedata.name(chr(c), "")) | {"lambda"}
 
 
-def _is_greek_word(token: str) -> bool:
+def is_greek_word(token: str) -> bool:
+    """Whether ``token`` (a lower-case word) is the name of a Greek letter (``beta``, ``lambda``)."""
     return token in _GREEK_WORDS
 
 
@@ -234,5 +235,5 @@ def kin(claim_keys: frozenset[str], fact_key: str) -> bool:
     that a value under one may be the other's, too loosely to decide. A shared Greek letter alone relates nothing
     (``lambda_reward`` and ``lambda_dynamics`` weigh different losses)."""
     generic = table().generic | {COUNT}
-    fact_tokens = frozenset(t for t in fact_key.split("_") if not _is_greek_word(t)) - generic
+    fact_tokens = frozenset(t for t in fact_key.split("_") if not is_greek_word(t)) - generic
     return any(fact_tokens & frozenset(key.split("_")) for key in claim_keys)
