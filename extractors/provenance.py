@@ -819,8 +819,13 @@ def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     if fact.kind in (K.ARGPARSE, K.CONFIG, K.GET_DEFAULT):
         named = sorted(index.named(fact.name), key=lambda f: (f.file, f.line))
     if fact.kind == K.ARGPARSE:
-        return next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name
-                     and _launches_program_of(index, f, fact) and _every_launch_passes(index, f)), None)
+        launched = next((f for f in named if f.kind == K.LAUNCHER and f.name == fact.name
+                         and _launches_program_of(index, f, fact) and _every_launch_passes(index, f)), None)
+        # parser.set_defaults(lr=3e-4) in the same file replaces add_argument's default (argparse reference:
+        # parser-level defaults take precedence over argument-level ones); a launch's option replaces both
+        liveness = index.analysis(binding_liveness)
+        return launched or next((f for f in named if f.kind == K.KEYWORD and f.file == fact.file
+                                 and f.context.rsplit(".", 1)[-1] == "set_defaults" and liveness(f) != DEAD), None)
     if fact.kind == K.CONFIG:
         # an option the launcher passes to a program that accepts it (an argparse option of that name) wins over
         # the config file's key (args.lr or cfg["lr"])
