@@ -154,16 +154,11 @@ class _BindingFinder(Visitor):
         if len(node.body) > 1:  # x = 1; y = x: a second statement on the line
             self.statements += [(id(node), statement) for statement in node.body[1:]]
 
-    def _bind(self, target: cst.BaseExpression | cst.CSTNode | None, opaque: bool = False) -> None:
-        if isinstance(target, cst.Name):
-            self.found.sites[(".".join(self.scopes), target.value)] += 1
+    def _bind(self, target: cst.CSTNode | None, opaque: bool = False) -> None:
+        for name in _names_in(target):
+            self.found.sites[(".".join(self.scopes), name.value)] += 1
             if opaque:
-                self.found.opaque.add(target.value)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind(element.value, opaque)
-        elif isinstance(target, cst.StarredElement):
-            self._bind(target.value, opaque)
+                self.found.opaque.add(name.value)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._bind(node.name)
@@ -303,8 +298,8 @@ def _named_exprs(node: cst.CSTNode) -> list[cst.NamedExpr]:
     return found
 
 
-def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
-    """The names a ``for`` target binds (``i``, ``(k, v)``, ``*rest``)."""
+def _names_in(target: cst.CSTNode | None) -> list[cst.Name]:
+    """The names a binding target binds (``i``, ``(k, v)``, ``*rest``); none for an attribute or subscript."""
     if isinstance(target, cst.Name):
         return [target]
     if isinstance(target, (cst.Tuple, cst.List)):

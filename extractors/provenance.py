@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from extractors import facts as K
-from extractors.callgraph import DEAD, LIVE, MAYBE, FunctionInfo, build_call_graph, module_name
+from extractors.callgraph import DEAD, LIVE, MAYBE, build_call_graph, module_name
 from extractors.facts import IMPORT_SCOPE, KEY_PLACEHOLDER, PARAMETER_SCOPE, CallFact, Fact, RepositoryIndex
 from extractors.binding_sites import binding_sites, bound_besides_parameter, in_loop, same_block, shadowed
 from extractors.values import is_number, substitute_numbers, symbol_names
@@ -732,28 +732,22 @@ def default_owner(fact: Fact) -> str | None:
     return parts[-2] if fact.kind == K.DEFAULT and parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
 
 
-def _may_reach(index: RepositoryIndex, fact: Fact, callee: str, file: str, line: int) -> bool:
-    """Whether a call written ``callee`` at ``file``:``line`` may be a call of the owner of ``fact``'s default, a
-    module-level function. A call through ``self.``/``cls.`` runs a method of that name when there is one:
-    ``self.f(...)`` when the class holding the call defines ``f`` (without, ``self.f = f`` may store the function),
-    ``self.evaluator.f(...)`` when any class of the repository does (``Evaluator.f``: no call of ``utils.f``)."""
-    parts = callee.split(".")
-    if fact.kind != K.DEFAULT or "." in fact.context or parts[0] not in ("self", "cls"):
+def _may_reach(index: RepositoryIndex, fact: Fact, call: CallFact | None) -> bool:
+    """Whether ``call`` may be a call of the owner of ``fact``'s default, a module-level function. A call through
+    ``self.``/``cls.`` that the call graph resolves to a method of that name (``self.evaluator.ci(alpha=0.1)`` to
+    ``Evaluator.ci``, ``self.f(...)`` to the class's or a base's ``f``) runs that method, not ``utils.ci``; one it
+    leaves unresolved reaches it (``self.f = f`` may store the function), unless its receiver is deeper than
+    ``self`` and some class of the repository defines a method of that name."""
+    parts = call.callee.split(".") if call is not None else []
+    if call is None or fact.kind != K.DEFAULT or "." in fact.context or parts[0] not in ("self", "cls"):
         return True
     graph = index.analysis(build_call_graph)
-    if len(parts) > 2:
-        return parts[-1] not in graph.methods_by_name()
-    holding = [f for f in index.analysis(_functions_by_file).get(file, ()) if f.line <= line <= f.end_line]
-    owner = min(holding, key=lambda f: f.end_line - f.line).class_name if holding else None
-    return owner is None or f"{owner}.{parts[-1]}" not in graph.functions
-
-
-def _functions_by_file(index: RepositoryIndex) -> dict[str, list[FunctionInfo]]:
-    """Analysis provider: file -> the functions and methods the call graph defines there."""
-    found: dict[str, list[FunctionInfo]] = {}
-    for info in index.analysis(build_call_graph).functions.values():
-        found.setdefault(info.file, []).append(info)
-    return found
+    node = f"{module_name(call.file)}.{call.context}" if call.context else module_name(call.file)
+    if any(site.line == call.line and site.kind != "reference" and site.callee is not None
+           and site.callee.rsplit(".", 1)[-1] == parts[-1] and site.callee in graph.functions
+           and graph.functions[site.callee].class_name is not None for site in graph.callees_in_order(node)):
+        return False
+    return not (len(parts) > 2 and parts[-1] in graph.methods_by_name())
 
 
 def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
@@ -764,10 +758,10 @@ def passed_for(index: RepositoryIndex, fact: Fact) -> list[Fact]:
     if owner is None:
         return []
     positional = [f for call in index.analysis(calls_by_short).get(owner, ())
-                  if not is_test_path(call.file) and _may_reach(index, fact, call.callee, call.file, call.line)
+                  if not is_test_path(call.file) and _may_reach(index, fact, call)
                   for f in positional_passes(index, call) if f.name == fact.name]
     keywords = [f for f in index.analysis(_keywords_by_owner).get((fact.name, owner), ())
-                if _may_reach(index, fact, f.context, f.file, f.line)]
+                if _may_reach(index, fact, _keyword_call(index, f))]
     return sorted([*keywords, *positional], key=lambda f: (f.file, f.line))
 
 
@@ -798,7 +792,8 @@ def _overrides(index: RepositoryIndex) -> dict[int, tuple[Fact, Fact | None]]:
 
 def overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
     """The binding that replaces a default wherever it is used, or ``None`` (precedence, README "Which value
-    counts"): for an argparse default, an option a shell launcher passes; for a config file's key, an option a
+    counts"): for an argparse default, an option a shell launcher passes, else a ``parser.set_defaults(...)``
+    keyword of that name in its file; for a config file's key, an option a
     launcher passes to a program accepting it; for a ``.get(key, default)`` default, the key in a config file (or
     what replaces that key), none for a key an f-string works out (``KEY_PLACEHOLDER``: the sections lacking it keep
     the default); for a dataclass or pydantic field, the keyword every live construction of its class passes
@@ -842,7 +837,7 @@ def _overridden_by(index: RepositoryIndex, fact: Fact) -> Fact | None:
         return None
     calls = [c for c in index.analysis(calls_by_short).get(owner, ())
              if call_liveness(index, c) != DEAD and not is_test_path(c.file)
-             and _may_reach(index, fact, c.callee, c.file, c.line)]
+             and _may_reach(index, fact, c)]
     # a call unpacking a mapping (Config(**saved)) may pass the keyword: it neither keeps nor replaces the default,
     # which the calls passing it explicitly replace (or a written-out mapping's key every binding holds)
     explicit = [c for c in calls if not c.unpacks or fact.name in c.unpacked_keys]
