@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Callable, cast
+from typing import Any, Callable, cast
 
 import sympy
 
@@ -143,15 +143,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     elements = d1_elements.results(sau, index)  # the datasets and metrics the claim names (rules.d1_elements)
     if not sau.atoms and not elements:
         return Verdict(sau, None, Status.UNRESOLVED, "no name/value atom could be read from this claim", RULE)
-    atom_results = []
-    found: dict[int, Candidates] = {}
-    for atom in sau.atoms:
-        candidates = found[id(atom)] = Candidates.of(atom, index)
-        atom_results.append((atom, _paired_with_variants(atom, [decide_value(atom, value, index, candidates,
-                                                                             sau.statement)
-                                                                for value in _required(atom)])))
-    atom_results = [(atom, [_in_another_component(atom, o, atom_results, found, index) for o in outcomes])
-                    for atom, outcomes in atom_results]
+    atom_results = decide_atoms(sau.atoms, index, sau.statement)
     atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one); the claim
     # scores the share of its elements that hold (LABELLING.md): beside one that holds, a value only a trace
@@ -161,8 +153,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         or any(r.outcome == d1_elements.PRESENT for r in elements)
     undecided = sum(o.outcome == AMBIGUOUS for _, outcomes in atom_results for o in outcomes) + len(sau.uncovered) \
         + sum(r.outcome == d1_elements.AMBIGUOUS for r in elements)
-    score = compound_score([0.0 if held and (o.outcome in _TRACES or o.trace_only) else o.score
-                            for _, outcomes in atom_results for o in outcomes]
+    score = compound_score([value_score(o, held) for _, outcomes in atom_results for o in outcomes]
                            + [d1_elements.score(r, held) for r in elements])
     decided = all(o.outcome != AMBIGUOUS for _, outcomes in atom_results for o in outcomes)
     cases = _bound_cases(sau, [outcomes for _, outcomes in atom_results], elements, held, bool(undecided))
@@ -178,14 +169,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     for r in elements:  # a dataset or metric the running code never loads or computes is missing, or unused
         if r.outcome == d1_elements.ABSENT:  # when only dead code implements it and it counts as a trace
             outcomes.append(UNUSED if d1_elements.score(r, held) == d1_elements.TRACE else ABSENT)
-    drift = next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
-    evidence = _evidence(atom_results, index) + d1_elements.evidence(elements, index)
-    findings = tuple(
-        AtomFinding(atom.describe(), atom_score,
-                    tuple(ValueFinding(show_value(o.value), o.outcome, o.note,
-                                       tuple(f.ref for f in o.facts[:_EVIDENCE_PER_OUTCOME])) for o in results))
-        for (atom, results), atom_score in zip(atom_results, atom_scores)) + d1_elements.findings(elements)
-    notes = [_atom_note(atom, results) for atom, results in atom_results] + [d1_elements.note(r) for r in elements]
+    drift = values_drift(outcomes)
+    evidence = atom_evidence(atom_results, index) + d1_elements.evidence(elements, index)
+    findings = atom_findings(atom_results) + d1_elements.findings(elements)
+    notes = [atom_note(atom, results) for atom, results in atom_results] + [d1_elements.note(r) for r in elements]
     matched = sum(1 for s in atom_scores if s == 1.0)
     reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
     if determined is not None and undecided:
@@ -206,6 +193,21 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     status = Status.SETTLED if determined is not None else Status.UNRESOLVED
     return Verdict(sau, score, status, reason, RULE, drift, evidence, findings,
                    trace=traces.values(atom_results, _EVIDENCE_FIRST))
+
+
+def decide_atoms(atoms: tuple[Atom, ...], index: RepositoryIndex,
+                 statement: str) -> list[tuple[Atom, list[ValueOutcome]]]:
+    """Each of one claim's ``atoms`` with the outcome of each value it claims (``decide_value``), in order: the
+    values a variant pairs with moved to it, and a drift read in another component than the claim's other atoms
+    point to left undecided (``_in_another_component``). ``statement`` is the claim's text (it names variants)."""
+    atom_results = []
+    found: dict[int, Candidates] = {}
+    for atom in atoms:
+        candidates = found[id(atom)] = Candidates.of(atom, index)
+        atom_results.append((atom, _paired_with_variants(atom, [decide_value(atom, value, index, candidates, statement)
+                                                                for value in _required(atom)])))
+    return [(atom, [_in_another_component(atom, o, atom_results, found, index) for o in outcomes])
+            for atom, outcomes in atom_results]
 
 
 def _in_another_component(atom: Atom, outcome: ValueOutcome, atom_results: list[tuple[Atom, list[ValueOutcome]]],
@@ -2133,13 +2135,16 @@ def _evidence_order(fact: Fact) -> tuple:
     return (bool(fact.via), _KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
 
 
-def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
+def atom_evidence(atom_results: list[tuple[Atom, list[ValueOutcome]]],
+                  index: RepositoryIndex) -> tuple[Evidence, ...]:
+    """The evidence of ``decide_atoms``' results, each place once: drifts first, then stubs, traces and matches;
+    per outcome its first bindings, where their values come from, and the calls consuming them."""
     seen: dict[tuple, Evidence] = {}
     ordered = sorted((outcome for _, outcomes in atom_results for outcome in outcomes),
                      key=lambda o: _EVIDENCE_FIRST.index(o.outcome))  # the drift a reader must see comes first
     for outcome in ordered:
         if outcome.stub is not None:
-            stub = outcome.stub
+            stub: Any = outcome.stub  # an extractors.stubs.StubFinding
             lines = index.lines.get(stub.path, [])
             text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
             seen.setdefault((stub.path, None, stub.line), Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
@@ -2156,7 +2161,31 @@ def _evidence(atom_results, index: RepositoryIndex) -> tuple[Evidence, ...]:
     return tuple(seen.values())
 
 
-def _atom_note(atom: Atom, results: list[ValueOutcome]) -> str:
+def value_score(outcome: ValueOutcome, held: bool) -> float:
+    """A claimed value's count in its claim's score, in [0, 1]: its own score, but 0 for a value only a trace
+    implements (unused, stubbed, or bound only where nothing runs) when another element of the claim ``held``
+    (LABELLING.md: a compound claim scores the share that holds; a trace holds nothing beside what does)."""
+    return 0.0 if held and (outcome.outcome in _TRACES or outcome.trace_only) else outcome.score
+
+
+def values_drift(outcomes: list[Outcome]) -> Drift | None:
+    """The drift label of claimed values' ``outcomes``: the first kind of shortfall among them in ``_DRIFT_ORDER``,
+    most telling first, or ``None``."""
+    return next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
+
+
+def atom_findings(atom_results: list[tuple[Atom, list[ValueOutcome]]]) -> tuple[AtomFinding, ...]:
+    """The report's findings of ``decide_atoms``' results: per atom its mean value score and each value's outcome,
+    note and first evidence references."""
+    return tuple(
+        AtomFinding(atom.describe(), sum(o.score for o in results) / len(results),
+                    tuple(ValueFinding(show_value(o.value), o.outcome, o.note,
+                                       tuple(f.ref for f in o.facts[:_EVIDENCE_PER_OUTCOME])) for o in results))
+        for atom, results in atom_results)
+
+
+def atom_note(atom: Atom, results: list[ValueOutcome]) -> str:
+    """One atom's part of a reason: its values, each with its outcome and why."""
     if len(results) == 1:
         return f"{atom.describe()} {results[0].outcome} ({results[0].note})"
     parts = ", ".join(f"{show_value(o.value)} {o.outcome} ({o.note})" for o in results)

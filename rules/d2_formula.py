@@ -96,7 +96,7 @@ from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, FormulaError, pa
 from extractors.provenance import unpacked_passes
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import equivalence, names, operations, traces
+from rules import d1_numerical, equivalence, names, operations, traces
 from rules.d2_stubs import overriding_methods, stub_of
 from rules.findings import FormulaFinding
 from rules.findings import FormulaOutcome as Outcome
@@ -225,21 +225,42 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         return _ambiguous(sau, results, scope, "; ".join(_describe(r) for r in results)
                           + "; nothing in the code is named after the mechanism", index, named_in_code, stubs)
     reason = "; ".join(_describe(r) for r in results)
+    # the values the statement claims beside its formulas (a width, a temperature), decided as D1 decides them:
+    # each one more element of the claim (LABELLING.md: a compound claim scores the share that holds)
+    atom_results = d1_numerical.decide_atoms(sau.atoms, index, sau.statement) if sau.atoms else []
+    values = [o for _, outcomes in atom_results for o in outcomes]
+    if atom_results:
+        reason += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes) for atom, outcomes in atom_results)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
     if all(r.outcome != UNKNOWN for r in results) and not stubs:
-        score = share_score(sum(r.credit for r in results), len(results))
+        if not all(r.outcome == EQUIVALENT for r in results):
+            # a formula that differs (a flipped objective) or runs nowhere is the claim's central element: it
+            # decides alone, as before values were checked (LABELLING.md: contradicted where used is 0, a trace 0.25)
+            values = []
+        held = any(r.outcome == EQUIVALENT for r in results) or any(o.outcome == d1_numerical.MATCHED for o in values)
+        score = share_score(sum(r.credit for r in results) + sum(d1_numerical.value_score(o, held) for o in values),
+                            len(results) + len(values))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
-            Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else None
+            Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else \
+            d1_numerical.values_drift([d1_numerical.UNUSED if o.trace_only else o.outcome for o in values])
         tentative = any(r.tentative for r in results)
-        status = Status.SETTLED if sau.complete and not tentative else Status.UNRESOLVED
+        # a value found nowhere may be computed unnamed (`nn.Linear(d, 4 * d)` for a width of 2048) or written in
+        # another form: beside a formula the code computes, its absence is no proof (open, counted 0)
+        undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values)
+        status = Status.SETTLED if sau.complete and not tentative and not undecided else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
         if tentative:
             reason += "; some names of the matching code are not the glossary's"
-        return Verdict(sau, score, status, reason, RULE, drift, _evidence(results, index), _findings(results),
+        evidence = (_evidence(results, index), d1_numerical.atom_evidence(atom_results, index))
+        if drift is not None and all(r.outcome == EQUIVALENT for r in results):  # a value's drift: looked at first
+            evidence = evidence[::-1]
+        return Verdict(sau, score, status, reason, RULE, drift, evidence[0] + evidence[1],
+                       _findings(results) + d1_numerical.atom_findings(atom_results),
                        trace=traces.formulas(results, scope, index))
-    return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs))
+    return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs),
+                      atom_results)
 
 
 def _absent(sau: SAU) -> Verdict:
@@ -2686,14 +2707,16 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
                index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = (),
-               stubbed: frozenset[int] = frozenset()) -> Verdict:
+               stubbed: frozenset[int] = frozenset(), atom_results: Sequence = ()) -> Verdict:
     """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
     mechanism is named somewhere in the code, a setting or a string it reads, if not in a function). ``stubs``:
     ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub
     (``rules.d2_stubs``): the mechanism is not computed there. When a stub's name holds the left-hand name of some
     formulas (``stubbed``, their indexes: ``nll`` for ``NLL == ...``), those count 0 and the others keep their
     counts; otherwise every undecided formula counts 0 and the estimate is at most a trace (``_STUB_CAP``). Either
-    way no live floor applies, and the stubs lead the evidence."""
+    way no live floor applies, and the stubs lead the evidence. ``atom_results`` (``d1_numerical.decide_atoms``:
+    the values the statement claims beside its formulas) count beside the formulas' estimate, one element each, and
+    follow their evidence and findings."""
     live = bool(scope) and index is not None and not all(map(index.analysis(dead_functions), scope))
     estimate = _estimate(results, named or bool(scope), live)
     evidence = _evidence(results, index) if index is not None else ()
@@ -2711,8 +2734,17 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
                          for c in shown)
+    values = [o.score for _, outcomes in atom_results for o in outcomes]
+    if values and estimate is not None:
+        # values bound as claimed may raise the estimate, never to 1 while a formula is undecided (a changed
+        # formula beside two matched values must still show)
+        blended = round_to_scale((estimate * len(results) + sum(values)) / (len(results) + len(values)))
+        estimate = min(blended, max(estimate, _UNDECIDED_CAP))
+    if atom_results and index is not None:
+        evidence += d1_numerical.atom_evidence(list(atom_results), index)
     trace = traces.formulas(results, scope, index) if index is not None else ()
-    return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence, _findings(results), trace=trace)
+    return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence,
+                   _findings(results) + d1_numerical.atom_findings(list(atom_results)), trace=trace)
 
 
 def _stub_evidence(finding, index: RepositoryIndex) -> Evidence:
@@ -2721,6 +2753,9 @@ def _stub_evidence(finding, index: RepositoryIndex) -> Evidence:
     return Evidence(finding.path, finding.line, finding.end_line, text, "stub")
 
 
+# What matched values can raise an estimate to while a formula is undecided: "one minor element missing or off"
+# (LABELLING.md's 0.75), never "implemented as claimed"
+_UNDECIDED_CAP = 0.75
 # A mechanism whose own function is a stub is at most "only a trace" (SA-Bench's 0.25; ARCHITECTURE.md, "Stubs"),
 # unless formulas decided elsewhere in the code (an equivalent, a drift) count more
 _STUB_CAP = 0.25

@@ -199,6 +199,36 @@ def test_a_spec_formula_that_is_code_is_refused_with_its_file_and_line(tmp_path:
     assert error.value.line == 7 and "unsupported syntax" in error.value.message
 
 
+@pytest.mark.parametrize("atoms, line, message", [
+    ("    atoms: []\n", 11, "x-D2-001: atoms must be a non-empty list"),
+    ("    atoms:\n      - {name: gamma, valu: 0.99}\n", 12, "x-D2-001: atom 'gamma': unknown key(s)"),
+    ("    atoms:\n      - {name: gamma, value: 0.99, set: [1, 2]}\n", 12,
+     "x-D2-001: atom 'gamma' needs exactly one of value, values, set, range"),
+])
+def test_a_d2_entrys_atoms_are_read_as_d1_atoms_and_refused_with_their_line(tmp_path: Path, atoms: str, line: int,
+                                                                           message: str) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("schema: sauverify-spec/1\nbenchmark_id: x-001\nslug: x\ntitle: t\nvenue: v\nsaus:\n"
+                    "  - id: x-D2-001\n    dimension: D2\n    source: s\n    statement: s\n"
+                    + atoms + "    formulas: [\"y == g * x\"]\n    glossary: {y: {meaning: m, code_names: [y]}, "
+                    "g: {meaning: m, code_names: [g]}, x: {meaning: m, code_names: [x]}}\n    mechanism: [m]\n")
+    with pytest.raises(SpecError) as error:
+        load_project_spec(spec)
+    assert error.value.line == line and error.value.message.startswith(message)
+
+
+def test_a_d2_entrys_atoms_are_its_checks(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("schema: sauverify-spec/1\nbenchmark_id: x-001\nslug: x\ntitle: t\nvenue: v\nsaus:\n"
+                    "  - id: x-D2-001\n    dimension: D2\n    source: s\n    statement: s\n"
+                    "    formulas: [\"y == g * x\"]\n    glossary: {y: {meaning: m, code_names: [y]}, "
+                    "g: {meaning: m, code_names: [g]}, x: {meaning: m, code_names: [x]}}\n    mechanism: [m]\n"
+                    "    atoms:\n      - {name: gamma, aliases: [discount], value: 0.99}\n")
+    (sau,) = load_project_spec(spec).saus
+    assert [(a.name, a.aliases, a.values) for a in sau.atoms] == [("gamma", ("discount",), (0.99,))]
+    assert sau.complete
+
+
 @pytest.mark.parametrize("written, equal", [
     ("torch.clamp(m - p + n, min=0).mean()", True),
     ("F.relu(m - p + n).mean()", True),

@@ -38,6 +38,18 @@ saus:
     a: {meaning: first, code_names: [first]}
     b: {meaning: second, code_names: [second]}
   mechanism: [scaled_difference]
+- id: U-D2-002
+  dimension: D2
+  statement: the momentum buffer decays at 0.9
+  formulas: ["m_new == mu * m + g"]
+  glossary:
+    m_new: {meaning: new buffer, code_names: [buf_new]}
+    mu: {meaning: decay, code_names: [decay]}
+    m: {meaning: buffer, code_names: [buf]}
+    g: {meaning: gradient, code_names: [grad]}
+  mechanism: [heavy_ball]
+  atoms:
+  - {name: momentum, aliases: [mu], value: 0.9}
 """
 TRAIN = "from lib import settings\n\n\ndef main():\n    print(settings)\n\n\nif __name__ == '__main__':\n    main()\n"
 
@@ -168,6 +180,27 @@ def test_partial_read_settles_when_its_unread_lines_cannot_matter(tmp_path, caps
         assert "unresolved" in statuses
     else:
         assert statuses == ("settled", "settled")
+
+
+@pytest.mark.parametrize("unread_line, held", [
+    ("x = (momentum 0.9", False),  # the claim's value and its name: not decided when the mechanism is absent
+    ("x = (heavy_ball 0.9", True),  # the mechanism's name
+])
+def test_an_absent_d2_mechanism_rests_on_its_names_not_on_its_values(tmp_path, capsys, unread_line, held):
+    """A D2 claim's values (``atoms``) are decided only beside its formulas: when nothing is named after the
+    mechanism, the absence rests on the mechanism's and glossary's names, so unread lines naming only the values
+    cannot matter."""
+    repo = make_repo(tmp_path)
+    (repo / "old.py").write_text(f"x = 1\n{unread_line}\n")
+    code, claims, err = verify_json(tmp_path, repo, capsys)
+    claim = claims["U-D2-002"]
+    assert code == 0 and "old.py:2: syntax error" in err
+    if held:  # the partly read line names the mechanism: no absence settles
+        assert claim["status"] == "unresolved", claim
+    else:
+        assert (claim["score"], claim["status"]) == (0.0, "settled"), claim
+        assert claim["judge_reasoning"] == ("absent: nothing in the code is named after the mechanism (heavy_ball) "
+                                            "and nothing is assigned to the formula's left-hand names")
 
 
 def test_refused_and_unparsable_files_hold_the_absence(tmp_path, capsys):

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from extractors.facts import value_key
 from rules import names
+from rules.findings import AtomFinding
 from sau.vocabulary import Drift, Finding, Status, Verdict
 
 # Drift kinds that say something is not there (or not used, or only a stub): the rules' absence verdicts.
@@ -135,7 +136,7 @@ def cannot_matter(verdict: Verdict, text: str) -> bool:
         return False
     words: set[str] = set()
     numbers: set[float] = set()
-    _claimed(verdict.sau.checks or verdict.sau.statement, words, numbers)
+    _claimed(_deciding_checks(verdict) or verdict.sau.statement, words, numbers)
     found_words = set(_WORD.findall(text)) - _KEYWORDS
     squashed = {_squash(word) for word in found_words}
     keys = {names.normalise(word) for word in found_words}
@@ -148,6 +149,15 @@ def cannot_matter(verdict: Verdict, text: str) -> bool:
             return False
     found = {value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(text) if _is_float(n)}
     return not numbers & found
+
+
+def _deciding_checks(verdict: Verdict) -> Mapping:
+    """The checks of ``verdict``'s SAU whose names the verdict rests on: a D2 claim's values (``atoms``) only when
+    the rule decided them (its findings hold theirs); an absent mechanism rests on the mechanism's names alone."""
+    checks = verdict.sau.checks
+    if verdict.sau.dimension == "D2" and not any(isinstance(f, AtomFinding) for f in verdict.findings):
+        return {key: value for key, value in checks.items() if key != "atoms"}
+    return checks
 
 
 def _may_matter(verdict: Verdict, path: str) -> bool:

@@ -139,15 +139,20 @@ def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
 
 
 # -- D2 ------------------------------------------------------------------------------------------------------------
-FORMULA_KEYS = ("formulas", "glossary", "mechanism")
+FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms")
 
 
 def parse_formulas(data: dict, entry: Entry) -> dict:
     """D2: ``formulas`` (Python-syntax expressions, equations as ``lhs == rhs``; may be empty for a procedure), a
-    ``glossary`` covering every symbol (``{symbol: {meaning, code_names}}``), and ``mechanism`` keywords (at least
-    one) naming what implements it. Read when the SAU is checkable or gives any of these keys."""
+    ``glossary`` covering every symbol (``{symbol: {meaning, code_names}}``), ``mechanism`` keywords (at least
+    one) naming what implements it, and optionally ``atoms``: the values the statement claims beside its formulas
+    (a layer width, a temperature, a discount), written and decided as D1's atoms (``parse_atoms``). Read when the
+    SAU is checkable or gives any of these keys."""
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
+    if "atoms" in data and (not isinstance(data["atoms"], list) or not data["atoms"]):
+        raise entry.error("atoms must be a non-empty list", key_line(data, "atoms", entry.line))
+    atoms = {"atoms": tuple(_atom(a, entry) for a in data["atoms"])} if "atoms" in data else {}
     formulas = data.get("formulas", [])
     if not _strings(formulas) and formulas != []:
         raise entry.error("formulas must be a list of expressions")
@@ -178,7 +183,7 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     return {"formulas": tuple(formulas), "expressions": tuple(parsed),
             "glossary": {k: {"meaning": v["meaning"], "code_names": tuple(v.get("code_names", []))}
                          for k, v in glossary.items()},
-            "mechanism": tuple(mechanism)}
+            "mechanism": tuple(mechanism), **atoms}
 
 
 # -- D3 ------------------------------------------------------------------------------------------------------------
