@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Callable, cast
+from typing import Any, Callable, Sequence, cast
 
 import sympy
 
@@ -2135,7 +2135,7 @@ def _evidence_order(fact: Fact) -> tuple:
     return (bool(fact.via), _KIND_ORDER.get(fact.kind, 8), fact.file, fact.line)
 
 
-def atom_evidence(atom_results: list[tuple[Atom, list[ValueOutcome]]],
+def atom_evidence(atom_results: Sequence[tuple[Atom, list[ValueOutcome]]],
                   index: RepositoryIndex) -> tuple[Evidence, ...]:
     """The evidence of ``decide_atoms``' results, each place once: drifts first, then stubs, traces and matches;
     per outcome its first bindings, where their values come from, and the calls consuming them."""
@@ -2174,7 +2174,7 @@ def values_drift(outcomes: list[Outcome]) -> Drift | None:
     return next((kind for outcome, kind in _DRIFT_ORDER if outcome in outcomes), None)
 
 
-def atom_findings(atom_results: list[tuple[Atom, list[ValueOutcome]]]) -> tuple[AtomFinding, ...]:
+def atom_findings(atom_results: Sequence[tuple[Atom, list[ValueOutcome]]]) -> tuple[AtomFinding, ...]:
     """The report's findings of ``decide_atoms``' results: per atom its mean value score and each value's outcome,
     note and first evidence references."""
     return tuple(

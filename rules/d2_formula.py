@@ -100,7 +100,7 @@ from rules import d1_numerical, equivalence, names, operations, traces
 from rules.d2_stubs import overriding_methods, stub_of
 from rules.findings import FormulaFinding
 from rules.findings import FormulaOutcome as Outcome
-from sau.vocabulary import SAU, Drift, Evidence, Location, Status, Verdict, round_to_scale, share_score
+from sau.vocabulary import SAU, Atom, Drift, Evidence, Location, Status, Verdict, round_to_scale, share_score
 
 RULE = "rule:d2-formula"
 
@@ -238,8 +238,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             # a formula that differs (a flipped objective) or runs nowhere is the claim's central element: it
             # decides alone, as before values were checked (LABELLING.md: contradicted where used is 0, a trace 0.25)
             values = []
-        held = any(r.outcome == EQUIVALENT for r in results) or any(o.outcome == d1_numerical.MATCHED for o in values)
-        score = share_score(sum(r.credit for r in results) + sum(d1_numerical.value_score(o, held) for o in values),
+        # values count beside formulas that all hold: a value only a trace implements counts 0 there
+        score = share_score(sum(r.credit for r in results) + sum(d1_numerical.value_score(o, True) for o in values),
                             len(results) + len(values))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else \
@@ -2707,7 +2707,8 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
                index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = (),
-               stubbed: frozenset[int] = frozenset(), atom_results: Sequence = ()) -> Verdict:
+               stubbed: frozenset[int] = frozenset(),
+               atom_results: Sequence[tuple[Atom, list[d1_numerical.ValueOutcome]]] = ()) -> Verdict:
     """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
     mechanism is named somewhere in the code, a setting or a string it reads, if not in a function). ``stubs``:
     ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub
@@ -2741,10 +2742,10 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
         blended = round_to_scale((estimate * len(results) + sum(values)) / (len(results) + len(values)))
         estimate = min(blended, max(estimate, _UNDECIDED_CAP))
     if atom_results and index is not None:
-        evidence += d1_numerical.atom_evidence(list(atom_results), index)
+        evidence += d1_numerical.atom_evidence(atom_results, index)
     trace = traces.formulas(results, scope, index) if index is not None else ()
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence,
-                   _findings(results) + d1_numerical.atom_findings(list(atom_results)), trace=trace)
+                   _findings(results) + d1_numerical.atom_findings(atom_results), trace=trace)
 
 
 def _stub_evidence(finding, index: RepositoryIndex) -> Evidence:

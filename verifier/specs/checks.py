@@ -74,9 +74,15 @@ def parse_atoms(data: dict, entry: Entry) -> dict:
         checks["paired"] = data["paired"].strip()
     if "atoms" not in data:
         return checks
+    return {"atoms": atoms(data, entry), **checks}
+
+
+def atoms(data: dict, entry: Entry) -> tuple[Atom, ...]:
+    """The entry's ``atoms`` (D1's, and a D2 claim's values beside its formulas): a non-empty list of atom mappings
+    (``parse_atoms``), each read into an ``Atom``. Raises ``SpecError`` at the list's or the atom's line."""
     if not isinstance(data["atoms"], list) or not data["atoms"]:
-        raise entry.error("atoms must be a non-empty list")
-    return {"atoms": tuple(_atom(a, entry) for a in data["atoms"]), **checks}
+        raise entry.error("atoms must be a non-empty list", key_line(data, "atoms", entry.line))
+    return tuple(_atom(a, entry) for a in data["atoms"])
 
 
 def _atom(data: object, entry: Entry) -> Atom:
@@ -150,9 +156,7 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     SAU is checkable or gives any of these keys."""
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
-    if "atoms" in data and (not isinstance(data["atoms"], list) or not data["atoms"]):
-        raise entry.error("atoms must be a non-empty list", key_line(data, "atoms", entry.line))
-    atoms = {"atoms": tuple(_atom(a, entry) for a in data["atoms"])} if "atoms" in data else {}
+    claimed = {"atoms": atoms(data, entry)} if "atoms" in data else {}
     formulas = data.get("formulas", [])
     if not _strings(formulas) and formulas != []:
         raise entry.error("formulas must be a list of expressions")
@@ -183,7 +187,7 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     return {"formulas": tuple(formulas), "expressions": tuple(parsed),
             "glossary": {k: {"meaning": v["meaning"], "code_names": tuple(v.get("code_names", []))}
                          for k, v in glossary.items()},
-            "mechanism": tuple(mechanism), **atoms}
+            "mechanism": tuple(mechanism), **claimed}
 
 
 # -- D3 ------------------------------------------------------------------------------------------------------------
