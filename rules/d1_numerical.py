@@ -144,7 +144,6 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     if not sau.atoms and not elements:
         return Verdict(sau, None, Status.UNRESOLVED, "no name/value atom could be read from this claim", RULE)
     atom_results = decide_atoms(sau.atoms, index, sau.statement)
-    atom_scores = [sum(o.score for o in outcomes) / len(outcomes) for _, outcomes in atom_results]
     # each claimed value is an element of the claim (four per-task batch sizes are four elements, not one); the claim
     # scores the share of its elements that hold (LABELLING.md): beside one that holds, a value only a trace
     # implements (unused, stubbed) holds nothing and counts 0; with nothing holding, the claim is a trace and such a
@@ -165,16 +164,17 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         o.outcome != MATCHED for outcomes in _paired(atom_results) for o in outcomes)
     determined = _determined(cases) if sau.complete or sau.uncovered or unpaired else None
     # a value bound only where nothing runs, whatever it holds, is at most a trace there (drift ``unused``)
-    outcomes = [UNUSED if o.trace_only else o.outcome for _, results in atom_results for o in results]
+    outcomes = [shown_outcome(o) for _, results in atom_results for o in results]
     for r in elements:  # a dataset or metric the running code never loads or computes is missing, or unused
         if r.outcome == d1_elements.ABSENT:  # when only dead code implements it and it counts as a trace
             outcomes.append(UNUSED if d1_elements.score(r, held) == d1_elements.TRACE else ABSENT)
     drift = values_drift(outcomes)
     evidence = atom_evidence(atom_results, index) + d1_elements.evidence(elements, index)
-    findings = atom_findings(atom_results) + d1_elements.findings(elements)
+    found = atom_findings(atom_results)
+    findings = found + d1_elements.findings(elements)
     notes = [atom_note(atom, results) for atom, results in atom_results] + [d1_elements.note(r) for r in elements]
-    matched = sum(1 for s in atom_scores if s == 1.0)
-    reason = f"{matched}/{len(atom_scores)} atoms matched: " + "; ".join(notes)
+    matched = sum(1 for f in found if f.score == 1.0)
+    reason = f"{matched}/{len(found)} atoms matched: " + "; ".join(notes)
     if determined is not None and undecided:
         score = determined
         reason += (f"; settled at {determined:g} whatever the {undecided} undecided element(s) "
@@ -866,7 +866,7 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
         return ValueOutcome(value, AMBIGUOUS, tuple(changed),
                             f"bound at {changed[0].ref}, then changed in place, so the value used is worked out at "
                             f"run time")
-    real = [f for f in real if not _running_total(f)]
+    real = [f for f in real if not any(f is g for g in changed)]
     if matches and not real:
         stub = stubs[0]
         return ValueOutcome(value, STUB, tuple(matches),
@@ -2166,6 +2166,12 @@ def value_score(outcome: ValueOutcome, held: bool) -> float:
     implements (unused, stubbed, or bound only where nothing runs) when another element of the claim ``held``
     (LABELLING.md: a compound claim scores the share that holds; a trace holds nothing beside what does)."""
     return 0.0 if held and (outcome.outcome in _TRACES or outcome.trace_only) else outcome.score
+
+
+def shown_outcome(outcome: ValueOutcome) -> Outcome:
+    """The outcome a claimed value shows in its claim's drift: ``unused`` for one bound only where nothing runs
+    (``ValueOutcome.trace_only``), whatever it holds, else its own."""
+    return UNUSED if outcome.trace_only else outcome.outcome
 
 
 def values_drift(outcomes: list[Outcome]) -> Drift | None:

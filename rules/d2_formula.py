@@ -243,7 +243,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                             len(results) + len(values))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else \
-            d1_numerical.values_drift([d1_numerical.UNUSED if o.trace_only else o.outcome for o in values])
+            d1_numerical.values_drift([d1_numerical.shown_outcome(o) for o in values])
         tentative = any(r.tentative for r in results)
         # a value found nowhere may be computed unnamed (`nn.Linear(d, 4 * d)` for a width of 2048) or written in
         # another form: beside a formula the code computes, its absence is no proof (open, counted 0)

@@ -265,7 +265,8 @@ class SAU:
 
     @property
     def atoms(self) -> tuple[Atom, ...]:
-        """The D1 atoms of the checks (empty for other dimensions)."""
+        """The atoms of the checks: a D1 claim's, or the values a D2 claim states beside its formulas (empty for
+        other claims)."""
         return tuple(self.checks.get("atoms", ()))
 
 
@@ -286,8 +287,9 @@ class PaperSpec:
 
 
 def _with_values_elsewhere(saus: tuple[SAU, ...]) -> tuple[SAU, ...]:
-    """``saus`` with each D1 atom's ``Atom.elsewhere`` and ``Atom.places_elsewhere`` filled in: the values and the
-    places other SAUs of the paper claim for an atom sharing a name with it (its name or an alias, case aside:
+    """``saus`` with each atom's (D1's, and a D2 claim's values) ``Atom.elsewhere`` and ``Atom.places_elsewhere``
+    filled in: the values and the places other SAUs of the paper claim for an atom sharing a name with it (its name
+    or an alias, case aside:
     ``stage1_1_steps`` and ``stage1_2_steps`` both ``max_steps``) that the atom does not claim itself, in spec order;
     a range's from ranges only (each a (low, high) pair), another atom's from scalars and sets; and
     ``Atom.symbols_elsewhere``, the names of the paper's atoms named by one word (no ``_``) but its own, in spec
