@@ -43,14 +43,19 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
   reads (by name or through ``**cfg``), that realises the formula (``implementations`` in the operations table:
   ``clip_grad_norm_``, cosine schedules) counts 1. Candidates in test files are not implementations (a name there
-  still keeps a SAU from being absent).
+  still keeps a SAU from being absent). A left-hand name made only of words every script binds (``loss``,
+  ``val_loss``: ``_common_name``) ties the candidate's other names to the claim only when most of them follow the
+  hints: a repository binds ``loss`` for a reconstruction, a teacher's fit or another model's error too, so such a
+  match counts in the estimate but settles nothing.
 - **drift**: no equivalent candidate, but a candidate assigned to the left-hand name, or returned by a function of
   the mechanism scope (for a tiny formula: one named after the mechanism), whose names all follow the hints and
   which translates completely (no opaque code in it), differs from the formula in a way we can name: the sign
   flipped, of the whole or of a part (counts 0: the claim is contradicted), a term or a factor missing or added, a
   function left out (a forgotten clamp), a power or a constant factor changed, a function replaced (softmax for
   sigmoid, an absolute error for a squared one) or a denominator replaced (counts 0.5: the mechanism is there with
-  one element wrong).
+  one element wrong). Not at a binding a later statement of the same function adds to (``loss = loss + lam * l2``,
+  ``loss += ...``: ``_extended``): it holds a part of the value, and the term it lacks may be added there in a form
+  not read.
 - **absent**: nothing in the code (function, call, assignment, identifier or string it reads, configuration key) is
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
   and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
@@ -428,7 +433,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         last = candidate.target.rsplit(".", 1)[-1]
         claimed_name = _glossary_named(last, lhs_hints)
         if not (id(record) in search.scope or (claimed_name and not names.is_generic(last))) \
-                or not (claimed_name or candidate.target == "return") or search.dead(record, candidate):
+                or not (claimed_name or candidate.target == "return") or search.dead(record, candidate) \
+                or _extended(record, candidate, search.cache):
             return None
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return" and id(record) in search.named)
         forms, branches = readings(candidate, candidate.forms(), False)  # a mode never decides a drift
@@ -507,7 +513,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
                     and (tied or not claim.tiny) and form not in branches:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
-                                    search.budget, decide=not dead)
+                                    search.budget, decide=not dead and not _extended(record, candidate, search.cache))
             found = _match(claim, code, leaves, functions, signs, search.budget)
             if found is None and not opaque:  # a stack of layers written out: only ever equivalent (never a drift)
                 stacked = _stacked_variant(claim, code, functions, table, glossary, search.placeholders,
@@ -528,7 +534,11 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     # a name the glossary does not tie to its symbol may be another quantity of the same shape
                     # (W_0 read off ``last_hidden_state``): the match counts, but settles nothing
-                    result.tentative = hinted < len(claim.symbols) and not on_target
+                    # a binding of the claimed name ties the code's names to the claim's, unless that name is one
+                    # every script binds (loss: a validation metric, a reconstruction or a teacher's fit is one too)
+                    # and most of the names are not the glossary's
+                    result.tentative = hinted < len(claim.symbols) and not (
+                        on_target and (hinted * 2 > len(claim.symbols) or not _common_name(last)))
                     search.found_in.add(_owner(candidate))
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 if unreached is None:
@@ -554,6 +564,47 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
     live_equal = live_hinted >= unreached_hinted or live_hinted * 2 > len(base.symbols)
     return _library(text, base, search) or drift_seen or (None if live_equal or live_shaped else unreached) or result
+
+
+_COMMON_RESULTS = word_list("common_result_words", "rules")
+_QUALIFIERS = word_list("qualifier_words", "rules")
+
+
+def _common_name(name: str) -> bool:
+    """Whether a code name is made only of words every training or evaluation script binds for its own quantities
+    (``loss``, ``val_loss``, ``total_reward``: ``common_result_words``, qualifiers aside)."""
+    words = set(names.words(name)) - _QUALIFIERS
+    return bool(words) and words <= _COMMON_RESULTS
+
+
+def _extended(record: FunctionRecord, candidate: CodeExpression, cache: dict) -> bool:
+    """Whether a later statement of the same function adds to the candidate's binding (``loss = loss + lam * l2``,
+    ``loss += lam * l2``): the candidate holds a part of the value, so a term it lacks may be added there (in a form
+    not read: a penalty summed over the parameters) and no difference of the part is a drift. A later statement
+    that only transforms it (``loss_vlb = loss_vlb / n``) adds no term: the part's missing term stays missing.
+    ``cache`` (the profile cache, as long as the candidates live) keeps each record's answer."""
+    key = ("extended", id(record))
+    if key not in cache:
+        # the last line of each name that adds to it: a binding of that name above it is extended
+        last: dict[str, int] = {}
+        for c in record.expressions:
+            value = c.text.partition("=")[2]
+            if c.target != "return" and (_ADDED_TO.match(c.text) or _adds_to(c.target, value)):
+                last[c.target] = max(last.get(c.target, 0), c.line)
+        cache[key] = last
+    return candidate.line < cache[key].get(candidate.target, 0)
+
+
+def _adds_to(name: str, value: str) -> bool:
+    """Whether a right-hand side ``value`` adds to ``name``: ``name + ...``, ``name - ...`` or ``... + name``."""
+    value = value.strip()
+    if value.startswith(name) and value[len(name):len(name) + 1] in (" ", "+", "-"):
+        return value[len(name):].lstrip()[:1] in ("+", "-")
+    head = value.rpartition(name)[0].rstrip()
+    return value.endswith(name) and head[-1:] in ("+", "-") and bool(head[:-1].strip())
+
+
+_ADDED_TO = re.compile(r"^[\w.\[\]'\"]+\s*[-+]=")  # loss += term, loss -= term
 
 
 def _live_helper(candidate: CodeExpression, search: "_Search") -> bool:
