@@ -588,23 +588,23 @@ def _extended(record: FunctionRecord, candidate: CodeExpression, cache: dict) ->
         # the last line of each name that adds to it: a binding of that name above it is extended
         last: dict[str, int] = {}
         for c in record.expressions:
-            value = c.text.partition("=")[2]
-            if c.target != "return" and (_ADDED_TO.match(c.text) or _adds_to(c.target, value)):
+            if c.target != "return" and _adds_to(c.target, c.text):
                 last[c.target] = max(last.get(c.target, 0), c.line)
         cache[key] = last
     return candidate.line < cache[key].get(candidate.target, 0)
 
 
-def _adds_to(name: str, value: str) -> bool:
-    """Whether a right-hand side ``value`` adds to ``name``: ``name + ...``, ``name - ...`` or ``... + name``."""
+def _adds_to(name: str, statement: str) -> bool:
+    """Whether ``statement`` adds to ``name``: ``name += ...``, ``name -= ...``, or a value ``name + ...``,
+    ``name - ...`` or ``... + name``."""
+    target, _, value = statement.partition("=")
+    if target.rstrip().endswith(("+", "-")):  # an augmented assignment: its target is the name
+        return True
     value = value.strip()
     if value.startswith(name) and value[len(name):len(name) + 1] in (" ", "+", "-"):
         return value[len(name):].lstrip()[:1] in ("+", "-")
     head = value.rpartition(name)[0].rstrip()
     return value.endswith(name) and head[-1:] in ("+", "-") and bool(head[:-1].strip())
-
-
-_ADDED_TO = re.compile(r"^[\w.\[\]'\"]+\s*[-+]=")  # loss += term, loss -= term
 
 
 def _live_helper(candidate: CodeExpression, search: "_Search") -> bool:
