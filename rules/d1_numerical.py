@@ -80,6 +80,7 @@ from extractors.variants import Branch, branch_of, branches_in, family_named_in,
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import compare, d1_elements, names, quantities, traces
+from rules.d2_stubs import stub_evidence
 from rules.findings import AtomFinding, ValueFinding
 from rules.findings import ValueOutcomeKind as Outcome
 from sau.vocabulary import (SAU, Atom, AtomKind, Drift, Evidence, Status, Value, Verdict, compound_score,
@@ -2145,9 +2146,7 @@ def atom_evidence(atom_results: Sequence[tuple[Atom, list[ValueOutcome]]],
     for outcome in ordered:
         if outcome.stub is not None:
             stub: Any = outcome.stub  # an extractors.stubs.StubFinding
-            lines = index.lines.get(stub.path, [])
-            text = lines[stub.line - 1].strip() if 0 < stub.line <= len(lines) else ""
-            seen.setdefault((stub.path, None, stub.line), Evidence(stub.path, stub.line, stub.end_line, text, "stub"))
+            seen.setdefault((stub.path, None, stub.line), stub_evidence(stub, index))
         for fact in outcome.facts[:_EVIDENCE_PER_OUTCOME]:
             for link in (fact, *fact.via):  # the binding, then where its value comes from
                 key = (link.file, link.cell, link.line)

@@ -102,7 +102,7 @@ from extractors.provenance import unpacked_passes
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import d1_numerical, equivalence, names, operations, traces
-from rules.d2_stubs import overriding_methods, stub_of
+from rules.d2_stubs import overriding_methods, stub_evidence, stub_of
 from rules.findings import FormulaFinding
 from rules.findings import FormulaOutcome as Outcome
 from sau.vocabulary import SAU, Atom, Drift, Evidence, Location, Status, Verdict, round_to_scale, share_score
@@ -2781,7 +2781,7 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
                 sum(r.credit for r in results if r.outcome != UNKNOWN) / max(len(results), 1))))
         reason += "; " + ", ".join(f"{r.qualname} ({finding.path}:{finding.line}) is a stub ({finding.code})"
                                    for r, finding in stubs[:_CANDIDATES_SHOWN])
-        evidence = tuple(_stub_evidence(finding, index) for _, finding in stubs[:_CANDIDATES_SHOWN]) + evidence
+        evidence = tuple(stub_evidence(finding, index) for _, finding in stubs[:_CANDIDATES_SHOWN]) + evidence
     if not evidence and index is not None:  # nothing comparable: show the LLM what implements the mechanism
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
@@ -2797,12 +2797,6 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     trace = traces.formulas(results, scope, index) if index is not None else ()
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence,
                    _findings(results) + d1_numerical.atom_findings(atom_results), trace=trace)
-
-
-def _stub_evidence(finding, index: RepositoryIndex) -> Evidence:
-    lines = index.lines.get(finding.path, [])
-    text = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
-    return Evidence(finding.path, finding.line, finding.end_line, text, "stub")
 
 
 # What matched values can raise an estimate to while a formula is undecided: "one minor element missing or off"

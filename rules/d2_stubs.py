@@ -21,6 +21,7 @@ from extractors.stubs.findings import WHOLE_FUNCTION_CODES, StubFinding
 from extractors.trees import visit
 from extractors.walk import is_test_path
 from extractors.values import dotted_name
+from sau.vocabulary import Evidence
 
 
 def stubbed_functions(index: RepositoryIndex) -> dict[tuple[str, str], StubFinding]:
@@ -105,3 +106,12 @@ def class_definitions(index: RepositoryIndex) -> tuple[tuple[str, frozenset[str]
         except RecursionError:
             continue  # a pathological nesting depth: this source adds what it had
     return tuple(found)
+
+
+def stub_evidence(finding: StubFinding, index: RepositoryIndex) -> Evidence:
+    """The evidence of a stub ``finding``: its lines (1-based, ``line`` to ``end_line``) with the first line's
+    source text stripped (``""`` when ``index`` does not hold that line), kind ``stub``. D2 shows a mechanism's
+    stubbed function with it, D1 the stub behind a claimed value. Never raises."""
+    lines = index.lines.get(finding.path, [])
+    text = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
+    return Evidence(finding.path, finding.line, finding.end_line, text, "stub")
