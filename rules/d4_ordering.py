@@ -132,7 +132,12 @@ settles and the score stays at most 0.75 too. A violation is further unsettled
 when the claimed order holds at other sites of the two steps (``PairOrder.held_elsewhere``: an evaluation before a sweep
 and again inside it; not another object's call of the same role, ``_other_object``, nor a call of one step that runs
 the other step and calls of its own, ``_containers``: ``train_step()`` for "forward pass" holds ``loss.backward()`` and
-``model(batch)``, whose order is the steps', as careful readers read it). Otherwise
+``model(batch)``, whose order is the steps', as careful readers read it), or when a later call of a function holding
+a site of j runs after i (``_repeats``, ``_undone_by_repeat``: a trace expands a function once, at its first call,
+so ``report()`` printing an interval after each of three experiments shows the interval only after the first,
+before the third experiment's split; not a construction, a guessed method, nor a call that may run i again
+too). Such a call need not run j (an ``if`` inside, a cached
+result), so it never shows that an order holds: the estimate still counts the pair as violated. Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
 
@@ -753,11 +758,13 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry, setup)
     _switched_off(results, steps, graph, traces.get(entry, []) if entry else [])
+    repeats = _repeats(results, graph, traces.get(entry, []) if entry else [])
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
-    orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
+    orders = {(i, j): _undone_by_repeat(pair_order(results[i].events, results[j].events), results[i].events,
+                                        repeats.get(j, ()), repeats.get(i, ())) for i, j in sorted(wanted)}
     for (i, j), order in orders.items():
         events = traces.get(entry, []) if entry else []
         breaker = _breaker(order, steps[i], steps[j], events)
@@ -865,6 +872,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"; {results[j].name!r} and {results[i].name!r} are ordered only by an object being constructed "
                    f"({(order.second if _constructs(order.second.site) else order.first).site.ref}), so no order "
                    f"follows" if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"; {results[j].name!r} runs before {results[i].name!r} ({order.second.site.ref}, "
+                   f"{order.first.site.ref}), but a later call that may run it again runs after it "
+                   f"({order.repeat.site.ref}), so the order is not settled" if order.repeat is not None else
                    f"; {results[j].name!r} runs before {results[i].name!r} where they run closest "
                    f"({order.second.site.ref}, {order.first.site.ref}), but after it at other sites, so the order is "
                    f"not settled")
@@ -1358,6 +1368,54 @@ def _switched_off(results: list[StepResult], steps, graph: CallGraph, events: li
             result.switched_off = graph.graph.nodes[graph.branch_at(written.where, written.line)]["why"]
 
 
+def _repeats(results: list[StepResult], graph: CallGraph, events: list[Event]) -> dict[int, tuple[Event, ...]]:
+    """Per ordered step (by index), the later calls in ``events`` (the chosen trace) of a function holding one of its
+    sites, which may run the step again: a trace expands a function once, at its first call, so a step found inside
+    it (``clopper_pearson_ci`` in ``_print_table``) shows only where the function was first called (after the first
+    of three experiments), not at its other calls (after the third, whose split the claim puts before the report).
+    Not such a call: a construction (``_constructs``: setting an object up is not running the step) or a call whose
+    callee is only guessed (``_only_method``). A later call need not run the step (an ``if`` in the function, a
+    cached result, a helper of the step called for another purpose), so these calls only keep a violation from
+    being settled (``_undone_by_repeat``); they never show that an order holds."""
+    calls: dict[str, list[Event]] = {}
+    for event in events:
+        if event.site.callee is not None and not _constructs(event.site):
+            for body in _bodies(graph, event.site):
+                calls.setdefault(body, []).append(event)
+    found: dict[int, tuple[Event, ...]] = {}
+    for index, result in enumerate(results):
+        if result.outcome != ORDERED or not result.events:
+            continue
+        have = {e.position for e in result.events}
+        again: dict[int, Event] = {}
+        for event in result.events:
+            for above, inner in zip(event.path, event.path[1:]):
+                for call in calls.get(inner.scope, ()):
+                    if call.site is not above and call.position not in have:
+                        again[call.position] = call
+        if again:
+            found[index] = tuple(again[k] for k in sorted(again))
+    return found
+
+
+def _undone_by_repeat(order: PairOrder, events_i: tuple[Event, ...], repeats_j: tuple[Event, ...],
+                      repeats_i: tuple[Event, ...]) -> PairOrder:
+    """A violated pair (every site of j before any of i) with ``repeat`` set to the first later call that may run j
+    again (``repeats_j``, from ``_repeats``) after i's first site, in sequence with it (not in another arm of an
+    ``if``, not inside its call), and not a call that may run i again too (``repeats_i``: a function running both
+    steps in the violated order runs them in that order again), and with ``held_elsewhere`` set: the claimed order
+    may hold there, so the violation is not settled (``_unclear``), while the estimate still counts the pair as
+    violated, since that call need not run j. ``order`` is returned unchanged otherwise (not violated, broken by a
+    call between the steps, or already held elsewhere)."""
+    if order.state != VIOLATED or order.broken_by is not None or order.held_elsewhere or not events_i:
+        return order
+    first = min(events_i, key=lambda e: e.position)
+    both = {r.position for r in repeats_i}
+    later = next((r for r in repeats_j if r.position > first.position and r.position not in both
+                  and relation(first, r) == SEQUENTIAL), None)
+    return order if later is None else replace(order, held_elsewhere=True, repeat=later)
+
+
 def _names_function(site: CallSite, functions: list[tuple[str, ...]]) -> bool:
     """Whether ``site`` calls a function named like one of the spec's ``functions`` (their words, in order, within the
     callee's last name)."""
@@ -1486,7 +1544,8 @@ class PairOrder:
     call between them that breaks the order: ``_breaker``); ``inside`` when the closest sites of all were one
     inside the other's call, so that the order shown comes from sites further apart and settles nothing;
     ``held_elsewhere`` when some site of i runs before some site of j, wherever they are (a call of one step that
-    holds the other step and sites of its own aside: ``_containers``)."""
+    holds the other step and sites of its own aside: ``_containers``), or when a later call that may run j again
+    runs after i (``repeat``, that call: ``_undone_by_repeat``)."""
 
     state: str
     first: Event
@@ -1494,6 +1553,7 @@ class PairOrder:
     broken_by: Event | None = None
     inside: bool = False
     held_elsewhere: bool = False
+    repeat: Event | None = None
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
