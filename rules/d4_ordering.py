@@ -136,8 +136,8 @@ the other step and calls of its own, ``_containers``: ``train_step()`` for "forw
 a site of j runs after i (``_repeats``, ``_undone_by_repeat``: a trace expands a function once, at its first call,
 so ``report()`` printing an interval after each of three experiments shows the interval only after the first,
 before the third experiment's split; not a construction, a guessed method, nor a call that may run i again
-too). Such a call need not run j (an ``if`` inside, a cached
-result), so it never shows that an order holds: the estimate still counts the pair as violated. Otherwise
+too). Such a call need not run j (an ``if`` inside, a cached result), so it never shows that an order holds: the
+estimate still counts the pair as violated. Otherwise
 unresolved with the score as the best estimate and one finding per step.
 """
 
@@ -758,7 +758,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry, setup)
     _switched_off(results, steps, graph, traces.get(entry, []) if entry else [])
-    repeats = _repeats(results, graph, traces.get(entry, []) if entry else [])
+    repeats = _repeats(results, traces.get(entry, []) if entry else [])
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
@@ -1224,11 +1224,8 @@ def _keep_own_variant(results: list[StepResult], steps, flows: DataFlows, trace_
         own = _labels(step["name"])
         if result.outcome != ORDERED or not own:
             continue
-        if calls_of is None:  # the trace's calls by the function they run, made once per claim
-            calls_of = {}
-            for e in trace_events:
-                if e.site.callee is not None:
-                    calls_of.setdefault(e.site.callee, []).append(e)
+        if calls_of is None:  # made once per claim
+            calls_of = _calls_by_callee(trace_events)
         letters = {letter for letter, _ in own}
 
         def sibling(site: CallSite) -> bool:
@@ -1368,7 +1365,17 @@ def _switched_off(results: list[StepResult], steps, graph: CallGraph, events: li
             result.switched_off = graph.graph.nodes[graph.branch_at(written.where, written.line)]["why"]
 
 
-def _repeats(results: list[StepResult], graph: CallGraph, events: list[Event]) -> dict[int, tuple[Event, ...]]:
+def _calls_by_callee(events: list[Event]) -> dict[str, list[Event]]:
+    """The calls of ``events`` (a trace) by the function or class they call (``CallSite.callee``), in trace order;
+    calls whose callee is unknown are left out."""
+    calls: dict[str, list[Event]] = {}
+    for event in events:
+        if event.site.callee is not None:
+            calls.setdefault(event.site.callee, []).append(event)
+    return calls
+
+
+def _repeats(results: list[StepResult], events: list[Event]) -> dict[int, tuple[Event, ...]]:
     """Per ordered step (by index), the later calls in ``events`` (the chosen trace) of a function holding one of its
     sites, which may run the step again: a trace expands a function once, at its first call, so a step found inside
     it (``clopper_pearson_ci`` in ``_print_table``) shows only where the function was first called (after the first
@@ -1377,11 +1384,7 @@ def _repeats(results: list[StepResult], graph: CallGraph, events: list[Event]) -
     callee is only guessed (``_only_method``). A later call need not run the step (an ``if`` in the function, a
     cached result, a helper of the step called for another purpose), so these calls only keep a violation from
     being settled (``_undone_by_repeat``); they never show that an order holds."""
-    calls: dict[str, list[Event]] = {}
-    for event in events:
-        if event.site.callee is not None and not _constructs(event.site):
-            for body in _bodies(graph, event.site):
-                calls.setdefault(body, []).append(event)
+    calls = _calls_by_callee(events)
     found: dict[int, tuple[Event, ...]] = {}
     for index, result in enumerate(results):
         if result.outcome != ORDERED or not result.events:
@@ -1390,8 +1393,9 @@ def _repeats(results: list[StepResult], graph: CallGraph, events: list[Event]) -
         again: dict[int, Event] = {}
         for event in result.events:
             for above, inner in zip(event.path, event.path[1:]):
-                for call in calls.get(inner.scope, ()):
-                    if call.site is not above and call.position not in have:
+                for call in calls.get(inner.scope, ()):  # a call running the body: the callee is the body
+                    if call.site is not above and call.position not in have and call.site.kind in _EXPANDED \
+                            and not _constructs(call.site):
                         again[call.position] = call
         if again:
             found[index] = tuple(again[k] for k in sorted(again))
