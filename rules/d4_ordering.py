@@ -758,13 +758,15 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry, setup)
     _switched_off(results, steps, graph, traces.get(entry, []) if entry else [])
-    repeats = _repeats(results, traces.get(entry, []) if entry else [])
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
-    orders = {(i, j): _undone_by_repeat(pair_order(results[i].events, results[j].events), results[i].events,
-                                        repeats.get(j, ()), repeats.get(i, ())) for i, j in sorted(wanted)}
+    orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
+    if any(order.state == VIOLATED for order in orders.values()):  # later calls of a step matter only there
+        repeats = _repeats(results, traces.get(entry, []) if entry else [])
+        orders = {(i, j): _undone_by_repeat(order, results[i].events, repeats.get(j, ()), repeats.get(i, ()))
+                  for (i, j), order in orders.items()}
     for (i, j), order in orders.items():
         events = traces.get(entry, []) if entry else []
         breaker = _breaker(order, steps[i], steps[j], events)
