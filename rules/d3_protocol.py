@@ -12,7 +12,10 @@ arguments, plot labels, ``help=``; a string bound to a name live code only hands
 ``rules.d3_flow.shown_only``) are *display* and never count. A term matches a mention when their normalised
 forms are equal, when the term's words occur in a row among the mention's words, in any order (``val loss`` in
 ``best_val_loss`` and ``loss_val``; ``CIFAR-10`` matches ``torchvision.datasets.CIFAR10``), or, for terms of six
-or more letters, when the term is inside the mention (``openwebtext`` in ``OpenWebTextDataset``). A term shorter
+or more letters, when the term is inside the mention where a word of it begins (``openwebtext`` in
+``OpenWebTextDataset``, ``gate_score`` in ``gate_scores``; ``MSE`` glued inside a run of capitals, ``MRQMSEReward``).
+Inside a word, a prefix may keep the thing (``minibatch_OT`` for "batch-OT") or make another of it (``setdefault``,
+``np.iscomplexobj``, ``ifftshift``, ``MiscoverageLoss``): such a mention leaves the element undecided. A term shorter
 than four characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
 ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE"; not a called name that loads or
@@ -205,7 +208,58 @@ def term_matches(term: str, text: str) -> bool:
             joined += word
             if joined == term_squashed:
                 return True
-    return len(term_squashed) >= _SUBSTRING_MIN and term_squashed in text_squashed
+    return len(term_squashed) >= _SUBSTRING_MIN and _placed(term_squashed, text) == _WORD
+
+
+def glued_in(term: str, text: str) -> bool:
+    """Whether the claim term occurs in the code text only inside a word of it, where ``term_matches`` does not
+    match: ``minibatch_OT`` for "batch-OT", ``DahoasFullhhrlhfDataset`` for "HH-RLHF", but also ``setdefault`` for
+    "default" and ``ifftshift`` for "fftshift". Whether such a name is the element or another thing only a reader
+    can tell: it makes an element undecided, never present or absent."""
+    term_squashed, text_squashed = squash(term), squash(text)
+    return len(term_squashed) >= _SUBSTRING_MIN and not _whole_only(term) and term_squashed in text_squashed \
+        and term_squashed in _outside_compounds(term_squashed, text_squashed) \
+        and _placed(term_squashed, text) == _GLUED  # F.cross_entropy is no entropy (compound_terms), not a doubt
+
+
+_WORD, _GLUED = "word", "glued"
+
+
+def _placed(term_squashed: str, text: str) -> str | None:
+    """Where the squashed term occurs in ``text``: ``_WORD`` when an occurrence starts where a word of it starts
+    (after a separator, at a lower-to-upper case change, after a digit, at the text's start) or inside an acronym
+    glued to a camel-case word and reaching that word (``mse_reward`` in ``MRQMSEReward``, ``nae_sat`` in
+    ``LONAESATDataset``); ``_GLUED`` when the occurrences start only inside words (``iscomplexobj``, ``ifftshift``,
+    ``setdefault``, ``COVARIANCE`` for "variance"); ``None`` when every occurrence goes on into a longer number
+    (``CIFAR100`` for "CIFAR-10", ``llama-2-7b`` still holding "Llama-2") or the text's letters change length
+    when lower-cased (then ``_WORD`` wherever the term is)."""
+    kept = [i for i, ch in enumerate(text) if ch.isascii() and ch.isalnum()]
+    squashed = "".join(text[i] for i in kept).lower()
+    if squashed != squash(text):  # letters lower-casing changes (rare scripts): the squashed term anywhere
+        return _WORD if term_squashed in squash(text) else None
+    span, found = len(term_squashed), None
+    at = squashed.find(term_squashed)
+    while at >= 0:
+        start, end = kept[at], kept[at + span - 1]
+        before = text[start - 1] if start else ""
+        after = text[end + 1] if end + 1 < len(text) else ""
+        at = squashed.find(term_squashed, at + 1)
+        if term_squashed[-1].isdigit() and after.isdigit():
+            continue  # CIFAR100 is no CIFAR-10
+        if not (before.isascii() and before.isalnum()) or before.isdigit() and term_squashed[0].isalpha() \
+                or _CASE_CHANGE.match(text, start - 1):
+            return _WORD
+        acronym = re.match(r"[A-Z0-9]*(?=[A-Z][a-z])", text[start:])  # MRQ|MSE|Reward: the capitals before "Re"
+        if before.isupper() and acronym is not None and acronym.group() and end >= start + acronym.end() - 1 \
+                and end - start == span - 1:
+            return _WORD
+        found = _GLUED
+    return found
+
+
+# a word of a name starts at a lower-case letter or digit followed by a capital, or at a capital followed by a
+# capital then a lower-case letter (``rules.names.words``, which splits names there)
+_CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 
 
 _COMMON = roles.words("common_words")
@@ -402,7 +456,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         specific = [t for t in specific if _DIGIT.search(t)]
     generic = [t for t in terms if t not in specific]
     found: dict[str, list[Mention]] = {state: [] for state in (ROLE, "maybe", UNKNOWN, TRACE, DEAD, DISPLAY,
-                                                               ELSEWHERE, MISSING)}
+                                                               ELSEWHERE, MISSING, GLUED)}
     generic_live: list[Mention] = []
     missing_from: dict[Mention, str] = {}  # a call into a missing module -> that module
     matched: set[str] = set()
@@ -411,12 +465,18 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     loads = index.analysis(loader_values)
     short = [squash(t) for t in specific if _whole_only(t) and squash(t) not in _COMMON]
     hits = index.analysis(_term_hits) if graph is index.analysis(build_call_graph) else _hits_in(graph, {})
-    specific_texts = frozenset().union(*(hits(t) for t in specific))
-    generic_texts = frozenset().union(*(hits(t) for t in generic))
+    specific_texts = frozenset().union(*(hits(t)[0] for t in specific))
+    # a generic term is only a hint for the knob settings and related names below, inside a word too (minibatch_size)
+    generic_texts = frozenset().union(*(hits(t)[0] | hits(t)[1] for t in generic))
+    glued_texts = frozenset().union(*(hits(t)[1] for t in specific)) - specific_texts
     for text, mentions in graph.mentions_by_text().items():
         hit_specific = text in specific_texts
         # a short alias is a word of a call's name: F.mse_loss(...) computes the MSE, compute_ppl(...) the PPL
         hit_call = not hit_specific and bool(short) and bool(set(short) & set(words(text.rsplit(".", 1)[-1])))
+        if not hit_specific and not hit_call and text in glued_texts:
+            found[GLUED].extend(m for m in mentions if m.scope in graph.graph and not is_test_path(m.file)
+                                and m.kind != "display" and graph.liveness(m.scope) != DEAD)
+            continue
         if not hit_specific and not hit_call and text not in generic_texts:
             continue
         matched.add(text)
@@ -489,11 +549,14 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"only in code that may not run ({best[0].ref})", tuple(best))
     # a configuration file's key, or a launcher's option (``--env cheetah-run-v0`` in a script or a README's
     # command), holding the element's name: used when live code reads that key or option
-    configs = [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
-               and any(term_matches(t, f.path) or (isinstance(f.value, str) and term_matches(t, f.value))
-                       for t in specific)] \
-        + [f for f in index.facts if f.kind == K.LAUNCHER and isinstance(f.value, str)
-           and any(term_matches(t, f.value) for t in specific) and accepting_program(index, f) is not None]
+    configs = _config_hits(specific, index, term_matches)
+    unasked = [f for f in configs if category == "metrics" and not _metric_setting(f)]
+    configs = [f for f in configs if f not in unasked]
+    if unasked and not configs:  # --relevance return, mixed_precision: "bf16": settings named like it
+        what = "option" if unasked[0].kind == K.LAUNCHER else "key"
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"named by the {what} {unasked[0].path!r} at {unasked[0].ref}, which does not ask for a "
+                             f"metric: it may set something else", tuple(unasked))
     if configs:
         # a key also naming other entries (``train_path`` under both ``math`` and ``humaneval``) does not show
         # which entry live code reads
@@ -517,6 +580,12 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         where = (f"in config {configs[0].ref}, whose key" if configs[0].kind == K.CONFIG else
                  f"passed by the launcher at {configs[0].ref} as --{configs[0].path}, an option")
         return ElementResult(category, name, AMBIGUOUS, f"only {where} live code does not name", tuple(configs))
+    glued = sorted(found[GLUED], key=_mention_order) or _config_hits(specific, index, glued_in)
+    if glued and not found[UNKNOWN]:  # minibatch_OT for "batch-OT", but setdefault for "default"
+        shown = glued[0].text if isinstance(glued[0], Mention) else glued[0].path
+        return ElementResult(category, name, AMBIGUOUS,
+                             f"only inside another word ({shown!r} at {glued[0].ref}), which may name it or "
+                             f"something else", tuple(glued))
     if found[UNKNOWN]:
         best = sorted(found[UNKNOWN], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
@@ -601,6 +670,28 @@ def _metric_option(mention: Mention, index: RepositoryIndex | None) -> bool:
         return True
     return any(line <= mention.line <= end and set(words(name)) & _METRIC_OPTIONS
                for line, end, name in index.analysis(_options_by_source).get(mention.where, ()))
+
+
+def _config_hits(terms: list[str], index: RepositoryIndex, test: Callable[[str, str], bool]) -> list[Fact]:
+    """The configuration keys (their dotted path or string value) and the values launchers pass to an option their
+    program declares that ``test`` (``term_matches`` or ``glued_in``) finds one of ``terms`` in; test files aside."""
+    return [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
+            and any(test(t, f.path) or (isinstance(f.value, str) and test(t, f.value)) for t in terms)] \
+        + [f for f in index.facts if f.kind == K.LAUNCHER and isinstance(f.value, str)
+           and any(test(t, f.value) for t in terms) and accepting_program(index, f) is not None]
+
+
+def _metric_setting(fact: Fact) -> bool:
+    """Whether a configuration key or a launcher's option holding a metric's name asks for the metric to be
+    computed: its own name has a word of ``metric_option_words`` (``eval_metrics: [fid]``, ``--benchmarks mmlu``), or
+    a section holding it one other than an evaluation's (``metrics: {bleu: ...}``; ``eval: {precision: bf16}`` sets
+    a number format), and its value does not switch it off
+    (``ruler_benchmark_enabled: false``). ``--relevance return`` picks a priority function, ``mixed_precision:
+    "bf16"`` a number format: neither computes a return or a precision."""
+    *sections, own = fact.path.split(".")
+    return (bool(set(words(own)) & _METRIC_OPTIONS) or any(set(words(s)) & _METRIC_SECTIONS for s in sections)) \
+        and fact.value not in (False, None, 0)
+
 
 
 def _options_by_source(index: RepositoryIndex) -> dict[str, list[tuple[int, int, str]]]:
@@ -716,23 +807,28 @@ def _skipped(mention: Mention, data: Flow, claim: frozenset[str] = frozenset()) 
         and skipped_only((mention.text,), data)
 
 
-def _term_hits(index: RepositoryIndex) -> Callable[[str], frozenset[str]]:
+def _term_hits(index: RepositoryIndex) -> Callable[[str], tuple[frozenset[str], frozenset[str]]]:
     """Analysis provider: a function from a claim term to the mention texts of the call graph it matches
-    (``term_matches``), each term's found once per repository: the elements of a paper's SAUs share their terms."""
+    (``term_matches``) and those holding it only inside a word (``glued_in``), each term's found once per
+    repository: the elements of a paper's SAUs share their terms."""
     return _hits_in(index.analysis(build_call_graph), {})
 
 
-def _hits_in(graph: CallGraph, known: dict[str, frozenset[str]]) -> Callable[[str], frozenset[str]]:
-    """A function from a term to the mention texts of ``graph`` it matches, remembered in ``known``."""
+def _hits_in(graph: CallGraph, known: dict[str, tuple[frozenset[str], frozenset[str]]]
+             ) -> Callable[[str], tuple[frozenset[str], frozenset[str]]]:
+    """A function from a term to the mention texts of ``graph`` it matches and those holding it only inside a
+    word, remembered in ``known``."""
     texts = [(text, squash(text)) for text in graph.mentions_by_text()]
     by_word: dict[str, set[str]] = {}  # a word -> the texts holding it
     for text, _ in texts:
         for word in words(text):
             by_word.setdefault(word, set()).add(text)
 
-    def hits(term: str) -> frozenset[str]:
+    def hits(term: str) -> tuple[frozenset[str], frozenset[str]]:
         if term not in known:
-            known[term] = frozenset(text for text in _candidates(term) if term_matches(term, text))
+            candidates = _candidates(term)
+            matching = frozenset(text for text in candidates if term_matches(term, text))
+            known[term] = matching, frozenset(text for text in candidates - matching if glued_in(term, text))
         return known[term]
 
     def _candidates(term: str) -> set[str]:
@@ -754,6 +850,7 @@ ROLE, UNKNOWN, TRACE = "role", "unknown", "trace"
 MISSING = "missing"  # a call into a module of the repository's layout that the repository does not hold
 DISPLAY = "display"  # a text shown to people: a display string, or a string bound to a name only shown
 ELSEWHERE = "elsewhere"  # a loader reached through its name, a class named after it, loading other data
+GLUED = "glued"  # the term only inside a word of a name (``glued_in``): that thing or another
 _DEAD_NOTE = "only in dead code"
 
 
@@ -773,6 +870,9 @@ _TEXT_PARSING = roles.words("text_parsing_calls")
 _SWEEP_WORDS = roles.words("sweep_words")
 _DATA_PREPARATION = roles.words("data_preparation_words")
 _METRIC_OPTIONS = roles.words("metric_option_words")
+# a section named for metrics lists them (evaluation.metrics.delta_metrics.incorrect_to_correct); an evaluation
+# section also holds its other settings (eval.precision: bf16)
+_METRIC_SECTIONS = frozenset(w for w in _METRIC_OPTIONS if not w.startswith("eval"))
 _NON_DATA_WORDS = roles.words("non_data_words")
 _METRIC_NAMES = frozenset(w for w in word_list("result_names", "rules") if not is_generic(w) and " " not in w)
 

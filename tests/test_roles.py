@@ -11,7 +11,8 @@ from extractors.repository import build_index
 from rules import names, roles
 from rules.d3_flow import Run, Source, claim_words, entry_named, flow, loop_runs, value_source
 from rules.d3_manifests import FIRST_LINES, launched_manifests
-from rules.d3_protocol import ROLE, TRACE, UNKNOWN, claimed_numbers, literal_constants, role
+from rules.d3_protocol import (ROLE, TRACE, UNKNOWN, claimed_numbers, glued_in, literal_constants, role, squash,
+                               term_matches)
 from rules.d4_ordering import STRONG, match_site, site_role, step_names, step_roles
 
 SOURCE = '''import json
@@ -257,3 +258,47 @@ def test_thousands_separators_make_one_claimed_number_and_lists_stay_lists() -> 
     assert claimed_numbers("Top-K in {1,2,4}") == {1.0, 2.0, 4.0}
     assert claimed_numbers("widths {100,200,300}") == {100.0, 200.0, 300.0}
     assert claimed_numbers("500k steps") == {500000.0}
+
+
+@pytest.mark.parametrize(("term", "text", "matches"), [
+    # inside a longer name only where a word of it begins (a plural, a suffix number, a word run glued in a string)
+    ("openwebtext", "OpenWebTextDataset", True),
+    ("gate_score", "gate_scores", True),
+    ("resisc", "resisc45", True),
+    ("superres", "evaluate_super_resolution", True),
+    ("hopper", "env_hopper", True),
+    # inside a run of capitals: an acronym glued to the next word (claude-sonnet_basic/mrq's design study)
+    ("mse_reward", "MRQMSEReward", True),
+    ("nae_sat", "LONAESATDataset", True),
+    # starting inside a word, the name may be the element or another thing (development repositories): undecided
+    ("complex", "np.iscomplexobj", False),
+    ("fftshift", "torch.fft.ifftshift", False),
+    ("Gemma-2B", "model_configs.codegemma_2b.name", False),
+    ("coverage", "MiscoverageLoss", False),
+    ("default", "setdefault", False),
+    ("calibrate", "predict_luno_la_uncalibrated", False),
+    ("Hopper", "ChopperCommand", False),
+    ("elapsed", "SkyTimelapseDataset", False),
+    # capitals not glued to a camel-case word are one word: COVARIANCE holds no "variance" (hostile review)
+    ("variance", "COVARIANCE", False),
+    # after a digit a word begins: top1accuracy
+    ("accuracy", "top1accuracy", True),
+    # across a separator from inside a word: no acronym either
+    ("n_datasets", "DEFAULT_PRETRAIN_DATASETS", False),
+    ("rsample", "self.replay_buffer.sample_windows", False),
+])
+def test_a_term_inside_a_name_begins_one_of_its_words(term: str, text: str, matches: bool) -> None:
+    assert term_matches(term, text) is matches
+    # glued inside a word instead: the element is undecided (minibatch_OT is batch-OT, setdefault no default)
+    assert glued_in(term, text) is (not matches and squash(term) in squash(text) and len(squash(term)) >= 6)
+
+
+def test_a_claimed_number_is_not_the_start_of_a_longer_one() -> None:
+    # CIFAR100 is another dataset than CIFAR-10, neither matched nor in doubt; llama-2-7b does hold Llama-2
+    assert not term_matches("CIFAR-10", "datasets.CIFAR100") and not glued_in("CIFAR-10", "datasets.CIFAR100")
+    assert term_matches("cifar10", "datasets.CIFAR10") and term_matches("Llama-2", "meta-llama/Llama-2-7b-hf")
+
+
+def test_a_term_glued_inside_a_word_is_told_apart() -> None:
+    assert glued_in("batch_ot", "minibatch_OT") and glued_in("hh-rlhf", "DahoasFullhhrlhfDataset")
+    assert not glued_in("batch_ot", "batch_ot_coupling") and not glued_in("ppl", "compute_ppl_score")
