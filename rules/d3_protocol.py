@@ -249,8 +249,8 @@ def _placed(term_squashed: str, text: str) -> str | None:
         if not (before.isascii() and before.isalnum()) or before.isdigit() and term_squashed[0].isalpha() \
                 or _CASE_CHANGE.match(text, start - 1):
             return _WORD
-        acronym = re.match(r"[A-Z0-9]*(?=[A-Z][a-z])", text[start:])  # MRQ|MSE|Reward: the capitals before "Re"
-        if before.isupper() and acronym is not None and acronym.group() and end >= start + acronym.end() - 1 \
+        acronym = _ACRONYM.match(text, start)
+        if before.isupper() and acronym is not None and acronym.group() and end >= acronym.end() - 1 \
                 and end - start == span - 1:
             return _WORD
         found = _GLUED
@@ -260,6 +260,8 @@ def _placed(term_squashed: str, text: str) -> str | None:
 # a word of a name starts at a lower-case letter or digit followed by a capital, or at a capital followed by a
 # capital then a lower-case letter (``rules.names.words``, which splits names there)
 _CASE_CHANGE = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+# the capitals of an acronym glued to a camel-case word: MRQ|MSE|Reward, the capitals before "Re"
+_ACRONYM = re.compile(r"[A-Z0-9]*(?=[A-Z][a-z])")
 
 
 _COMMON = roles.words("common_words")
@@ -683,15 +685,14 @@ def _config_hits(terms: list[str], index: RepositoryIndex, test: Callable[[str, 
 
 def _metric_setting(fact: Fact) -> bool:
     """Whether a configuration key or a launcher's option holding a metric's name asks for the metric to be
-    computed: its own name has a word of ``metric_option_words`` (``eval_metrics: [fid]``, ``--benchmarks mmlu``), or
-    a section holding it one other than an evaluation's (``metrics: {bleu: ...}``; ``eval: {precision: bf16}`` sets
-    a number format), and its value does not switch it off
-    (``ruler_benchmark_enabled: false``). ``--relevance return`` picks a priority function, ``mixed_precision:
-    "bf16"`` a number format: neither computes a return or a precision."""
+    computed: its own name has a word of ``metric_option_words`` (``eval_metrics: [fid]``, ``--benchmarks mmlu``),
+    or a section holding it does, other than an evaluation's (``metrics: {bleu: ...}``; ``eval: {precision: bf16}``
+    sets a number format), and its value does not switch it off (``ruler_benchmark_enabled: false``).
+    ``--relevance return`` picks a priority function, ``mixed_precision: "bf16"`` a number format: neither computes
+    a return or a precision."""
     *sections, own = fact.path.split(".")
     return (bool(set(words(own)) & _METRIC_OPTIONS) or any(set(words(s)) & _METRIC_SECTIONS for s in sections)) \
         and fact.value not in (False, None, 0)
-
 
 
 def _options_by_source(index: RepositoryIndex) -> dict[str, list[tuple[int, int, str]]]:
