@@ -15,7 +15,9 @@ forms are equal, when the term's words occur in a row among the mention's words,
 or more letters, when the term is inside the mention where a word of it begins (``openwebtext`` in
 ``OpenWebTextDataset``, ``gate_score`` in ``gate_scores``; ``MSE`` glued inside a run of capitals, ``MRQMSEReward``).
 Inside a word, a prefix may keep the thing (``minibatch_OT`` for "batch-OT") or make another of it (``setdefault``,
-``np.iscomplexobj``, ``ifftshift``, ``MiscoverageLoss``): such a mention leaves the element undecided. A term shorter
+``np.iscomplexobj``, ``ifftshift``, ``MiscoverageLoss``): such a mention leaves the element undecided, as does one
+right after a word making the name the opposite thing (``NonSpatial`` for "Spatial": ``_negated``); in dead code or
+prose either is still a trace. A term shorter
 than four characters or an ordinary word (``rules/roles.yaml``, ``common_words``: "reward", "up") matches only a whole
 identifier (a part of a dotted name: ``jax`` in ``jax.random.split``) or a whole string; a short one that is no
 ordinary word also matches a word of a called name (``F.mse_loss(...)`` for "MSE"; not a called name that loads or
@@ -185,7 +187,12 @@ def squash(text: str) -> str:
 
 
 def term_matches(term: str, text: str) -> bool:
-    """Whether the claim term occurs in the code text (module docstring for the three ways)."""
+    """Whether the claim term occurs in the code text (module docstring for the three ways), not negated there
+    (``_negated``)."""
+    return _matches(term, text) and not _negated(term, text)
+
+
+def _matches(term: str, text: str) -> bool:
     term_squashed, text_squashed = squash(term), squash(text)
     if not term_squashed or not text_squashed:
         return False
@@ -214,8 +221,11 @@ def term_matches(term: str, text: str) -> bool:
 def glued_in(term: str, text: str) -> bool:
     """Whether the claim term occurs in the code text only inside a word of it, where ``term_matches`` does not
     match: ``minibatch_OT`` for "batch-OT", ``DahoasFullhhrlhfDataset`` for "HH-RLHF", but also ``setdefault`` for
-    "default" and ``ifftshift`` for "fftshift". Whether such a name is the element or another thing only a reader
-    can tell: it makes an element undecided, never present or absent."""
+    "default" and ``ifftshift`` for "fftshift"; or only after a negation (``NonSpatial``, ``non_uniform``:
+    ``_negated``). Whether such a name is the element or another thing only a reader can tell: it
+    makes an element undecided, never present or absent."""
+    if _matches(term, text):
+        return _negated(term, text)
     term_squashed, text_squashed = squash(term), squash(text)
     return len(term_squashed) >= _SUBSTRING_MIN and not _whole_only(term) and term_squashed in text_squashed \
         and term_squashed in _outside_compounds(term_squashed, text_squashed) \
@@ -223,6 +233,25 @@ def glued_in(term: str, text: str) -> bool:
 
 
 _WORD, _GLUED = "word", "glued"
+
+
+def _negated(term: str, text: str) -> bool:
+    """Whether every place a word of ``text`` (within one part of a dotted name) begins the term follows a negation
+    word of the same part (``rules/roles.yaml``, ``negation_words``: ``NonSpatial``, ``non_uniform``,
+    ``Without Load Balancing Loss``): the name may be the opposite thing. A term that is itself negated
+    ("Non-Spatial") is not; nor is a match no word of the text begins (another word order)."""
+    needle = words(term)
+    if not needle or needle[0] in _NEGATIONS:
+        return False
+    wanted, found = squash(term), False
+    for part in text.split("."):
+        hay = words(part)
+        for i in range(len(hay)):
+            if "".join(hay[i:]).startswith(wanted):
+                if i == 0 or hay[i - 1] not in _NEGATIONS:
+                    return False
+                found = True
+    return found
 
 
 def _placed(term_squashed: str, text: str) -> str | None:
@@ -265,6 +294,7 @@ _ACRONYM = re.compile(r"[A-Z0-9]*(?=[A-Z][a-z])")
 
 
 _COMMON = roles.words("common_words")
+_NEGATIONS = roles.words("negation_words")
 _COMPOUNDS = tuple(sorted({squash(c) for c in roles.words("compound_terms")}, key=len, reverse=True))
 
 
@@ -476,8 +506,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         # a short alias is a word of a call's name: F.mse_loss(...) computes the MSE, compute_ppl(...) the PPL
         hit_call = not hit_specific and bool(short) and bool(set(short) & set(words(text.rsplit(".", 1)[-1])))
         if not hit_specific and not hit_call and text in glued_texts:
-            found[GLUED].extend(m for m in mentions if m.scope in graph.graph and not is_test_path(m.file)
-                                and m.kind != "display" and graph.liveness(m.scope) != DEAD)
+            for m in mentions:  # in dead code a doubtful name is still a trace of what it may name
+                if m.scope in graph.graph and not is_test_path(m.file) and m.kind != "display":
+                    found[DEAD if graph.liveness(m.scope) == DEAD else GLUED].append(m)
             continue
         if not hit_specific and not hit_call and text not in generic_texts:
             continue
@@ -585,9 +616,10 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
     glued = sorted(found[GLUED], key=_mention_order) or _config_hits(specific, index, glued_in)
     if glued and not found[UNKNOWN]:  # minibatch_OT for "batch-OT", but setdefault for "default"
         shown = glued[0].text if isinstance(glued[0], Mention) else glued[0].path
+        where = "after a negation" if any(_negated(t, shown) for t in specific) else "inside another word"
         return ElementResult(category, name, AMBIGUOUS,
-                             f"only inside another word ({shown!r} at {glued[0].ref}), which may name it or "
-                             f"something else", tuple(glued))
+                             f"only {where} ({shown!r} at {glued[0].ref}), which may name it or something else",
+                             tuple(glued))
     if found[UNKNOWN]:
         best = sorted(found[UNKNOWN], key=_mention_order)
         return ElementResult(category, name, AMBIGUOUS,
@@ -1495,7 +1527,8 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
             continue
         for number, line in enumerate(index.lines[key], 1):
             # a short or ordinary term is a word of the text ("# Compute PPO loss"), as prose writes it
-            if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) for t in terms):
+            if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) or glued_in(t, line)
+                   for t in terms):  # a doubtful name in prose is a trace all the same
                 return Mention.at(key, number, "", line.strip(), "text")
     return None
 

@@ -293,6 +293,15 @@ def test_a_term_inside_a_name_begins_one_of_its_words(term: str, text: str, matc
     assert glued_in(term, text) is (not matches and squash(term) in squash(text) and len(squash(term)) >= 6)
 
 
+def test_a_term_after_a_negation_is_in_doubt() -> None:
+    # NonSpatial, non_uniform: the opposite thing (development repositories); a negated claim matches as it is, and a
+    # switch turning the element off (--no_qk_norm) is no negation of it
+    assert not term_matches("Spatial", "T2I_CompBench_NonSpatial") and glued_in("Spatial", "T2I_CompBench_NonSpatial")
+    assert not term_matches("uniform kernel", "non_uniform_kernel") and glued_in("uniform kernel", "non_uniform_kernel")
+    assert term_matches("Non-Spatial", "T2I_CompBench_NonSpatial") and term_matches("qk_norm", "--no_qk_norm")
+    assert term_matches("Spatial", "non_spatial_or_spatial_score")
+
+
 def test_a_claimed_number_is_not_the_start_of_a_longer_one() -> None:
     # CIFAR100 is another dataset than CIFAR-10, neither matched nor in doubt; llama-2-7b does hold Llama-2
     assert not term_matches("CIFAR-10", "datasets.CIFAR100") and not glued_in("CIFAR-10", "datasets.CIFAR100")
