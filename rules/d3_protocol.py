@@ -222,8 +222,8 @@ def glued_in(term: str, text: str) -> bool:
     """Whether the claim term occurs in the code text only inside a word of it, where ``term_matches`` does not
     match: ``minibatch_OT`` for "batch-OT", ``DahoasFullhhrlhfDataset`` for "HH-RLHF", but also ``setdefault`` for
     "default" and ``ifftshift`` for "fftshift"; or only after a negation (``NonSpatial``, ``non_uniform``:
-    ``_negated``). Whether such a name is the element or another thing only a reader can tell: it
-    makes an element undecided, never present or absent."""
+    ``_negated``). Whether such a name is the element or another thing only a reader can tell: it makes an element
+    undecided, never present or absent (in dead code or prose, a trace)."""
     if _matches(term, text):
         return _negated(term, text)
     term_squashed, text_squashed = squash(term), squash(text)
