@@ -189,7 +189,7 @@ def squash(text: str) -> str:
 def term_matches(term: str, text: str) -> bool:
     """Whether the claim term occurs in the code text (module docstring for the three ways), not negated there
     (``_negated``)."""
-    return _matches(term, text) and not _negated(term, text)
+    return _match_kind(term, text) == _MATCH
 
 
 def _matches(term: str, text: str) -> bool:
@@ -224,12 +224,22 @@ def glued_in(term: str, text: str) -> bool:
     "default" and ``ifftshift`` for "fftshift"; or only after a negation (``NonSpatial``, ``non_uniform``:
     ``_negated``). Whether such a name is the element or another thing only a reader can tell: it makes an element
     undecided, never present or absent (in dead code or prose, a trace)."""
+    return _match_kind(term, text) == _DOUBT
+
+
+_MATCH, _DOUBT = "match", "doubt"
+
+
+def _match_kind(term: str, text: str) -> str | None:
+    """How the claim term occurs in the code text: ``_MATCH`` (``term_matches``), ``_DOUBT`` (``glued_in``) or
+    ``None`` (not at all), each text tested once for both."""
     if _matches(term, text):
-        return _negated(term, text)
+        return _DOUBT if _negated(term, text) else _MATCH
     term_squashed, text_squashed = squash(term), squash(text)
-    return len(term_squashed) >= _SUBSTRING_MIN and not _whole_only(term) and term_squashed in text_squashed \
+    glued = len(term_squashed) >= _SUBSTRING_MIN and not _whole_only(term) and term_squashed in text_squashed \
         and term_squashed in _outside_compounds(term_squashed, text_squashed) \
         and _placed(term_squashed, text) == _GLUED  # F.cross_entropy is no entropy (compound_terms), not a doubt
+    return _DOUBT if glued else None
 
 
 _WORD, _GLUED = "word", "glued"
@@ -859,9 +869,9 @@ def _hits_in(graph: CallGraph, known: dict[str, tuple[frozenset[str], frozenset[
 
     def hits(term: str) -> tuple[frozenset[str], frozenset[str]]:
         if term not in known:
-            candidates = _candidates(term)
-            matching = frozenset(text for text in candidates if term_matches(term, text))
-            known[term] = matching, frozenset(text for text in candidates - matching if glued_in(term, text))
+            kinds = {text: _match_kind(term, text) for text in _candidates(term)}
+            known[term] = (frozenset(text for text, kind in kinds.items() if kind == _MATCH),
+                           frozenset(text for text, kind in kinds.items() if kind == _DOUBT))
         return known[term]
 
     def _candidates(term: str) -> set[str]:

@@ -750,32 +750,32 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     setup = index.analysis(setup_calls)
     entry, results = _best_trace(steps, traces, index.analysis(stub_functions), index.analysis(training_functions),
                                  setup)
-    _into_shared_body(results, steps, traces.get(entry, []) if entry else [], graph)
+    trace = traces.get(entry, []) if entry else []  # the chosen trace's events, read by the passes below
+    _into_shared_body(results, steps, trace, graph)
     flows = index.analysis(data_flows)
-    _keep_own_variant(results, steps, flows, traces.get(entry, []) if entry else [])
+    _keep_own_variant(results, steps, flows, trace)
     _confirm_by_flow(results, steps, flows)
     for result, step in zip(results, steps):
         if result.outcome not in (ORDERED, STUB_STEP) or (result.outcome == ORDERED and result.strength != STRONG):
             _locate(result, step, graph, traces, entry, setup)
-    _switched_off(results, steps, graph, traces.get(entry, []) if entry else [])
+    _switched_off(results, steps, graph, trace)
     pairs = _pairs(sau.checks.get("strict", True), len(steps))
     found = [i for i, r in enumerate(results) if r.outcome == ORDERED]
     total = sau.checks.get("strict", True) is True
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
     orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
     if any(order.state == VIOLATED for order in orders.values()):  # later calls of a step matter only there
-        repeats = _repeats(results, traces.get(entry, []) if entry else [])
+        repeats = _repeats(results, trace)
         orders = {(i, j): _undone_by_repeat(order, results[i].events, repeats.get(j, ()), repeats.get(i, ()))
                   for (i, j), order in orders.items()}
     for (i, j), order in orders.items():
-        events = traces.get(entry, []) if entry else []
-        breaker = _breaker(order, steps[i], steps[j], events)
+        breaker = _breaker(order, steps[i], steps[j], trace)
         nearer = _nearer_first(order, results[i].events) if breaker is not None else None
         if nearer is not None:
             # a later site of i runs before j in j's body (the training loop's backward pass, not a gradient estimate
             # before the loop): that site feeds j, so only a breaking call after it breaks the order
             orders[(i, j)] = order = nearer
-            breaker = _breaker(nearer, steps[i], steps[j], events)
+            breaker = _breaker(nearer, steps[i], steps[j], trace)
         if breaker is not None:
             orders[(i, j)] = replace(order, state=VIOLATED, broken_by=breaker)
         elif order.state == MIXED and (unprepared := _used_unprepared(results[i].events, results[j].events)):
@@ -785,7 +785,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # the gradients zeroed between): the step does not happen as claimed
     broken = {i: b for i, (r, step) in enumerate(zip(results, steps))
               if r.outcome == ORDERED and r.strength == STRONG
-              and (b := _inner_breaker(r.events, step, traces.get(entry, []) if entry else [])) is not None}
+              and (b := _inner_breaker(r.events, step, trace)) is not None}
     # a weakly mapped step may be another thing with the step's word in its name: half a step in the estimate
     # and so may a step part of which is a placeholder (its projection a stub, its other calls running)
     # and so may a step all of whose sites are another step's too (one call for "pretrain" and "fine-tune"): the call
