@@ -52,16 +52,38 @@ class Binding:
     uses: tuple[tuple[str, "Binding"], ...]
     expression: sympy.Basic
 
-    def expand(self, keep: Callable[[str], bool], memo: dict | None = None) -> sympy.Basic:
+    def expand(self, keep: Callable[[str], bool], memo: dict | None = None,
+               through: frozenset[int] = frozenset()) -> sympy.Basic:
         """``direct`` with every local it reads replaced by its own expansion, except those ``keep(name)`` accepts,
-        which stay symbols (a glossary name such as ``ce`` read as the quantity the paper names)."""
+        which stay symbols (a glossary name such as ``ce`` read as the quantity the paper names), unless the
+        binding read is one of ``through`` (ids): that one is expanded too (``earlier_stages``)."""
         memo = {} if memo is None else memo
         if id(self) in memo:
             return memo[id(self)]
-        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) else used.expand(keep, memo))
+        mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) and id(used) not in through
+                                        else used.expand(keep, memo, through))
                    for name, used in self.uses}
         result = memo[id(self)] = substitute(self.direct, mapping)
         return result
+
+    def earlier_stages(self, keep: Callable[[str], bool], limit: int = 3) -> list[frozenset[int]]:
+        """For a kept local that code rebinds from itself (``q = rope(q)``, then ``q = l2_norm(q)``, then ``q = q *
+        s``), the ids of its bindings to expand so that the leaf stands for an earlier stage: one set per stage,
+        nearest first, at most ``limit``. A paper names one stage of such a chain (the query after RoPE) and the
+        code's name holds them all in turn."""
+        found: list[frozenset[int]] = []
+        for name, used in self.uses:
+            if not keep(name):
+                continue
+            chain: list[int] = []
+            while len(found) < limit:
+                inner = [b for n, b in used.uses if n == name]
+                if len(inner) != 1:
+                    break
+                chain.append(id(used))
+                found.append(frozenset(chain))
+                used = inner[0]
+        return found
 
     def reaches(self, keep: Callable[[str], bool], seen: set | None = None) -> bool:
         """True when a local that ``keep`` accepts is read, directly or through the locals read."""
@@ -123,19 +145,21 @@ class CodeExpression(Location):
                 stack.append(used)
         return frozenset(found)
 
-    def kept_forms(self, keep: Callable[[str], bool]) -> tuple[sympy.Basic, ...]:
-        """The forms rebuilt with the locals ``keep(name)`` accepts left as leaves, those that differ from
-        ``forms()``; empty when no such local is read."""
+    def kept_forms(self, keep: Callable[[str], bool], stages: bool = True) -> tuple[sympy.Basic, ...]:
+        """The forms rebuilt with the locals ``keep(name)`` accepts left as leaves, and (with ``stages``) with such
+        a local rebound from itself left as a leaf at its earlier stages too (``Binding.earlier_stages``), those
+        that differ from ``forms()``; empty when no such local is read."""
         known = set(self.forms())  # membership by hash: sympy's equality is costly, equal expressions hash alike
         found: dict[sympy.Basic, None] = {}  # in order
         memo: dict = {}
         for source in self.sources:
             if not source.reaches(keep):
                 continue
-            form = source.expand(keep, memo)
-            if form not in known and form not in found and dag_size(form, MAX_EXPRESSION_NODES) <= \
-                    MAX_EXPRESSION_NODES:
-                found[form] = None
+            for through in (frozenset(), *(source.earlier_stages(keep) if stages else ())):
+                form = source.expand(keep, memo if not through else {}, through)
+                if form not in known and form not in found and dag_size(form, MAX_EXPRESSION_NODES) <= \
+                        MAX_EXPRESSION_NODES:
+                    found[form] = None
         return tuple(found)
 
 
@@ -260,6 +284,7 @@ class _Builder:
             for qualname, node in found:
                 self.functions[(key, qualname)] = node
                 self.by_name.setdefault(node.name.value, []).append((key, qualname))
+        self.overwritten = _overwritten_attributes(self.index.modules.values())
         for (key, qualname), node in sorted(self.functions.items()):
             if node.name.value == "__init__" and "." in qualname:
                 self._submodules(key, qualname.rsplit(".", 1)[0], node)
@@ -550,10 +575,11 @@ class _Builder:
 
     def _constants(self, key: str, owner: str, init: cst.FunctionDef) -> None:
         """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
-        math.sqrt(config.d_model)``, or a buffer holding a table computed there: ``self.register_buffer(
-        "sqrt_alphas_cumprod", torch.sqrt(alphas_cumprod))``): an attribute assigned once in the class, by a
-        statement of ``__init__``'s own body (not a branch), to arithmetic of names and numbers (no call the table
-        does not read, no opaque code). The class's other methods read the attribute as written or as that value
+        math.sqrt(config.d_model)``, or a buffer holding a table computed there:
+        ``self.register_buffer("sqrt_alphas_cumprod", torch.sqrt(alphas_cumprod))``): an attribute assigned once in
+        the class, by a statement of ``__init__``'s own body (not a branch), to arithmetic of names and numbers (no
+        call the table does not read, no opaque code), and written nowhere else in the repository
+        (``_overwritten_attributes``). The class's other methods read the attribute as written or as that value
         (``_env_of``)."""
         assigned: dict[str, int] = {}
         for (other_key, qualname), method in self.functions.items():
@@ -582,7 +608,8 @@ class _Builder:
                 else:
                     continue
                 if not target or not target.startswith("self.") or target.count(".") != 1 \
-                        or assigned.get(target, 0) + (buffer is not None) != 1:
+                        or assigned.get(target, 0) + (buffer is not None) != 1 \
+                        or self.overwritten(owner.rsplit(".", 1)[-1], target[5:]):
                     continue
                 try:
                     value = Translator(self.operations).translate(written)
@@ -943,16 +970,51 @@ class _Assignments(Visitor):
         return False  # a nested function's assignments are not the method's
 
 
-class _SelfTargets(Visitor):
-    def __init__(self) -> None:
-        self.found: list[str] = []
+def _overwritten_attributes(modules) -> Callable[[str, str], bool]:
+    """``overwritten(class_name, attribute)``: whether code of the ``modules`` (libcst modules) other than the
+    class's own methods may write the attribute of its instances: ``self.<attribute>`` assigned in a method of a
+    class derived from it or of one it derives from (by base-class name, transitively: a mixin's setter), a derived
+    class defining a method or property of that name, ``<object>.<attribute>`` assigned outside ``self`` anywhere
+    (``layer.s = 0.0`` in a script), or ``setattr(..., "<attribute>", ...)``. Such an attribute is no constant
+    ``__init__`` sets (``_Builder._constants``): the value read in ``forward`` may be another. Writes through a
+    computed name (``setattr(m, k, v)``), ``__dict__`` or ``vars()`` are not seen."""
+    writes = _AttributeWrites()
+    for module in modules:
+        visit(module, writes)
+    derived: dict[str, set[str]] = {}
+    for name, bases in writes.bases.items():
+        for base in bases:
+            derived.setdefault(base, set()).add(name)
+
+    def related(start: str, links: dict) -> set[str]:  # the classes reached from ``start`` along ``links``
+        seen: set[str] = set()
+        stack = list(links.get(start, ()))
+        while stack:
+            name = stack.pop()
+            if name not in seen:
+                seen.add(name)
+                stack.extend(links.get(name, ()))
+        return seen - {start}
+
+    def overwritten(class_name: str, attribute: str) -> bool:
+        return attribute in writes.outside \
+            or any(attribute in writes.own.get(d, set()) | writes.defined.get(d, set())
+                   for d in related(class_name, derived)) \
+            or any(attribute in writes.own.get(a, set()) for a in related(class_name, writes.bases))
+
+    return overwritten
+
+
+class _AssignedTargets(Visitor):
+    """A pass over the targets of plain, augmented and annotated assignments, a tuple's or list's elements one by
+    one (``_target``, which each pass defines)."""
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        raise NotImplementedError
 
     def _add(self, target: cst.BaseExpression) -> None:
-        targets = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
-        for element in targets:
-            name = dotted_name(element)
-            if name and name.startswith("self."):
-                self.found.append(name)
+        for element in [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]:
+            self._target(element)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -963,6 +1025,54 @@ class _SelfTargets(Visitor):
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._add(node.target)
+
+
+class _AttributeWrites(_AssignedTargets):
+    """Attribute writes of a module (``_overwritten_attributes``): ``own`` the ``self.<name>`` written in each
+    class's methods and ``defined`` the names of its methods (by class name), ``outside`` the attributes written on
+    anything else or through ``setattr`` with a literal name, ``bases`` each class's base-class names (last
+    components)."""
+
+    def __init__(self) -> None:
+        self.own: dict[str, set[str]] = {}
+        self.defined: dict[str, set[str]] = {}
+        self.outside: set[str] = set()
+        self.bases: dict[str, set[str]] = {}
+        self.classes: list[str] = []
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.append(node.name.value)
+        found = {str(name).rsplit(".", 1)[-1] for a in node.bases if (name := dotted_name(a.value))}
+        self.bases.setdefault(node.name.value, set()).update(found)
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+        self.defined.setdefault(node.name.value, set()).update(
+            s.name.value for s in body if isinstance(s, cst.FunctionDef))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        if not isinstance(target, cst.Attribute):
+            return
+        if isinstance(target.value, cst.Name) and target.value.value == "self" and self.classes:
+            self.own.setdefault(self.classes[-1], set()).add(target.attr.value)
+        else:
+            self.outside.add(target.attr.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if dotted_name(node.func) in ("setattr", "object.__setattr__") and len(node.args) >= 2 \
+                and isinstance(node.args[1].value, cst.SimpleString):
+            self.outside.add(str(node.args[1].value.evaluated_value))
+
+
+class _SelfTargets(_AssignedTargets):
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        name = dotted_name(target)
+        if name and name.startswith("self."):
+            self.found.append(name)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False

@@ -451,7 +451,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                     return found
         if parts and kept_names:  # a local the glossary names kept as a leaf (``rewards`` for r_t), as when matching
             forms, branches = readings(candidate, candidate.forms() + _kept_forms(
-                candidate, kept_names, keep, search.cache, quantity_named), False)
+                candidate, kept_names, keep, search.cache, quantity_named, not base.tiny), False)
         for form in forms if parts else ():
             code, _, _, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
             for part in () if opaque or form in branches else _parts(code):
@@ -488,8 +488,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
-        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache, quantity_named)
-                                     if kept_names else ())
+        forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache, quantity_named,
+                                                 not base.tiny) if kept_names else ())
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
@@ -652,21 +652,23 @@ _SUM = sympy.Function("sum")
 
 
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
-                cache: dict, quantity: Callable[[str], bool] | None = None) -> tuple:
-    """``candidate.kept_forms(keep)``, where ``keep`` accepts exactly the names whose normalised last component is in
-    ``kept``: computed once per candidate and set of its locals kept (``CodeExpression.locals_read``), whichever
-    formula asks (``cache`` lives in the index, as ``_profile``'s). Of the locals ``quantity`` accepts (named after a
-    quantity the claim writes as a call, ``_quantity_entries``), one computed from another (``kl_term = kl_weight *
-    kl_loss``) is expanded: the quantity is the inner one, the outer a weighted term of it."""
+                cache: dict, quantity: Callable[[str], bool] | None = None, stages: bool = True) -> tuple:
+    """``candidate.kept_forms(keep, stages)``, where ``keep`` accepts exactly the names whose normalised last
+    component is in ``kept``: computed once per candidate, set of its locals kept (``CodeExpression.locals_read``)
+    and ``stages``, whichever formula asks (``cache`` lives in the index, as ``_profile``'s). Of the locals
+    ``quantity`` accepts (named after a quantity the claim writes as a call, ``_quantity_entries``), one computed from
+    another (``kl_term = kl_weight * kl_loss``) is expanded: the quantity is the inner one, the outer a weighted term
+    of it. ``stages`` (the earlier stages of a local rebound from itself) is for a formula that is not tiny: a tiny
+    one (``y == E(x)``) matches some stage of any chain of layer calls (``x = conv_out(x)``) by chance."""
     chosen = frozenset(name for name in candidate.locals_read if keep(name))
     if quantity is not None and chosen:
         named = frozenset(name for name in chosen if quantity(name))
         chosen -= _outer_locals(candidate, named)
     if not chosen:  # no local kept: no source reaches one
         return ()
-    key = ("kept", id(candidate), chosen)
+    key = ("kept", id(candidate), chosen, stages)
     if key not in cache:
-        cache[key] = candidate.kept_forms(lambda name: name in chosen)
+        cache[key] = candidate.kept_forms(lambda name: name in chosen, stages)
     return cache[key]
 
 
@@ -1054,10 +1056,14 @@ def _indexed_of(form: sympy.Basic) -> sympy.Basic | None:
     as ``sqrt(1 - a[t])``, the leaf ``a[t]``."""
     pushed = _index_pushed(form)
     form = pushed if pushed is not None else form
-    reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]")
-             for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+    found = [n for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
              and isinstance(n.args[0], sympy.Symbol) and not n.args[0].name.startswith("<") and len(n.args) > 1
-             and all(_simple_index(i) for i in n.args[1:])}
+             and _element_read(n.args[1:])]
+    if len({_layout(n.args[1:]) for n in found}) > 1:
+        # reads over whole axes beside reads laid out otherwise (rewards[:, t] beside values[t]): the step is on
+        # another axis in one of them, so the whole-axis reads stay arrays
+        found = [n for n in found if _WHOLE not in n.args[1:]]
+    reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]") for n in found}
     return substitute(form, reads) if reads else pushed
 
 
@@ -1075,7 +1081,7 @@ def _index_pushed(form: sympy.Basic) -> sympy.Basic | None:
     mapping = {}
     for node in _nodes(form):
         if not (isinstance(node, AppliedUndef) and node.func.__name__ == "getitem" and len(node.args) > 1
-                and isinstance(node.args[0], _ELEMENTWISE) and all(_simple_index(i) for i in node.args[1:])):
+                and isinstance(node.args[0], _ELEMENTWISE) and _element_read(node.args[1:])):
             continue
         table = node.args[0]
         inner = list(sympy.preorder_traversal(table))
@@ -1114,6 +1120,24 @@ def _unshifted_keys(symbol: sympy.Symbol, hints: frozenset[str]) -> frozenset[st
 def _names_shift(symbol: sympy.Symbol) -> bool:
     """A formula symbol named as an element one step away (``V_next``, ``s_prev``: ``shift_words``)."""
     return any(token in _SHIFTS for token in symbol.name.lower().split("_"))
+
+
+def _element_read(indices: tuple) -> bool:
+    """Indices that pick elements (``_simple_index``), or, beside whole axes, pick them by a name (``rewards[:, t]``:
+    the step's rewards over the batch, which a paper writes ``r_t``). A number beside a whole axis picks a channel or
+    a step (``x[..., 0]``, ``logp[:, -1]``), not the claimed quantity over all of them."""
+    if _WHOLE not in indices:
+        return all(_simple_index(i) for i in indices)
+    picked = [i for i in indices if i != _WHOLE]
+    return bool(picked) and all(_simple_index(i) and not i.is_Number for i in picked)
+
+
+def _layout(indices: tuple) -> tuple[bool, ...]:
+    """Which axes an element read keeps whole (``rewards[:, t]`` -> ``(True, False)``)."""
+    return tuple(i == _WHOLE for i in indices)
+
+
+_WHOLE = sympy.Symbol(":")  # a whole axis in an index (``extractors.formulas``)
 
 
 def _simple_index(index: sympy.Basic) -> bool:

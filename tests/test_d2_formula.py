@@ -730,3 +730,31 @@ def test_a_buffer_computed_in_init_is_a_class_constant_and_one_of_settings_a_lea
     written = found["return"].expression
     # the table reads as written and as its value (a choice); the settings' ratio stays the leaf self.ratio
     assert code("choice(self.sqrt_ab, torch.sqrt(alphas_cumprod))[t] * x * self.ratio") == written
+
+
+@pytest.mark.parametrize("written, leaf, shifted", [
+    ("rewards[:, t]", "rewards[:, t]", False),  # step t over the whole batch: an element read
+    ("values[:, t + 1]", "values[:, t + 1]", True),
+    ("u[t - 1]", "u[t - 1]", True),
+    ("u[-1]", "u[-1]", True),  # counted from the end: a step away, so xs[-2] - xs[-1] keeps its sign
+])
+def test_element_reads_over_whole_axes_are_leaves(written: str, leaf: str, shifted: bool) -> None:
+    read = d2_formula._indexed_of(code(written))
+    assert str(read) == leaf
+    assert d2_formula._shifted(read) is shifted
+
+
+@pytest.mark.parametrize("written", [
+    "x[:, :k]",  # a whole array
+    "x[..., 0]",  # one channel: a number beside a whole axis
+    "logp[:, -1]",  # the last position only
+])
+def test_reads_beside_whole_axes_by_a_number_are_no_elements(written: str) -> None:
+    assert d2_formula._indexed_of(code(written)) is None
+
+
+def test_whole_axis_reads_beside_reads_laid_out_otherwise_stay_arrays() -> None:
+    # the step on the second axis in one read and on the first in another: one of them is on the wrong axis
+    read = d2_formula._indexed_of(code("rewards[:, t] + gamma * values[t]"))
+    assert {str(s) for s in read.free_symbols} >= {"values[t]", "rewards"}
+    assert "rewards[:, t]" not in {str(s) for s in read.free_symbols}
