@@ -165,13 +165,13 @@ def source_text(node: cst.CSTNode, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-_SLICE = sympy.Symbol(":")  # a whole axis in an index; plus k, each element's k-th successor (``_slice_shift``)
+WHOLE_AXIS = sympy.Symbol(":")  # a whole axis in an index; plus k, each element's k-th successor (``_slice_shift``)
 
 
 def successor_index(index: sympy.Basic) -> bool:
     """Whether ``index`` is the one the translator gives a slice starting elements ahead (``x[1:]``:
     ``getitem(x, : + 1)``): ``:`` plus a positive integer."""
-    return isinstance(index, sympy.Add) and len(index.args) == 2 and _SLICE in index.args \
+    return isinstance(index, sympy.Add) and len(index.args) == 2 and WHOLE_AXIS in index.args \
         and any(isinstance(a, sympy.Integer) and a > 0 for a in index.args)
 
 
@@ -309,7 +309,7 @@ class Translator:
         base = self._translate(node.value, depth)
         shift = _slice_shift(node) if not self.strict else 0
         if shift:  # x[1:] beside x[:-1] is each element's successor (``_slice_shift``, ``successor_index``)
-            return sympy.Function("getitem")(base, _SLICE + shift)
+            return sympy.Function("getitem")(base, WHOLE_AXIS + shift)
         indices = []
         for element in node.slice:
             inner = element.slice

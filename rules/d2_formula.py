@@ -7,17 +7,19 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
-  formula naming that quantity matches. The forms are also read the ways a formula may be written (``_readings``):
-  a call of a submodule the glossary names as a leaf (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for
-  ``attn_out``), a name holding a reduction
-  of a quantity as that reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
+  formula naming that quantity matches; one code rebinds from itself (``q = rope(q)``, ``q = q / q.norm()``) also
+  at its earlier bindings, for a formula that is not tiny (``CodeExpression.kept_forms``). The forms are also read
+  the ways a formula may be written (``_readings``): a call of a submodule the glossary names as a leaf
+  (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for ``attn_out``), a name holding a reduction of a quantity as that
+  reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
   layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its placeholder, renamed to the
   code's one call in its place, ``_placeholder_variant``; a claimed stack of layers, ``conv_stack``, written out
   as the code's chain of layer calls, ``_stacked_variant``, for an equivalent only), each branch of a conditional
-  expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``;
-  one a step away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
+  expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``, or
+  one step by name over whole axes, ``rewards[:, t]``, where the form's reads lay their axes out alike; one a step
+  away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
   sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
   function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``),
@@ -96,8 +98,8 @@ from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import DEAD
 from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
-from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, FormulaError, parse_formula, small_value,
-                                 successor_index)
+from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, WHOLE_AXIS, FormulaError, parse_formula,
+                                 small_value, successor_index)
 from extractors.provenance import unpacked_passes
 from extractors.walk import is_test_path
 from extractors.words import word_list
@@ -1062,7 +1064,7 @@ def _indexed_of(form: sympy.Basic) -> sympy.Basic | None:
     if len({_layout(n.args[1:]) for n in found}) > 1:
         # reads over whole axes beside reads laid out otherwise (rewards[:, t] beside values[t]): the step is on
         # another axis in one of them, so the whole-axis reads stay arrays
-        found = [n for n in found if _WHOLE not in n.args[1:]]
+        found = [n for n in found if WHOLE_AXIS not in n.args[1:]]
     reads = {n: sympy.Symbol(f"{n.args[0].name}[{', '.join(str(i) for i in n.args[1:])}]") for n in found}
     return substitute(form, reads) if reads else pushed
 
@@ -1126,24 +1128,21 @@ def _element_read(indices: tuple) -> bool:
     """Indices that pick elements (``_simple_index``), or, beside whole axes, pick them by a name (``rewards[:, t]``:
     the step's rewards over the batch, which a paper writes ``r_t``). A number beside a whole axis picks a channel or
     a step (``x[..., 0]``, ``logp[:, -1]``), not the claimed quantity over all of them."""
-    if _WHOLE not in indices:
+    if WHOLE_AXIS not in indices:
         return all(_simple_index(i) for i in indices)
-    picked = [i for i in indices if i != _WHOLE]
+    picked = [i for i in indices if i != WHOLE_AXIS]
     return bool(picked) and all(_simple_index(i) and not i.is_Number for i in picked)
 
 
 def _layout(indices: tuple) -> tuple[bool, ...]:
     """Which axes an element read keeps whole (``rewards[:, t]`` -> ``(True, False)``)."""
-    return tuple(i == _WHOLE for i in indices)
-
-
-_WHOLE = sympy.Symbol(":")  # a whole axis in an index (``extractors.formulas``)
+    return tuple(i == WHOLE_AXIS for i in indices)
 
 
 def _simple_index(index: sympy.Basic) -> bool:
     """A name, a number, or a name plus a number (``t + 1``): an index that picks one element."""
     if isinstance(index, (sympy.Symbol, sympy.Integer)):
-        return index.name not in (":", "None") if isinstance(index, sympy.Symbol) else True
+        return index not in (WHOLE_AXIS, MISSING_OPERAND) if isinstance(index, sympy.Symbol) else True
     return isinstance(index, sympy.Add) and len(index.args) == 2 and \
         all(isinstance(a, (sympy.Symbol, sympy.Integer)) for a in index.args)
 
