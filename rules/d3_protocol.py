@@ -192,30 +192,32 @@ def term_matches(term: str, text: str) -> bool:
     return _match_kind(term, text) == _MATCH
 
 
-def _matches(term: str, text: str) -> bool:
+def _occurrence(term: str, text: str) -> str | None:
+    """Where the claim term occurs in the code text: ``_WORD`` when one of the three ways of the module docstring
+    finds it, ``_GLUED`` when it is there only inside a word (``_placed``), ``None`` otherwise."""
     term_squashed, text_squashed = squash(term), squash(text)
     if not term_squashed or not text_squashed:
-        return False
+        return None
     if term_squashed == text_squashed:
-        return True
+        return _WORD
     outside = _outside_compounds(term_squashed, text_squashed)
     if outside != text_squashed and term_squashed not in outside:  # F.cross_entropy computes no entropy
-        return False
+        return None
     if term_squashed not in text_squashed:  # every way of matching below needs this, but another word order
-        return not _whole_only(term) and _run_any_order(words(text), words(term))
+        return _WORD if not _whole_only(term) and _run_any_order(words(text), words(term)) else None
     if _whole_only(term):  # "jax", "ppl", "reward": only a whole identifier (a part of a dotted name) or string
-        return any(squash(part) == term_squashed for part in text.split(".")) or \
-            (_LABEL.fullmatch(term_squashed) is not None and term_squashed in words(text))
+        return _WORD if any(squash(part) == term_squashed for part in text.split(".")) or \
+            (_LABEL.fullmatch(term_squashed) is not None and term_squashed in words(text)) else None
     text_words = words(text)
     if _run(text_words, words(term)):
-        return True
+        return _WORD
     for start in range(len(text_words)):  # CIFAR-10 (cifar, 10) against CIFAR10 (cifar10): joined runs
         joined = ""
         for word in text_words[start:start + 4]:
             joined += word
             if joined == term_squashed:
-                return True
-    return len(term_squashed) >= _SUBSTRING_MIN and _placed(term_squashed, text) == _WORD
+                return _WORD
+    return _placed(term_squashed, text) if len(term_squashed) >= _SUBSTRING_MIN else None
 
 
 def glued_in(term: str, text: str) -> bool:
@@ -233,13 +235,10 @@ _MATCH, _DOUBT = "match", "doubt"
 def _match_kind(term: str, text: str) -> str | None:
     """How the claim term occurs in the code text: ``_MATCH`` (``term_matches``), ``_DOUBT`` (``glued_in``) or
     ``None`` (not at all), each text tested once for both."""
-    if _matches(term, text):
+    found = _occurrence(term, text)
+    if found == _WORD:
         return _DOUBT if _negated(term, text) else _MATCH
-    term_squashed, text_squashed = squash(term), squash(text)
-    glued = len(term_squashed) >= _SUBSTRING_MIN and not _whole_only(term) and term_squashed in text_squashed \
-        and term_squashed in _outside_compounds(term_squashed, text_squashed) \
-        and _placed(term_squashed, text) == _GLUED  # F.cross_entropy is no entropy (compound_terms), not a doubt
-    return _DOUBT if glued else None
+    return _DOUBT if found == _GLUED else None
 
 
 _WORD, _GLUED = "word", "glued"
@@ -592,7 +591,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
                              f"only in code that may not run ({best[0].ref})", tuple(best))
     # a configuration file's key, or a launcher's option (``--env cheetah-run-v0`` in a script or a README's
     # command), holding the element's name: used when live code reads that key or option
-    configs = _config_hits(specific, index, term_matches)
+    configs, glued_configs = _config_hits(specific, index)
     unasked = [f for f in configs if category == "metrics" and not _metric_setting(f)]
     configs = [f for f in configs if f not in unasked]
     if unasked and not configs:  # --relevance return, mixed_precision: "bf16": settings named like it
@@ -623,7 +622,7 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
         where = (f"in config {configs[0].ref}, whose key" if configs[0].kind == K.CONFIG else
                  f"passed by the launcher at {configs[0].ref} as --{configs[0].path}, an option")
         return ElementResult(category, name, AMBIGUOUS, f"only {where} live code does not name", tuple(configs))
-    glued = sorted(found[GLUED], key=_mention_order) or _config_hits(specific, index, glued_in)
+    glued = sorted(found[GLUED], key=_mention_order) or glued_configs
     if glued and not found[UNKNOWN]:  # minibatch_OT for "batch-OT", but setdefault for "default"
         shown = glued[0].text if isinstance(glued[0], Mention) else glued[0].path
         where = "after a negation" if any(_negated(t, shown) for t in specific) else "inside another word"
@@ -716,13 +715,20 @@ def _metric_option(mention: Mention, index: RepositoryIndex | None) -> bool:
                for line, end, name in index.analysis(_options_by_source).get(mention.where, ()))
 
 
-def _config_hits(terms: list[str], index: RepositoryIndex, test: Callable[[str, str], bool]) -> list[Fact]:
+def _config_hits(terms: list[str], index: RepositoryIndex) -> tuple[list[Fact], list[Fact]]:
     """The configuration keys (their dotted path or string value) and the values launchers pass to an option their
-    program declares that ``test`` (``term_matches`` or ``glued_in``) finds one of ``terms`` in; test files aside."""
-    return [f for f in index.facts if f.kind == K.CONFIG and not is_test_path(f.file)
-            and any(test(t, f.path) or (isinstance(f.value, str) and test(t, f.value)) for t in terms)] \
-        + [f for f in index.facts if f.kind == K.LAUNCHER and isinstance(f.value, str)
-           and any(test(t, f.value) for t in terms) and accepting_program(index, f) is not None]
+    program declares that hold one of ``terms``: (those ``term_matches`` finds it in, those ``glued_in`` finds it
+    in), configuration keys first, test files aside; each text tested once for both (``_match_kind``)."""
+    matched: tuple[list[Fact], list[Fact]] = ([], [])
+    configs = [(f, (f.path, f.value) if isinstance(f.value, str) else (f.path,)) for f in index.facts
+               if f.kind == K.CONFIG and not is_test_path(f.file)]
+    launched = [(f, (f.value,)) for f in index.facts if f.kind == K.LAUNCHER and isinstance(f.value, str)]
+    for fact, texts in configs + launched:
+        kinds = {_match_kind(t, text) for t in terms for text in texts}
+        for kind, found in zip((_MATCH, _DOUBT), matched):
+            if kind in kinds and (fact.kind == K.CONFIG or accepting_program(index, fact) is not None):
+                found.append(fact)
+    return matched
 
 
 def _metric_setting(fact: Fact) -> bool:
@@ -1537,7 +1543,7 @@ def _text_trace(terms: list[str], index: RepositoryIndex) -> Mention | None:
             continue
         for number, line in enumerate(index.lines[key], 1):
             # a short or ordinary term is a word of the text ("# Compute PPO loss"), as prose writes it
-            if any(squash(t) in words(line) if _whole_only(t) else term_matches(t, line) or glued_in(t, line)
+            if any(squash(t) in words(line) if _whole_only(t) else _match_kind(t, line) is not None
                    for t in terms):  # a doubtful name in prose is a trace all the same
                 return Mention.at(key, number, "", line.strip(), "text")
     return None
