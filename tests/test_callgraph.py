@@ -329,6 +329,41 @@ def test_call_of_a_variable_choosing_a_class_constructs_each(tmp_path) -> None:
     assert first.branch != second.branch and first.branch[0][0] == second.branch[0][0]
 
 
+def test_loop_over_a_display_of_objects_calls_each_in_turn(tmp_path) -> None:
+    """A loop over a display of names (``for name, m in [("CRC", crc), ("RCPS", rcps)]``, or over a name bound once
+    above it to such a display) calls, at ``m(x)`` or ``m.fit(x)``, each object's class in the display's order, as
+    arms of one choice (turns are never ordered against each other); a display holding an object of unknown type, a
+    loop variable bound elsewhere too (by an assignment or another loop) or called after its loop (it holds the last
+    object only), a reordered iteration (``sorted``), and a display changed before the loop (a method called on it,
+    handed to a call) stay unresolved."""
+    (tmp_path / "main.py").write_text(
+        "class CRC:\n    def __call__(self, x):\n        return x\n\n    def fit(self, x):\n        return x\n\n\n"
+        "class RCPS:\n    def __call__(self, x):\n        return x\n\n    def fit(self, x):\n        return x\n\n\n"
+        "def main(other):\n"
+        "    crc = CRC()\n    rcps = RCPS()\n"
+        "    for name, method in [('CRC', crc), ('RCPS', rcps)]:\n        method(1)\n"
+        "    methods = [rcps, crc]\n"
+        "    for i, m in enumerate(methods):\n        m.fit(2)\n"
+        "    for m2 in [crc, other]:\n        m2(3)\n"
+        "    for m3 in [crc, rcps]:\n        m3 = other\n        m3(4)\n"
+        "    for m4 in sorted([crc, rcps]):\n        m4(5)\n"
+        "    for m5 in [crc]:\n        m5(6)\n    for m5 in other:\n        m5(7)\n"
+        "    for m6 in [crc, rcps]:\n        pass\n    m6(8)\n"
+        "    changed = [crc, rcps]\n    changed.reverse()\n    for m7 in changed:\n        m7(9)\n"
+        "    shuffled = [crc, rcps]\n    other.shuffle(shuffled)\n    for m8 in shuffled:\n        m8(10)\n\n\n"
+        "if __name__ == '__main__':\n    main(None)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    sites = [(s.line, s.kind, s.callee, s.branch) for s in graph.callees_in_order("main.main")
+             if s.line >= 21 and s.kind != "external" and s.target.startswith("m")]
+    assert sites == [(21, "instance", "main.CRC.__call__", ((-21, 0),)),
+                     (21, "instance", "main.RCPS.__call__", ((-21, 1),)),
+                     (24, "call", "main.RCPS.fit", ((-24, 0),)), (24, "call", "main.CRC.fit", ((-24, 1),)),
+                     (26, "unresolved", None, ()), (29, "unresolved", None, ()), (31, "unresolved", None, ()),
+                     (33, "unresolved", None, ()), (35, "unresolved", None, ()), (38, "unresolved", None, ()),
+                     (42, "unresolved", None, ()), (46, "unresolved", None, ())]
+    assert graph.graph.edges["main.main", "main.RCPS.fit"]["kind"] == "call"
+
+
 def test_callers_the_graph_may_not_see(tmp_path) -> None:
     # a library-derived class's methods, a property and a registered class's methods keep the liveness calls show
     # (an unused predict is dead) but are listed as unseen, where a library or Python may call them; a method of an

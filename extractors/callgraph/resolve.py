@@ -228,6 +228,17 @@ class Resolver:
                 self.edge(scope, cls, INSTANTIATE, key, line)
             if chosen:
                 continue
+            turns = self._iterated_calls(module, scan, scope, text, line, branch) if site.kind == UNRESOLVED else []
+            for number, (target, kind) in enumerate(turns):  # for name, m in [("CRC", crc), ("RCPS", rcps)]: m(x)
+                # runs each; one per turn, as arms of one choice: a turn's calls interleave with the loop body's
+                # other calls, which the trace (each site once) cannot show, so turns are never ordered
+                arm = (*site.branch, (-line, number)) if len(turns) > 1 else site.branch
+                self.cg._sites.setdefault(scope, []).append(replace(
+                    site, callee=target, target=target, kind=kind, written=text if kind == INSTANCE else "",
+                    branch=arm))
+                self.edge(scope, target, kind, key, line)
+            if turns:
+                continue
             self.cg._sites.setdefault(scope, []).append(site)
             if site.callee is not None:
                 self.edge(scope, site.callee, site.kind, key, line)
@@ -352,6 +363,32 @@ class Resolver:
             return []
         classes = [self._type_of(name, module) for name in offered[0]]
         return [c for c in classes if c is not None] if all(classes) else []
+
+    def _iterated_calls(self, module: str, scan: Scan, scope: str, text: str, line: int,
+                        branch: tuple) -> list[tuple[str, str]]:
+        """The ``(target, kind)`` each turn of a loop calls when ``text`` (``m`` or ``m.fit``), called at ``line``
+        inside the loop, calls a loop variable that one loop of ``scope`` binds to a display of names and nothing
+        else binds (``Scan.iterated``), in the display's order: an ``INSTANCE`` call of each object, or a ``CALL``
+        of its class's method; empty unless every object resolves to a repository class, or when the call sits in
+        a lambda (``Scan.deferred``)."""
+        head, dot, rest = text.partition(".")
+        offers = scan.iterated.get((scope, head), [])
+        if len(offers) != 1 or (scope, head) in scan.var_types or "." in rest:
+            return []
+        names, first, last = offers[0]
+        if not names or not first <= line <= last \
+                or any(held == scope and start <= line <= end for held, start, end in scan.deferred):
+            return []  # after the loop (or in a lambda called later) the variable holds its last object only
+        turns = []
+        for name in names:
+            found = self._resolve_local(module, scan, scope, name + dot + rest, (line, branch))
+            if found is None or found[0] == "external":
+                return []
+            kind, target = found
+            if kind == "repo" and target not in self.cg.functions:
+                return []  # a class or module, not an object's method
+            turns.append((target, INSTANCE if kind == "instance" else CALL))
+        return turns
 
     def _attr_type(self, cls: str, attr: str) -> str | None:
         """The repository class of ``self.attr`` in class ``cls`` (set in any method of it or its bases)."""

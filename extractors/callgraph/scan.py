@@ -24,6 +24,8 @@ _DISPLAY_KEYWORDS = word_list("display_keywords")
 _SELF_RETURNING = word_list("self_returning_methods")
 _CLI_REGISTRATIONS = word_list("cli_registrations")
 _FILLING = word_list("filling_methods")
+# Builtins that only read the list handed to them: a display passed to any other call may come back changed
+_READING_CALLS = frozenset({"len", "print", "enumerate", "list", "tuple", "zip", "iter", "str", "repr", "range"})
 
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
@@ -59,6 +61,16 @@ class Scan:
     # (scope, var) -> the names a binding of var to a name or a conditional expression of names offers, one entry
     # per such binding (``ModelClass = nGPT if args.ngpt else GPT``): calling var calls one of them
     choices: dict[tuple[str, str], list[tuple[str, ...]]] = field(default_factory=dict)
+    # (scope, var) -> (the names of the objects a loop binds var to in turn, the loop's first and last line), one
+    # entry per loop binding it: the loop iterates a display of names (``for name, m in [("CRC", crc), ("RCPS",
+    # rcps)]``, or a name bound once to such a display above the loop and left unchanged), so calling var inside the
+    # loop calls each object in that order; no names for any other loop
+    iterated: dict[tuple[str, str], list[tuple[tuple[str, ...], int, int]]] = field(default_factory=dict)
+    # (scope, first line, last line) of each lambda: a call in it runs when the lambda is called, not where it is
+    deferred: list[tuple[str, int, int]] = field(default_factory=list)
+    # (scope, var) -> the rows of the display var is bound to (``_display_rows``), one entry per binding to a display,
+    # and an empty one per change of it (a method called on it, an item set, ``+=``)
+    displays: dict[tuple[str, str], list[tuple[tuple[str | None, ...], ...]]] = field(default_factory=dict)
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
@@ -97,6 +109,7 @@ class Scanner(Visitor):
         self.prefix = [scan.module]  # qualname prefix of definitions
         self.classes: list[str | None] = [None]
         self.loops = [0]
+        self.loop_nodes: list[cst.CSTNode] = []  # the enclosing loops and comprehensions, innermost last
         self.skip: set[int] = set()  # ids of Name nodes that are not reads (def names, params, keywords)
         self.call_funcs: set[int] = set()
         self.main_body: cst.BaseSuite | None = None
@@ -351,11 +364,17 @@ class Scanner(Visitor):
 
     def _enter_loop(self, node: cst.CSTNode) -> None:
         self.loops[-1] += 1
+        self.loop_nodes.append(node)
 
     def _leave_loop(self, original_node: cst.CSTNode) -> None:
         self.loops[-1] -= 1
+        self.loop_nodes.pop()
 
     visit_For = visit_While = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter_loop
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        # a lambda calls its loop variable when it is called, after the loop: the last object (late binding)
+        self.s.deferred.append((self.scopes[-1], self._line(node), self._end(node)))
 
     def visit_For_iter(self, node: cst.For) -> None:
         self._note_iterable(node.iter, node.target)
@@ -364,10 +383,16 @@ class Scanner(Visitor):
         self._note_iterable(node.iter, node.target)
 
     def _note_iterable(self, iterable: cst.BaseExpression, target: cst.BaseExpression) -> None:
-        """Give the name a loop iterates its ``iter:`` context (``Mention.context``)."""
-        if isinstance(iterable, cst.Call) and (dotted_name(iterable.func) or "").rsplit(".", 1)[-1] in _ITER_WRAPPERS \
+        """Give the name a loop iterates its ``iter:`` context (``Mention.context``), and note the objects a loop
+        over a display of names binds its target to (``Scan.iterated``)."""
+        wrapper = (dotted_name(iterable.func) or "").rsplit(".", 1)[-1] if isinstance(iterable, cst.Call) else ""
+        if wrapper in _ITER_WRAPPERS and isinstance(iterable, cst.Call) \
                 and iterable.args and iterable.args[0].keyword is None:
             iterable = iterable.args[0].value  # enumerate(TASKS), tqdm(TASKS): still the tasks
+        if wrapper == "enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            self._note_iterated(iterable, target.elements[1].value)  # for i, m in enumerate(models): m the element
+        else:  # sorted/reversed/set/zip... reorder or pair what runs: the names are bound, to nothing known
+            self._note_iterated(iterable if wrapper in ("", "list", "tuple", "tqdm") else None, target)
         bounds = "::"
         if isinstance(iterable, cst.Subscript) and len(iterable.slice) == 1 \
                 and isinstance(iterable.slice[0].slice, cst.Slice):
@@ -379,6 +404,35 @@ class Scanner(Visitor):
             names = [dotted_name(t) or "" for t in targets]
             self.iterables[id(iterable)] = f"iter:{bounds}{','.join(names)}"
     leave_For = leave_While = leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave_loop
+
+    def _changed(self, name: str, rebound: bool = False) -> None:
+        """Note that the display ``name`` is bound to may have changed (``Scan.displays``: an empty entry), and,
+        when ``name`` is ``rebound``, that it no longer holds the objects a loop binds it to (``Scan.iterated``)."""
+        key = (self.scopes[-1], name)
+        if key in self.s.displays:
+            self.s.displays[key].append(())
+        if rebound and key in self.s.iterated:
+            self.s.iterated[key].append(((), 0, 0))
+
+    def _note_iterated(self, iterable: cst.BaseExpression | None, target: cst.BaseExpression) -> None:
+        """Note the names each name of ``target`` takes in turn (``Scan.iterated``): when ``iterable`` is a display
+        of names, or of tuples of names that ``target`` unpacks (``[("CRC", crc), ("RCPS", rcps)]`` for ``name,
+        m``), or a name this scope binds once, above the loop, to such a display; an empty entry for any other loop
+        (``iterable`` ``None``: one whose order is not the display's), so that a name two loops bind is typed by
+        neither."""
+        rows = _display_rows(iterable) if iterable is not None else None
+        if rows is None and isinstance(iterable, cst.Name):
+            bound = self.s.displays.get((self.scopes[-1], iterable.value), [])
+            rows = bound[0] if len(bound) == 1 else None
+        parts = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+        for position, part in enumerate(parts):
+            name = dotted_name(part)
+            if name is None or "." in name:
+                continue
+            offered = tuple(row[position] if len(row) == len(parts) else None for row in rows or ())
+            names = tuple(o for o in offered if o) if offered and all(offered) else ()
+            loop = self.loop_nodes[-1]
+            self.s.iterated.setdefault((self.scopes[-1], name), []).append((names, self._line(loop), self._end(loop)))
 
     # -- statements that are only strings are docstrings or commented-out text -------------------------------
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
@@ -400,6 +454,12 @@ class Scanner(Visitor):
         text = dotted_name(func)
         if text is not None:
             receiver, _, method = text.rpartition(".")
+            if receiver and "." not in receiver:
+                self._changed(receiver)  # methods.reverse(), methods.append(m): the display is no longer known
+            if method not in _READING_CALLS:  # random.shuffle(methods), prepare(methods) may change it too
+                for arg in original_node.args:
+                    if type(arg.value) is cst.Name:
+                        self._changed(arg.value.value)
             if receiver and method in _FILLING:  # scores.append(v): scores now holds v too
                 reads = tuple(dict.fromkeys(r for arg in original_node.args for r in value_reads(arg.value)))
                 self._mention(receiver.split(".")[-1], "binding", original_node, "bind:item", reads)
@@ -431,6 +491,7 @@ class Scanner(Visitor):
         text = dotted_name(node.target) or (dotted_name(node.target.value) if isinstance(node.target, cst.Subscript)
                                             else None)
         if text is not None:
+            self._changed(text)  # methods += [m]
             self._mention(text.split(".")[-1], "binding", node, "bind:item", value_reads(node.value))
 
     def _note_within(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
@@ -489,6 +550,8 @@ class Scanner(Visitor):
                     self.keyed[id(index.value)] = "key:literal" if is_literal(value) else "key:computed"
                     self.key_reads[id(index.value)] = value_reads(value)
             base = dotted_name(target.value)
+            if base is not None:
+                self._changed(base)
             if base is not None:  # results[k] = v: results holds more than its literal start
                 self._mention(base.split(".")[-1], "binding", node, "bind:item", value_reads(value))
         if isinstance(target, (cst.Tuple, cst.List)) and value is not None:
@@ -505,6 +568,11 @@ class Scanner(Visitor):
         elif built is not None:
             ctor = dotted_name(built.func)  # Encoder(...).to(device): an Encoder
         parts = text.split(".")
+        rows = _display_rows(value) if value is not None else None
+        if len(parts) == 1 and rows is not None:
+            self.s.displays.setdefault((self.scopes[-1], parts[0]), []).append(rows)
+        elif len(parts) == 1:
+            self._changed(parts[0], rebound=True)  # methods = sorted(methods): no longer the display
         if len(parts) == 1:
             self._type_var(parts[0], self._line(node), ctor, tuple(self.branches[-1]))
             offered = _named_choices(value) if value is not None else None
@@ -528,9 +596,13 @@ class Scanner(Visitor):
             if isinstance(element, (cst.Tuple, cst.List)):
                 self._bind_each(element, node, part)
                 continue
+            if isinstance(element, cst.Subscript) and type(element.value) is cst.Name:
+                self._changed(element.value.value)  # m[0], m[1] = m[1], m[0]: the display is reordered
             text = dotted_name(element)
             if text is None:
                 continue
+            if "." not in text:
+                self._changed(text, rebound=True)  # method, hit = load(method): a loop variable bound anew
             self._binding(text, node, part, dotted_name(part.func) if isinstance(part, cst.Call) else None)
 
     def _binding(self, text: str, node: cst.CSTNode, value: cst.BaseExpression | None, ctor: str | None) -> None:
@@ -588,6 +660,17 @@ class Scanner(Visitor):
     def visit_FormattedStringText(self, node: cst.FormattedStringText) -> None:
         if node.value.strip():
             self._mention(node.value, "string", node)
+
+
+def _display_rows(value: cst.BaseExpression) -> tuple[tuple[str | None, ...], ...] | None:
+    """The rows of a list or tuple display, each the dotted names of its parts: ``[crc, rcps]`` ->
+    ``(("crc",), ("rcps",))``, ``[("CRC", crc)]`` -> ``((None, "crc"),)``; ``None`` for anything else (a starred
+    element, an empty display)."""
+    if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements \
+            or any(isinstance(e, cst.StarredElement) for e in value.elements):
+        return None
+    return tuple(tuple(dotted_name(p.value) for p in e.value.elements) if isinstance(e.value, cst.Tuple)
+                 else (dotted_name(e.value),) for e in value.elements)
 
 
 def _named_choices(value: cst.BaseExpression) -> tuple[str, ...] | None:
