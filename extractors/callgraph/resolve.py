@@ -220,24 +220,20 @@ class Resolver:
                 continue
             if branch:
                 site = replace(site, branch=branch)
-            chosen = self._chosen_classes(module, scan, scope, text) if site.kind == UNRESOLVED else []
-            for number, cls in enumerate(chosen):  # ModelClass(config): one construction per class it may be
+            # ModelClass(config): one construction per class it may be; for name, m in [("CRC", crc), ("RCPS",
+            # rcps)]: m(x) runs each object, one turn per object, never ordered: a turn's calls interleave with the
+            # loop body's other calls, which the trace (each site once) cannot show
+            chosen: list[tuple[str, str]] = []
+            if site.kind == UNRESOLVED:
+                chosen = ([(cls, INSTANTIATE) for cls in self._chosen_classes(module, scan, scope, text)]
+                          or self._iterated_calls(module, scan, scope, text, line, branch))
+            for number, (target, kind) in enumerate(chosen):  # as arms of one choice
                 arm = (*site.branch, (-line, number)) if len(chosen) > 1 else site.branch
-                self.cg._sites.setdefault(scope, []).append(
-                    replace(site, callee=cls, target=cls, kind=INSTANTIATE, branch=arm))
-                self.edge(scope, cls, INSTANTIATE, key, line)
-            if chosen:
-                continue
-            turns = self._iterated_calls(module, scan, scope, text, line, branch) if site.kind == UNRESOLVED else []
-            for number, (target, kind) in enumerate(turns):  # for name, m in [("CRC", crc), ("RCPS", rcps)]: m(x)
-                # runs each; one per turn, as arms of one choice: a turn's calls interleave with the loop body's
-                # other calls, which the trace (each site once) cannot show, so turns are never ordered
-                arm = (*site.branch, (-line, number)) if len(turns) > 1 else site.branch
                 self.cg._sites.setdefault(scope, []).append(replace(
                     site, callee=target, target=target, kind=kind, written=text if kind == INSTANCE else "",
                     branch=arm))
                 self.edge(scope, target, kind, key, line)
-            if turns:
+            if chosen:
                 continue
             self.cg._sites.setdefault(scope, []).append(site)
             if site.callee is not None:

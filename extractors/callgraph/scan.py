@@ -24,8 +24,7 @@ _DISPLAY_KEYWORDS = word_list("display_keywords")
 _SELF_RETURNING = word_list("self_returning_methods")
 _CLI_REGISTRATIONS = word_list("cli_registrations")
 _FILLING = word_list("filling_methods")
-# Builtins that only read the list handed to them: a display passed to any other call may come back changed
-_READING_CALLS = frozenset({"len", "print", "enumerate", "list", "tuple", "zip", "iter", "str", "repr", "range"})
+_READING_CALLS = word_list("reading_calls")
 
 # A definition: (kind, line, end_line, node, enclosing class qualname or None, source key).
 Definition = tuple[str, int, int, cst.FunctionDef | cst.ClassDef, str | None, str]
@@ -550,9 +549,8 @@ class Scanner(Visitor):
                     self.keyed[id(index.value)] = "key:literal" if is_literal(value) else "key:computed"
                     self.key_reads[id(index.value)] = value_reads(value)
             base = dotted_name(target.value)
-            if base is not None:
-                self._changed(base)
             if base is not None:  # results[k] = v: results holds more than its literal start
+                self._changed(base)
                 self._mention(base.split(".")[-1], "binding", node, "bind:item", value_reads(value))
         if isinstance(target, (cst.Tuple, cst.List)) and value is not None:
             self._bind_each(target, node, value)
@@ -568,12 +566,12 @@ class Scanner(Visitor):
         elif built is not None:
             ctor = dotted_name(built.func)  # Encoder(...).to(device): an Encoder
         parts = text.split(".")
-        rows = _display_rows(value) if value is not None else None
-        if len(parts) == 1 and rows is not None:
-            self.s.displays.setdefault((self.scopes[-1], parts[0]), []).append(rows)
-        elif len(parts) == 1:
-            self._changed(parts[0], rebound=True)  # methods = sorted(methods): no longer the display
         if len(parts) == 1:
+            rows = _display_rows(value) if value is not None else None
+            if rows is not None:
+                self.s.displays.setdefault((self.scopes[-1], parts[0]), []).append(rows)
+            else:
+                self._changed(parts[0], rebound=True)  # methods = sorted(methods): no longer the display
             self._type_var(parts[0], self._line(node), ctor, tuple(self.branches[-1]))
             offered = _named_choices(value) if value is not None else None
             if offered:
