@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Callable, cast
 
 import libcst as cst
+import networkx
 import sympy
 from sympy.core.function import AppliedUndef
 
@@ -981,26 +982,17 @@ def _overwritten_attributes(modules) -> Callable[[str, str], bool]:
     writes = _AttributeWrites()
     for module in modules:
         visit(module, writes)
-    derived: dict[str, set[str]] = {}
-    for name, bases in writes.bases.items():
-        for base in bases:
-            derived.setdefault(base, set()).add(name)
-
-    def related(start: str, links: dict) -> set[str]:  # the classes reached from ``start`` along ``links``
-        seen: set[str] = set()
-        stack = list(links.get(start, ()))
-        while stack:
-            name = stack.pop()
-            if name not in seen:
-                seen.add(name)
-                stack.extend(links.get(name, ()))
-        return seen - {start}
+    # class name -> base-class name: the classes deriving from a class are its ancestors here, its bases descendants
+    hierarchy = networkx.DiGraph([(name, base) for name, bases in writes.bases.items() for base in bases])
 
     def overwritten(class_name: str, attribute: str) -> bool:
-        return attribute in writes.outside \
-            or any(attribute in writes.own.get(d, set()) | writes.defined.get(d, set())
-                   for d in related(class_name, derived)) \
-            or any(attribute in writes.own.get(a, set()) for a in related(class_name, writes.bases))
+        if attribute in writes.outside:
+            return True
+        if class_name not in hierarchy:
+            return False
+        return any(attribute in writes.own.get(d, set()) | writes.defined.get(d, set())
+                   for d in networkx.ancestors(hierarchy, class_name)) \
+            or any(attribute in writes.own.get(a, set()) for a in networkx.descendants(hierarchy, class_name))
 
     return overwritten
 

@@ -725,8 +725,10 @@ def _config_hits(terms: list[str], index: RepositoryIndex) -> tuple[list[Fact], 
     launched = [(f, (f.value,)) for f in index.facts if f.kind == K.LAUNCHER and isinstance(f.value, str)]
     for fact, texts in configs + launched:
         kinds = {_match_kind(t, text) for t in terms for text in texts}
+        if not kinds & {_MATCH, _DOUBT} or (fact.kind != K.CONFIG and accepting_program(index, fact) is None):
+            continue
         for kind, found in zip((_MATCH, _DOUBT), matched):
-            if kind in kinds and (fact.kind == K.CONFIG or accepting_program(index, fact) is not None):
+            if kind in kinds:
                 found.append(fact)
     return matched
 
