@@ -77,7 +77,8 @@ Per element, in this order:
   for "action repeat 2"; the knob named by the setting's words or an alias's, ``frame_skip``; a knob kept from a
   parameter, ``self.action_repeat = action_repeat``, is bound by that parameter's default unless every live call
   overrides it, and by the keyword or positional arguments the calls pass for it, also for a parameter without
-  a default: ``_knob_bindings``; a library function named like the knob, ``torch.topk``, is none); for a
+  a default: ``_knob_bindings``; a copy under another name of the setting's words, ``n_trials = cfg.num_trials``,
+  carries the first knob's values; a library function named like the knob, ``torch.topk``, is none); for a
   dataset, also a row of a manifest a launcher passes (``.jsonl`` and the
   like, first lines read as facts: ``rules/d3_manifests.py``), evidence at the row and the launcher line.
 - **ambiguous**: a metric computed by live code while a live name or key of it holds another metric's value or a
@@ -95,7 +96,8 @@ Per element, in this order:
   a size of the element, holds every word of its name or their stems, or is made only of its words; a name sharing one
   other word, ``first_turn_prompt`` for "PaLM 2 first attempts", leaves the element **absent**, naming that name); a
   setting named by a knob and its values (``55 epochs``, ``Top-K in {1, 2, 4}``) whose knob (a live name of exactly the
-  setting's words, ``num_epochs``) is worked out at run time or passed in from another name, or bound to only some of
+  setting's words, ``num_epochs``), or any other knob of its words, is worked out at run time or passed in from
+  another name (not from another knob of the setting: ``n_trials = cfg.num_trials``), or bound to only some of
   the values while another live name of the same words (``ranks`` beside ``rank``) may hold the rest; or, for a setting
   named with a number, a live binding of that number (not 0 or 1) under a name of one of its words or of some of them,
   fillers left out (``P = 8`` for "P in {8, 32}", ``total_steps = 500_000`` for "500k steps"). A claimed number's ``k``,
@@ -137,6 +139,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import keyword
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -1253,24 +1256,31 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
     values, only some (``top_k`` bound only to 4 for "Top-K in {1, 2, 4}": the other values never run), with
     those bindings, the knob and, when they hold some, the claimed values they lack; ``None`` when the knob's
     words are neither exactly the setting's nor those of one of its ``aliases`` (``frame_skip`` for "action repeat
-    2"; an alias of three letters or fewer or an ordinary word, as ``k`` or ``lr``, names no knob) or a binding is
-    worked out at run time or passed in from another name."""
+    2"; an alias of three letters or fewer or an ordinary word, as ``k`` or ``lr``, names no knob) or a binding of
+    any such knob is worked out at run time or passed in from another name than a knob of the setting (``n_trials =
+    cfg.num_trials`` only copies ``num_trials``, whose bindings decide)."""
     claimed = claimed_numbers(name)
     wanted = _setting_words(name)
     if not claimed or not wanted:
         return None
     knob_words = {wanted} | {_setting_words(a) for a in aliases or () if not _whole_only(a) and not _DIGIT.search(a)}
     partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
+    decided = partial
     attributes = index.analysis(attribute_parts)
     # a library's function is no knob (torch.topk for "Top-K"): neither a call's name nor an attribute it reads
-    for knob in sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind == "binding" or m.kind == "name"
-                        and m.context != "call" and (m.where, m.line, m.text) not in attributes}):
-        if _setting_words(knob) not in knob_words:
-            continue
+    knobs = sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind == "binding" or m.kind == "name"
+                    and m.context != "call" and (m.where, m.line, m.text) not in attributes})
+    knobs = [k for k in knobs if _setting_words(k) in knob_words]
+    for knob in knobs:
         facts = _knob_bindings(knob, index)
+        # n_trials = cfg.num_trials: a copy of another knob of the setting, whose own bindings decide
+        copies = [f for f in facts if f.value is None and not f.computed and f.source != knob and f.source in knobs]
+        facts = [f for f in facts if f not in copies]
+        if copies and not facts:
+            continue
         if not facts or any(f.value is None and (f.computed or f.source != knob) for f in facts):
             return None
-        at = {(f.file, f.line) for f in facts}
+        at = {(f.file, f.line) for f in (*facts, *copies)}
         graph = index.analysis(build_call_graph)
         if any(m.kind == "binding" and m.context != "bind:literal" and (m.file, m.line) not in at
                and graph.live(m.scope) and not _passes_parameter(m, knob, index)
@@ -1282,14 +1292,18 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
                 f.value if isinstance(f.value, tuple) else (f.value,))) for f in facts):
             return None
         found = {c: b for c in claimed for b in sorted(bound) if _same_count(c, b)}
-        if set(found) == claimed:
-            return PRESENT, tuple(dict.fromkeys(bound[found[v]] for v in sorted(claimed))), knob, ()
         held = tuple(dict.fromkeys(bound[v] for v in sorted(bound)))
-        if not found:
-            return ABSENT, held, knob, ()
+        if set(found) == claimed or not found:
+            # the first knob decides, but only when no other knob of the setting is worked out at run time
+            # (n_episodes = cfg.episodes // 2 beside episodes = 500)
+            decided = decided or ((PRESENT, tuple(dict.fromkeys(bound[found[v]] for v in sorted(claimed))), knob, ())
+                                  if found else (ABSENT, held, knob, ()))
+            continue
         # a sweep (Top-K in {1, 2, 4}) whose knob takes only some of its values never runs the others, unless
         # another name of the same words (ranks beside rank) holds them or is worked out at run time
         partial = partial or (ABSENT, held, knob, tuple(sorted(claimed - set(found))))
+    if decided is not None:
+        return decided
     if partial is not None and _other_knobs(_setting_words(partial[2]), partial[2], index):
         return None
     return partial
@@ -1433,13 +1447,15 @@ def _related(terms: list[str], graph: CallGraph, matched: set[str],
     aliases, or ``None``: then the element may be there under a name the spec did not list. An attribute read is
     passed over: its name is often a library's (``optimizer.zero_grad`` is no "zero-shot" evaluation,
     ``model.parameters`` no count of activated parameters), and the repository's own attributes are judged by
-    their bindings and definitions."""
+    their bindings and definitions; so is a name of Python's own (``self`` for "Self-Refine", ``True``, ``max``)."""
     distinctive = {w for t in terms for w in _plain_words(t)
                    if (len(w) >= 4 and not is_generic(w) and w not in _BUILTINS) or _SIZE.fullmatch(w)}
     if not distinctive:
         return None
     for text, mentions in graph.mentions_by_text().items():
-        if text not in matched and "." not in text and _shares_word(distinctive, _plain_words(text)):
+        # Python's own names (self, True, max) name nothing a claim names: not "self" of "Self-Refine"
+        if text not in matched and "." not in text and text not in _PYTHON_NAMES \
+                and _shares_word(distinctive, _plain_words(text)):
             live = [m for m in mentions if m.kind in ("name", "binding", "definition") and m.scope in graph.graph
                     and graph.live(m.scope) and not is_test_path(m.file)
                     and (m.kind != "name" or (m.where, m.line, text) not in attributes)]
@@ -1521,6 +1537,7 @@ def _plain_words(text: str) -> set[str]:
 
 
 _BUILTINS = frozenset(dir(builtins))
+_PYTHON_NAMES = _BUILTINS | frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"self", "cls"}
 
 
 def _live_mentions(graph: CallGraph):

@@ -53,7 +53,8 @@ maps a step weakly at most. A call site maps to a step
   ``nn.Module.train``, not the training step), or a repository function named only by a common action
   (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
   merely contains a common keyword (``train_epoch`` for
-  ``train``: ``get_train_loader`` would match too), unless the function trains (its run takes a backward pass and an
+  ``train``: ``get_train_loader`` would match too) or a general term (``apply_model_overrides`` for ``model``:
+  ``rules/words.yaml``, ``generic_terms``), unless the function trains (its run takes a backward pass and an
   optimizer step: ``training_functions``), the step is named only by training words and common ones (``joint
   pre-training``: ``_trains``) and the trace trains one thing (its optimizer steps in one body), which maps it strongly
   where nothing else does.
@@ -155,9 +156,9 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, CELL, DEAD, EXTERNAL, FUNCTION, HOOK, INSTANCE, INSTANTIATE, LIVE,
-                                        MAIN, MODULE, REFERENCE, RUN, TEST_MAIN, UNRESOLVED, CallGraph, CallSite,
-                                        Mention)
+from extractors.callgraph.model import (CALL, CELL, CHOICE_KEYS, DEAD, EXTERNAL, FUNCTION, HOOK, INSTANCE,
+                                        INSTANTIATE, LIVE, MAIN, MODULE, REFERENCE, RUN, TEST_MAIN, UNRESOLVED,
+                                        CallGraph, CallSite, Mention)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
 from extractors.trees import visit
@@ -406,8 +407,13 @@ NESTED, EXCLUSIVE, SEQUENTIAL = "nested", "exclusive", "sequential"
 
 def relation(first: Event, second: Event) -> str:
     """How two events of one trace relate: ``nested`` when one happens inside the call of the other,
-    ``exclusive`` when they lie in different arms of one ``if``/``try`` (only one of them runs in a pass), else
+    ``exclusive`` when they lie in different arms of one ``if``/``try`` (only one of them runs in a pass) or under
+    different classes of one choice among classes anywhere along their paths (``agent = agent_class(...)`` in
+    ``__init__``, ``agent.update()`` in ``run``: the object keeps the one class it was built as), else
     ``sequential``."""
+    chosen = {key: arm for site in first.path for key, arm in site.branch if key <= CHOICE_KEYS}
+    if any(key <= CHOICE_KEYS and chosen.get(key, arm) != arm for site in second.path for key, arm in site.branch):
+        return EXCLUSIVE
     for a, b in zip(first.path, second.path):
         if a is b:
             continue
@@ -456,7 +462,8 @@ def _names(step: dict) -> list[str]:
 class _StepNames:
     """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case last components, ``dotted`` the
     lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
-    those runs that are no common call name (``sft``, ``dpo``, ``normalize``; not ``train``, ``eval``), ``roles`` the
+    those runs that are no common call name nor one general term (``sft``, ``dpo``, ``normalize``; not ``train``,
+    ``eval``, ``model``), ``roles`` the
     call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
     ``functions`` (a class named there is the step being built: its constructor maps it), ``records`` for a step
     recording a value (``_recorded``) the word keys of what it records."""
@@ -596,7 +603,10 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
     tails = frozenset(n.lower().rsplit(".", 1)[-1] for n in names)
     runs = tuple(_words(t) for t in sorted(tails) if len(t) >= 3 and _words(t))
     common = {c.lower() for c in _COMMON_CALLS}
-    specific = tuple(run for run in runs if "_".join(run) not in common and not (len(run) == 1 and run[0] in common))
+    # a run of one general word ("model", "loss") names no step inside a longer name (apply_model_overrides); a
+    # training word does (finetune_classifier), as the training functions' own rule says
+    specific = tuple(run for run in runs if "_".join(run) not in common
+                     and not (len(run) == 1 and run[0] in _GENERAL and run[0] not in _TRAINING))
     return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific, asked, built)
 
 

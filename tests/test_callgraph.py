@@ -309,10 +309,11 @@ def test_methods_by_name(graph) -> None:
 
 
 def test_call_of_a_variable_choosing_a_class_constructs_each(tmp_path) -> None:
-    """Calling a variable bound once to a class or a conditional expression of classes (``Model = Large if flag
-    else Small``) constructs one of them: a site per class, in two arms of one choice, so that each ``__init__``
-    is reached but the two are never ordered; a variable bound twice, or to a name that is no repository class,
-    stays unresolved."""
+    """Calling a variable bound to a class or a conditional expression of classes (``Model = Large if flag else
+    Small``) constructs one of them: a site per class, in two arms of one choice, so that each ``__init__`` is
+    reached but the two are never ordered; a variable bound twice constructs either class (which binding reaches a
+    call is not read: a loop's next turn or a later lambda call may see the other); one bound to a name that is no
+    repository class stays unresolved."""
     (tmp_path / "main.py").write_text(
         "class Small:\n    pass\n\n\n"
         "class Large(Small):\n    pass\n\n\n"
@@ -324,7 +325,7 @@ def test_call_of_a_variable_choosing_a_class_constructs_each(tmp_path) -> None:
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     sites = [(s.line, s.kind, s.callee) for s in graph.callees_in_order("main.main") if s.line in (11, 14, 16)]
     assert sites == [(11, "instantiate", "main.Large"), (11, "instantiate", "main.Small"),
-                     (14, "unresolved", None), (16, "unresolved", None)]
+                     (14, "instantiate", "main.Small"), (14, "instantiate", "main.Large"), (16, "unresolved", None)]
     first, second = [s for s in graph.callees_in_order("main.main") if s.line == 11]
     assert first.branch != second.branch and first.branch[0][0] == second.branch[0][0]
 
@@ -539,3 +540,172 @@ def test_a_library_calls_methods_only_of_classes_that_may_be_built(tmp_path) -> 
     graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
     assert "envs.Walker.step" in graph.unseen
     assert "envs.Unused.step" not in graph.unseen
+
+
+def test_classes_chosen_in_arms_build_objects_whose_calls_run_each(tmp_path) -> None:
+    """A variable bound to a class in each arm of an ``if``/``elif`` (declared first by an annotation, or set to
+    ``None``) constructs each class the arms offer; the object it builds, a local or ``self.agent``, runs each
+    class's method as arms of the same choice (arm n is one class at the construction and at every call), and one
+    alias of one class (``trainer_cls = Runner``) types its object as that class. A binding to a call's result
+    leaves the variable unresolved."""
+    (tmp_path / "main.py").write_text(
+        "class SAC:\n    def update(self):\n        return 1\n\n\n"
+        "class REDQ:\n    def update(self):\n        return 2\n\n\n"
+        "class Runner:\n"
+        "    def __init__(self, algo):\n"
+        "        agent_class: type\n"
+        "        if algo == 'sac':\n            agent_class = SAC\n"
+        "        elif algo == 'redq':\n            agent_class = REDQ\n"
+        "        else:\n            raise ValueError(algo)\n"
+        "        self.agent = agent_class()\n\n"
+        "    def run(self):\n        self.agent.update()\n\n\n"
+        "def pick(algo, make):\n"
+        "    cls = None\n"
+        "    if algo == 'sac':\n        cls = SAC\n        cls().update()\n"
+        "    else:\n        cls = REDQ\n"
+        "    learner = cls()\n    learner.update()\n"
+        "    other = SAC if algo else make()\n    other()\n\n\n"
+        "def main():\n    trainer_cls = Runner\n    trainer = trainer_cls('sac')\n    trainer.run()\n"
+        "    pick('sac', SAC)\n\n\n"
+        "if __name__ == '__main__':\n    main()\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert [(s.line, s.kind, s.callee) for s in graph.callees_in_order("main.Runner.run")] == [
+        (23, "call", "main.SAC.update"), (23, "call", "main.REDQ.update")]
+    first, second = graph.callees_in_order("main.Runner.run")
+    assert first.branch != second.branch and first.branch[0][0] == second.branch[0][0]
+    assert [(s.line, s.kind, s.callee) for s in graph.callees_in_order("main.Runner.__init__")
+            if s.kind != "reference"] == [(19, "external", None), (20, "instantiate", "main.SAC"),
+                                          (20, "instantiate", "main.REDQ")]
+    sites = [(s.line, s.kind, s.callee or s.target) for s in graph.callees_in_order("main.pick")
+             if s.kind != "reference"]
+    assert sites == [(30, "instantiate", "main.SAC"), (30, "instantiate", "main.REDQ"),
+                     (30, "unresolved", "<expr>.update"),
+                     (33, "instantiate", "main.SAC"), (33, "instantiate", "main.REDQ"),
+                     (34, "call", "main.SAC.update"), (34, "call", "main.REDQ.update"),
+                     (35, "unresolved", "make"), (36, "unresolved", "other")]
+    assert [(s.line, s.kind, s.callee) for s in graph.callees_in_order("main.main") if s.line in (41, 42)] == [
+        (41, "instantiate", "main.Runner"), (42, "call", "main.Runner.run")]
+    assert graph.liveness("main.REDQ.update") == LIVE and graph.liveness("main.Runner.run") == LIVE
+    built, called = ([s for s in graph.callees_in_order("main.pick") if s.line == line] for line in (33, 34))
+    assert [s.branch for s in built] == [s.branch for s in called]  # SAC built and SAC.update run in one arm
+
+
+def test_class_choices_are_read_only_from_complete_assignments(tmp_path) -> None:
+    """A variable offers its classes only when its assignments are all its bindings: a parameter's default
+    (``agent_class=None`` then ``agent_class = SAC``: the caller may pass another), an unpacking, a ``global``
+    rebinding or a name the scope binds itself (``Trainer = find(name)``) leave the call unresolved; ``match`` arms
+    and ``try``/``else`` offer every class they bind; an attribute built in two methods is left open (either may
+    hold); two choices met on one line keep apart (their arms never exclude each other)."""
+    (tmp_path / "main.py").write_text(
+        "class SAC:\n    def learn(self):\n        return 1\n\n\n"
+        "class REDQ:\n    def learn(self):\n        return 2\n\n\n"
+        "def lookup(algo):\n    return REDQ, {}\n\n\n"
+        "def by_default(agent_class=None):\n"
+        "    if agent_class is None:\n        agent_class = SAC\n    agent_class().learn()\n\n\n"
+        "def unpacked(algo):\n    agent_class = SAC\n    if algo:\n"
+        "        agent_class, kwargs = lookup(algo)\n    agent = agent_class()\n    agent.learn()\n\n\n"
+        "def matched(algo):\n    match algo:\n        case 'sac':\n            agent_class = SAC\n"
+        "        case _:\n            agent_class = REDQ\n    agent = agent_class()\n    agent.learn()\n\n\n"
+        "def guarded():\n    try:\n        import apex\n    except ImportError:\n"
+        "        agent_class = SAC\n    else:\n        agent_class = REDQ\n"
+        "    agent = agent_class()\n    agent.learn()\n\n\n"
+        "def shadowed(name):\n    SAC = lookup(name)\n    agent_class = SAC\n"
+        "    agent = agent_class()\n    agent.learn()\n\n\n"
+        "class Runner:\n    def __init__(self, algo):\n"
+        "        agent_class = SAC if algo else REDQ\n        self.agent = agent_class()\n\n"
+        "    def reset(self):\n        agent_class = SAC\n        self.agent = agent_class()\n\n"
+        "    def run(self):\n        self.agent.learn()\n\n\n"
+        "def paired(algo, per):\n    first = SAC if algo else REDQ\n    second = REDQ if per else SAC\n"
+        "    a = first(); b = second()\n    a.learn(); b.learn()\n\n\n"
+        "if __name__ == '__main__':\n    by_default(REDQ)\n    unpacked(1)\n    matched(1)\n    guarded()\n"
+        "    shadowed(1)\n    Runner(1).run()\n    paired(1, 0)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+
+    def sites(scope: str, line: int) -> list[tuple[str, str | None]]:
+        return [(s.kind, s.callee) for s in graph.callees_in_order(f"main.{scope}")
+                if s.line == line and s.kind != "reference"]
+
+    assert sites("by_default", 18) == [("unresolved", None), ("unresolved", None)]
+    assert sites("unpacked", 25) == [("unresolved", None)] and sites("unpacked", 26) == [("unresolved", None)]
+    assert sites("matched", 35) == [("instantiate", "main.SAC"), ("instantiate", "main.REDQ")]
+    assert sites("matched", 36) == [("call", "main.SAC.learn"), ("call", "main.REDQ.learn")]
+    assert sites("guarded", 47) == [("call", "main.SAC.learn"), ("call", "main.REDQ.learn")]
+    assert sites("shadowed", 53) == [("unresolved", None)] and sites("shadowed", 54) == [("unresolved", None)]
+    assert sites("Runner.run", 67) == [("unresolved", None)]
+    pairs = [s for s in graph.callees_in_order("main.paired") if s.line == 74]
+    assert [(s.callee, s.branch[0][1]) for s in pairs] == [
+        ("main.SAC.learn", 0), ("main.REDQ.learn", 1), ("main.REDQ.learn", 0), ("main.SAC.learn", 1)]
+    assert pairs[0].branch[0][0] != pairs[2].branch[0][0]  # two choices: a's arm does not exclude b's
+
+
+def test_an_object_of_a_chosen_class_keeps_its_class_and_no_other_binding_is_missed(tmp_path) -> None:
+    """An object built in ``__init__`` by a variable choosing among classes keeps that class: its methods run
+    elsewhere (``run``) lie in the same arms as its construction, so work of one class is never ordered against
+    work of the other (rules.d4_ordering.relation); a method every class inherits runs once, outside any arm. A
+    class attribute named like the variable is no assignment of it. An attribute another class sets too (a
+    subclass's ``self.agent = TD3()``), or in a class calling ``setattr(self, ...)``, is left untyped."""
+    from rules.d4_ordering import relation, trace
+    (tmp_path / "main.py").write_text(
+        "import sys\n\n\n"
+        "def collect():\n    return 0\n\n\ndef fit():\n    return 1\n\n\n"
+        "class Base:\n    def rollout(self):\n        collect()\n\n\n"
+        "class OnPolicy(Base):\n    def __init__(self):\n        collect()\n\n"
+        "    def finish(self):\n        return 0\n\n\n"
+        "class OffPolicy(Base):\n    def finish(self):\n        fit()\n\n\n"
+        "class Runner:\n    def __init__(self, algo):\n"
+        "        agent_class = OnPolicy if algo else OffPolicy\n        self.agent = agent_class()\n\n"
+        "    def run(self):\n        self.agent.rollout()\n        self.agent.finish()\n\n\n"
+        "class Local(Runner):\n    def __init__(self, algo):\n        super().__init__(algo)\n"
+        "        self.worker = OffPolicy()\n\n\n"
+        "class Config:\n    model_cls = OnPolicy\n\n\n"
+        "model_cls = OffPolicy\n\n\n"
+        "if __name__ == '__main__':\n    Runner(sys.argv[1]).run()\n    model_cls().finish()\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    runs = [(s.line, s.kind, s.callee, bool(s.branch)) for s in graph.callees_in_order("main.Runner.run")]
+    assert runs == [(36, "call", "main.Base.rollout", False), (37, "call", "main.OnPolicy.finish", True),
+                    (37, "call", "main.OffPolicy.finish", True)]
+    events = trace(graph, "main.__main__")
+    first = next(e for e in events if e.site.callee == "main.collect" and e.site.line == 19)  # OnPolicy.__init__
+    later = next(e for e in events if e.site.callee == "main.fit")  # OffPolicy.finish, from Runner.run
+    assert relation(first, later) == "exclusive"
+    shared = next(e for e in events if e.site.callee == "main.collect" and e.site.line == 14)  # Base.rollout
+    assert relation(shared, later) == "sequential"
+    main_sites = [(s.kind, s.callee) for s in graph.callees_in_order("main.__main__") if s.line == 55]
+    assert main_sites == [("instantiate", "main.OffPolicy"), ("call", "main.OffPolicy.finish")]
+    subclassed = (
+        "class SAC:\n    def learn(self):\n        return 1\n\n\n"
+        "class TD3:\n    def learn(self):\n        return 3\n\n\n"
+        "class Runner:\n    def __init__(self, algo, **overrides):\n"
+        "        agent_class = SAC if algo else TD3\n        self.agent = agent_class()\n{extra}\n"
+        "    def run(self):\n        self.agent.learn()\n\n\n"
+        "class Own(Runner):\n    def __init__(self):\n        super().__init__(1)\n{own}\n\n"
+        "if __name__ == '__main__':\n    Own().run()\n")
+    for extra, own in (("", "        self.agent = TD3()\n"),
+                       ("        for key, value in overrides.items():\n            setattr(self, key, value)\n", "")):
+        (tmp_path / "main.py").write_text(subclassed.format(extra=extra, own=own))
+        graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+        assert [s.kind for s in graph.callees_in_order("main.Runner.run")] == ["unresolved"]
+
+
+def test_choices_met_at_the_top_level_and_rebound_objects(tmp_path) -> None:
+    """A variable chosen at a module's top level and used in its ``__main__`` block is one choice (one key); an
+    object later rebound to another object (``agent = expert``) is no longer of the chosen classes; classes sharing
+    one inherited ``__init__`` are built outside any arm (that ``__init__`` runs whichever is built)."""
+    (tmp_path / "main.py").write_text(
+        "import sys\n\n\n"
+        "class Base:\n    def __init__(self):\n        self.n = 0\n\n\n"
+        "class Small(Base):\n    def fit(self):\n        return 1\n\n\n"
+        "class Large(Base):\n    def fit(self):\n        return 2\n\n\n"
+        "Model = Small if len(sys.argv) > 1 else Large\n"
+        "baseline = Model()\n\n\n"
+        "def swap(expert):\n    agent_class = Small if expert else Large\n    agent = agent_class()\n"
+        "    agent = expert\n    agent.fit()\n\n\n"
+        "if __name__ == '__main__':\n    model = Model()\n    model.fit()\n    swap(None)\n")
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    top = [s for s in graph.callees_in_order("main") if s.line == 20]
+    main = [s for s in graph.callees_in_order("main.__main__") if s.line == 32]
+    assert [(s.kind, s.callee, s.branch) for s in top] == [("instantiate", "main.Small", ()),
+                                                          ("instantiate", "main.Large", ())]
+    assert [s.callee for s in main] == ["main.Small.fit", "main.Large.fit"]
+    assert main[0].branch[0][0] == main[1].branch[0][0] and main[0].branch != main[1].branch
+    assert [(s.kind, s.callee) for s in graph.callees_in_order("main.swap") if s.line == 27] == [("unresolved", None)]

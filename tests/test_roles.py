@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import UNRESOLVED, CallSite
+from extractors.callgraph.model import CALL, UNRESOLVED, CallSite
 from extractors.repository import build_index
 from rules import names, roles
 from rules.d3_flow import Run, Source, claim_words, entry_named, flow, loop_runs, value_source
@@ -311,3 +311,26 @@ def test_a_claimed_number_is_not_the_start_of_a_longer_one() -> None:
 def test_a_term_glued_inside_a_word_is_told_apart() -> None:
     assert glued_in("batch_ot", "minibatch_OT") and glued_in("hh-rlhf", "DahoasFullhhrlhfDataset")
     assert not glued_in("batch_ot", "batch_ot_coupling") and not glued_in("ppl", "compute_ppl_score")
+
+
+@pytest.mark.parametrize("target, callee, strength", [
+    ("apply_model_overrides", "main.apply_model_overrides", "weak"),  # "model", a general term, inside a longer name
+    ("model", "main.model", "strong"),  # the step's function itself
+    ("denoise_step", "main.denoise_step", "strong"),  # a specific word inside a longer name
+    ("compute_loss_terms", "main.compute_loss_terms", None),  # "loss" is no keyword of this step
+])
+def test_a_general_term_inside_a_longer_name_maps_a_step_weakly(target: str, callee: str, strength: str | None) -> None:
+    """A step named by a general term (``rules/words.yaml``, ``generic_terms``: "model") maps strongly only a call
+    of that very name: ``apply_model_overrides`` merely contains it (masked-diffusion-token-ordering D4-001 of
+    deepseek_papercoder, where it placed "denoiser forward" at a configuration call and settled a false violation)."""
+    names = step_names({"name": "denoiser forward", "keywords": ["logits", "model", "denoise"],
+                        "functions": ["forward", "model"]})
+    assert match_site(names, CallSite.at("main.py", 1, "main", callee, target, CALL)) == strength
+
+
+def test_a_training_word_inside_a_longer_name_still_maps_a_step() -> None:
+    """A training word is no general term for step matching (``training_words``): ``finetune_classifier`` is the
+    fine-tuning step, where ``apply_model_overrides`` is no "model" step."""
+    names = step_names({"name": "fine-tune the classifier", "keywords": ["finetune"], "functions": []})
+    site = CallSite.at("main.py", 1, "main", "main.finetune_classifier", "finetune_classifier", CALL)
+    assert match_site(names, site) == STRONG

@@ -393,3 +393,51 @@ def test_folder_with_nothing_to_read_is_an_input_error(tmp_path, capsys):
     os.symlink(tmp_path / "empty", only_link / "lib")
     code, claims, err = verify_json(tmp_path, only_link, capsys)
     assert code == 2 and "; skipped: lib/" in err
+
+
+D3_SPEC = """schema: sauverify-spec/1
+benchmark_id: fx-unread-d3
+slug: unread_d3
+title: unread_d3
+venue: fixture
+saus:
+- id: U-D3-001
+  dimension: D3
+  statement: Hi-MAR-S is compared with MAR
+  baselines: [{name: MAR, aliases: [mar]}, {name: TD3}]
+  scope: [{name: Hi-MAR-S}]
+"""
+
+
+# A signature CPython refuses (a parameter without a default after one with a default) that tree-sitter cannot
+# read either: the class statement, the signature and the comment stay unread, as in hi-mar's model.py.
+UNREAD_SIGNATURE = ("class HiMAR(nn.Module):\n    def forward(\n        self,\n        x = {default},\n        t,\n"
+                    "        z = None  # Z^s from phase 1\n    ):\n        return x\n")
+
+
+@pytest.mark.parametrize("default, held", [
+    ("None", False),  # "S" alone (the comment), "MAR" inside the defined name HiMAR: no trace of either element
+    ("HiMAR_S", True),  # the whole name, glued
+    ("'baseline: Hi MAR S'", True),  # the whole name in a string
+    ("MAR", True),  # the short name, whole
+    ("torch.build_mar(x)", True),  # the short name as a word of a called name (D3 reads F.mse_loss as "mse")
+    ("s_mar", False),  # the short name inside a name no call makes
+    ("'M-A-R'", True),  # the short name as a whole string, separators left out
+    ('"""notes on\n        Hi-MAR-S"""', True),  # the whole name in a string over two lines
+    ("'td3_bc'", True),  # a label of letters then digits as a word of a string
+])
+def test_d3_absence_rests_on_whole_names_in_unread_lines(tmp_path, capsys, default, held):
+    """D3 finds an element by its whole name or alias within one name or string, a short alias also as a word of a
+    called name, or by a distinctive word of four letters or more: unread lines holding only a short word of a
+    longer name ("S" of "Hi-MAR-S" beside a variable ``s``) do not hold the absence (hi-mar D3-002 and D3-003 of
+    openhands_gemini, whose model.py Python cannot compile)."""
+    repo = make_repo(tmp_path)
+    (repo / "old.py").write_text(UNREAD_SIGNATURE.format(default=default))
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(D3_SPEC)
+    out = tmp_path / "report.json"
+    assert main([str(repo), "--spec", str(spec), "--format", "json", "--output", str(out)]) == 0
+    assert "syntax error at line" in capsys.readouterr().err
+    claim = json.loads(out.read_text())["dimensions"]["D3"]["claims"][0]
+    assert (claim["score"], claim["status"]) == (0.0, "unresolved" if held else "settled"), claim
+    assert ("old.py (read only in part, with tree-sitter)" in claim["judge_reasoning"]) is held

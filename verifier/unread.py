@@ -12,8 +12,10 @@ A part read only in part whose unread lines are known (a file tree-sitter read s
 hold a verdict when those lines provably cannot hold its evidence: every rule finds what it looks for by name or by
 number, so lines that mention no word of the SAU's checks (its names, aliases, keywords, mechanism and glossary
 names, matched after the alias table, or as a part of a longer name), and no number it claims, cannot bind, read,
-load, call or implement it. That proof does not cover "nothing calls it" (unreached or dead code: the caller's name
-is not the SAU's), so such verdicts always hold.
+load, call or implement it. D3 finds an element by its whole name or alias within one name or string, or by one
+distinctive word of it (a related name), so for D3 a short word of a longer name ("S" of "Hi-MAR-S") found alone
+in those lines is no trace (``_term_in``). That proof does not cover "nothing calls it" (unreached or dead code:
+the caller's name is not the SAU's), so such verdicts always hold.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from extractors.facts import value_key
+from extractors.words import word_list
 from rules import names
 from rules.findings import AtomFinding
 from sau.vocabulary import Drift, Finding, Status, Verdict
@@ -137,6 +140,10 @@ def cannot_matter(verdict: Verdict, text: str) -> bool:
     words: set[str] = set()
     numbers: set[float] = set()
     _claimed(_deciding_checks(verdict) or verdict.sau.statement, words, numbers)
+    found = {value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(text) if _is_float(n)}
+    terms = _element_terms(verdict.sau.checks) if verdict.sau.dimension == "D3" else []
+    if terms:
+        return not numbers & found and not any(_term_in(term, text) for term in terms)
     found_words = set(_WORD.findall(text)) - _KEYWORDS
     squashed = {_squash(word) for word in found_words}
     keys = {names.normalise(word) for word in found_words}
@@ -147,8 +154,53 @@ def cannot_matter(verdict: Verdict, text: str) -> bool:
         if names.normalise(word) in keys or piece in squashed or (
                 len(piece) >= _SHORT and any(piece in other for other in squashed)):
             return False
-    found = {value_key(float(n.replace("_", ""))) for n in _NUMBER.findall(text) if _is_float(n)}
     return not numbers & found
+
+
+def _element_terms(checks: Mapping) -> list[str]:
+    """The names and aliases of a D3 SAU's elements (its datasets, baselines, metrics and scope: every check that
+    lists ``{name, aliases}``)."""
+    return [str(term) for value in checks.values() if isinstance(value, (list, tuple))
+            for element in value if isinstance(element, Mapping) and "name" in element
+            for term in (element["name"], *element.get("aliases", ()))]
+
+
+def _term_in(term: str, text: str) -> bool:
+    """Whether unread lines ``text`` may hold a D3 element's ``term`` the way D3 finds one (``rules.d3_protocol``):
+    within one (dotted) name or string, its squashed letters (``CIFAR-10`` in ``cifar10_loader``, glued ones too),
+    all its words in any order (``val_loss`` for "loss val"), or one word of it of four letters or more (its first
+    seven letters: a related name, ``compile_error`` for "compiler") or with a digit as a whole word (``lr_7b`` for
+    "Gemma-7B"); a term shorter than four letters only as a whole name or string, a part of a dotted one, a word of
+    a called name, or a label's word (``td3_bc`` for "TD3"). A short word of a longer name alone is no trace of
+    it: "S" of "Hi-MAR-S" beside a variable ``s``."""
+    squashed = _squash(term)
+    found = (*_DOTTED.findall(text), *_STRING.findall(text))
+    if len(squashed) < _SHORT:
+        # "MAR", "k-NN": only a whole name or string, a part of a dotted one, a word of a called name, or for a label
+        # of letters then digits ("TD3") a word of a name or string (td3_bc)
+        label = _LABEL.fullmatch(squashed) is not None
+        return any(_squash(part) == squashed for each in found for part in each.split(".")) \
+            or any(squashed in names.words(called) for called in _CALLED.findall(text)) \
+            or label and any(squashed in names.words(each) for each in found)
+    term_words = set(names.words(term))
+    plain = {w for w in re.split(r"[\W_]+", term.lower())
+             if (len(w) >= _SHORT or any(c.isdigit() for c in w)) and w not in _GENERIC}
+    for each in found:
+        each_squashed, each_plain = _squash(each), set(re.split(r"[\W_]+", each.lower()))
+        if squashed in each_squashed or term_words <= set(names.words(each)) or any(
+                w in each_plain or len(w) >= _SHORT and w[:7] in each_squashed for w in plain):
+            return True
+    return False
+
+
+_DOTTED = re.compile(r"[^\W\d][\w.]*")
+# a string, also a triple-quoted one over several lines, or one the unread lines leave open at their end
+_STRING = re.compile("|".join((r'"{3}(?:.*?"{3}|.*\Z)', r"'{3}(?:.*?'{3}|.*\Z)", r"'[^'\n]*'", r'"[^"\n]*"')),
+                     re.DOTALL)
+_LABEL = re.compile(r"[a-z]+\d+")  # a label names one thing (rules.d3_protocol: "G3", "TD7")
+_GENERIC = word_list("generic_terms", "rules")  # words D3 never takes a related name by ("loss", "model")
+# a name called in the unread lines (``F.mse_loss(``), not one a ``def`` or ``class`` statement defines
+_CALLED = re.compile(r"(?<!def )(?<!class )\b([^\W\d][\w.]*)\s*\(")
 
 
 def _deciding_checks(verdict: Verdict) -> Mapping:

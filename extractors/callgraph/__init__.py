@@ -28,7 +28,10 @@ it only makes a function *maybe* live).
 Resolved calls: module functions, imported names (absolute, relative, ``from`` imports, aliases, ``__init__``
 re-exports, star imports), ``self.m()``/``cls.m()`` through the repository's base classes, ``super().m()``,
 ``self.attr.m()`` when ``__init__`` (or any method) sets ``self.attr = C(...)``, ``x.m()`` and ``x(...)`` when
-``x = C(...)`` in the same scope (or at module level), and nested functions. Imports are resolved as Python
+``x = C(...)`` in the same scope (or at module level), and nested functions; a variable choosing among classes
+(``cls = A``, ``Model = A if flag else B``, one class per ``if``/``elif`` arm) constructs each class the bindings
+reaching the call offer, as arms of one choice, and the object it builds (``x = cls(...)``, ``self.x = cls(...)``)
+runs each class's method called on it (one class alone types it). Imports are resolved as Python
 would with the repository root, or the importing file's folder or one of its parents, on ``sys.path`` (scripts
 of ML repositories import their siblings by bare name); a name several files could provide is left unresolved.
 
@@ -61,13 +64,13 @@ Modules: ``model`` (the records, the graph and the node/edge kinds), ``scan`` (o
 from __future__ import annotations
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (BY_NAME, CALL, CELL, CERTAIN_EDGES, CLASS, DEAD, EXPR_RECEIVER, EXTERNAL,
-                                        FUNCTION, HOOK, IMPORT, INSTANCE, INSTANTIATE, LIVE, MAIN, MAYBE, MODULE,
-                                        REFERENCE, RUN, SHELL, UNRESOLVED, CallGraph, CallSite, EntryPoint,
+from extractors.callgraph.model import (BY_NAME, CALL, CELL, CERTAIN_EDGES, CHOICE_KEYS, CLASS, DEAD, EXPR_RECEIVER,
+                                        EXTERNAL, FUNCTION, HOOK, IMPORT, INSTANCE, INSTANTIATE, LIVE, MAIN, MAYBE,
+                                        MODULE, REFERENCE, RUN, SHELL, UNRESOLVED, CallGraph, CallSite, EntryPoint,
                                         FunctionInfo, Mention, module_name)
 
 __all__ = [
-    "BY_NAME", "CALL", "CELL", "CERTAIN_EDGES", "CLASS", "DEAD", "EXPR_RECEIVER", "EXTERNAL", "FUNCTION", "HOOK",
-    "IMPORT", "INSTANCE", "INSTANTIATE", "LIVE", "MAIN", "MAYBE", "MODULE", "REFERENCE", "RUN", "SHELL", "UNRESOLVED",
-    "CallGraph", "CallSite", "EntryPoint", "FunctionInfo", "Mention", "build_call_graph", "module_name",
+    "BY_NAME", "CALL", "CELL", "CERTAIN_EDGES", "CHOICE_KEYS", "CLASS", "DEAD", "EXPR_RECEIVER", "EXTERNAL", "FUNCTION",
+    "HOOK", "IMPORT", "INSTANCE", "INSTANTIATE", "LIVE", "MAIN", "MAYBE", "MODULE", "REFERENCE", "RUN", "SHELL",
+    "UNRESOLVED", "CallGraph", "CallSite", "EntryPoint", "FunctionInfo", "Mention", "build_call_graph", "module_name",
 ]

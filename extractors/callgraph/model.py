@@ -24,6 +24,9 @@ EXTERNAL, UNRESOLVED = "external", "unresolved"  # call sites that lead to no re
 EXPR_RECEIVER = "<expr>"  # the receiver in the target of a method called on a computed value: "<expr>.backward"
 CERTAIN_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, REFERENCE, IMPORT, RUN})
 LIVE, MAYBE, DEAD = "live", "maybe", "dead"
+# Keys of ``CallSite.branch`` at or below this one are choices among classes (``resolve.choice_key``): a variable
+# picks one class per run, so the arms of one key exclude each other wherever they are met in a trace
+CHOICE_KEYS = -(1 << 40)
 TEST_MAIN = "test_main"  # the entry point kind of a test file's __main__ block (``entry_points``)
 
 

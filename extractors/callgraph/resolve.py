@@ -9,10 +9,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection
 from dataclasses import replace
+import zlib
 from typing import TYPE_CHECKING
 
-from extractors.callgraph.model import (BY_NAME, CALL, EXPR_RECEIVER, EXTERNAL, IMPORT, INSTANCE, INSTANTIATE,
-                                        REFERENCE, RUN, UNRESOLVED, CallGraph, CallSite)
+from extractors.callgraph.model import (BY_NAME, CALL, CHOICE_KEYS, EXPR_RECEIVER, EXTERNAL, IMPORT, INSTANCE,
+                                        INSTANTIATE, REFERENCE, RUN, UNRESOLVED, CallGraph, CallSite)
 from extractors.callgraph.scan import Scan
 from extractors.words import word_list
 
@@ -23,6 +24,21 @@ if TYPE_CHECKING:
 _BUILTIN_OK = word_list("builtins")
 _COMMON_ATTRS = word_list("common_attributes")
 _DYNAMIC = word_list("dynamic_lookups")
+_MAX_CHOICES = 16  # a variable choosing among more classes is left unresolved: each call would fan out per class
+
+
+def _top(scan: Scan, scope: str) -> str:
+    """The scope a choosing variable belongs to: a module's top level and its ``__main__`` block are one
+    (``Resolver._choice_names`` reads them together)."""
+    return scan.module if scope == f"{scan.module}.__main__" else scope
+
+
+def choice_key(module: str, scope: str, variable: str) -> int:
+    """The key of the arms of the choice the variable ``variable`` of ``scope`` makes among classes, the same at
+    its construction and at every method called on the object it builds (arm n is one class in all of them), in
+    the range ``CHOICE_KEYS`` sets apart from the keys of ``if`` arms (``id()`` of a node, positive) and of a
+    loop's turns (minus the call's line)."""
+    return CHOICE_KEYS - zlib.crc32(f"{module}:{scope}:{variable}".encode())
 
 
 class Resolver:
@@ -45,6 +61,8 @@ class Resolver:
         self.methods_by_name: dict[str, list[str]] = {}
         self._found: dict[tuple[str, str], str | None] = {}
         self._mro: dict[str, list[str]] = {}
+        self._choices: dict[tuple[str, str, str], list[str]] = {}  # (module, scope, variable) -> its classes
+        self._binding_counts: dict[str, int] | None = None  # name -> assignments binding it (``_bindings_named``)
         self._root_names: frozenset[str] | None = None
 
     # -- resolution -------------------------------------------------------------------------------------------
@@ -224,11 +242,21 @@ class Resolver:
             # rcps)]: m(x) runs each object, one turn per object, never ordered: a turn's calls interleave with the
             # loop body's other calls, which the trace (each site once) cannot show
             chosen: list[tuple[str, str]] = []
+            choice = -line  # the arms' key: the call's line for a loop's turns, the classes for a choice of classes
             if site.kind == UNRESOLVED:
-                chosen = ([(cls, INSTANTIATE) for cls in self._chosen_classes(module, scan, scope, text)]
-                          or self._iterated_calls(module, scan, scope, text, line, branch))
+                classes = self._chosen_classes(module, scan, scope, text)
+                if classes:  # agent_class() and agent.update(): one choice, whose arm n is the same class at both
+                    chosen = [(cls, INSTANTIATE) for cls in classes]
+                    choice = choice_key(module, _top(scan, scope), text)
+                    inits = {self.find_method(cls, "__init__") for cls in classes}
+                    if len(inits) == 1 and None not in inits:
+                        choice = 0  # one __init__ they all inherit runs in every run: built outside any arm
+                else:
+                    chosen, choice = self._chosen_objects(module, scan, scope, text)
+                if not chosen:
+                    chosen, choice = self._iterated_calls(module, scan, scope, text, line, branch), -line
             for number, (target, kind) in enumerate(chosen):  # as arms of one choice
-                arm = (*site.branch, (-line, number)) if len(chosen) > 1 else site.branch
+                arm = (*site.branch, (choice, number)) if len(chosen) > 1 and choice else site.branch
                 self.cg._sites.setdefault(scope, []).append(replace(
                     site, callee=target, target=target, kind=kind, written=text if kind == INSTANCE else "",
                     branch=arm))
@@ -269,6 +297,9 @@ class Resolver:
         if how == "built":  # Trainer(model).run(): the method of the repository class the call instantiates
             built, _, method_name = text.rpartition(".")
             found = self._resolve_local(module, scan, scope, built, (line, branch))
+            if found is None:  # cls().update() where cls = SAC: the one class the variable holds
+                chosen = self._chosen_classes(module, scan, scope, built)
+                found = ("repo", chosen[0]) if len(chosen) == 1 else None
             method = self.find_method(found[1], method_name) if found and found[0] == "repo" \
                 and found[1] in self.cg.classes else None
             if method:
@@ -337,6 +368,9 @@ class Resolver:
             if text_type is None and at is not None and holder == scope:
                 text_type = _latest_binding(scan.var_bindings.get((holder, head), []), *at)
             var_cls = self._type_of(text_type, module)
+            if var_cls is None and holder == scope:
+                built, _ = self._built_classes(module, scan, scope, head)  # trainer = trainer_cls(...)
+                var_cls = built[0] if len(built) == 1 else None
             if var_cls is None:
                 return None  # a variable of unknown type shadows module-level names
             if len(parts) == 1:
@@ -349,16 +383,119 @@ class Resolver:
         """The functions and classes ``module`` defines at its top level (qualified node names), in source order."""
         return [qual for qual in self.scans[module].defs if qual.rsplit(".", 1)[0] == module]
 
-    def _chosen_classes(self, module: str, scan: Scan, scope: str, text: str) -> list[str]:
-        """The repository classes a call of the local variable ``text`` constructs when its one binding in
-        ``scope`` chooses among class names (``ModelClass = nGPT if args.ngpt else GPT``: ``Scan.choices``): each
-        of them, as two arms of an ``if`` (a run builds one); empty unless every name offered resolves to a
-        repository class."""
-        offered = scan.choices.get((scope, text), [])
-        if "." in text or len(offered) != 1 or len(scan.var_bindings.get((scope, text), [])) != 1:
+    def _choice_names(self, scan: Scan, scope: str, var: str) -> list[str]:
+        """The names every assignment of the local variable ``var`` in ``scope`` offers, in source order
+        (``Scan.choices``; the module's top level and its ``__main__`` block together), or empty when some binding of
+        it is no choice of names (a call's result, a parameter, an unpacking, a loop target, a ``def``, a ``match``
+        capture, a ``global`` rebinding, a star import at the top level...: ``Scan.assigned``, ``Scan.rebinds``).
+        Every assignment counts wherever the call is: which one reaches it is left open (``match`` arms,
+        ``try``/``else``, a loop's next turn, a lambda called later)."""
+        top = (scan.module, f"{scan.module}.__main__")
+        if scope in top and scan.stars:
             return []
-        classes = [self._type_of(name, module) for name in offered[0]]
-        return [c for c in classes if c is not None] if all(classes) else []
+        names: list[str] = []
+        for holder in top if scope in top else (scope,):
+            offered = scan.choices.get((holder, var), [])
+            if (holder, var) in scan.rebinds or len(offered) != scan.assigned.get((holder, var), 0):
+                return []
+            names += [name for names_ in offered for name in names_]
+        return list(dict.fromkeys(names))
+
+    def _chosen_classes(self, module: str, scan: Scan, scope: str, text: str) -> list[str]:
+        """The repository classes a call of the local variable ``text`` constructs when its assignments in ``scope``
+        all choose among class names (``ModelClass = nGPT if args.ngpt else GPT``, ``agent_class = SACAgent`` in
+        one ``elif`` arm and ``REDQAgent`` in another, ``trainer_cls = PPOTrainer``: ``_choice_names``), each an arm
+        of one choice (a run builds one, ``choice_key``); empty unless every name offered resolves to a repository
+        class and none is a variable of the scope or the module itself (``Trainer = plugins.find(name)``, an
+        ``except`` arm's ``Attention = NaiveAttention``) or a name two imports bind, or when they are more than
+        ``_MAX_CHOICES``."""
+        key = (module, scope, text)
+        if key not in self._choices:
+            names = self._choice_names(scan, scope, text) if "." not in text else []
+            heads = {name.split(".")[0] for name in names}
+            shadowed = heads & scan.reimported or any(
+                scan.assigned.get((holder, head)) or (holder, head) in scan.params
+                for head in heads for holder in (scope, module, f"{module}.__main__"))
+            classes = [self._type_of(name, module) for name in names]
+            self._choices[key] = [c for c in classes if c is not None] \
+                if names and len(names) <= _MAX_CHOICES and not shadowed and all(classes) else []
+        return self._choices[key]
+
+    def _built_classes(self, module: str, scan: Scan, scope: str, text: str) -> tuple[list[str], int]:
+        """The repository classes the object ``text`` (a local variable of ``scope``, or ``self.attr``) may hold when
+        every assignment of it calls one variable choosing among classes (``agent = agent_class(...)``,
+        ``self.agent = agent_class(...)``: ``_chosen_classes``), with the key of that choice (``choice_key``); else
+        no class. Objects built in the arms of an ``if`` from classes named outright (``x = A()`` / ``x = B()``)
+        are left to their latest binding: their constructions sit in the ``if``'s own arms."""
+        head, _, attr = text.partition(".")
+        if head in ("self", "cls") and attr and "." not in attr:
+            owner = self.cg.functions.get(scope)
+            return self._attr_classes(owner.class_name, attr) if owner and owner.class_name else ([], 0)
+        key = (scope, head)
+        bindings = scan.var_bindings.get(key, [])
+        built = [ctor for _, ctor, _, narrows in bindings]  # agent = expert, agent = ALGOS[name](): no constructor
+        if attr or key in scan.rebinds or None in built or len(set(built)) != 1 \
+                or scan.assigned.get(key, 0) != len(built) or any(narrows for *_, narrows in bindings):
+            return [], 0
+        ctor = str(built[0])
+        return self._chosen_classes(module, scan, scope, ctor), choice_key(module, _top(scan, scope), ctor)
+
+    def _attr_classes(self, cls: str, attr: str) -> tuple[list[str], int]:
+        """The repository classes of ``self.attr`` in class ``cls`` when a local variable choosing among classes
+        builds it in one method of it or its bases (``self.agent = agent_class(...)``) and nothing else anywhere
+        binds an attribute or variable of that name (``self.agent = agent``, a subclass's ``self.agent = TD3()``,
+        ``runner.agent = ...``: its class would be another), with the key of that choice; else no class."""
+        for owner in self.class_mro(cls):
+            owner_module = self.class_module[owner]
+            scan = self.scans[owner_module]
+            text = scan.attr_types.get((owner, attr))
+            sites = scan.attr_sites.get((owner, attr), [])
+            if text and self._type_of(text, owner_module) is None:
+                if len(sites) != 1 or self._bindings_named(attr) != 1 \
+                        or any(c in self.scans[self.class_module[c]].dynamic_attrs for c in self.class_mro(cls)):
+                    return [], 0
+                return (self._chosen_classes(owner_module, scan, sites[0], text),
+                        choice_key(owner_module, _top(scan, sites[0]), text))
+            if text:
+                return [], 0  # one class named outright: _attr_type
+        return [], 0
+
+    def _bindings_named(self, name: str) -> int:
+        """How many assignments in the repository bind a variable or an attribute called ``name`` (an item set or a
+        collection filled is no rebinding)."""
+        if self._binding_counts is None:
+            counts: dict[str, int] = {}
+            for scan in self.scans.values():
+                for mention in scan.mentions:
+                    if mention.kind == "binding" and mention.context != "bind:item":
+                        counts[mention.text] = counts.get(mention.text, 0) + 1
+            self._binding_counts = counts
+        return self._binding_counts.get(name, 0)
+
+    def _chosen_objects(self, module: str, scan: Scan, scope: str, text: str) -> tuple[list[tuple[str, str]], int]:
+        """The ``(target, kind)`` a call of ``text`` (``agent.update`` or ``agent``, ``self.agent.update``) runs when
+        the object may be of several classes (``_built_classes``): each class's method (``CALL``), or calling the
+        object (``INSTANCE``), one per class, with the choice's key; empty unless each class has it. A method all
+        the classes inherit from one base runs once, outside any arm."""
+        receiver, _, method = text.rpartition(".")
+        if not receiver or receiver in ("self", "cls"):
+            receiver, method = text, ""
+        classes, key = self._built_classes(module, scan, scope, receiver)
+        if len(classes) < 2:
+            return [], 0  # one class types the object itself (``_resolve_local``)
+        found: list[tuple[str, str]] = []
+        for cls in classes:
+            target = self.find_method(cls, method) if method else None
+            instance = None if method else self._instance_call(cls)
+            if target is not None:
+                found.append((target, CALL))
+            elif instance is not None:
+                found.append((instance[1], INSTANCE))
+            else:
+                return [], 0
+        if len(set(found)) < len(found):  # BaseAgent.rollout for each agent: one run of it, no choice at that call
+            return (found[:1], key) if len(set(found)) == 1 else ([], 0)
+        return found, key
 
     def _iterated_calls(self, module: str, scan: Scan, scope: str, text: str, line: int,
                         branch: tuple) -> list[tuple[str, str]]:
@@ -387,12 +524,17 @@ class Resolver:
         return turns
 
     def _attr_type(self, cls: str, attr: str) -> str | None:
-        """The repository class of ``self.attr`` in class ``cls`` (set in any method of it or its bases)."""
+        """The repository class of ``self.attr`` in class ``cls`` (set in any method of it or its bases), named
+        outright or the one class a choosing variable builds it from (``_attr_classes``)."""
         for owner in self.class_mro(cls):
             owner_module = self.class_module[owner]
             text = self.scans[owner_module].attr_types.get((owner, attr))
             if text:
-                return self._type_of(text, owner_module)
+                found = self._type_of(text, owner_module)
+                if found is not None:
+                    return found
+                chosen, _ = self._attr_classes(cls, attr)
+                return chosen[0] if len(chosen) == 1 else None
         return None
 
     def _instance_call(self, cls: str | None) -> tuple[str, str] | None:

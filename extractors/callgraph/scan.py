@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -58,8 +59,18 @@ class Scan:
         default_factory=dict)
     annotated: set[tuple[str, str]] = field(default_factory=set)  # (scope, var) typed by an annotation or isinstance
     # (scope, var) -> the names a binding of var to a name or a conditional expression of names offers, one entry
-    # per such binding (``ModelClass = nGPT if args.ngpt else GPT``): calling var calls one of them
+    # per such binding (``ModelClass = nGPT if args.ngpt else GPT``; ``()`` for ``None``): calling var calls one of
+    # the names its bindings offer, when these are all its bindings (``assigned``, ``rebinds``)
     choices: dict[tuple[str, str], list[tuple[str, ...]]] = field(default_factory=dict)
+    # (scope, var) -> how many plain assignments (``var = value``) bind var there
+    assigned: dict[tuple[str, str], int] = field(default_factory=dict)
+    # (scope, var) bound otherwise too: a parameter, an unpacking, a loop or ``with`` target, ``:=``, an ``except
+    # ... as``, an import inside a function, ``+=``, or a ``global``/``nonlocal`` declaration (in every enclosing
+    # scope and the module): what it holds there cannot be read from its assignments alone
+    rebinds: set[tuple[str, str]] = field(default_factory=set)
+    params: set[tuple[str, str]] = field(default_factory=set)  # (function qualname, parameter name)
+    reimported: set[str] = field(default_factory=set)  # local names two imports bind to different targets
+    dynamic_attrs: set[str] = field(default_factory=set)  # classes whose methods call setattr(self, ...)
     # (scope, var) -> (the names of the objects a loop binds var to in turn, the loop's first and last line), one
     # entry per loop binding it: the loop iterates a display of names (``for name, m in [("CRC", crc), ("RCPS",
     # rcps)]``, or a name bound once to such a display above the loop and left unchanged), so calling var inside the
@@ -72,6 +83,9 @@ class Scan:
     displays: dict[tuple[str, str], list[tuple[tuple[str | None, ...], ...]]] = field(default_factory=dict)
     # (class qualname, attr) -> constructor text; None when several
     attr_types: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # (class qualname, attr) -> the scope of each binding of it to a constructor call: a constructor text that is a
+    # local variable choosing among classes (``Scan.choices``) is read in that scope
+    attr_sites: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     bases: dict[str, list[str]] = field(default_factory=dict)  # class qualname -> [base text]
     decorated: set[str] = field(default_factory=set)  # function qualnames with a registering decorator
     registered: set[str] = field(default_factory=set)  # class qualnames with a decorator that may register them
@@ -207,6 +221,7 @@ class Scanner(Visitor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         qual = f"{self.prefix[-1]}.{node.name.value}"
         self.s.defs[qual] = (FUNCTION, self._line(node), self._end(node), node, self.classes[-1], self.key)
+        self.s.rebinds.add((self.scopes[-1], node.name.value))  # def agent_class(): ... binds the name too
         if any(decorator_name(d) not in _PLAIN_DECORATORS for d in node.decorators):
             self.s.decorated.add(qual)
         if self.classes[-1] is None:
@@ -237,6 +252,7 @@ class Scanner(Visitor):
             self.s.registered.add(qual)  # @register("transformer") class ...: built wherever the registry is read
         self.skip.add(id(node.name))
         self.s.mentions.append(Mention.at(self.key, self._line(node), qual, node.name.value, "definition"))
+        self.s.rebinds.add((self.scopes[-1], node.name.value))
         self.prefix.append(qual)
         self.classes.append(qual)
 
@@ -252,6 +268,8 @@ class Scanner(Visitor):
 
     def visit_Param(self, node: cst.Param) -> None:
         self.skip.add(id(node.name))
+        self.s.rebinds.add((self.scopes[-1], node.name.value))
+        self.s.params.add((self.scopes[-1], node.name.value))
         if node.default is not None:
             self.defaults[id(node.default)] = f"default:{node.name.value}"
         annotation = dotted_name(node.annotation.annotation) if node.annotation is not None else None
@@ -280,10 +298,11 @@ class Scanner(Visitor):
         for alias in node.names:
             target = _attr_text(alias.name)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.s.imports[alias.asname.name.value] = (target, self._line(node))
+                self._imported(alias.asname.name.value, (target, self._line(node)))
             else:
                 head = target.split(".")[0]
                 self.s.imports.setdefault(head, (head, self._line(node)))
+                self.s.rebinds.add((self.scopes[-1], head))
             plain = id(node) in self.plain
             self.s.import_lines.append((self.scopes[-1], target, self.key, self._line(node), plain, ()))
         return False
@@ -299,14 +318,23 @@ class Scanner(Visitor):
         if isinstance(node.names, cst.ImportStar):
             self.s.import_lines.append((self.scopes[-1], absolute, self.key, line, plain, ()))
             self.s.stars.append(absolute)
-            return False
+            return False  # the names it binds are unknown: Scan.stars keeps choices of the module open
         names = tuple(_attr_text(alias.name) for alias in node.names)
         self.s.import_lines.append((self.scopes[-1], absolute, self.key, line, plain, names))
         for alias, name in zip(node.names, names):
             local = alias.asname.name.value if alias.asname is not None and isinstance(
                 alias.asname.name, cst.Name) else name
-            self.s.imports[local] = (f"{absolute}.{name}" if absolute else name, line)
+            self._imported(local, (f"{absolute}.{name}" if absolute else name, line))
         return False
+
+    def _imported(self, local: str, target: tuple[str, int]) -> None:
+        """Record that an import binds ``local`` to ``target`` (dotted name, line); a name two imports bind (``try:
+        from fused import A as Attention`` / ``except ImportError: from naive import B as Attention``) is noted in
+        ``Scan.reimported``, since which one it holds is decided at run time."""
+        if local in self.s.imports and self.s.imports[local][0] != target[0]:
+            self.s.reimported.add(local)
+        self.s.imports[local] = target
+        self.s.rebinds.add((self.scopes[-1], local))
 
     # -- control flow -----------------------------------------------------------------------------------------
     def visit_If(self, node: cst.If) -> None:
@@ -370,6 +398,35 @@ class Scanner(Visitor):
         self.loop_nodes.pop()
 
     visit_For = visit_While = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter_loop
+
+    def _rebound(self, target: cst.BaseExpression | None) -> None:
+        """Note each plain name ``target`` binds (``Scan.rebinds``)."""
+        if isinstance(target, cst.Name):
+            self.s.rebinds.add((self.scopes[-1], target.value))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._rebound(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._rebound(target.value)
+
+    def _bound_by(self, node: cst.CSTNode) -> None:
+        """Note the names a loop or ``with`` target, ``:=``, ``except ... as`` or a ``match`` capture binds."""
+        self._rebound(_BOUND_TARGETS[type(node)](node))
+
+    visit_For_target = visit_CompFor_target = visit_WithItem = visit_NamedExpr = visit_ExceptHandler = _bound_by
+    visit_MatchAs = visit_MatchStar = visit_MatchMapping = _bound_by  # case SAC() as agent_class:
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self._declared(node.names)
+
+    def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+        self._declared(node.names)
+
+    def _declared(self, names: Sequence[cst.NameItem]) -> None:
+        """A ``global``/``nonlocal`` declaration: the variable of the module or of an enclosing function is
+        rebound here, so its assignments there are not all its bindings."""
+        for item in names:
+            self.s.rebinds.update((scope, item.name.value) for scope in (*self.scopes, self.s.module))
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         # a lambda calls its loop variable when it is called, after the loop: the last object (late binding)
@@ -451,6 +508,10 @@ class Scanner(Visitor):
         if (dotted_name(func) or "").rsplit(".", 1)[-1] in _DISPLAY_CALLS:
             self.display -= 1
         text = dotted_name(func)
+        if text == "setattr" and original_node.args and dotted_name(original_node.args[0].value) == "self":
+            owner = self._owner_class()  # setattr(self, key, value): any attribute of the object may be rebound
+            if owner is not None:
+                self.s.dynamic_attrs.add(owner)
         if text is not None:
             receiver, _, method = text.rpartition(".")
             if receiver and "." not in receiver:
@@ -491,6 +552,7 @@ class Scanner(Visitor):
                                             else None)
         if text is not None:
             self._changed(text)  # methods += [m]
+            self.s.rebinds.add((self.scopes[-1], text))
             self._mention(text.split(".")[-1], "binding", node, "bind:item", value_reads(node.value))
 
     def _note_within(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
@@ -573,14 +635,19 @@ class Scanner(Visitor):
             else:
                 self._changed(parts[0], rebound=True)  # methods = sorted(methods): no longer the display
             self._type_var(parts[0], self._line(node), ctor, tuple(self.branches[-1]))
-            offered = _named_choices(value) if value is not None else None
-            if offered:
-                self.s.choices.setdefault((self.scopes[-1], parts[0]), []).append(offered)
+            # a class attribute is no variable of the scope; a bare annotation assigns nothing
+            if value is not None and self.classes[-1] is None:
+                self.s.assigned[(self.scopes[-1], parts[0])] = self.s.assigned.get((self.scopes[-1], parts[0]), 0) + 1
+                offered = _named_choices(value)
+                if offered is not None:
+                    self.s.choices.setdefault((self.scopes[-1], parts[0]), []).append(offered)
         elif len(parts) == 2 and parts[0] == "self" and ctor is not None:
             owner = self._owner_class()
             if owner is not None:
                 key = (owner, parts[1])
                 self.s.attr_types[key] = ctor if self.s.attr_types.get(key, ctor) == ctor else None
+                # self.agent = agent_class(...): where the constructor text is read, for a local choice of classes
+                self.s.attr_sites.setdefault(key, []).append(self.scopes[-1])
 
     def _bind_each(self, target: cst.Tuple | cst.List, node: cst.CSTNode, value: cst.BaseExpression) -> None:
         """The binding mentions of an unpacking (``a, b = [], []``, ``acc, f1 = evaluate(...)``): each name takes
@@ -601,6 +668,7 @@ class Scanner(Visitor):
                 continue
             if "." not in text:
                 self._changed(text, rebound=True)  # method, hit = load(method): a loop variable bound anew
+                self.s.rebinds.add((self.scopes[-1], text))
             self._binding(text, node, part, dotted_name(part.func) if isinstance(part, cst.Call) else None)
 
     def _binding(self, text: str, node: cst.CSTNode, value: cst.BaseExpression | None, ctor: str | None) -> None:
@@ -671,14 +739,28 @@ def _display_rows(value: cst.BaseExpression) -> tuple[tuple[str | None, ...], ..
                  else (dotted_name(e.value),) for e in value.elements)
 
 
+# what each binding form other than an assignment binds (``Scanner._bound_by``)
+_BOUND_TARGETS: dict[type, Callable[[Any], cst.BaseExpression | None]] = {
+    cst.For: lambda node: node.target, cst.CompFor: lambda node: node.target,
+    cst.WithItem: lambda node: node.asname.name if node.asname is not None else None,
+    cst.NamedExpr: lambda node: node.target,
+    cst.ExceptHandler: lambda node: node.name.name if node.name is not None else None,
+    cst.MatchAs: lambda node: node.name, cst.MatchStar: lambda node: node.name,
+    cst.MatchMapping: lambda node: node.rest,
+}
+
+
 def _named_choices(value: cst.BaseExpression) -> tuple[str, ...] | None:
     """The dotted names a value chooses among when it is a name or a conditional expression whose arms are names
-    or such expressions (``nGPT if a else GPT`` -> ``("nGPT", "GPT")``), else ``None``."""
+    or such expressions (``nGPT if a else GPT`` -> ``("nGPT", "GPT")``); none for ``None``, which offers nothing to
+    call (``agent_class = None`` before the arms that choose the class); else ``None``."""
     if isinstance(value, cst.IfExp):
         body, orelse = _named_choices(value.body), _named_choices(value.orelse)
-        return tuple(dict.fromkeys((*body, *orelse))) if body and orelse else None
+        return tuple(dict.fromkeys((*body, *orelse))) if body is not None and orelse is not None else None
     name = dotted_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
-    return (name,) if name is not None and name not in ("True", "False", "None") else None
+    if name == "None":
+        return ()
+    return (name,) if name is not None and name not in ("True", "False") else None
 
 
 def _moved(value: cst.BaseExpression) -> cst.BaseExpression | None:
