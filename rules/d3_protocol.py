@@ -1265,7 +1265,7 @@ def _knob_setting(name: str, mentions: list[Mention], index: RepositoryIndex, al
         return None
     knob_words = {wanted} | {_setting_words(a) for a in aliases or () if not _whole_only(a) and not _DIGIT.search(a)}
     partial: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
-    decided = partial
+    decided: tuple[Outcome, tuple[Fact, ...], str, tuple[float, ...]] | None = None
     attributes = index.analysis(attribute_parts)
     # a library's function is no knob (torch.topk for "Top-K"): neither a call's name nor an attribute it reads
     knobs = sorted({m.text.rsplit(".", 1)[-1] for m in mentions if m.kind == "binding" or m.kind == "name"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import re
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -174,13 +175,13 @@ def _term_in(term: str, text: str) -> bool:
     a called name, or a label's word (``td3_bc`` for "TD3"). A short word of a longer name alone is no trace of
     it: "S" of "Hi-MAR-S" beside a variable ``s``."""
     squashed = _squash(term)
-    found = (*_DOTTED.findall(text), *_STRING.findall(text))
+    found, called = _names_and_strings(text)
     if len(squashed) < _SHORT:
         # "MAR", "k-NN": only a whole name or string, a part of a dotted one, a word of a called name, or for a label
         # of letters then digits ("TD3") a word of a name or string (td3_bc)
         label = _LABEL.fullmatch(squashed) is not None
         return any(_squash(part) == squashed for each in found for part in each.split(".")) \
-            or any(squashed in names.words(called) for called in _CALLED.findall(text)) \
+            or any(squashed in names.words(name) for name in called) \
             or label and any(squashed in names.words(each) for each in found)
     term_words = set(names.words(term))
     plain = {w for w in re.split(r"[\W_]+", term.lower())
@@ -191,6 +192,13 @@ def _term_in(term: str, text: str) -> bool:
                 w in each_plain or len(w) >= _SHORT and w[:7] in each_squashed for w in plain):
             return True
     return False
+
+
+@lru_cache(maxsize=64)
+def _names_and_strings(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The (dotted) names and strings of unread lines ``text``, and the names called there; found once per text,
+    whatever the number of terms asked about it."""
+    return (*_DOTTED.findall(text), *_STRING.findall(text)), tuple(_CALLED.findall(text))
 
 
 _DOTTED = re.compile(r"[^\W\d][\w.]*")

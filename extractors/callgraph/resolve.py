@@ -441,23 +441,26 @@ class Resolver:
         return self._chosen_classes(module, scan, scope, ctor), choice_key(module, _top(scan, scope), ctor)
 
     def _attr_classes(self, cls: str, attr: str) -> tuple[list[str], int]:
-        """The repository classes of ``self.attr`` in class ``cls`` when a local variable choosing among classes
-        builds it in one method of it or its bases (``self.agent = agent_class(...)``) and nothing else anywhere
-        binds an attribute or variable of that name (``self.agent = agent``, a subclass's ``self.agent = TD3()``,
-        ``runner.agent = ...``: its class would be another), with the key of that choice; else no class."""
+        """The repository classes of ``self.attr`` in class ``cls`` (set in any method of it or its bases): the one
+        its constructor call names (key 0), or those a local variable choosing among classes builds it from in one
+        method (``self.agent = agent_class(...)``) when nothing else anywhere binds an attribute or variable of that
+        name (``self.agent = agent``, a subclass's ``self.agent = TD3()``, ``runner.agent = ...``: its class would be
+        another), with the key of that choice; else no class."""
         for owner in self.class_mro(cls):
             owner_module = self.class_module[owner]
             scan = self.scans[owner_module]
             text = scan.attr_types.get((owner, attr))
+            if not text:
+                continue
+            found = self._type_of(text, owner_module)
+            if found is not None:
+                return [found], 0
             sites = scan.attr_sites.get((owner, attr), [])
-            if text and self._type_of(text, owner_module) is None:
-                if len(sites) != 1 or self._bindings_named(attr) != 1 \
-                        or any(c in self.scans[self.class_module[c]].dynamic_attrs for c in self.class_mro(cls)):
-                    return [], 0
-                return (self._chosen_classes(owner_module, scan, sites[0], text),
-                        choice_key(owner_module, _top(scan, sites[0]), text))
-            if text:
-                return [], 0  # one class named outright: _attr_type
+            if len(sites) != 1 or self._bindings_named(attr) != 1 \
+                    or any(c in self.scans[self.class_module[c]].dynamic_attrs for c in self.class_mro(cls)):
+                return [], 0
+            return (self._chosen_classes(owner_module, scan, sites[0], text),
+                    choice_key(owner_module, _top(scan, sites[0]), text))
         return [], 0
 
     def _bindings_named(self, name: str) -> int:
@@ -524,18 +527,9 @@ class Resolver:
         return turns
 
     def _attr_type(self, cls: str, attr: str) -> str | None:
-        """The repository class of ``self.attr`` in class ``cls`` (set in any method of it or its bases), named
-        outright or the one class a choosing variable builds it from (``_attr_classes``)."""
-        for owner in self.class_mro(cls):
-            owner_module = self.class_module[owner]
-            text = self.scans[owner_module].attr_types.get((owner, attr))
-            if text:
-                found = self._type_of(text, owner_module)
-                if found is not None:
-                    return found
-                chosen, _ = self._attr_classes(cls, attr)
-                return chosen[0] if len(chosen) == 1 else None
-        return None
+        """The repository class of ``self.attr`` in class ``cls`` when it is one (``_attr_classes``), else ``None``."""
+        classes, _ = self._attr_classes(cls, attr)
+        return classes[0] if len(classes) == 1 else None
 
     def _instance_call(self, cls: str | None) -> tuple[str, str] | None:
         """``("instance", method)`` for calling an instance of ``cls``: its ``forward``, else ``__call__``."""
