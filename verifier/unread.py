@@ -23,9 +23,9 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import re
-from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import lru_cache
 
 from extractors.facts import value_key
 from extractors.words import word_list

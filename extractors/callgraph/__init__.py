@@ -29,9 +29,9 @@ Resolved calls: module functions, imported names (absolute, relative, ``from`` i
 re-exports, star imports), ``self.m()``/``cls.m()`` through the repository's base classes, ``super().m()``,
 ``self.attr.m()`` when ``__init__`` (or any method) sets ``self.attr = C(...)``, ``x.m()`` and ``x(...)`` when
 ``x = C(...)`` in the same scope (or at module level), and nested functions; a variable choosing among classes
-(``cls = A``, ``Model = A if flag else B``, one class per ``if``/``elif`` arm) constructs each class the bindings
-reaching the call offer, as arms of one choice, and the object it builds (``x = cls(...)``, ``self.x = cls(...)``)
-runs each class's method called on it (one class alone types it). Imports are resolved as Python
+(``cls = A``, ``Model = A if flag else B``, one class per ``if``/``elif`` arm), when its assignments are all its
+bindings, constructs each class they offer, as arms of one choice, and the object it builds (``x = cls(...)``,
+``self.x = cls(...)``) runs each class's method called on it (one class alone types it). Imports are resolved as Python
 would with the repository root, or the importing file's folder or one of its parents, on ``sys.path`` (scripts
 of ML repositories import their siblings by bare name); a name several files could provide is left unresolved.
 

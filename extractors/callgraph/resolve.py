@@ -7,9 +7,9 @@ parents, on ``sys.path``; a name several files could provide is left unresolved.
 from __future__ import annotations
 
 import sys
+import zlib
 from collections.abc import Collection
 from dataclasses import replace
-import zlib
 from typing import TYPE_CHECKING
 
 from extractors.callgraph.model import (BY_NAME, CALL, CHOICE_KEYS, EXPR_RECEIVER, EXTERNAL, IMPORT, INSTANCE,
