@@ -3,14 +3,15 @@ recipes on SA-Bench development repositories; and, on the same labels, SA-Bench'
 
 Usage:
   python benchmarks/run_truth.py RUNS_DIR [--decisions DIR] [--labels FILE] [--recipes FILE] [--no-recipes]
-        [--jobs 2] [--json OUT]
+        [--steps FILE] [--jobs 2] [--json OUT]
 
   RUNS_DIR     SA-Bench's experiments/runs (<config>/<paper slug>/repo), read and copied, never run
   --decisions  a folder of <config>.jsonl decision files (SA-Bench's recorded judge), to measure it on the same labels
 
 Prints the inter-rater agreement of the labels; the verifier per dimension and per static basis (settle rate,
 agreement of settled verdicts and of all scored estimates with the truth: exact, within ±0.25, quadratic weighted
-kappa; wrong settles, settled more than 0.25 from the truth); per recipe kind the detection rate (the target's
+kappa; wrong settles, settled more than 0.25 from the truth); where D4 places each step against the readers' lines
+(``steps.jsonl``: ``benchmarks.truth.step_figures``); per recipe kind the detection rate (the target's
 score dropped), the share named (the verdict names the edit: ``benchmarks.truth.mutant_outcome``) and the false
 alarms per mutant; and SA-Bench's judge against the same labels. ``--json`` writes the
 figures and every verdict and mutant. A repository that cannot be verified, or a recipe that does not apply, costs
@@ -36,6 +37,7 @@ from rich.table import Table  # noqa: E402
 from benchmarks import truth  # noqa: E402
 from benchmarks.run_benchmark import EXCLUDE, load_spec  # noqa: E402
 from benchmarks.summary import DecisionsError, load_decisions  # noqa: E402
+from rules.findings import StepFinding  # noqa: E402
 from verifier.run import NothingToRead, verify  # noqa: E402
 from verifier.specs.errors import SpecError  # noqa: E402
 
@@ -43,38 +45,45 @@ SCHEMA = "sauverify-truth/1"
 
 
 def _verdicts(repo: Path, spec, shown: str) -> tuple[dict[str, tuple[float | None, str]], dict[str, truth.Spans],
-                                                    dict[str, str | None]]:
-    """Each SAU's (score, status), its evidence spans outside notebook cells (``truth.Spans``, most telling first)
-    and its drift kind (``None`` without one)."""
+                                                    dict[str, str | None], dict[str, tuple[truth.Placement, ...]]]:
+    """Each SAU's (score, status), its evidence spans outside notebook cells (``truth.Spans``, most telling first),
+    its drift kind (``None`` without one) and, for a D4 SAU, its step findings in step order
+    (``truth.Placement``)."""
     report = verify(repo, spec, shown, exclude=EXCLUDE)
     return ({v.sau.id: (v.score, str(v.status)) for v in report.verdicts},
             {v.sau.id: tuple((e.file, e.line, e.end_line) for e in v.evidence if e.cell is None)
              for v in report.verdicts},
-            {v.sau.id: None if v.drift is None else str(v.drift) for v in report.verdicts})
+            {v.sau.id: None if v.drift is None else str(v.drift) for v in report.verdicts},
+            {v.sau.id: tuple((str(f.outcome), None if f.strength is None else str(f.strength), f.ref)
+                             for f in v.findings if isinstance(f, StepFinding))
+             for v in report.verdicts if any(isinstance(f, StepFinding) for f in v.findings)})
 
 
 def run_repository(job: dict) -> dict:
     """Verify one labelled repository and each of its recipes' mutants. ``job``: ``runs``, ``config``, ``paper``,
-    ``recipes`` (dicts of ``truth.Recipe`` fields). Returns ``{config, paper, verdicts, mutants, errors}``; an input
-    error costs only this repository (or only its recipe)."""
+    ``recipes`` (dicts of ``truth.Recipe`` fields). Returns ``{config, paper, verdicts, steps, mutants, errors}``
+    (``steps``: each D4 SAU's step findings, ``truth.Placement`` lists); an input error costs only this repository
+    (or only its recipe)."""
     repo = Path(job["runs"]) / job["config"] / job["paper"] / "repo"
-    row: dict = {"config": job["config"], "paper": job["paper"], "verdicts": {}, "mutants": [], "errors": []}
+    row: dict = {"config": job["config"], "paper": job["paper"], "verdicts": {}, "steps": {}, "mutants": [],
+                 "errors": []}
     if not repo.is_dir():
         row["errors"].append(f"repository not found: {repo}")
         return row
     try:
         spec = load_spec(job["paper"], "curated", None)
-        before, cited, drifts = _verdicts(repo, spec, str(repo))
+        before, cited, drifts, placed = _verdicts(repo, spec, str(repo))
     except (SpecError, OSError, NothingToRead) as error:
         row["errors"].append(str(error))
         return row
     row["verdicts"] = {sau: list(pair) for sau, pair in before.items()}
+    row["steps"] = {sau: [list(p) for p in found] for sau, found in placed.items()}
     for fields in job["recipes"]:
         recipe = truth.Recipe(**fields)
         try:
             with tempfile.TemporaryDirectory(prefix="sauverify-recipe-") as temporary:
                 copy = truth.apply_recipe(recipe, repo, Path(temporary) / "repo")
-                after, cited_after, drifts_after = _verdicts(copy, spec, str(repo))
+                after, cited_after, drifts_after, _ = _verdicts(copy, spec, str(repo))
         except (truth.TruthError, OSError) as error:
             row["errors"].append(str(error))
             continue
@@ -114,6 +123,16 @@ def print_figures(figures: dict, console: Console) -> None:
     console.print(table)
     console.print(f"without a score (not code-checkable in the spec, or a rule failure): {ours['unscored']}",
                   markup=False, highlight=False)
+    steps = figures.get("steps")
+    if steps:
+        console.print(f"D4 steps placed against the readers' lines ({steps['steps']} labelled steps, "
+                      f"{steps['running']} running): at the reader's line {steps['at_reader']} ({steps['strong']} "
+                      f"strongly), elsewhere {steps['elsewhere']}, not placed {steps['missed']}; of the "
+                      f"{steps['steps'] - steps['running'] - steps['unmatched']} not running, placed anyway "
+                      f"{steps['placed_not_running']}; precision {_share(steps['precision'])}, recall "
+                      f"{_share(steps['recall'])}" + (f"; without a finding {steps['unmatched']}"
+                                                      if steps["unmatched"] else ""),
+                      markup=False, highlight=False, soft_wrap=True)
     if figures["recipes"]:
         drift = Table(title="Mutation recipes at the truth evidence")
         for column in ("kind", "mutants", "detected", "rate", "named", "rate ", "mutants with a false alarm",
@@ -139,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = truth.truth_parser(__doc__)
     parser.add_argument("--recipes", type=Path, default=truth.RECIPES, help="recipes file (default: the project's)")
     parser.add_argument("--no-recipes", action="store_true", help="verify the labelled repositories only")
+    parser.add_argument("--steps", type=Path, default=truth.STEPS,
+                        help="D4 step locations file (default: the project's)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--json", type=Path, help="also write the figures, verdicts and mutants here")
     return parser
@@ -150,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         labels = truth.load_labels(args.labels)
         recipes = [] if args.no_recipes else truth.load_recipes(args.recipes)
+        step_labels = truth.load_step_labels(args.steps)
         configs = sorted({label.config for label in labels})
         decisions = load_decisions(args.decisions, configs) if args.decisions else None
     except (truth.TruthError, DecisionsError) as error:
@@ -166,8 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {(row["config"], row["paper"], sau): tuple(pair)
                 for row in rows for sau, pair in row["verdicts"].items()}
     outcomes = [m for row in rows for m in row["mutants"]]
+    placed = {(row["config"], row["paper"], sau): tuple(tuple(p) for p in found)
+              for row in rows for sau, found in row["steps"].items()}
     figures = {"schema": SCHEMA, "labels": len(labels), "repositories": len(repositories),
                "inter_rater": truth.inter_rater(labels), "verifier": truth.verifier_figures(labels, verdicts),
+               "steps": truth.step_figures([s for s in step_labels if (s.config, s.paper) in repositories], placed),
                "recipes": truth.recipe_figures(outcomes),
                "judge": truth.judge_figures(labels, decisions) if decisions is not None else None,
                "errors": [f"{row['config']}/{row['paper']}: {e}" for row in rows for e in row["errors"]]}

@@ -23,6 +23,10 @@ from benchmarks.metrics import agreement, scale_level
 FOLDER = Path(__file__).resolve().parent / "truth"
 LABELS = FOLDER / "labels.jsonl"
 RECIPES = FOLDER / "recipes.jsonl"
+STEPS = FOLDER / "steps.jsonl"
+# where a labelled D4 step is performed: along the run that performs the claim, only by a script a person launches
+# by hand, in code nothing runs, only as a setting a library acts on, or nowhere
+STEP_STATUSES = ("runs", "separate-launch", "dead", "config-only", "absent")
 STATIC_BASES = ("constant", "formula", "call_order", "dataset_or_metric_name", "absence", "stub", "needs_judgement")
 DRIFTS = ("none", "absent", "numerical", "method", "protocol", "ordering", "stub", "unused")
 BREAKING_KINDS = ("numerical", "method", "protocol", "ordering", "stub")
@@ -90,6 +94,59 @@ def _records(path: Path) -> Iterable[tuple[int, dict]]:
         if not isinstance(data, dict):
             raise TruthError(f"{path}:{number}: expected a JSON object")
         yield number, data
+
+
+@dataclass(frozen=True)
+class StepLabel:
+    """Where careful readers found one step of a D4 claim performed on one repository (``steps.jsonl``): ``step``
+    its index in the spec's steps (0-based), ``name`` the spec's name of it, ``where`` the spans of the statements
+    that perform it as ``(file, first line, last line)`` (1-based, inclusive; empty when nothing performs it along
+    what runs), ``status`` one of ``STEP_STATUSES``."""
+
+    config: str
+    paper: str
+    sau: str
+    step: int
+    name: str
+    where: tuple[tuple[str, int, int], ...]
+    status: str
+
+
+def _span(text: str) -> tuple[str, int, int]:
+    """``"train.py:12-14"`` or ``"train.py:12"`` -> ``("train.py", 12, 14)``. Raises ``ValueError`` otherwise."""
+    file, _, lines = str(text).rpartition(":")
+    first, _, last = lines.partition("-")
+    span = (file, int(first), int(last or first))
+    if not file or not 1 <= span[1] <= span[2]:
+        raise ValueError(f"not a span file:first-last: {text!r}")
+    return span
+
+
+def load_step_labels(path: Path = STEPS) -> list[StepLabel]:
+    """The step locations of ``path`` in file order (claim rows, ``"claim": true``, are skipped). Raises
+    ``TruthError`` naming the file and line of a malformed one (a missing field, a span that is not
+    ``file:first-last``, an unknown status, spans given for a step that is absent, a step labelled twice)."""
+    steps, seen = [], set()
+    for number, data in _records(path):
+        if data.get("claim"):
+            continue
+        try:
+            label = StepLabel(str(data["config"]), str(data["paper"]), str(data["sau"]), int(data["step"]),
+                              str(data["name"]), tuple(_span(w) for w in data["where"]), str(data["status"]))
+        except KeyError as error:
+            raise TruthError(f"{path}:{number}: not a step label: missing field {error.args[0]!r}") from None
+        except (TypeError, ValueError) as error:
+            raise TruthError(f"{path}:{number}: not a step label: {error}") from None
+        if label.status not in STEP_STATUSES or (label.status == "absent" and label.where):
+            raise TruthError(f"{path}:{number}: status {label.status!r} must be one of {', '.join(STEP_STATUSES)}, "
+                             "and an absent step has no spans")
+        key = (label.config, label.paper, label.sau, label.step)
+        if key in seen:
+            raise TruthError(f"{path}:{number}: step {label.step} of {label.sau} labelled twice for "
+                             f"{label.config}/{label.paper}")
+        seen.add(key)
+        steps.append(label)
+    return steps
 
 
 def load_labels(path: Path = LABELS) -> list[Label]:
@@ -287,6 +344,45 @@ def recipe_figures(outcomes: Iterable[dict]) -> dict:
                          "false_alarms_per_mutant": sum(alarms) / len(mine),
                          "collateral_per_mutant": sum(len(o.get("collateral", ())) for o in mine) / len(mine)}
     return figures
+
+
+Placement = tuple[str, str | None, str | None]  # a D4 step finding: (outcome, strength or None, "file:line" or None)
+
+
+def step_figures(labels: Iterable[StepLabel], placed: Mapping[tuple[str, str, str], tuple[Placement, ...]]) -> dict:
+    """The verifier's placement of D4 steps against the readers' (``labels``). ``placed`` maps ``(config, paper, sau)``
+    to the verdict's step findings in the spec's step order (``rules.findings.StepFinding``: outcome, strength,
+    ``ref``). The verifier places a step when its outcome is ``ordered``; the place is right when it lies in one of
+    the reader's spans (same file, a line within the span). Of the steps readers found running (``runs``):
+    ``at_reader`` placed right (``strong`` of them strongly), ``elsewhere`` placed at another line, ``missed`` not
+    placed; of the others: ``placed_not_running`` placed although no reader found it running there,
+    ``agree_not_running`` not placed. ``precision`` is ``at_reader`` over every placement, ``recall`` ``at_reader``
+    over the running steps; labels whose claim has no verdict or fewer findings than its step index are counted in
+    ``unmatched``."""
+    counts = dict.fromkeys(("steps", "running", "at_reader", "strong", "elsewhere", "missed", "placed_not_running",
+                            "agree_not_running", "unmatched"), 0)
+    for label in labels:
+        found = placed.get((label.config, label.paper, label.sau), ())
+        counts["steps"] += 1
+        if label.step >= len(found):
+            counts["unmatched"] += 1
+            continue
+        outcome, strength, ref = found[label.step]
+        where = None
+        if outcome == "ordered" and ref:
+            file, _, line = ref.rpartition(":")
+            where = (file, int(line)) if line.isdigit() else None
+        right = where is not None and any(f == where[0] and a <= where[1] <= b for f, a, b in label.where)
+        if label.status == "runs":
+            counts["running"] += 1
+            key = "at_reader" if right else "elsewhere" if where is not None else "missed"
+            counts[key] += 1
+            counts["strong"] += right and strength == "strong"
+        else:
+            counts["placed_not_running" if where is not None else "agree_not_running"] += 1
+    placements = counts["at_reader"] + counts["elsewhere"] + counts["placed_not_running"]
+    return {**counts, "precision": counts["at_reader"] / placements if placements else None,
+            "recall": counts["at_reader"] / counts["running"] if counts["running"] else None}
 
 
 def truth_parser(doc: str) -> argparse.ArgumentParser:

@@ -28,6 +28,11 @@ def _recipe(rid: str, target: str | None, kind: str, line: int, old: str, new: s
             "file": "configs/train.yaml", "start": line, "end": line, "old": old, "new": new, "why": "test"}
 
 
+def _step(sau: str, step: int, name: str, where: list[str], status: str) -> dict:
+    return {"config": CONFIG, "paper": "demo", "sau": sau, "step": step, "name": name, "where": where,
+            "status": status, "entry": "tinygpt/train.py", "note": "test step"}
+
+
 def _write(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
@@ -56,10 +61,16 @@ def test_truth_mode_end_to_end(runs: Path, tmp_path: Path) -> None:
     decisions.mkdir()
     _write(decisions / f"{CONFIG}.jsonl", [{"claim_id": "demo-D1-001", "score": 0.5},
                                            {"claim_id": "demo-D1-005", "score": 0.0}])
+    steps = _write(tmp_path / "steps.jsonl", [
+        _step("demo-D4-001", 0, "linear warmup", ["tinygpt/train.py:37"], "runs"),  # the rule finds it uncertain
+        _step("demo-D4-001", 1, "cosine decay", [], "absent"),  # only a TODO: the rule finds no call either
+        {"config": CONFIG, "paper": "demo", "sau": "demo-D4-001", "claim": True, "order": "n/a"},
+        _step("demo-D4-001", 0, "linear warmup", [], "absent") | {"config": "elsewhere"},  # not verified here
+    ])
     out = tmp_path / "truth.json"
     # the recipe that no longer applies costs only itself: the figures are written, the error named, exit 2
     assert run_truth.main([str(runs), "--labels", str(labels), "--recipes", str(recipes), "--decisions",
-                           str(decisions), "--jobs", "1", "--json", str(out)]) == 2
+                           str(decisions), "--steps", str(steps), "--jobs", "1", "--json", str(out)]) == 2
     figures = json.loads(out.read_text())
     overall = figures["verifier"]["overall"]
     assert (overall["saus"], overall["settled"], overall["wrong_settles"]) == (3, 3, 1)
@@ -74,6 +85,12 @@ def test_truth_mode_end_to_end(runs: Path, tmp_path: Path) -> None:
                                  "text the recipe replaces"]
     assert figures["judge"]["overall"]["pairs"] == 2 and figures["judge"]["overall"]["exact"] == 0.5
     assert figures["inter_rater"]["pairs"] == 1 and figures["inter_rater"]["exact"] == 1.0
+    # the other repository's step is left out; the warmup the reader found running is not placed (uncertain)
+    assert figures["steps"] == {"steps": 2, "running": 1, "at_reader": 0, "strong": 0, "elsewhere": 0, "missed": 1,
+                                "placed_not_running": 0, "agree_not_running": 1, "unmatched": 0, "precision": None,
+                                "recall": 0.0}
+    row = next(r for r in figures["rows"] if r["paper"] == "demo")
+    assert row["steps"]["demo-D4-001"] == [["uncertain", None, "tinygpt/train.py:37"], ["absent", None, None]]
 
 
 def test_a_missing_repository_costs_only_itself(runs: Path, tmp_path: Path) -> None:
@@ -156,3 +173,52 @@ def test_a_changed_verdict_citing_the_edited_lines_is_collateral_not_a_false_ala
     neutral = truth.Recipe("n", "c", "p", None, "neutral", "data.py", 10, 11, "a\nb", "c\nd\ne", "reword")
     assert truth.mutant_outcome(neutral, before, after, (cited, cited_after))["false_alarms"] == [
         "p-D3-001", "p-D3-002", "p-D3-003", "p-D3-004"]  # a neutral edit should change nothing
+
+
+def test_step_figures_count_where_each_step_is_placed() -> None:
+    key = ("c", "p", "p-D4-001")
+
+    def label(step: int, where: tuple, status: str = "runs") -> truth.StepLabel:
+        return truth.StepLabel(*key, step, f"step {step}", where, status)
+
+    labels = [label(0, (("train.py", 10, 12),)),  # placed strongly inside the reader's span
+              label(1, (("train.py", 20, 20),)),  # placed weakly on the reader's line
+              label(2, (("train.py", 30, 30),)),  # placed in another file
+              label(3, (("train.py", 40, 40),)),  # the rule found it only uncertain: not placed
+              label(4, (), "absent"),  # placed although no reader found it
+              label(5, (("run.sh", 3, 3),), "separate-launch"),  # the rule too says another launch runs it
+              label(6, (("train.py", 50, 50),))]  # the verdict has six findings: unmatched
+    placed = {key: (("ordered", "strong", "train.py:11"), ("ordered", "weak", "train.py:20"),
+                    ("ordered", "strong", "eval.py:30"), ("uncertain", None, "train.py:40"),
+                    ("ordered", "weak", "utils.py:5"), ("elsewhere", None, "run.sh:3"))}
+    assert truth.step_figures(labels, placed) == {
+        "steps": 7, "running": 4, "at_reader": 2, "strong": 1, "elsewhere": 1, "missed": 1,
+        "placed_not_running": 1, "agree_not_running": 1, "unmatched": 1, "precision": 0.5, "recall": 0.5}
+
+
+def test_load_step_labels_names_the_line_of_a_bad_one(tmp_path: Path) -> None:
+    good = _step("demo-D4-001", 0, "linear warmup", ["tinygpt/train.py:37-38"], "runs")
+    assert truth.load_step_labels(_write(tmp_path / "good.jsonl", [good]))[0].where == (("tinygpt/train.py", 37, 38),)
+    for rows, message in (([good, {**good, "where": ["train.py"]}], r"bad\.jsonl:2: not a step label: .*train\.py"),
+                          ([{**good, "status": "absent"}], r"bad\.jsonl:1: status 'absent' must be one of .* an "
+                                                            r"absent step has no spans"),
+                          ([good, good], r"bad\.jsonl:2: step 0 of demo-D4-001 labelled twice"),
+                          ([{k: v for k, v in good.items() if k != "status"}],
+                           r"bad\.jsonl:1: not a step label: missing field 'status'")):
+        with pytest.raises(truth.TruthError, match=message):
+            truth.load_step_labels(_write(tmp_path / "bad.jsonl", rows))
+
+
+def test_the_project_step_locations_name_labelled_steps() -> None:
+    from benchmarks.run_benchmark import load_spec
+
+    labels = {(lab.config, lab.paper, lab.sau) for lab in truth.load_labels() if lab.dimension == "D4"}
+    steps = truth.load_step_labels()
+    assert len(steps) >= 300
+    specs = {}
+    for step in steps:
+        assert (step.config, step.paper, step.sau) in labels, step
+        if step.paper not in specs:
+            specs[step.paper] = {s.id: s for s in load_spec(step.paper, "curated", None).saus}
+        spec_steps = specs[step.paper][step.sau].checks["steps"]
+        assert spec_steps[step.step]["name"] == step.name, step
