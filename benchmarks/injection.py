@@ -19,7 +19,7 @@ from typing import Sequence
 from benchmarks.drift import (CONFIG_SUFFIXES, KIND_DIMENSION, NUMERICAL, OPERATORS, Edit, change_constant,
                               remove_call, swap_steps)
 from extractors.values import is_number, parse_value
-from sau.vocabulary import Value, Verdict
+from sau.vocabulary import Value, Verdict, split_ref
 from verifier.run import Report
 
 # Folders never worth copying: the walk skips them (version control, caches) or SA-Bench's own result files.
@@ -79,9 +79,9 @@ def credited(verdict: Verdict) -> list[tuple[Value, list[tuple[str, int]]]]:
                 continue
             refs = []
             for ref in value.get("refs", ()):
-                file, _, line = str(ref).rpartition(":")
-                if file and "#" not in file and line.isdigit() and (file, int(line)) not in refs:
-                    refs.append((file, int(line)))
+                place = split_ref(str(ref))
+                if place and "#" not in place[0] and place not in refs:
+                    refs.append(place)
             if refs:
                 found.append((parse_value(str(value.get("value", ""))), refs))
     return found

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from benchmarks.metrics import agreement, scale_level
+from sau.vocabulary import split_ref
 
 FOLDER = Path(__file__).resolve().parent / "truth"
 LABELS = FOLDER / "labels.jsonl"
@@ -368,10 +369,7 @@ def step_figures(labels: Iterable[StepLabel], placed: Mapping[tuple[str, str, st
             counts["unmatched"] += 1
             continue
         outcome, strength, ref = found[label.step]
-        where = None
-        if outcome == "ordered" and ref:
-            file, _, line = ref.rpartition(":")
-            where = (file, int(line)) if line.isdigit() else None
+        where = split_ref(ref) if outcome == "ordered" and ref else None
         right = where is not None and any(f == where[0] and a <= where[1] <= b for f, a, b in label.where)
         if label.status == "runs":
             counts["running"] += 1

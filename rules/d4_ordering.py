@@ -172,7 +172,7 @@ from rules.d4_flow import DataFlows, data_flows
 from rules.findings import StepFinding, Strength
 from rules.findings import StepOutcome as Outcome
 from rules.traces import steps as traced_steps
-from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, determined_score, share_score
+from sau.vocabulary import SAU, Drift, Evidence, Status, Verdict, determined_score, share_score, split_ref
 
 RULE = "rule:d4-ordering"
 _EXPANDED = (CALL, INSTANTIATE, INSTANCE, RUN)
@@ -1765,8 +1765,8 @@ def _reason(results: list[StepResult], steps, violated: list[tuple[tuple[int, in
             parts.append(f"{r.name!r} runs only from another entry point ({r.where}), a separate launch: unordered "
                          f"by code")
         elif r.outcome == DEAD_STEP:
-            file, _, line = r.where.rpartition(":")
-            branch = graph.branch_at(file, int(line)) if line.isdigit() else None
+            place = split_ref(r.where)
+            branch = graph.branch_at(*place) if place else None
             parts.append(f"{r.name!r} is implemented at {r.where} but " + (
                 f"sits in an `if` arm no run takes: {graph.graph.nodes[branch]['why']}" if branch
                 else "no entry point reaches it (dead code)"))

@@ -22,7 +22,7 @@ from typing import Iterable
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import CallGraph, CallSite, Mention, module_name
 from extractors.facts import RepositoryIndex
-from sau.vocabulary import Location, Trace, split_where
+from sau.vocabulary import Location, Trace, split_ref, split_where
 
 # How many places of one kind each element contributes: enough for the judge to see the decisive code, few enough
 # that a prompt stays small (the judge's budget cuts further, keeping the first).
@@ -40,11 +40,11 @@ def _at(place: Location, role: str, why: str) -> Trace:
 
 def _ref(ref: str, role: str, why: str) -> Trace | None:
     """A ``file:line`` (``nb.ipynb#3:2``) reference as a trace; ``None`` when it names no line."""
-    where, _, line = ref.rpartition(":")
-    if not where or not line.isdigit():
+    place = split_ref(ref)
+    if place is None:
         return None
-    file, cell = split_where(where)
-    return Trace(file, int(line), int(line), role, why, cell=cell)
+    file, cell = split_where(place[0])
+    return Trace(file, place[1], place[1], role, why, cell=cell)
 
 
 def _unique(traces: Iterable[Trace | None]) -> tuple[Trace, ...]:

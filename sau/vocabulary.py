@@ -143,6 +143,13 @@ def split_where(where: str) -> tuple[str, int | None]:
     return file, int(cell) if cell.isdigit() else None
 
 
+def split_ref(ref: str) -> tuple[str, int] | None:
+    """The inverse of ``Location.ref``: (source key, line) of a ``file:line`` reference, ``a.py:12`` -> (``a.py``,
+    12), ``nb.ipynb#3:2`` -> (``nb.ipynb#3``, 2) (``split_where`` splits the key); ``None`` when it names no line."""
+    where, _, line = ref.rpartition(":")
+    return (where, int(line)) if where and line.isdigit() else None
+
+
 @dataclass(frozen=True)
 class Location:
     """A place in the repository: ``file`` the POSIX path relative to the repository root, ``line``..``end_line``

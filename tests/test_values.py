@@ -9,6 +9,7 @@ import libcst as cst
 
 from extractors.values import (builds_object, drawn_range, grid_range, indexed_sequence, keyed_name, parse_value,
                                reads_tensor_size)
+from sau.vocabulary import Location, split_ref, split_where
 
 
 def test_constant_expressions_fold_to_numbers():
@@ -207,3 +208,10 @@ def test_a_grid_end_written_as_a_name_is_a_symbol_of_it() -> None:
     assert grid_range(cst.parse_expression("torch.linspace(0.0, t_max, n)")) == (0.0, sympy.Symbol("t_max"))
     assert grid_range(cst.parse_expression("np.linspace(start=t0, stop=1, num=n)")) == (sympy.Symbol("t0"), 1)
 
+
+
+def test_split_ref_inverts_a_location_ref() -> None:
+    cell = Location("nb.ipynb", 2, 4, cell=3)
+    assert split_ref(cell.ref) == ("nb.ipynb#3", 2) and split_where(split_ref(cell.ref)[0]) == ("nb.ipynb", 3)
+    assert split_ref(Location("src/a.py", 12, 12).ref) == ("src/a.py", 12)
+    assert split_ref("src/a.py") is None and split_ref("src/a.py:") is None and split_ref(":12") is None
