@@ -54,9 +54,9 @@ def _verdicts(repo: Path, spec, shown: str) -> tuple[dict[str, tuple[float | Non
             {v.sau.id: tuple((e.file, e.line, e.end_line) for e in v.evidence if e.cell is None)
              for v in report.verdicts},
             {v.sau.id: None if v.drift is None else str(v.drift) for v in report.verdicts},
-            {v.sau.id: tuple((str(f.outcome), None if f.strength is None else str(f.strength), f.ref)
-                             for f in v.findings if isinstance(f, StepFinding))
-             for v in report.verdicts if any(isinstance(f, StepFinding) for f in v.findings)})
+            {v.sau.id: found for v in report.verdicts
+             if (found := tuple((str(f.outcome), None if f.strength is None else str(f.strength), f.ref)
+                                for f in v.findings if isinstance(f, StepFinding)))})
 
 
 def run_repository(job: dict) -> dict:

@@ -24,7 +24,7 @@ import dataclasses
 import keyword
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from extractors.facts import value_key
@@ -180,25 +180,37 @@ def _term_in(term: str, text: str) -> bool:
         # "MAR", "k-NN": only a whole name or string, a part of a dotted one, a word of a called name, or for a label
         # of letters then digits ("TD3") a word of a name or string (td3_bc)
         label = _LABEL.fullmatch(squashed) is not None
-        return any(_squash(part) == squashed for each in found for part in each.split(".")) \
+        return any(squashed in each.parts for each in found) \
             or any(squashed in names.words(name) for name in called) \
-            or label and any(squashed in names.words(each) for each in found)
+            or label and any(squashed in each.words for each in found)
     term_words = set(names.words(term))
     plain = {w for w in re.split(r"[\W_]+", term.lower())
              if (len(w) >= _SHORT or any(c.isdigit() for c in w)) and w not in _GENERIC}
-    for each in found:
-        each_squashed, each_plain = _squash(each), set(re.split(r"[\W_]+", each.lower()))
-        if squashed in each_squashed or term_words <= set(names.words(each)) or any(
-                w in each_plain or len(w) >= _SHORT and w[:7] in each_squashed for w in plain):
-            return True
-    return False
+    return any(squashed in each.squashed or term_words <= each.words
+               or any(w in each.plain or len(w) >= _SHORT and w[:7] in each.squashed for w in plain)
+               for each in found)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A (dotted) name or string of unread lines, with what ``_term_in`` compares a term with, made once per text:
+    its squashed letters, those of each dotted part, its words (``rules.names.words``) and its pieces split at
+    non-word characters and ``_``."""
+
+    squashed: str
+    parts: frozenset[str]
+    words: frozenset[str]
+    plain: frozenset[str]
 
 
 @lru_cache(maxsize=64)
-def _names_and_strings(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The (dotted) names and strings of unread lines ``text``, and the names called there; found once per text,
-    whatever the number of terms asked about it."""
-    return (*_DOTTED.findall(text), *_STRING.findall(text)), tuple(_CALLED.findall(text))
+def _names_and_strings(text: str) -> tuple[tuple[_Found, ...], tuple[str, ...]]:
+    """The (dotted) names and strings of unread lines ``text`` (``_Found``), and the names called there; found and
+    taken apart once per text, whatever the number of terms asked about it."""
+    found = tuple(_Found(_squash(each), frozenset(_squash(part) for part in each.split(".")),
+                         frozenset(names.words(each)), frozenset(re.split(r"[\W_]+", each.lower())))
+                  for each in (*_DOTTED.findall(text), *_STRING.findall(text)))
+    return found, tuple(_CALLED.findall(text))
 
 
 _DOTTED = re.compile(r"[^\W\d][\w.]*")
