@@ -1,21 +1,22 @@
 """Candidate expressions for the D2 rule: every assignment and return value of the repository, as sympy.
 
-Within a function body (and a module's top-level code) statements are read in source order and each local
-definition is substituted into the expressions after it (def-use along the statement order, branches read in
-sequence), so that a formula split over several local variables reads as one expression. A call of a small helper
-of the repository (a function of the same module, a method of the same class, or a function whose name is
-unique in the repository) is inlined when the helper returns one expression (or several that read alike):
-``justnorm(h)`` reads as ``h / sqrt(sum(h**2))``; one returning a value per mode reads as ``choice(call, *values)``
-(``CHOICE``), as does a call of a module the repository builds itself (its ``forward``) or of an activation a helper
-picks by configuration. A lambda's body is a candidate of the name it is assigned to (or
-of the return). An element update in a loop (``probs[i] *= p``) accumulates into its array. Nothing is executed;
-see ``extractors.formulas`` for the translation.
+Within a function body (and a module's top-level code) statements are read in source order and each local definition
+is substituted into the expressions after it (def-use along the statement order, branches read in sequence), so that
+a formula split over several local variables reads as one expression. A call of a small helper of the repository (a
+function of the same module, a method of the same class, or a function whose name is unique in the repository) is
+inlined when the helper returns one expression (or several that read alike): ``justnorm(h)`` reads as ``h /
+sqrt(sum(h**2))``; one returning a value per mode reads as ``choice(call, *values)`` (``CHOICE``), as does a call of
+a module the repository builds itself (its ``forward``) or of an activation a helper picks by configuration;
+unpacking a call whose helper (or module's ``forward``) returns tuples of as many values binds each name to its
+value (``mse, mae = split_errors(pred, target)``). A lambda's body is a candidate of the name it is assigned to (or
+of the return). An element update in a loop (``probs[i] *= p``) accumulates into its array. Nothing is executed; see
+``extractors.formulas`` for the translation.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Callable, cast
 
 import libcst as cst
@@ -26,7 +27,7 @@ from sympy.core.function import AppliedUndef
 from extractors.callgraph import CALL, build_call_graph
 from extractors.callgraph.model import module_name
 from extractors.facts import RepositoryIndex
-from extractors.formulas import Operations, Translator, apply_operation, source_text
+from extractors.formulas import Operations, Translator, apply_operation, output_part, source_text
 from extractors.python_facts import child_nodes
 from extractors.trees import token_classes, visit
 from extractors.values import dotted_name, keyed_name
@@ -278,6 +279,13 @@ class _Builder:
         # (call graph scope, line, called name) -> (source key, qualname) of the repository function a call of a
         # module attribute runs (``F.attention(...)`` after ``from . import functional as F``); built on first use
         self.module_calls: dict[tuple[str, int, str], tuple[str, str]] | None = None
+        # the call an unpacking reads one part of (``a, b = helper(x)``: the call, the part's position, the number of
+        # parts), and whether a helper's tuple returns gave that part (``_unpacked``, ``_inline``)
+        self.unpacking: tuple[cst.Call, int, int] | None = None
+        self.unpacked = False
+        # (source key, qualname, position, parts) -> what ``_return_of`` gives, for that part of the helper's returns
+        self.part_returns: dict[tuple[str, str, int, int], tuple[list[str], tuple[sympy.Basic, ...]] | None] = {}
+        self.part_of: dict[int, int] = {}  # id of a helper body's record -> the part of its tuple returns it reads
 
     def build(self) -> list[FunctionRecord]:
         definitions = {key: list(_definitions(module.body, "")) for key, module in sorted(self.index.modules.items())}
@@ -424,8 +432,12 @@ class _Builder:
                 steps = [state.translate(small.value, path) for path in paths]
             self._bind(name, direct, values, small, line_node, record, state, paths, step, steps or [], kind)
         elif isinstance(small, cst.Return) and small.value is not None:
-            direct = state.plain.translate(small.value)
-            values = [state.translate(small.value, path) for path in paths]
+            returned: cst.BaseExpression = small.value
+            part = self.part_of.get(id(record))
+            if part is not None and isinstance(returned, cst.Tuple):  # a helper read for one part (``_part_returns``)
+                returned = returned.elements[part].value
+            direct = state.plain.translate(returned)
+            values = [state.translate(returned, path) for path in paths]
             sources = tuple(Binding(direct, path.uses(direct), value) for path, value in zip(paths, values))
             record.expressions.append(self._candidate(_RETURN, values, direct, sources, small, line_node, record,
                                                       state.positions))
@@ -471,22 +483,46 @@ class _Builder:
     def _unpacked(self, target, small, line_node, record: FunctionRecord, state: "_State",
                   paths: list["_Path"]) -> None:
         """``w, idx = torch.topk(p, k)``: a tuple target bound from a library call whose parts the operations
-        table names (``outputs``) binds each plain name to its part (``_output_part``); any other unpacking
-        binds nothing (the caller has forgotten its names)."""
+        table names (``outputs``) binds each plain name to its part (``output_part``); one bound from a call of a
+        repository helper every ``return`` of which is a tuple of as many values (``_, a_pi = self.policy(zs)``
+        with ``return z_pi, activ(z_pi)``) binds each to that value of the returns, inlined (``_part_returns``);
+        any other unpacking binds nothing (the caller has forgotten its names)."""
         if not isinstance(target, (cst.Tuple, cst.List)) or not isinstance(small.value, cst.Call):
             return
         operations = state.plain.operations
         elements = target.elements
+        if any(isinstance(e, cst.StarredElement) for e in elements):
+            return  # ``a, *rest = ...``: which part each name holds depends on the length
+        call = small.value
         for position, element in enumerate(elements):
-            name = dotted_name(element.value) if not isinstance(element, cst.StarredElement) else None
-            direct = _output_part(state.plain.translate(small.value), position, len(elements), operations)
-            if name is None or name == "_" or direct is None:  # ``_`` throws its part away
+            name = dotted_name(element.value)
+            if name is None or name == "_":  # ``_`` throws its part away
                 continue
-            values = [_output_part(state.translate(small.value, path), position, len(elements), operations)
-                      for path in paths]
-            if any(v is None for v in values):
+            direct = output_part(state.plain.translate(call), position, len(elements), operations)
+            if direct is not None:
+                values = [output_part(state.translate(call, path), position, len(elements), operations)
+                          for path in paths]
+            else:
+                part = self._helper_part(call, position, len(elements), lambda: state.plain.translate(call))
+                direct = _named_result(name, part)
+                values = [_named_result(name, self._helper_part(call, position, len(elements),
+                                                                partial(state.translate, call, path)))
+                          for path in paths] if part is not None else []
+            if direct is None or any(v is None for v in values):
                 continue
             self._bind(name, direct, values, small, line_node, record, state, paths, None, [], "")
+
+    def _helper_part(self, call: cst.Call, position: int, count: int,
+                     translate: Callable[[], sympy.Basic]) -> sympy.Basic | None:
+        """Part ``position`` of the ``count`` values a repository helper's call returns, as ``translate`` reads the
+        call with ``_inline`` taking that part of the helper's returns; None when the call inlines no such helper."""
+        outer = self.unpacking, self.unpacked
+        self.unpacking, self.unpacked = (call, position, count), False
+        try:
+            value = translate()
+            return value if self.unpacked else None
+        finally:
+            self.unpacking, self.unpacked = outer
 
     def _lambda(self, small, value: cst.Lambda, line_node, record: FunctionRecord, state: "_State",
                 paths: list["_Path"]) -> None:
@@ -731,7 +767,9 @@ class _Builder:
             return sympy.Symbol(f"<{source_text(node, 60)}>")
         if len(self.in_progress) >= _INLINE_DEPTH:
             return None
-        result = self._return_of((key, f"{cls}.forward"), paths=True)
+        part = self._part_asked(node)
+        result = self._part_returns((key, f"{cls}.forward"), *part) if part is not None else \
+            self._return_of((key, f"{cls}.forward"), paths=True)
         if result is None or len(operands) > len(result[0]) or not operands:
             return None
         parameters, returns = result
@@ -741,13 +779,18 @@ class _Builder:
             for returned in returns:
                 owned = {a: sympy.Symbol(f"self.{attribute}.{a.name[5:]}") for a in returned.free_symbols
                          if isinstance(a, sympy.Symbol) and a.name.startswith("self.")}
-                bodies.append(returned.xreplace({**owned, **mapping}))
+                bodies.append(returned.xreplace({**owned, **mapping}) if part is None
+                              else substitute(returned, {**owned, **mapping}))
         except (TypeError, ValueError, ArithmeticError):
             return None
         working = [b for b in bodies if b not in operands]
-        if not working:
+        if not working or part is not None and any(dag_size(b, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES
+                                                   for b in working):
             return None
         self.inlined.append((key, f"{cls}.forward"))
+        if part is not None:  # one value of the tuple the forward returns: no call as written holds it
+            self.unpacked = True
+            return working[0] if len(working) == 1 else sympy.Function(CHOICE)(*working)
         return sympy.Function(CHOICE)(sympy.Function(attribute)(*operands), *working)
 
     def _apply_steps(self, steps: tuple, attribute: str, value: sympy.Basic) -> sympy.Basic:
@@ -781,7 +824,8 @@ class _Builder:
         found = self._resolve(node.func, key, qualname)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
-        result = self._return_of(found)
+        part = self._part_asked(node)
+        result = self._part_returns(found, *part) if part is not None else self._return_of(found)
         if result is None:
             return None
         parameters, returns = result
@@ -790,27 +834,34 @@ class _Builder:
         named = keywords()  # translated only for a call the helper's returns read
         filled, given = self.unfilled.get(found, (frozenset(), ()))
         passed = set(parameters[:len(operands)]) | set(named)
-        if filled and filled <= passed and 0 < len(given) <= MAX_CHOICES:
+        if filled and filled <= passed and 0 < len(given) <= MAX_CHOICES and part is None:
             returns = given  # every parameter the helper would fill in is passed: the defaults never apply
         mapping = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
         # keyword arguments by the parameter they name (self.q_sample(x_start=x0, t=t, noise=eps))
         mapping.update({sympy.Symbol(p): v for p, v in named.items()
                         if p in parameters and parameters.index(p) >= len(operands)})
         try:
-            bodies = [r.xreplace(mapping) for r in returns]
+            # a part's operands may be other parts of large shared values: rebuilt once each (``substitute``)
+            bodies = [r.xreplace(mapping) if part is None else substitute(r, mapping) for r in returns]
         except (TypeError, ValueError, ArithmeticError):  # sympy refusing to rebuild: leave the call uninterpreted
+            return None
+        if part is not None and any(dag_size(b, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES for b in bodies):
             return None
         if len(bodies) == 1:
             self.inlined.append(found)
+            self.unpacked = part is not None
             return bodies[0]
         # a mode that hands an argument back unchanged (``return target`` when no gate is configured) switches the
         # mechanism off: not a reading of what the helper computes
         handed = [*operands, *named.values()]
         working = [b for b in bodies if b not in handed]
-        written = _written_call(node, operands, self.operations)
+        written = _written_call(node, operands, self.operations) if part is None else sympy.S.Zero
         if written is None or not working:
             return None
         self.inlined.append(found)
+        if part is not None:  # one value of the tuples the helper returns: no call as written holds it
+            self.unpacked = True
+            return sympy.Function(CHOICE)(*working) if len(working) > 1 else working[0]
         return sympy.Function(CHOICE)(written, *working)
 
     def _resolve(self, func, key: str, qualname: str) -> tuple[str, str] | None:
@@ -850,17 +901,22 @@ class _Builder:
         scope = f"{module}.{qualname}" if qualname else f"{module}#{cell}" if cell else module
         return self.module_calls.get((scope, where.start.line, func.attr.value))
 
-    def _helper_body(self, found: tuple[str, str], statements) -> FunctionRecord:
+    def _helper_body(self, found: tuple[str, str], statements, part: int | None = None) -> FunctionRecord:
         """The candidates of ``statements`` of the helper ``found`` read for inlining: as its own body (its class's
         constants, no line numbers), marked in progress against recursion, the calling statement's inlined helpers
-        kept aside."""
+        kept aside; with ``part``, each ``return`` of a tuple read as its value at that position."""
         node = self.functions[found]
         self.in_progress.add(found)
         record = FunctionRecord(found[1], node.name.value, "", 0, None)
+        if part is not None:
+            self.part_of[id(record)] = part
         outer, self.inlined = self.inlined, []  # the statement that called it goes on after it
-        self._body(statements, record, found[0], found[1], {}, self._env_of(found[0], found[1], node))
-        self.inlined = outer
-        self.in_progress.discard(found)
+        try:
+            self._body(statements, record, found[0], found[1], {}, self._env_of(found[0], found[1], node))
+        finally:
+            self.inlined = outer
+            self.in_progress.discard(found)
+            self.part_of.pop(id(record), None)
         return record
 
     def _return_of(self, found: tuple[str, str],
@@ -895,6 +951,35 @@ class _Builder:
         result = (parameters, tuple(returns)) if 0 < len(returns) <= MAX_CHOICES and \
             all(dag_size(r, MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES for r in returns) else None
         self.returns[found] = result
+        return result
+
+
+    def _part_asked(self, node: cst.Call) -> tuple[int, int] | None:
+        """(position, parts) when an unpacking reads one part of the call ``node`` (``_helper_part``), else None."""
+        return self.unpacking[1:] if self.unpacking is not None and self.unpacking[0] is node else None
+
+    def _part_returns(self, found: tuple[str, str], position: int,
+                      count: int) -> tuple[list[str], tuple[sympy.Basic, ...]] | None:
+        """(parameters, returns) of value ``position`` of the helper ``found`` when every one of its ``return``
+        statements returns a tuple of ``count`` values, read as ``_return_of`` reads a helper with each ``return``
+        giving that value only; else None."""
+        entry = (*found, position, count)
+        if entry in self.part_returns:
+            return self.part_returns[entry]
+        node = self.functions[found]
+        returned = _returned(node)
+        result = None
+        if returned and found not in self.in_progress and all(
+                isinstance(v, cst.Tuple) and len(v.elements) == count
+                and not any(isinstance(e, cst.StarredElement) for e in v.elements) for v in returned):
+            statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+            returns = _distinct_returns(self._helper_body(found, statements, position))
+            parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
+            # one value only: a helper whose returns differ by mode (one hands an argument back when a flag is off)
+            # gives a part whose mode the call may switch off, and no call as written stands beside it
+            if len(returns) == 1 and dag_size(returns[0], MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES:
+                result = (parameters, tuple(returns))
+        self.part_returns[entry] = result
         return result
 
 
@@ -1112,6 +1197,16 @@ def _self_targets(function: cst.FunctionDef) -> list[str]:
     return visitor.found
 
 
+def _named_result(name: str, part: sympy.Basic | None) -> sympy.Basic | None:
+    """A value a helper returns under the name the caller unpacks it to: the choice of that name, a leaf as a
+    paper's symbol for the quantity would be (``x_e`` for an end point the helper samples), and what the helper
+    computes (``choice`` as for a module's call: read both ways)."""
+    if part is None:
+        return None
+    values = part.args if isinstance(part, AppliedUndef) and part.func.__name__ == CHOICE else (part,)
+    return sympy.Function(CHOICE)(sympy.Symbol(name), *values)
+
+
 class _Returns(Visitor):
     def __init__(self) -> None:
         self.found: list[cst.BaseExpression | None] = []
@@ -1273,22 +1368,6 @@ def _accumulated_term(direct: sympy.Basic, name: str) -> tuple[sympy.Basic | Non
     else:
         return None, ""
     return (None, "") if rest.has(symbol) else (rest, kind)
-
-
-def _output_part(call: sympy.Basic, position: int, count: int, operations: Operations | None) -> sympy.Basic | None:
-    """Part ``position`` of ``count`` unpacked from the translated library ``call`` whose outputs the operations
-    table lists (``outputs``: ``topk`` gives values and indices): the values as the call on the operands the table
-    keeps (``torch.max(x, 1)`` -> ``max(x)``, the reduction along the axis), another part as the function
-    ``<call>_<part>`` of them (``topk_indices(p, k)``); ``None`` when the call is no such operation (the
-    repository's own helper, an opaque symbol) or the target's length differs from the outputs'."""
-    if operations is None or not isinstance(call, AppliedUndef):
-        return None
-    name = call.func.__name__
-    parts, kept = operations.outputs.get(name, ((), 0))
-    if len(parts) != count or len(call.args) < kept:
-        return None
-    operands = call.args[:kept]
-    return sympy.Function(name)(*operands) if position == 0 else sympy.Function(f"{name}_{parts[position]}")(*operands)
 
 
 _SPLITS = frozenset({"split", "chunk", "tensor_split", "array_split"})

@@ -323,6 +323,14 @@ class Translator:
                 indices.append(sympy.Symbol(":"))
         if not self.strict and all(i == sympy.Symbol(":") for i in indices):
             return base  # x[:, None], x[..., :d]: reshaping or slicing keeps the values' meaning
+        if not self.strict and len(indices) == 1 and indices[0] == 0 and isinstance(base, AppliedUndef) \
+                and _along_dim(node.value):
+            # torch.max(x, dim=1)[0]: the values of a call returning (values, indices) along a dimension, as
+            # unpacking reads them (NumPy's max(axis=1) returns the values alone: its [0] is an element)
+            parts = self.operations.outputs.get(base.func.__name__, ((), 0))[0] if self.operations else ()
+            part = output_part(base, int(indices[0]), len(parts), self.operations) if parts else None
+            if part is not None:
+                return part
         return sympy.Function("getitem")(base, *indices)
 
     def _call(self, node: cst.Call, depth: int) -> sympy.Basic:
@@ -336,10 +344,21 @@ class Translator:
             return declared
         if isinstance(func, cst.Name):
             name = func.value
+            keyed = _keyed_extreme(node) if name in ("min", "max") else None
+            if keyed is not None:
+                # min(d, key=d.get): the key of the smallest value, argmin; another key function is not read
+                return self._uninterpreted(f"arg{name}", [self._translate(keyed, depth)]) \
+                    if keyed is not node else self._unsupported(node, f"{name} with a key function")
         elif isinstance(func, cst.Attribute):
             name = func.attr.value
             owner = dotted_name(func.value)
             root = owner.split(".")[0] if owner else None
+            applied = _functional_apply(node) if not self.strict else None
+            if applied is not None:
+                # model.apply({'params': p}, x) (Flax, and a TrainState's apply_fn): the model called on its inputs
+                # and then its parameters, as a formula writes F(a, w)
+                model = (owner or name).rsplit(".", 1)[-1] if name == "apply" else name
+                return self._uninterpreted(model, [self._translate(a, depth) for a in (*applied[1], applied[0])])
             if owner in ("self", "cls"):
                 # self.proj(x): a submodule or method of the model, never the library operation of that name
                 positional = self._positional(node, depth)
@@ -350,6 +369,10 @@ class Translator:
                 return resolved if resolved is not None else self._uninterpreted(name, positional)
             if owner is None or root is None or not self._is_module(owner):
                 receiver = self._translate(func.value, depth)
+        elif (mapped := _mapped_function(func)) is not None and not self.strict:
+            # jax.vmap(model)(inputs), jax.jit(f)(x): the function applied (over a batch axis, or compiled), which
+            # computes what it computes on one element
+            return self._translate(node.with_changes(func=mapped), depth)
         elif (built := _module_name(func)) is not None and not self.strict:
             # nn.Dense(64, name="lifting")(x): a module built and called in one expression (Flax's compact modules,
             # Haiku, Keras's functional API) is the submodule its name names, as self.lifting(x) would be
@@ -460,6 +483,11 @@ class Translator:
                 return _apply(form, operands)
             if len(operands) == 2 and contracts_as_product(subscripts):
                 return matmul(*operands)
+            if len(operands) > 2 and contracts_as_chain(subscripts):
+                product = operands[0]
+                for operand in operands[1:]:
+                    product = matmul(product, operand)
+                return product
             return sympy.Function("einsum")(sympy.Symbol(f"'{subscripts}'"), *operands)
         return self._uninterpreted("einsum", self._positional(node, depth))
 
@@ -654,6 +682,116 @@ def contracts_as_product(subscripts: str) -> bool:
     if not left_own or left_own[-1] != index or not right_own or right_own[0] != index or len(right_own) < 2:
         return False
     return output == "".join(c for c in left if c != index) + "".join(right_own[1:])
+
+
+def _keyed_extreme(node: cst.Call) -> cst.BaseExpression | cst.Call | None:
+    """For Python's ``min``/``max`` given a ``key``: the mapping whose key of the extreme value it returns
+    (``min(d, key=d.get)``, ``max(d, key=d.__getitem__)``), or ``node`` itself for any other key function (what it
+    ranks by is not read); None without a key."""
+    key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    if key is None:
+        return None
+    if len(positional) == 1 and isinstance(key, cst.Attribute) and key.attr.value in ("get", "__getitem__") \
+            and dotted_name(key.value) is not None and dotted_name(key.value) == dotted_name(positional[0]):
+        return positional[0]
+    return node
+
+
+# function transforms that leave what a function computes alone (JAX's documentation: vmap maps it over an axis,
+# pmap over devices, jit compiles it, checkpoint/remat recomputes it in the backward pass); not grad or jacrev
+_VALUE_TRANSFORMS = frozenset({"vmap", "pmap", "jit", "checkpoint", "remat"})
+
+
+def _mapped_function(func: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``f`` of a call ``jax.vmap(f)(...)`` (a value transform of ``_VALUE_TRANSFORMS`` given the function as its
+    first argument), else None."""
+    if not isinstance(func, cst.Call):
+        return None
+    name = func.func.attr.value if isinstance(func.func, cst.Attribute) else \
+        func.func.value if isinstance(func.func, cst.Name) else ""
+    positional = [a.value for a in func.args if a.keyword is None and not a.star]
+    return positional[0] if name in _VALUE_TRANSFORMS and positional else None
+
+
+_FUNCTIONAL_APPLY = frozenset({"apply", "apply_fn"})
+
+
+def _functional_apply(node: cst.Call) -> tuple[cst.BaseExpression, list[cst.BaseExpression]] | None:
+    """(the parameters, the inputs) of a functional model call, ``model.apply({'params': p}, x)`` or
+    ``state.apply_fn({'params': p}, x)`` (Flax's ``Module.apply`` takes the variables first, a dict whose
+    ``params`` entry holds the parameters), else None."""
+    if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in _FUNCTIONAL_APPLY:
+        return None
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    if len(positional) < 2 or not isinstance(positional[0], cst.Dict):
+        return None
+    for element in positional[0].elements:
+        if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString) \
+                and element.key.evaluated_value == "params":
+            return element.value, positional[1:]
+    return None
+
+
+def _along_dim(node: cst.BaseExpression) -> bool:
+    """A call that is PyTorch's reduction along a dimension, which returns values and indices: given ``dim=`` (NumPy
+    and JAX take ``axis=``), or ``torch.max(x, 1)`` with an integer dimension (``torch.max(a, b)`` of two tensors
+    is elementwise; ``q.max(1)`` may be NumPy's, which returns the values alone); what its ``[0]`` reads as the
+    values."""
+    if not isinstance(node, cst.Call):
+        return False
+    if any(a.keyword is not None and a.keyword.value == "dim" for a in node.args):
+        return True
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    second = positional[1] if len(positional) == 2 else None
+    if isinstance(second, cst.UnaryOperation) and isinstance(second.operator, cst.Minus):
+        second = second.expression
+    return isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) == "torch" \
+        and isinstance(second, cst.Integer)
+
+
+def output_part(call: sympy.Basic, position: int, count: int, operations: Operations | None) -> sympy.Basic | None:
+    """Part ``position`` of ``count`` unpacked from the translated library ``call`` whose outputs the operations
+    table lists (``outputs``: ``topk`` gives values and indices): the values as the call on the operands the table
+    keeps (``torch.max(x, 1)`` -> ``max(x)``, the reduction along the axis), another part as the function
+    ``<call>_<part>`` of them (``topk_indices(p, k)``); ``None`` when the call is no such operation (the
+    repository's own helper, an opaque symbol) or the target's length differs from the outputs'."""
+    if operations is None or not isinstance(call, AppliedUndef):
+        return None
+    name = call.func.__name__
+    parts, kept = operations.outputs.get(name, ((), 0))
+    if len(parts) != count or len(call.args) < kept:
+        return None
+    operands = call.args[:kept]
+    return sympy.Function(name)(*operands) if position == 0 else sympy.Function(f"{name}_{parts[position]}")(*operands)
+
+
+def contracts_as_chain(subscripts: str) -> bool:
+    """True when an einsum of three or more operands is a chain of matrix products ``a @ b @ c`` over batch axes:
+    folded from the left, each step contracts one index of the product so far with the next operand, the index
+    no later operand and not the output holds, as ``contracts_as_product`` reads two operands (``'bpd,dq,bqk->bpk'``,
+    a batched ``J @ Sigma @ J^T``, with the transpose passed as the third operand), and the last step gives the
+    output.
+
+    >>> contracts_as_chain("bpd,dq,bqk->bpk"), contracts_as_chain("ij,jk,kl->il"), contracts_as_chain("ij,jk,ik->i")
+    (True, True, False)
+    """
+    inputs, arrow, output = subscripts.partition("->")
+    parts = inputs.split(",")
+    if not arrow or len(parts) < 3 or "." in subscripts:
+        return False
+    current = parts[0]
+    for position, following in enumerate(parts[1:], 1):
+        later = set(output).union(*parts[position + 1:])
+        shared = [c for c in current if c in following and c not in later]
+        if len(shared) != 1:
+            return False
+        kept = "".join(c for c in current if c != shared[0])
+        result = kept + "".join(c for c in following if c != shared[0] and c not in current)
+        if not contracts_as_product(f"{current},{following}->{result}"):
+            return False
+        current = result
+    return current == output
 
 
 def apply_operation(operations: Operations, name: str, operand: sympy.Basic) -> sympy.Basic:

@@ -13,9 +13,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for ``attn_out``), a name holding a reduction of a quantity as that
   reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
-  statement maximises its quantity (``_negated``), numbered layers of the claim renamed to the code's
-  layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its placeholder, renamed to the
-  code's one call in its place, ``_placeholder_variant``; a claimed stack of layers, ``conv_stack``, written out
+  statement maximises its quantity or it is a policy-gradient surrogate (``_negated``), numbered layers of the
+  claim renamed to the code's layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its
+  placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a claimed stack of layers,
+  ``conv_stack``, written out
   as the code's chain of layer calls, ``_stacked_variant``, for an equivalent only), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``, or
   one step by name over whole axes, ``rewards[:, t]``, where the form's reads lay their axes out alike; one a step
@@ -28,7 +29,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
-- A claimed equation ``lhs == rhs`` is compared through its right-hand side; its free symbols are renamed to the
+- A claimed equation ``lhs == rhs`` (or a function's definition, ``symexp(x) == sign(x) * ...``, named by the
+  function) is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
   search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
   below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
@@ -71,7 +73,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   config value that nothing reads.
 - **ambiguous** otherwise, with the best candidates attached for the LLM fallback and an estimate from what the
   search found (``_estimate``). A live function the mechanism owns (``_owned``) whose whole body is a stub
-  (``rules.d2_stubs``) caps the estimate at 0.25: the mechanism is not computed there.
+  (``rules.d2_stubs``) caps the estimate at 0.25: the mechanism is not computed there. The estimate is below 1
+  while a formula is undecided. A procedure without a formula (a target-network refresh) is estimated from its
+  mechanism's names and its claimed values, decided as D1 decides them: never settled.
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
 drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
@@ -88,7 +92,7 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Sequence, cast
+from typing import Callable, Container, Sequence, cast
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -190,7 +194,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             expression = parse_formula(text, table)
         except FormulaError as error:
             return Verdict(sau, None, Status.UNRESOLVED, f"formula {text!r} does not translate: {error}", RULE)
-        lhs, rhs = _sides(expression)
+        lhs, rhs = _sides(expression, table.operations)
         if lhs is not None:
             lhs_keys |= _hints(lhs.name, glossary)
         parsed.append((text, lhs, rhs))
@@ -205,8 +209,14 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     stubs = [(r, stub_of(r, index)) for r in records if stub_of(r, index) is not None and _owned(r, keys)
              and not dead(r)]
     if not parsed:
-        return _ambiguous(sau, [], scope, "a procedure without a formula: its mechanism is named in "
-                          + _where(scope), index, named_in_code, stubs)
+        # the values the statement claims (a target-update period, a prompt count) are what can be checked of a
+        # procedure: decided as D1 decides them, each one element beside the procedure's own estimate
+        atom_results = d1_numerical.decide_atoms(sau.atoms, index, sau.statement) if sau.atoms else []
+        reason = "a procedure without a formula: its mechanism is named in " + _where(scope)
+        if atom_results:
+            reason += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes)
+                                               for atom, outcomes in atom_results)
+        return _ambiguous(sau, [], scope, reason, index, named_in_code, stubs, atom_results=atom_results)
     spent = equivalence.Budget(budget)
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
@@ -389,7 +399,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     applied = frozenset((f.func.__name__, len(f.args)) for f in _nodes(rhs) if isinstance(f, AppliedUndef)
                         and f.func.__name__ not in specific_names)
     # an objective the statement maximises, whose glossary names a loss: a loss minimised is its negative
-    objective = search.maximised and any(_LOSS in h.split("_") for h in lhs_hints)
+    meaning = str(search.glossary.get(lhs.name, {}).get("meaning", "")) if lhs is not None else ""
+    objective = (search.maximised or _surrogate(search.words, meaning, rhs)) \
+        and any(_LOSS in h.split("_") for h in lhs_hints)
 
     def readings(candidate: CodeExpression, forms: tuple, modes: bool = True) -> tuple[tuple, frozenset]:
         """The candidate's forms and readings (``_readings``; the modes of its helpers only with ``modes``),
@@ -675,7 +687,9 @@ def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[
 
 
 def _outer_locals(candidate: CodeExpression, named: frozenset[str]) -> frozenset[str]:
-    """The locals of ``named`` whose binding, behind the candidate's forms, reads another of them."""
+    """The locals of ``named`` whose binding, behind the candidate's forms, reads another of them; but where that
+    binding only reduces the other (``kl_loss = kl.mean()``, a per-sample divergence averaged), the other: the
+    claimed quantity is the reduced one, as a per-sample formula averaged over the batch is."""
     if len(named) < 2:
         return frozenset()
     outer: set[str] = set()
@@ -685,11 +699,20 @@ def _outer_locals(candidate: CodeExpression, named: frozenset[str]) -> frozenset
         binding = stack.pop()
         for name, used in binding.uses:
             if name in named and used.reaches(lambda other: other in named and other != name):
-                outer.add(name)
+                reduced = _reduced_local(used.direct)
+                outer.add(reduced if reduced in named and reduced != name else name)
             if id(used) not in seen:
                 seen.add(id(used))
                 stack.append(used)
     return frozenset(outer)
+
+
+def _reduced_local(direct: sympy.Basic) -> str | None:
+    """The local a binding only averages or sums (``mean(kl)``), else None."""
+    if isinstance(direct, AppliedUndef) and direct.func in (_MEAN, _SUM) and len(direct.args) == 1 \
+            and isinstance(direct.args[0], sympy.Symbol):
+        return direct.args[0].name
+    return None
 
 
 _QUANTITY_ROLES = word_list("quantity_role_words", "rules")
@@ -1153,6 +1176,10 @@ _MASK_WORDS = frozenset({"mask", "masks"})
 _LOSS = "loss"
 _FLIPPED = {"max": "min", "min": "max"}
 _MAXIMISED = ("maximis", "maximiz")
+# a policy-gradient surrogate is maximised by definition (PPO, Schulman et al. 2017, Eq. 7: the clipped surrogate
+# objective L^CLIP, which the policy update maximises; TRPO's surrogate alike), so code minimises its negative
+_SURROGATE = "surrogate"
+_OBJECTIVE_WORDS = frozenset({"objective", "surrogate"})
 
 
 def _maximised(statement: str) -> bool:
@@ -1160,6 +1187,24 @@ def _maximised(statement: str) -> bool:
     its negative."""
     text = statement.lower()
     return any(word in text for word in _MAXIMISED)
+
+
+def _surrogate(words: frozenset[str], meaning: str, rhs: sympy.Basic) -> bool:
+    """The statement (its ``words``) names a policy-gradient surrogate, the formula is one as written (the smaller
+    of a term and its clipped copy, ``mean(min(r * A, clip(r, ...) * A))``, not negated) and the glossary's meaning
+    of its left-hand side is an objective or that surrogate, neither a loss nor negated ("MA-PPO objective",
+    "clipped surrogate objective"): maximised, as a surrogate is (``_SURROGATE``). A value loss or a surrogate model
+    fit beside it in the same statement, or the surrogate's own loss, its negative ("clipped surrogate loss",
+    "negated clipped surrogate objective"), is not."""
+    said = set(names.words(meaning))
+    clipped = any(isinstance(n, AppliedUndef) and n.func.__name__ == "min" and any(
+        isinstance(m, AppliedUndef) and m.func.__name__ == "clip" for a in n.args for m in _nodes(a))
+        for n in _nodes(rhs))
+    return _SURROGATE in words and clipped and not rhs.could_extract_minus_sign() \
+        and bool(_OBJECTIVE_WORDS & said) and not said & _NOT_OBJECTIVE
+
+
+_NOT_OBJECTIVE = frozenset({_LOSS, "negated", "negative"})
 
 
 def _loss_named(candidate: CodeExpression) -> bool:
@@ -2326,15 +2371,24 @@ def _owner(candidate: CodeExpression) -> tuple[str, str]:
     return candidate.file, owner
 
 
-def _sides(expression: sympy.Basic) -> tuple[sympy.Symbol | None, sympy.Basic | None]:
-    """(lhs symbol, rhs) of a definition ``name == expr``; (None, expr) for a bare expression; (None, None) when
-    the left-hand side is itself an expression (an invariant, not a definition)."""
+def _sides(expression: sympy.Basic, known: Container[str] = ()) -> tuple[sympy.Symbol | None, sympy.Basic | None]:
+    """(lhs symbol, rhs) of a definition ``name == expr``, or of a function's, ``symexp(x) == sign(x) * ...``
+    (the function's name: one of distinct symbols that neither ``known``, the operations the table defines, nor
+    the translation's own functions name, and that the right-hand side does not apply: ``concat(P, Z) == ...`` and
+    ``f(x) == f(t(x))`` are invariants); (None, expr) for a
+    bare expression; (None, None) when the left-hand side is itself an expression (an invariant, not a
+    definition)."""
     if isinstance(expression, sympy.Eq):
         lhs, rhs = expression.args
         if isinstance(lhs, sympy.Symbol):
             return lhs, rhs
         if isinstance(lhs, AppliedUndef) and lhs.func.__name__ == "getitem" and isinstance(lhs.args[0], sympy.Symbol):
             return lhs.args[0], rhs
+        if isinstance(lhs, AppliedUndef) and lhs.args and all(isinstance(a, sympy.Symbol) for a in lhs.args) \
+                and len(set(lhs.args)) == len(lhs.args) and lhs.func.__name__ not in known \
+                and not any(isinstance(n, AppliedUndef) and n.func == lhs.func for n in _nodes(rhs)) \
+                and lhs.func.__name__ not in _STRUCTURAL and lhs.func.__name__ not in (CHOICE, "concat", "einsum"):
+            return sympy.Symbol(lhs.func.__name__), rhs
         return None, None
     return None, expression
 
@@ -2696,7 +2750,10 @@ def _rounding(expression: sympy.Basic, names_: tuple[str, ...] = ("ceil", "floor
 
 @lru_cache(maxsize=1 << 15)
 def _functions(expression: sympy.Basic) -> frozenset[str]:
-    return frozenset(type(f).__name__ if not isinstance(f, AppliedUndef) else f.func.__name__
+    """The names of the functions ``expression`` applies, comparisons by the name they evaluate under (``a >= b`` is
+    ``b <= a``: ``equivalence.comparison_name``)."""
+    return frozenset(type(f).__name__ if not isinstance(f, AppliedUndef) else
+                     equivalence.comparison_name(f.func.__name__)
                      for f in _nodes(expression) if isinstance(f, sympy.Function))
 
 
@@ -2813,8 +2870,12 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     if values and estimate is not None:
         # values bound as claimed may raise the estimate, never to 1 while a formula is undecided (a changed
         # formula beside two matched values must still show)
-        blended = round_to_scale((estimate * len(results) + sum(values)) / (len(results) + len(values)))
-        estimate = min(blended, max(estimate, _UNDECIDED_CAP))
+        # a procedure without formulas weighs as one element beside its values
+        weight = max(len(results), 1)
+        blended = round_to_scale((estimate * weight + sum(values)) / (weight + len(values)))
+        # a stub where the mechanism runs caps it whatever values are bound: they configure code that does nothing
+        ceiling = estimate if stubs and index is not None and not stubbed else max(estimate, _UNDECIDED_CAP)
+        estimate = min(blended, ceiling)
     if atom_results and index is not None:
         evidence += d1_numerical.atom_evidence(atom_results, index)
     trace = traces.formulas(results, scope, index) if index is not None else ()
@@ -2839,11 +2900,16 @@ _LIVE_FLOOR, _TRACE_FLOOR = 0.5, 0.25
 
 def _estimate(results: list[FormulaResult], named: bool, live: bool) -> float:
     """The estimate of an unresolved SAU: the mean of its formulas' counts (an undecided formula with a near
-    candidate the glossary supports, ``FormulaResult.supported``, counts ``_NEAR_CREDIT``, one without 0), at least ``_LIVE_FLOOR`` when a live function is named
-    after the mechanism and ``_TRACE_FLOOR`` when anything is, rounded to the scale."""
+    candidate the glossary supports, ``FormulaResult.supported``, counts ``_NEAR_CREDIT``, one without 0), rounded to
+    the scale, at most ``_UNDECIDED_CAP`` while a formula is undecided, at least ``_LIVE_FLOOR`` when a live function
+    is named after the mechanism and ``_TRACE_FLOOR`` when anything is."""
     counts = [r.credit if r.outcome != UNKNOWN or r.credit else _NEAR_CREDIT if r.supported else 0.0
               for r in results] or [0.0]
     estimate = round_to_scale(sum(counts) / len(counts))
+    if any(r.outcome == UNKNOWN for r in results):
+        # one equivalent beside one near (1 and 0.75) rounds to 1: never "implemented as claimed" while a formula
+        # is undecided, as values bound beside it do not lift it there either
+        estimate = min(estimate, _UNDECIDED_CAP)
     if live:
         return max(estimate, _LIVE_FLOOR)
     return max(estimate, _TRACE_FLOOR) if named else estimate

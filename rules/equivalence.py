@@ -1,20 +1,21 @@
 """Equivalence of two sympy expressions by evaluation at fixed pseudo-random points.
 
-Both sides are evaluated by a small interpreter over the sympy tree (never ``lambdify``, which compiles printed
-text with ``eval`` and would run a function name crafted in the repository under test). At the first
-``POSITIVE_POINTS`` points free symbols take values in [0.6, 1.8]; at the others (``points of both signs``) the same
-magnitudes with a sign: all negative at the first of them, a seeded sign at the rest, so that a clamp at zero
-(``max(0, x)``, ``relu``, ``clamp(x, min=0)``) is told apart from ``x``. Those points count only when one side is
-sign-sensitive (``SIGN_SENSITIVE``, ``Abs``): elsewhere they would only test branch cuts of ``log`` and ``sqrt``,
-which the code and the paper never mean. ``max``, ``min``, ``clip`` and ``relu`` are interpreted on real values;
-every other uninterpreted function (``softmax``, ``mean``, ``matmul``) is a fixed, generic, non-symmetric smooth
-function of its arguments, both seeded from the name with blake2b, so verdicts do not depend on the process or the
-machine; a chain of matrix products is evaluated left to right however it is grouped, as the product is associative
-(``inv(A) @ Phi @ r`` is ``inv(A) @ (Phi @ r)``, which ``np.linalg.solve(A, Phi @ r)`` computes), and ``mean`` and
-``sum`` are spread over a sum and past a number factor, as they are linear (``mean(a + b)`` is
-``mean(a) + mean(b)``). Two expressions that are equal under every interpretation are equal here; two that differ
-almost surely differ at one of the points (the Schwartz-Zippel idea behind randomized identity testing, Schwartz 1980).
-Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
+Both sides are evaluated by a small interpreter over the sympy tree (never ``lambdify``, which compiles printed text
+with ``eval`` and would run a function name crafted in the repository under test). At the first ``POSITIVE_POINTS``
+points free symbols take values in [0.6, 1.8]; at the others (``points of both signs``) the same magnitudes with a
+sign: all negative at the first of them, a seeded sign at the rest, so that a clamp at zero (``max(0, x)``,
+``relu``, ``clamp(x, min=0)``) is told apart from ``x``. Those points count only when one side is sign-sensitive
+(``SIGN_SENSITIVE``, ``Abs``): elsewhere they would only test branch cuts of ``log`` and ``sqrt``, which the code
+and the paper never mean. ``max``, ``min``, ``clip`` and ``relu`` are interpreted on real values; every other
+uninterpreted function (``softmax``, ``mean``, ``matmul``) is a fixed, generic, non-symmetric smooth function of its
+arguments, both seeded from the name with blake2b, so verdicts do not depend on the process or the machine; a chain
+of matrix products is evaluated left to right however it is grouped, as the product is associative (``inv(A) @ Phi @
+r`` is ``inv(A) @ (Phi @ r)``, which ``np.linalg.solve(A, Phi @ r)`` computes), and ``mean`` and ``sum`` are spread
+over a sum and past a number factor, as they are linear (``mean(a + b)`` is ``mean(a) + mean(b)``), after an extreme
+of negated operands has become the negated other extreme (``max(-a, -b)`` is ``-min(a, b)``); a comparison is read
+on one side (``p >= 1 - lam`` is ``1 - p <= lam``). Two expressions that are equal under every interpretation are
+equal here; two that differ almost surely differ at one of the points (the Schwartz-Zippel idea behind randomized
+identity testing, Schwartz 1980). Arithmetic is complex, so ``log`` and ``sqrt`` of negative values stay defined.
 
 The work is counted, not timed: a ``Budget`` passed to the functions below is charged one unit per node evaluated
 and raises ``Exhausted`` past its limit, so that where a search stops depends on the inputs alone, never on the
@@ -148,7 +149,10 @@ _LINEAR = frozenset({"mean", "sum"})  # reductions that are linear: mean(a + b) 
 
 
 def _spread(node: sympy.Basic) -> bool:
-    """Whether ``node`` is a linear reduction of a sum, or of a product with a number (``_distributed``)."""
+    """Whether ``node`` is a linear reduction of a sum, or of a product with a number, or an extreme of negated
+    operands (``_distributed``)."""
+    if _negated_extreme(node) is not None or _canonical_comparison(node) is not None:
+        return True
     if node.func.__name__ not in _LINEAR or len(node.args) != 1:
         return False
     inner = node.args[0]
@@ -159,10 +163,20 @@ def _distributed(node: sympy.Basic) -> sympy.Basic:
     """``node`` with each linear reduction (``_LINEAR``) spread over the terms of a sum and past a number factor:
     ``mean(x - 2 * y)`` is ``mean(x) - 2 * mean(y)``, as the mean of a sum of arrays is the sum of their means (a
     loss written as one mean of a sum of terms, or as a sum of means, is the same loss). A symbol factor stays
-    inside (``mean(w * x)``): whether it is a scalar or an array of weights is not known."""
+    inside (``mean(w * x)``): whether it is a scalar or an array of weights is not known. An extreme of negated
+    operands is the negated other extreme first (``_negated_extreme``), so that a clipped surrogate written
+    ``max(-a, -b).mean()`` spreads as ``-min(a, b).mean()`` does; a comparison is read on one side
+    (``_canonical_comparison``)."""
     if not node.args:
         return node
     args = tuple(_distributed(a) for a in node.args)
+    rebuilt = node.func(*args) if args != node.args else node
+    flipped = _negated_extreme(rebuilt)
+    if flipped is not None:
+        return flipped
+    compared = _canonical_comparison(rebuilt)
+    if compared is not None:
+        return compared
     if isinstance(node, AppliedUndef) and node.func.__name__ in _LINEAR and len(args) == 1:
         inner = args[0]
         if isinstance(inner, sympy.Add):
@@ -172,6 +186,43 @@ def _distributed(node: sympy.Basic) -> sympy.Basic:
             if number != 1:
                 return number * _distributed(node.func(rest))
     return node.func(*args) if args != node.args else node
+
+
+# a comparison as the one of its difference with 0, the larger side first turned around: a >= b is b - a <= 0
+_COMPARISONS = {"less": ("less", False), "less_equal": ("less_equal", False), "greater": ("less", True),
+                "greater_equal": ("less_equal", True), "equal": ("equal", False), "not_equal": ("not_equal", False)}
+
+
+def comparison_name(name: str) -> str:
+    """The name a function of that ``name`` has once read on one side (``greater_equal`` is ``less_equal``,
+    ``_canonical_comparison``); any other name as it is."""
+    return _COMPARISONS[name][0] if name in _COMPARISONS else name
+
+
+def _canonical_comparison(node: sympy.Basic) -> sympy.Basic | None:
+    """A comparison of two operands as that of their difference with 0, ``greater`` turned into ``less``
+    (``p >= 1 - lam`` and ``1 - p <= lam`` are both ``less_equal(1 - lam - p, 0)``: the same predicate, as the
+    translation reads both sides' comparisons as uninterpreted functions), else None (already so, or not a
+    comparison)."""
+    if not isinstance(node, AppliedUndef) or node.func.__name__ not in _COMPARISONS or len(node.args) != 2:
+        return None
+    name, turned = _COMPARISONS[node.func.__name__]
+    left, right = node.args[::-1] if turned else node.args
+    if not turned and right == 0:
+        return None
+    return sympy.Function(name)(left - right, sympy.S.Zero)
+
+
+_EXTREMES = {"max": "min", "min": "max"}
+
+
+def _negated_extreme(node: sympy.Basic) -> sympy.Basic | None:
+    """``max(-a, -b)`` as ``-min(a, b)`` and ``min(-a, -b)`` as ``-max(a, b)`` (an identity of real numbers, the
+    elementwise extremes ``_real_function`` computes), else None."""
+    if not isinstance(node, AppliedUndef) or node.func.__name__ not in _EXTREMES or len(node.args) < 2 \
+            or not all(isinstance(a, sympy.Mul) and a.as_coeff_Mul()[0] == -1 for a in node.args):
+        return None
+    return -sympy.Function(_EXTREMES[node.func.__name__])(*(a.as_coeff_Mul()[1] for a in node.args))
 
 
 def _is_product(node: sympy.Basic) -> bool:

@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 from extractors import expressions
-from extractors.formulas import FormulaError, Translator, contracts_as_product, parse_formula
+from extractors.formulas import FormulaError, Translator, contracts_as_chain, contracts_as_product, parse_formula
 from extractors.repository import build_index
 from rules import d2_formula, equivalence, names, operations
 from sau.vocabulary import SAU, Status
@@ -52,6 +52,23 @@ def formula(text: str) -> sympy.Basic:
     ("F.huber_loss(q, y)", "mean(huber(q, y))"),
     ("F.smooth_l1_loss(q, y)", "mean(huber(q, y))"),
     ("torch.zeros(b, 1, device=d) + torch.ones(b, 1) * x", "x"),
+    # the larger of negated terms is the negated smaller one, also under a mean; a comparison read on one side
+    ("torch.max(-r * a, -c * a).mean()", "-mean(min(r * a, c * a))"),
+    ("torch.min(-a, -b)", "-max(a, b)"),
+    ("p >= 1 - lam", "1 - p <= lam"),
+    ("(x > y).float().mean()", "mean(y < x)"),
+    # a batched chain of three products in one einsum
+    ("torch.einsum('bpd,dq,bqk->bpk', J, S, J.transpose(-2, -1))", "J @ S @ J.T"),
+    ("np.einsum('ij,jk,kl->il', A, B, C)", "A @ B @ C"),
+    # the values of a PyTorch reduction along a dimension
+    ("q.max(dim=1)[0]", "max(q)"),
+    ("torch.max(q, 1)[0]", "max(q)"),
+    ("torch.max(q, -1)[0]", "max(q)"),
+    # Flax's functional call: the model on its inputs, then its parameters
+    ("state.apply_fn({'params': params}, x)", "apply_fn(x, params)"),
+    # a function mapped over a batch axis or compiled computes what it computes on one element
+    ("jnp.mean((jax.vmap(model)(x) - y) ** 2)", "mean((model(x) - y) ** 2)"),
+    ("jax.jit(f)(x)", "f(x)"),
 ])
 def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> None:
     assert equivalence.same(code(written), formula(claimed)) is True
@@ -64,6 +81,18 @@ def test_equivalent_rewritings_evaluate_alike(written: str, claimed: str) -> Non
     ("softmax(q @ k.T / d)", "softmax(q @ k.T / sqrt(d))"),
     ("q @ k.transpose(-2, -1)", "q @ k"),  # the last two axes: the matrix transpose
     ("self.attn_proj(x)", "x"),
+    ("torch.max(r * a, c * a).mean()", "-mean(min(r * a, c * a))"),  # the negation forgotten
+    ("torch.max(-a, b)", "-min(a, b)"),  # only one operand negated
+    ("p >= lam", "1 - p <= lam"),
+    ("p > 1 - lam", "1 - p <= lam"),  # strict against non-strict
+    ("x <= y", "y <= x"),
+    ("np.einsum('ij,jk,kl->il', A, C, B)", "A @ B @ C"),  # the factors in another order
+    ("q.max(dim=1)[1]", "max(q)"),  # the indices
+    ("np.max(q, axis=1)[0]", "max(q)"),  # NumPy returns the values alone: [0] is an element
+    ("np.max(q, 1)[0]", "max(q)"),
+    ("q.max(1)[0]", "max(q)"),  # NumPy's or PyTorch's: not read
+    ("torch.max(a, b)[0]", "max(a)"),  # the elementwise max of two tensors
+    ("jax.grad(f)(x)", "f(x)"),  # a gradient, not the function's value
 ])
 def test_different_expressions_differ(written: str, claimed: str) -> None:
     assert equivalence.same(code(written), formula(claimed)) is False
@@ -473,6 +502,19 @@ def test_a_sampler_switched_to_the_mechanism_keeps_it_from_being_absent(tmp_path
 ])
 def test_a_two_operand_einsum_summing_one_index_reads_as_a_product(subscripts: str, product: bool) -> None:
     assert contracts_as_product(subscripts) is product
+
+
+@pytest.mark.parametrize("subscripts, chain", [
+    ("bpd,dq,bqk->bpk", True),  # a batched J @ Sigma @ J^T, the transpose passed as the third operand
+    ("ij,jk,kl->il", True),
+    ("bij,bjk,bkl,blm->bim", True),
+    ("ij,jk,kl->li", False),  # the result transposed
+    ("ij,jk,ik->i", False),  # the third operand contracted with the first
+    ("pd,dq,kq->pk", False),  # the last operand contracted on its second axis: not read as a plain product
+    ("ij,jk->ik", False),  # two operands: contracts_as_product's case
+])
+def test_an_einsum_of_several_operands_chaining_products_reads_as_their_product(subscripts: str, chain: bool) -> None:
+    assert contracts_as_chain(subscripts) is chain
 
 
 def test_jax_indexed_writes_and_flax_parameters_read_as_values() -> None:
