@@ -788,9 +788,9 @@ class _Builder:
                                                    for b in working):
             return None
         self.inlined.append((key, f"{cls}.forward"))
-        if part is not None:  # one value of the tuple the forward returns: no call as written holds it
+        if part is not None:  # one value of the tuple the forward returns (``_part_returns``): no call as written
             self.unpacked = True
-            return working[0] if len(working) == 1 else sympy.Function(CHOICE)(*working)
+            return working[0]
         return sympy.Function(CHOICE)(sympy.Function(attribute)(*operands), *working)
 
     def _apply_steps(self, steps: tuple, attribute: str, value: sympy.Basic) -> sympy.Basic:
@@ -847,7 +847,7 @@ class _Builder:
             return None
         if part is not None and any(dag_size(b, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES for b in bodies):
             return None
-        if len(bodies) == 1:
+        if len(bodies) == 1:  # a part is always one value (``_part_returns``)
             self.inlined.append(found)
             self.unpacked = part is not None
             return bodies[0]
@@ -855,13 +855,10 @@ class _Builder:
         # mechanism off: not a reading of what the helper computes
         handed = [*operands, *named.values()]
         working = [b for b in bodies if b not in handed]
-        written = _written_call(node, operands, self.operations) if part is None else sympy.S.Zero
+        written = _written_call(node, operands, self.operations)
         if written is None or not working:
             return None
         self.inlined.append(found)
-        if part is not None:  # one value of the tuples the helper returns: no call as written holds it
-            self.unpacked = True
-            return sympy.Function(CHOICE)(*working) if len(working) > 1 else working[0]
         return sympy.Function(CHOICE)(written, *working)
 
     def _resolve(self, func, key: str, qualname: str) -> tuple[str, str] | None:
@@ -960,9 +957,10 @@ class _Builder:
 
     def _part_returns(self, found: tuple[str, str], position: int,
                       count: int) -> tuple[list[str], tuple[sympy.Basic, ...]] | None:
-        """(parameters, returns) of value ``position`` of the helper ``found`` when every one of its ``return``
-        statements returns a tuple of ``count`` values, read as ``_return_of`` reads a helper with each ``return``
-        giving that value only; else None."""
+        """(parameters, (the value,)) of value ``position`` of the helper ``found`` when every one of its ``return``
+        statements returns a tuple of ``count`` values and those values read alike, as ``_return_of`` reads a helper
+        with each ``return`` giving that value only; else None (a helper whose parts differ by mode may hand an
+        argument back where the call switches the mode off)."""
         entry = (*found, position, count)
         if entry in self.part_returns:
             return self.part_returns[entry]
