@@ -310,7 +310,7 @@ class _Builder:
                                         int(cell) if cell else None, _docstring(node), node=node,
                                         built=self.built.get((key, qualname.rsplit(".", 1)[0]), {}))
                 try:
-                    self._body(node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body], record,
+                    self._body(_statements(node), record,
                                key, qualname, positions, self._env_of(key, qualname, node))
                 except (RecursionError, TypeError, ValueError, ArithmeticError):
                     record.expressions.clear()  # sympy refused this function's code: it offers no candidates
@@ -745,7 +745,7 @@ class _Builder:
     def _path_returns(self, found: tuple[str, str]) -> tuple[list[str], tuple[sympy.Basic, ...]] | None:
         self._return_of(found)  # reads the helper once, recording its returns along every path
         forms = [f for f in self.return_forms.get(found, ()) if f != _NONE]
-        parameters = [p.name.value for p in self.functions[found].params.params if p.name.value not in ("self", "cls")]
+        parameters = _parameters(self.functions[found])
         if not 0 < len(forms) <= MAX_CHOICES or any(dag_size(f, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES
                                                     for f in forms):
             return None
@@ -929,7 +929,7 @@ class _Builder:
         if found in self.in_progress:
             return None  # recursion
         node = self.functions[found]
-        statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+        statements = _statements(node)
         record = self._helper_body(found, statements)
         # a helper whose returns all read alike (an early ``return x`` beside ``return x.reshape(...)``) is inlined;
         # one returning up to MAX_CHOICES different values (one per mode) reads as the choice among them, a
@@ -944,7 +944,7 @@ class _Builder:
             # unchanged, so its call reads the returns without that statement (``_inline``)
             plain = self._helper_body(found, [s for s in statements if s not in fills])
             self.unfilled[found] = (frozenset(fills.values()), tuple(_distinct_returns(plain)))
-        parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
+        parameters = _parameters(node)
         result = (parameters, tuple(returns)) if 0 < len(returns) <= MAX_CHOICES and \
             all(dag_size(r, MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES for r in returns) else None
         self.returns[found] = result
@@ -970,9 +970,9 @@ class _Builder:
         if returned and found not in self.in_progress and all(
                 isinstance(v, cst.Tuple) and len(v.elements) == count
                 and not any(isinstance(e, cst.StarredElement) for e in v.elements) for v in returned):
-            statements = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+            statements = _statements(node)
             returns = _distinct_returns(self._helper_body(found, statements, position))
-            parameters = [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
+            parameters = _parameters(node)
             # one value only: a helper whose returns differ by mode (one hands an argument back when a flag is off)
             # gives a part whose mode the call may switch off, and no call as written stands beside it
             if len(returns) == 1 and dag_size(returns[0], MAX_EXPRESSION_NODES) <= MAX_EXPRESSION_NODES:
@@ -1193,6 +1193,16 @@ def _self_targets(function: cst.FunctionDef) -> list[str]:
     visitor = _SelfTargets()
     visit(function.body, visitor)
     return visitor.found
+
+
+def _parameters(node: cst.FunctionDef) -> list[str]:
+    """The names of a function's parameters, ``self`` and ``cls`` left out: what a call's operands bind to."""
+    return [p.name.value for p in node.params.params if p.name.value not in ("self", "cls")]
+
+
+def _statements(node: cst.FunctionDef) -> list:
+    """A function's body statements (a one-line body as its one statement)."""
+    return list(node.body.body) if isinstance(node.body, cst.IndentedBlock) else [node.body]
 
 
 def _named_result(name: str, part: sympy.Basic | None) -> sympy.Basic | None:

@@ -684,12 +684,17 @@ def contracts_as_product(subscripts: str) -> bool:
     return output == "".join(c for c in left if c != index) + "".join(right_own[1:])
 
 
+def _positional_nodes(node: cst.Call) -> list[cst.BaseExpression]:
+    """The positional arguments of a call as written (``*args`` left out), untranslated."""
+    return [a.value for a in node.args if a.keyword is None and not a.star]
+
+
 def _keyed_extreme(node: cst.Call) -> cst.BaseExpression | cst.Call | None:
     """For Python's ``min``/``max`` given a ``key``: the mapping whose key of the extreme value it returns
     (``min(d, key=d.get)``, ``max(d, key=d.__getitem__)``), or ``node`` itself for any other key function (what it
     ranks by is not read); None without a key."""
     key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    positional = _positional_nodes(node)
     if key is None:
         return None
     if len(positional) == 1 and isinstance(key, cst.Attribute) and key.attr.value in ("get", "__getitem__") \
@@ -710,7 +715,7 @@ def _mapped_function(func: cst.BaseExpression) -> cst.BaseExpression | None:
         return None
     name = func.func.attr.value if isinstance(func.func, cst.Attribute) else \
         func.func.value if isinstance(func.func, cst.Name) else ""
-    positional = [a.value for a in func.args if a.keyword is None and not a.star]
+    positional = _positional_nodes(func)
     return positional[0] if name in _VALUE_TRANSFORMS and positional else None
 
 
@@ -723,7 +728,7 @@ def _functional_apply(node: cst.Call) -> tuple[cst.BaseExpression, list[cst.Base
     ``params`` entry holds the parameters), else None."""
     if not isinstance(node.func, cst.Attribute) or node.func.attr.value not in _FUNCTIONAL_APPLY:
         return None
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    positional = _positional_nodes(node)
     if len(positional) < 2 or not isinstance(positional[0], cst.Dict):
         return None
     for element in positional[0].elements:
@@ -742,7 +747,7 @@ def _along_dim(node: cst.BaseExpression) -> bool:
         return False
     if any(a.keyword is not None and a.keyword.value == "dim" for a in node.args):
         return True
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    positional = _positional_nodes(node)
     second = positional[1] if len(positional) == 2 else None
     if isinstance(second, cst.UnaryOperation) and isinstance(second.operator, cst.Minus):
         second = second.expression

@@ -1174,7 +1174,6 @@ _MASKED = "<masked>"  # a pseudo function name: the claim names a mask itself (`
 _TERMINATED = "<terminated>"  # a pseudo function name: the claim names the end of an episode (``_readings``)
 _MASK_WORDS = frozenset({"mask", "masks"})
 _LOSS = "loss"
-_FLIPPED = {"max": "min", "min": "max"}
 _MAXIMISED = ("maximis", "maximiz")
 # a policy-gradient surrogate is maximised by definition (PPO, Schulman et al. 2017, Eq. 7: the clipped surrogate
 # objective L^CLIP, which the policy update maximises; TRPO's surrogate alike), so code minimises its negative
@@ -1222,9 +1221,9 @@ def _negated(form: sympy.Basic) -> sympy.Basic:
     ``min(a, b)``, so that a function swapped in the code is named)."""
     if isinstance(form, AppliedUndef) and form.func == _MEAN and len(form.args) == 1:
         return _MEAN(_negated(form.args[0]))
-    if isinstance(form, AppliedUndef) and form.func.__name__ in _FLIPPED and len(form.args) > 1:
+    if isinstance(form, AppliedUndef) and form.func.__name__ in equivalence.EXTREMES and len(form.args) > 1:
         # -max(-a, -b) is min(a, b): PPO's loss takes the max of the negated surrogate terms
-        return sympy.Function(_FLIPPED[form.func.__name__])(*(_negated(a) for a in form.args))
+        return sympy.Function(equivalence.EXTREMES[form.func.__name__])(*(_negated(a) for a in form.args))
     if isinstance(form, sympy.Mul):
         means = [a for a in form.args if isinstance(a, AppliedUndef) and a.func == _MEAN and len(a.args) == 1]
         if len(means) == 1:

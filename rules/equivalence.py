@@ -213,16 +213,17 @@ def _canonical_comparison(node: sympy.Basic) -> sympy.Basic | None:
     return sympy.Function(name)(left - right, sympy.S.Zero)
 
 
-_EXTREMES = {"max": "min", "min": "max"}
+# the other extreme: -max(-a, -b) is min(a, b) (also read by rules.d2_formula when it names a swapped function)
+EXTREMES = {"max": "min", "min": "max"}
 
 
 def _negated_extreme(node: sympy.Basic) -> sympy.Basic | None:
     """``max(-a, -b)`` as ``-min(a, b)`` and ``min(-a, -b)`` as ``-max(a, b)`` (an identity of real numbers, the
     elementwise extremes ``_real_function`` computes), else None."""
-    if not isinstance(node, AppliedUndef) or node.func.__name__ not in _EXTREMES or len(node.args) < 2 \
+    if not isinstance(node, AppliedUndef) or node.func.__name__ not in EXTREMES or len(node.args) < 2 \
             or not all(isinstance(a, sympy.Mul) and a.as_coeff_Mul()[0] == -1 for a in node.args):
         return None
-    return -sympy.Function(_EXTREMES[node.func.__name__])(*(a.as_coeff_Mul()[1] for a in node.args))
+    return -sympy.Function(EXTREMES[node.func.__name__])(*(a.as_coeff_Mul()[1] for a in node.args))
 
 
 def _is_product(node: sympy.Basic) -> bool:
