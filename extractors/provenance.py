@@ -332,16 +332,19 @@ def _is_code_file(key: str) -> bool:
 def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, bool, frozenset[tuple[str, str]]]]:
     """Analysis provider: for each name code reads (``RepositoryIndex.read_sites``), whether it is read as a setting
     at all (not only by import statements naming it, nor only as a function's own parameter), whether some such read
-    sits in code that may run (``_may_run``; a read the extractor did not place counts as one), and the (file, scope)
-    places that may run where it is read as the function's own parameter (a read of a binding made there, never of
-    a setting bound elsewhere): a setting read only by an experiment no entry point calls reaches nothing that
-    runs."""
+    sits in code that may run (``_may_run``; a read the extractor did not place counts as one; none in a file CPython
+    cannot compile, whatever read it: that code never runs), and the (file, scope) places that may run
+    where it is read as the function's own parameter (a read of a binding made there, never of a setting bound
+    elsewhere): a setting read only by an experiment no entry point calls, or only by a script that cannot be
+    compiled, reaches nothing that runs."""
     graph = index.analysis(build_call_graph)
     found: dict[str, tuple[bool, bool, frozenset[tuple[str, str]]]] = {}
     for name, sites in index.read_sites.items():
         read, live, own = False, False, set()
         for file, scope in sites:
-            if scope is None:
+            if file in index.uncompilable:
+                read = read or scope is None or scope != IMPORT_SCOPE and not scope.startswith(PARAMETER_SCOPE)
+            elif scope is None:
                 read = live = True
             elif scope.startswith(PARAMETER_SCOPE):
                 place = scope[len(PARAMETER_SCOPE):]

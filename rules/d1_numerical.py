@@ -1748,7 +1748,10 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
     if unreadable is not None:
         return f"it is only passed to {unreadable.callee} ({unreadable.ref}), code in a file Python cannot compile"
     if index is not None and _read_only_dead(fact, index):
-        return f"only code no entry point reaches reads {fact.name!r}"
+        broken = sorted({file for n in (fact.name, fact.name.replace("-", "_"))
+                         for file, _ in index.read_sites.get(n, ()) if file in index.uncompilable})
+        return f"only code no entry point reaches reads {fact.name!r}" + (
+            f" (or code in {', '.join(broken)}, which CPython would not compile)" if broken else "")
     if index is not None and fact.kind == K.CONFIG and index.plain_names_read.get(fact.name, 0):
         return f"no code reads the key {fact.name!r} (a variable of that name is no read of it)"
     return f"no code reads {fact.name!r}"

@@ -79,6 +79,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
 
 The SAU is settled when every formula is equivalent or drifted (score: mean of the counts, rounded to the scale,
 drift ``method`` when one drifted) and its formulas cover the whole statement (``complete``), or when it is absent.
+Beside formulas that all hold, the values the statement claims (``atoms``) and the named components, datasets and
+metrics it claims (``scope``, ``datasets``, ``metrics``: a Gumbel-Softmax output, decided as D1 decides them,
+``rules.d1_elements``) are one element each; a value or component not seen in live code (found nowhere, only in
+dead code, or undecided) may be written out unnamed beside a computed formula, so it keeps the SAU open, counted 0.
 A per-SAU budget of evaluation work (``OPERATION_BUDGET`` nodes evaluated, counted, never timed) ends the search as
 ambiguous, so that a pathological expression cannot hang the run and the verdict does not depend on the machine. A
 form met again within one formula's search, read the same way at a site of the same standing (a helper inlined in
@@ -100,14 +104,15 @@ from sympy.core.function import AppliedUndef
 from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, \
     substitute
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import DEAD
+from extractors.callgraph.model import (CALL, DEAD, HOOK, INSTANCE, INSTANTIATE, RUN, CallGraph, Mention,
+                                        module_name)
 from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
 from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, WHOLE_AXIS, FormulaError, parse_formula,
                                  small_value, successor_index)
 from extractors.provenance import unpacked_passes
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import d1_numerical, equivalence, names, operations, traces
+from rules import d1_elements, d1_numerical, equivalence, names, operations, traces
 from rules.d2_stubs import overriding_methods, stub_evidence, stub_of
 from rules.findings import FormulaFinding
 from rules.findings import FormulaOutcome as Outcome
@@ -212,11 +217,15 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         # the values the statement claims (a target-update period, a prompt count) are what can be checked of a
         # procedure: decided as D1 decides them, each one element beside the procedure's own estimate
         atom_results = d1_numerical.decide_atoms(sau.atoms, index, sau.statement) if sau.atoms else []
+        elements = d1_elements.results(sau, index)
         reason = "a procedure without a formula: its mechanism is named in " + _where(scope)
         if atom_results:
             reason += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes)
                                                for atom, outcomes in atom_results)
-        return _ambiguous(sau, [], scope, reason, index, named_in_code, stubs, atom_results=atom_results)
+        if elements:
+            reason += "; components: " + "; ".join(d1_elements.note(e) for e in elements)
+        return _ambiguous(sau, [], scope, reason, index, named_in_code, stubs, atom_results=atom_results,
+                          elements=elements)
     spent = equivalence.Budget(budget)
     results = []
     search = _Search(glossary, records, {id(r) for r in scope}, {id(r) for r in scope if _named(r, keys)},
@@ -248,36 +257,106 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     values = [o for _, outcomes in atom_results for o in outcomes]
     if atom_results:
         reason += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes) for atom, outcomes in atom_results)
+    # the named components, datasets and metrics the statement claims beside its formulas (a Gumbel-Softmax output),
+    # decided as D1 decides them: each one more element of the claim, present only in the code that computes them
+    elements = _where_computed(d1_elements.results(sau, index), results, index)
+    if elements:
+        reason += "; components: " + "; ".join(d1_elements.note(e) for e in elements)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
     if all(r.outcome != UNKNOWN for r in results) and not stubs:
         if not all(r.outcome == EQUIVALENT for r in results):
             # a formula that differs (a flipped objective) or runs nowhere is the claim's central element: it
             # decides alone, as before values were checked (LABELLING.md: contradicted where used is 0, a trace 0.25)
-            values = []
-        # values count beside formulas that all hold: a value only a trace implements counts 0 there
-        score = share_score(sum(r.credit for r in results) + sum(d1_numerical.value_score(o, True) for o in values),
-                            len(results) + len(values))
+            values, elements = [], []
+        # values and components count beside formulas that all hold: a value only a trace implements counts 0 there
+        score = share_score(sum(r.credit for r in results) + sum(d1_numerical.value_score(o, True) for o in values)
+                            + sum(d1_elements.score(e, True) for e in elements),
+                            len(results) + len(values) + len(elements))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else \
-            d1_numerical.values_drift([d1_numerical.shown_outcome(o) for o in values])
+            d1_numerical.values_drift([d1_numerical.shown_outcome(o) for o in values]) or \
+            (Drift.MISSING if any(e.outcome == d1_elements.ABSENT for e in elements) else None)
         tentative = any(r.tentative for r in results)
         # a value found nowhere may be computed unnamed (`nn.Linear(d, 4 * d)` for a width of 2048) or written in
-        # another form: beside a formula the code computes, its absence is no proof (open, counted 0)
-        undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values)
+        # another form: beside a formula the code computes, its absence is no proof (open, counted 0); so is a
+        # component named nowhere (an activation written out) or named only where its role is undecided
+        undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values) \
+            or any(e.outcome != d1_elements.PRESENT for e in elements)
         status = Status.SETTLED if sau.complete and not tentative and not undecided else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
+        if any(e.outcome != d1_elements.PRESENT for e in elements):
+            reason += "; a component no live code is seen to run may be written out unnamed: not settled on it"
         if tentative:
             reason += "; some names of the matching code are not the glossary's"
-        evidence = (_evidence(results, index), d1_numerical.atom_evidence(atom_results, index))
+        evidence = (_evidence(results, index),
+                    d1_numerical.atom_evidence(atom_results, index) + d1_elements.evidence(elements, index))
         if drift is not None and all(r.outcome == EQUIVALENT for r in results):  # a value's drift: looked at first
             evidence = evidence[::-1]
         return Verdict(sau, score, status, reason, RULE, drift, evidence[0] + evidence[1],
-                       _findings(results) + d1_numerical.atom_findings(atom_results),
+                       _findings(results) + d1_numerical.atom_findings(atom_results) + d1_elements.findings(elements),
                        trace=traces.formulas(results, scope, index))
     return _ambiguous(sau, results, scope, reason, index, named_in_code, stubs, _stubbed(parsed, glossary, stubs),
-                      atom_results)
+                      atom_results, elements)
+
+
+# the edges along which code runs code: calls, constructions, the methods a framework calls on an object, a script
+_RUNS_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, RUN})
+_NEAR_CALLS = 4  # how many calls deep from the formula's function a claimed component still belongs to its code
+
+
+def _where_computed(elements: list[d1_elements.ElementResult], results: list[FormulaResult],
+                    index: RepositoryIndex) -> list[d1_elements.ElementResult]:
+    """``elements`` (``d1_elements.results``) with each present one kept present only when some place it is run
+    lies in the code that computes the SAU's matched formulas: their functions and the helpers inlined into them,
+    what those run within ``_NEAR_CALLS`` calls, and the constructors of their classes (``self.act = nn.ELU()`` for
+    a ``forward`` computing the formula). Elsewhere (a baseline's Gumbel-Softmax, a demo script's, a configuration
+    key) it is undecided: the claim is about the mechanism's own code. Unchanged when no formula matched (the
+    elements then only count in an estimate)."""
+    if not any(e.outcome == d1_elements.PRESENT for e in elements):
+        return elements
+    found = [r.candidate for r in results if r.candidate is not None]
+    if not found:
+        return elements
+    near = _code_of(found, index.analysis(build_call_graph))
+    kept = []
+    for element in elements:
+        # the places it plays its role: mentions in code (not a configuration key, not a message shown)
+        places = [ref.scope for ref in element.refs if isinstance(ref, Mention) and ref.kind != "display"]
+        if element.outcome == d1_elements.PRESENT and not any(place in near for place in places):
+            shown = element.refs[0].ref if element.refs else "elsewhere"
+            element = replace(element, outcome=d1_elements.AMBIGUOUS,
+                              note=f"run at {shown}, outside the code that computes the formula")
+        kept.append(element)
+    return kept
+
+
+def _code_of(found: list[CodeExpression], graph: CallGraph) -> frozenset[str]:
+    """The call-graph nodes whose code computes the candidates ``found`` (``_where_computed``): a candidate's
+    innermost enclosing function, or its module's top level and ``__main__`` block for top-level code (empty when
+    the graph holds neither: nothing then counts as near)."""
+    by_file: dict[str, list] = {}
+    for info in graph.functions.values():
+        by_file.setdefault(info.file, []).append(info)
+    start: set[str] = set()
+    for candidate in found:
+        enclosing = [f for f in by_file.get(candidate.where, ()) if f.line <= candidate.line <= f.end_line]
+        if enclosing:
+            start.add(max(enclosing, key=lambda f: f.line).qualname)
+        else:
+            module = module_name(candidate.file)
+            start |= {node for node in (module, f"{module}.__main__") if node in graph.graph}
+        start |= {q for q, info in graph.functions.items() for where, name in candidate.helpers
+                  if info.file == where and (q == name or q.endswith("." + name))}
+    near, frontier = set(start), set(start)
+    for _ in range(_NEAR_CALLS):
+        frontier = {t for node in frontier if node in graph.graph for t in graph.graph.successors(node)
+                    if graph.graph.edges[node, t]["kind"] in _RUNS_EDGES} - near
+        near |= frontier
+    constructors = {f"{graph.functions[q].class_name}.__init__" for q in near
+                    if q in graph.functions and graph.functions[q].class_name}
+    return frozenset(near | constructors)
 
 
 def _absent(sau: SAU) -> Verdict:
@@ -2838,7 +2917,8 @@ def _findings(results: list[FormulaResult]) -> tuple[FormulaFinding, ...]:
 def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecord], reason: str,
                index: RepositoryIndex | None = None, named: bool = False, stubs: Sequence = (),
                stubbed: frozenset[int] = frozenset(),
-               atom_results: Sequence[tuple[Atom, list[d1_numerical.ValueOutcome]]] = ()) -> Verdict:
+               atom_results: Sequence[tuple[Atom, list[d1_numerical.ValueOutcome]]] = (),
+               elements: Sequence[d1_elements.ElementResult] = ()) -> Verdict:
     """An unresolved verdict with the best estimate, from what the search found (``_estimate``; ``named``: the
     mechanism is named somewhere in the code, a setting or a string it reads, if not in a function). ``stubs``:
     ``(record, finding)`` of the live functions the mechanism owns (``_owned``) whose whole body is a stub
@@ -2846,8 +2926,9 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
     formulas (``stubbed``, their indexes: ``nll`` for ``NLL == ...``), those count 0 and the others keep their
     counts; otherwise every undecided formula counts 0 and the estimate is at most a trace (``_STUB_CAP``). Either
     way no live floor applies, and the stubs lead the evidence. ``atom_results`` (``d1_numerical.decide_atoms``:
-    the values the statement claims beside its formulas) count beside the formulas' estimate, one element each, and
-    follow their evidence and findings."""
+    the values the statement claims beside its formulas) and ``elements`` (``d1_elements.results``: the components,
+    datasets and metrics it claims) count beside the formulas' estimate, one element each, and follow their
+    evidence and findings."""
     live = bool(scope) and index is not None and not all(map(index.analysis(dead_functions), scope))
     estimate = _estimate(results, named or bool(scope), live)
     evidence = _evidence(results, index) if index is not None else ()
@@ -2865,7 +2946,8 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
                          for c in shown)
-    values = [o.score for _, outcomes in atom_results for o in outcomes]
+    values = [o.score for _, outcomes in atom_results for o in outcomes] + [d1_elements.score(e, True)
+                                                                             for e in elements]
     if values and estimate is not None:
         # values bound as claimed may raise the estimate, never to 1 while a formula is undecided (a changed
         # formula beside two matched values must still show)
@@ -2877,9 +2959,12 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
         estimate = min(blended, ceiling)
     if atom_results and index is not None:
         evidence += d1_numerical.atom_evidence(atom_results, index)
+    if elements and index is not None:
+        evidence += d1_elements.evidence(list(elements), index)
     trace = traces.formulas(results, scope, index) if index is not None else ()
     return Verdict(sau, estimate, Status.UNRESOLVED, reason, RULE, None, evidence,
-                   _findings(results) + d1_numerical.atom_findings(atom_results), trace=trace)
+                   _findings(results) + d1_numerical.atom_findings(atom_results) + d1_elements.findings(list(elements)),
+                   trace=trace)
 
 
 # What matched values can raise an estimate to while a formula is undecided: "one minor element missing or off"

@@ -163,6 +163,9 @@ def test_control_and_bidi_characters_reach_the_html_page_escaped(tmp_path, capsy
 
 SPEC_HEAD = "schema: sauverify-spec/1\nbenchmark_id: fx-spec\nslug: spec\ntitle: t\nvenue: v\n"
 SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0.1}\n"
+D2_SAU = ("saus:\n- id: S-D2-001\n  dimension: D2\n  formulas: ['y == 2 * x']\n"
+          "  glossary: {y: {meaning: out, code_names: [y]}, x: {meaning: in, code_names: [x]}}\n"
+          "  mechanism: [double]\n")
 
 
 @pytest.mark.parametrize("text, message, line", [
@@ -192,6 +195,12 @@ SAU = "saus:\n- id: S-D1-001\n  dimension: D1\n  atoms:\n  - {name: lr, value: 0
      "false with a note", 13),
     (SPEC_HEAD + SAU + "  statment: typo\n",
      "S-D1-001: unknown key(s) for a D1 SAU: statment (did you mean 'statement'?)", 11),  # the key's own line
+    (SPEC_HEAD + D2_SAU + "  scope: GRU\n", "S-D2-001: scope must be a non-empty list of {name, aliases}", 7),
+    (SPEC_HEAD + D2_SAU + "  scope: [{name: ' '}]\n",
+     "S-D2-001: each of scope needs a name and optional aliases (list)", 12),
+    (SPEC_HEAD + D2_SAU + "  scope: [{name: GRU, alias: [gru]}]\n",
+     "S-D2-001: an element of scope: unknown key(s) alias (did you mean 'aliases'?) (quote values that hold commas or "
+     "braces)", 12),
     (SPEC_HEAD + SAU.replace("value: 0.1", "valu: 0.1"),
      "S-D1-001: atom 'lr': unknown key(s) valu (did you mean 'value'?) (quote values that hold commas or braces)",
      10),

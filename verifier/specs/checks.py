@@ -145,18 +145,22 @@ def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
 
 
 # -- D2 ------------------------------------------------------------------------------------------------------------
-FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms")
+FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS)
 
 
 def parse_formulas(data: dict, entry: Entry) -> dict:
     """D2: ``formulas`` (Python-syntax expressions, equations as ``lhs == rhs``; may be empty for a procedure), a
     ``glossary`` covering every symbol (``{symbol: {meaning, code_names}}``), ``mechanism`` keywords (at least
     one) naming what implements it, and optionally ``atoms``: the values the statement claims beside its formulas
-    (a layer width, a temperature, a discount), written and decided as D1's atoms (``parse_atoms``). Read when the
+    (a layer width, a temperature, a discount), written and decided as D1's atoms (``parse_atoms``), and
+    ``datasets``, ``metrics`` and ``scope``: the named components, datasets and metrics it claims beside them
+    (``{name, aliases}``: a Gumbel-Softmax output, a GRU), as D1 lists them (``rules.d1_elements``). Read when the
     SAU is checkable or gives any of these keys."""
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
-    claimed = {"atoms": atoms(data, entry)} if "atoms" in data else {}
+    claimed: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
+    if "atoms" in data:
+        claimed["atoms"] = atoms(data, entry)
     formulas = data.get("formulas", [])
     if not _strings(formulas) and formulas != []:
         raise entry.error("formulas must be a list of expressions")
@@ -209,7 +213,7 @@ def _named_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
             item = {"name": item}
         if isinstance(item, dict):
             only(item, {"name", "aliases"}, f"{entry.sau_id}: an element of {key}", entry)
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) \
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
                 or not _strings(item.get("aliases", [])):
             raise entry.error(f"each of {key} needs a name and optional aliases (list)",
                               item.get("__line__", entry.line) if isinstance(item, dict) else None)

@@ -32,6 +32,7 @@ Project spec (``benchmark_data/<benchmark_id>.yaml``)::
         glossary: {x: {meaning: a hidden vector, code_names: [x, h, hidden]}}   # every symbol
         mechanism: [normalize, l2_norm]         # what a function implementing it is called
         atoms: [{name: d_model, value: 512}]    # values the statement claims beside its formulas, as in D1
+        scope: [{name: RMSNorm, aliases: [rms_norm]}]   # components named beside them (datasets, metrics too)
       - id: demo-D3-001
         dimension: D3
         datasets: [{name: OpenWebText, aliases: [openwebtext, owt]}]
