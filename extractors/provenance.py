@@ -342,8 +342,8 @@ def live_reads(index: RepositoryIndex) -> dict[str, tuple[bool, bool, frozenset[
     for name, sites in index.read_sites.items():
         read, live, own = False, False, set()
         for file, scope in sites:
-            if file in index.uncompilable:
-                read = read or scope is None or scope != IMPORT_SCOPE and not scope.startswith(PARAMETER_SCOPE)
+            if file in index.uncompilable:  # read (unless only by an import or as a parameter), never live
+                read = read or scope is None or (scope != IMPORT_SCOPE and not scope.startswith(PARAMETER_SCOPE))
             elif scope is None:
                 read = live = True
             elif scope.startswith(PARAMETER_SCOPE):

@@ -1,7 +1,7 @@
 """D1, the datasets, metrics and named components a numerical claim names beside its numbers ("OpenWebText
-tokenized to 32000 tokens", "RMSE and marginal NLL over 10 seeds", "rotary embedding with base 10000"); D2 reads a
-formula claim's the same way ("a Gumbel-Softmax output"), kept present only in the code computing its formulas
-(``rules.d2_formula``).
+tokenized to 32000 tokens", "RMSE and marginal NLL over 10 seeds", "rotary embedding with base 10000"); D2 reads
+those of a formula claim the same way ("a Gumbel-Softmax output"), present there only in the code computing its
+formulas (``rules.d2_formula``).
 
 A D1 SAU's spec may list such elements under ``datasets``, ``metrics`` and ``scope`` (``{name, aliases}``, as D3
 reads them; ``verifier.specs.checks.parse_atoms``). Each is decided by D3's own presence lookup

@@ -287,7 +287,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
         if any(e.outcome != d1_elements.PRESENT for e in elements):
-            reason += "; a component no live code is seen to run may be written out unnamed: not settled on it"
+            reason += ("; a claimed component not seen run by the code computing the formula may be written there "
+                       "unnamed: not settled on it")
         if tentative:
             reason += "; some names of the matching code are not the glossary's"
         evidence = (_evidence(results, index),
