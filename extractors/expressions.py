@@ -950,7 +950,6 @@ class _Builder:
         self.returns[found] = result
         return result
 
-
     def _part_asked(self, node: cst.Call) -> tuple[int, int] | None:
         """(position, parts) when an unpacking reads one part of the call ``node`` (``_helper_part``), else None."""
         return self.unpacking[1:] if self.unpacking is not None and self.unpacking[0] is node else None

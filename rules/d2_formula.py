@@ -218,12 +218,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         # procedure: decided as D1 decides them, each one element beside the procedure's own estimate
         atom_results = d1_numerical.decide_atoms(sau.atoms, index, sau.statement) if sau.atoms else []
         elements = d1_elements.results(sau, index)
-        reason = "a procedure without a formula: its mechanism is named in " + _where(scope)
-        if atom_results:
-            reason += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes)
-                                               for atom, outcomes in atom_results)
-        if elements:
-            reason += "; components: " + "; ".join(d1_elements.note(e) for e in elements)
+        reason = "a procedure without a formula: its mechanism is named in " + _where(scope) \
+            + _claimed_notes(atom_results, elements)
         return _ambiguous(sau, [], scope, reason, index, named_in_code, stubs, atom_results=atom_results,
                           elements=elements)
     spent = equivalence.Budget(budget)
@@ -255,13 +251,10 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     # each one more element of the claim (LABELLING.md: a compound claim scores the share that holds)
     atom_results = d1_numerical.decide_atoms(sau.atoms, index, sau.statement) if sau.atoms else []
     values = [o for _, outcomes in atom_results for o in outcomes]
-    if atom_results:
-        reason += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes) for atom, outcomes in atom_results)
     # the named components, datasets and metrics the statement claims beside its formulas (a Gumbel-Softmax output),
     # decided as D1 decides them: each one more element of the claim, present only in the code that computes them
     elements = _where_computed(d1_elements.results(sau, index), results, index)
-    if elements:
-        reason += "; components: " + "; ".join(d1_elements.note(e) for e in elements)
+    reason += _claimed_notes(atom_results, elements)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
     if all(r.outcome != UNKNOWN for r in results) and not stubs:
@@ -281,12 +274,12 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         # a value found nowhere may be computed unnamed (`nn.Linear(d, 4 * d)` for a width of 2048) or written in
         # another form: beside a formula the code computes, its absence is no proof (open, counted 0); so is a
         # component named nowhere (an activation written out) or named only where its role is undecided
-        undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values) \
-            or any(e.outcome != d1_elements.PRESENT for e in elements)
+        unseen = any(e.outcome != d1_elements.PRESENT for e in elements)
+        undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values) or unseen
         status = Status.SETTLED if sau.complete and not tentative and not undecided else Status.UNRESOLVED
         if not sau.complete:
             reason += "; the statement has elements no formula covers"
-        if any(e.outcome != d1_elements.PRESENT for e in elements):
+        if unseen:
             reason += ("; a claimed component not seen run by the code computing the formula may be written there "
                        "unnamed: not settled on it")
         if tentative:
@@ -358,6 +351,18 @@ def _code_of(found: list[CodeExpression], graph: CallGraph) -> frozenset[str]:
     constructors = {f"{graph.functions[q].class_name}.__init__" for q in near
                     if q in graph.functions and graph.functions[q].class_name}
     return frozenset(near | constructors)
+
+
+def _claimed_notes(atom_results: Sequence[tuple[Atom, list[d1_numerical.ValueOutcome]]],
+                   elements: Sequence[d1_elements.ElementResult]) -> str:
+    """The reason's clauses for the values (``"; values: ..."``) and the components (``"; components: ..."``) the
+    statement claims beside its formulas, each as D1 notes it; empty for none."""
+    notes = ""
+    if atom_results:
+        notes += "; values: " + "; ".join(d1_numerical.atom_note(atom, outcomes) for atom, outcomes in atom_results)
+    if elements:
+        notes += "; components: " + "; ".join(d1_elements.note(e) for e in elements)
+    return notes
 
 
 def _absent(sau: SAU) -> Verdict:

@@ -185,7 +185,7 @@ def _distributed(node: sympy.Basic) -> sympy.Basic:
             number, rest = inner.as_coeff_Mul()
             if number != 1:
                 return number * _distributed(node.func(rest))
-    return node.func(*args) if args != node.args else node
+    return rebuilt
 
 
 # a comparison as the one of its difference with 0, the larger side first turned around: a >= b is b - a <= 0
