@@ -6,11 +6,14 @@ a formula split over several local variables reads as one expression. A call of 
 function of the same module, a method of the same class, or a function whose name is unique in the repository) is
 inlined when the helper returns one expression (or several that read alike): ``justnorm(h)`` reads as ``h /
 sqrt(sum(h**2))``; one returning a value per mode reads as ``choice(call, *values)`` (``CHOICE``), as does a call of
-a module the repository builds itself (its ``forward``) or of an activation a helper picks by configuration;
-unpacking a call whose helper (or module's ``forward``) returns tuples of as many values binds each name to its
-value (``mse, mae = split_errors(pred, target)``). A lambda's body is a candidate of the name it is assigned to (or
-of the return). An element update in a loop (``probs[i] *= p``) accumulates into its array. Nothing is executed; see
-``extractors.formulas`` for the translation.
+a module the repository builds itself (its ``forward``, also when the construction is moved or cast:
+``Policy(d).to(device)``) or of an activation a helper picks by configuration. Unpacking binds each name to its part
+(Python evaluates the right side first): of a tuple of as many values (``q, k = self.w_q(x), self.w_k(x)``; ``a, b =
+b, a`` swaps), of a call whose helper (or module's ``forward``) returns tuples of as many values (``mse, mae =
+split_errors(pred, target)``), and of a library call or module whose outputs the operations table names (``w, idx =
+torch.topk(p, k)``, ``a, g = x.chunk(2, -1)``, ``_, h = self.gru(x, h0)``; ``extractors.formulas.output_part``). A
+lambda's body is a candidate of the name it is assigned to (or of the return). An element update in a loop
+(``probs[i] *= p``) accumulates into its array. Nothing is executed; see ``extractors.formulas`` for the translation.
 """
 
 from __future__ import annotations
@@ -395,10 +398,15 @@ class _Builder:
                     for path in paths:
                         _forget(target, path)  # and the mapping itself is no longer what was bound to it
                 if name is None:
+                    displayed = _displayed(target, small.value, state, paths)  # read before any name is rebound
                     for path in paths:
                         _forget(target, path)
                     self._element(target, direct, small, line_node, record, state, paths)
-                    self._unpacked(target, small, line_node, record, state, paths)
+                    for bound, bound_direct, bound_values, uses in displayed or ():
+                        self._bind(bound, bound_direct, bound_values, small, line_node, record, state, paths, None,
+                                   [], "", uses)
+                    if displayed is None:
+                        self._unpacked(target, small, line_node, record, state, paths)
                     continue
                 step, kind = _accumulated_term(direct, name) if any(p.in_loop for p in paths) else (None, "")
                 values = [state.translate(small.value, path) for path in paths]
@@ -461,9 +469,9 @@ class _Builder:
             name = dotted_name(name_node)
             if name is None:
                 continue
-            direct = _split_whole(state.plain.translate(source))
+            direct = _split_whole(state.plain.translate(source), self.operations)
             for path in paths:
-                whole = _split_whole(state.translate(source, path))
+                whole = _split_whole(state.translate(source, path), self.operations)
                 if whole is not None:  # the segments of a split local (parts = torch.split(values, n)) too
                     path.bind(name, Binding(direct if direct is not None else whole, path.uses(whole), whole))
 
@@ -483,34 +491,51 @@ class _Builder:
     def _unpacked(self, target, small, line_node, record: FunctionRecord, state: "_State",
                   paths: list["_Path"]) -> None:
         """``w, idx = torch.topk(p, k)``: a tuple target bound from a library call whose parts the operations
-        table names (``outputs``) binds each plain name to its part (``output_part``); one bound from a call of a
-        repository helper every ``return`` of which is a tuple of as many values (``_, a_pi = self.policy(zs)``
-        with ``return z_pi, activ(z_pi)``) binds each to that value of the returns, inlined (``_part_returns``);
-        any other unpacking binds nothing (the caller has forgotten its names)."""
+        table names (``outputs``), or from a call of a submodule built from a library module class whose parts it
+        names (``module_outputs``: ``_, h = self.gru(x, h0)`` after ``self.gru = nn.GRU(...)``; a nested target,
+        ``out, (h, c) = self.lstm(x)``, reads the parts of a part), binds each plain name to its part
+        (``output_part``); one bound from a call of a repository helper every ``return`` of which is a tuple of as
+        many values (``_, a_pi = self.policy(zs)`` with ``return z_pi, activ(z_pi)``) binds each to that value of
+        the returns, inlined (``_part_returns``); any other unpacking binds nothing (the caller has forgotten its
+        names)."""
         if not isinstance(target, (cst.Tuple, cst.List)) or not isinstance(small.value, cst.Call):
             return
         operations = state.plain.operations
-        elements = target.elements
-        if any(isinstance(e, cst.StarredElement) for e in elements):
+        named = _target_names(target)
+        if named is None:
             return  # ``a, *rest = ...``: which part each name holds depends on the length
         call = small.value
-        for position, element in enumerate(elements):
-            name = dotted_name(element.value)
-            if name is None or name == "_":  # ``_`` throws its part away
-                continue
-            direct = output_part(state.plain.translate(call), position, len(elements), operations)
+        written = state.plain.translate(call)
+        module = self._module_outputs(call, record, written)
+        for name, position, shape in named:
+            direct = output_part(written, position, shape, operations, module)
+            values: list = []
             if direct is not None:
-                values = [output_part(state.translate(call, path), position, len(elements), operations)
+                values = [output_part(state.translate(call, path), position, shape, operations, module)
                           for path in paths]
-            else:
-                part = self._helper_part(call, position, len(elements), lambda: state.plain.translate(call))
+            elif len(position) == 1:  # a helper's tuple returns: one level only
+                part = self._helper_part(call, position[0], shape[0], lambda: state.plain.translate(call))
                 direct = _named_result(name, part)
-                values = [_named_result(name, self._helper_part(call, position, len(elements),
+                values = [_named_result(name, self._helper_part(call, position[0], shape[0],
                                                                 partial(state.translate, call, path)))
                           for path in paths] if part is not None else []
             if direct is None or any(v is None for v in values):
                 continue
             self._bind(name, direct, values, small, line_node, record, state, paths, None, [], "")
+
+    def _module_outputs(self, call: cst.Call, record: FunctionRecord, translated: sympy.Basic) -> str | None:
+        """The library module class (a ``module_outputs`` entry) of the submodule ``call`` calls, ``self.gru(x)``
+        after ``self.gru = nn.GRU(...)`` (``FunctionRecord.built``), when the call reads as itself
+        (``translated``: ``gru(x)``); ``None`` for any other call, and for a class of the repository's own
+        (``_forward_of``), whose ``forward`` says what it returns."""
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+            return None
+        cls = record.built.get(func.attr.value)
+        if cls is None or cls not in self.operations.module_outputs or self._forward_of(cls) is not None:
+            return None
+        written = isinstance(translated, AppliedUndef) and translated.func.__name__ == func.attr.value
+        return cls if written else None
 
     def _helper_part(self, call: cst.Call, position: int, count: int,
                      translate: Callable[[], sympy.Basic]) -> sympy.Basic | None:
@@ -565,11 +590,14 @@ class _Builder:
         values = [state.translate(call.args[0].value, path) for path in paths]
         self._bind(name, direct, values, small, line_node, record, state, paths, None, [], "")
 
-    def _bind(self, name, direct, values, small, line_node, record, state, paths, step, steps, kind="") -> None:
+    def _bind(self, name, direct, values, small, line_node, record, state, paths, step, steps, kind="",
+              uses: list | None = None) -> None:
         """Record the candidate of one assignment (its forms along every path, and its per-step term in a loop:
-        ``kind`` ``sum`` or ``prod``) and bind ``name`` on every path."""
+        ``kind`` ``sum`` or ``prod``) and bind ``name`` on every path; ``uses`` gives, per path, the bindings
+        ``direct`` read when they were read before the statement rebound any of them (``_displayed``)."""
         record.targets.add(name.rsplit(".", 1)[-1])
-        sources = [Binding(direct, path.uses(direct), value) for path, value in zip(paths, values)]
+        sources = [Binding(direct, uses[number] if uses is not None else path.uses(direct), value)
+                   for number, (path, value) in enumerate(zip(paths, values))]
         if step is not None:
             sources += [Binding(step, path.uses(step), value) for path, value in zip(paths, steps)]
         # over the loop the accumulator gathers the sum (or product) of its term, whatever it started from
@@ -593,16 +621,18 @@ class _Builder:
     # -- helpers ------------------------------------------------------------------------------------------------
     def _submodules(self, key: str, owner: str, init: cst.FunctionDef) -> None:
         """Record the library modules ``init`` assigns to attributes of ``self`` (``self.act = nn.GELU()``) whose
-        class the operations table knows; an attribute assigned two different ones (a flag choosing ReLU or
-        Identity) is left out."""
+        class the operations table knows, and the class each is built from (``built``), a construction moved or
+        cast read as the module itself (``_constructed``); an attribute assigned two different ones (a flag choosing
+        ReLU or Identity) is left out."""
         seen: dict[str, list] = {}
         built: dict[str, set[str]] = {}
         for assign in _assignments(init):
             for target in assign.targets:
                 name = dotted_name(target.target)
                 if name and name.startswith("self.") and name.count(".") == 1:
-                    seen.setdefault(name[5:], []).append(self._module_steps(assign.value, name[5:], key, owner))
-                    for called, cls in _built_classes(assign.value, name[5:]):
+                    value = self._constructed(assign.value)
+                    seen.setdefault(name[5:], []).append(self._module_steps(value, name[5:], key, owner))
+                    for called, cls in _built_classes(value, name[5:]):
                         built.setdefault(called, set()).add(cls)
         for attribute, found in seen.items():
             if len(found) == 1 and found[0] is not None:
@@ -610,14 +640,24 @@ class _Builder:
         self.built[(key, owner)] = {called: next(iter(classes)) for called, classes in built.items()
                                     if len(classes) == 1}
 
+    def _constructed(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """The module construction ``value`` moves or casts (``Policy(d).to(device)``, ``nn.GRU(d, h).cuda()``: a
+        method the operations table reads as the identity, which returns the module itself), else ``value``."""
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and isinstance(value.func.value, cst.Call) \
+                and getattr(self.operations.operations.get(value.func.attr.value), "identity", False):
+            value = value.func.value
+        return value
+
     def _constants(self, key: str, owner: str, init: cst.FunctionDef) -> None:
         """Record the constants ``init`` sets (``self.scale = head_dim ** -0.5``, ``self.sqrt_d =
         math.sqrt(config.d_model)``, or a buffer holding a table computed there:
         ``self.register_buffer("sqrt_alphas_cumprod", torch.sqrt(alphas_cumprod))``): an attribute assigned once in
         the class, by a statement of ``__init__``'s own body (not a branch), to arithmetic of names and numbers (no
         call the table does not read, no opaque code), and written nowhere else in the repository
-        (``_overwritten_attributes``). The class's other methods read the attribute as written or as that value
-        (``_env_of``)."""
+        (``_overwritten_attributes``). A learned parameter (``nn.Parameter(torch.ones(d))``: ``_learned``) is no
+        constant: training changes its initial value. The class's other methods read the attribute as written or as
+        that value (``_env_of``)."""
         assigned: dict[str, int] = {}
         for (other_key, qualname), method in self.functions.items():
             if other_key == key and qualname.rsplit(".", 1)[0] == owner:
@@ -646,7 +686,7 @@ class _Builder:
                     continue
                 if not target or not target.startswith("self.") or target.count(".") != 1 \
                         or assigned.get(target, 0) + (buffer is not None) != 1 \
-                        or self.overwritten(owner.rsplit(".", 1)[-1], target[5:]):
+                        or self.overwritten(owner.rsplit(".", 1)[-1], target[5:]) or self._learned(written):
                     continue
                 try:
                     value = Translator(self.operations).translate(written)
@@ -661,6 +701,12 @@ class _Builder:
                     found[target] = value
         if found:
             self.constants[(key, owner)] = found
+
+    def _learned(self, value: cst.CSTNode) -> bool:
+        """Whether ``value`` declares a learned parameter (calls an operation the table marks ``learned``:
+        ``nn.Parameter(torch.full((d,), s))``): it holds its initial value only until training changes it."""
+        return any(getattr(self.operations.operations.get(name), "learned", False)
+                   for name in _call_names(value, skip_bodies=False))
 
     def _env_of(self, key: str, qualname: str, node: cst.FunctionDef) -> dict:
         """The starting substitutions of a method's body: each constant of its class (``_constants``) as the choice
@@ -904,7 +950,8 @@ class _Builder:
         kept aside; with ``part``, each ``return`` of a tuple read as its value at that position."""
         node = self.functions[found]
         self.in_progress.add(found)
-        record = FunctionRecord(found[1], node.name.value, "", 0, None)
+        record = FunctionRecord(found[1], node.name.value, "", 0, None,
+                                built=self.built.get((found[0], found[1].rsplit(".", 1)[0]), {}))
         if part is not None:
             self.part_of[id(record)] = part
         outer, self.inlined = self.inlined, []  # the statement that called it goes on after it
@@ -1214,6 +1261,52 @@ def _named_result(name: str, part: sympy.Basic | None) -> sympy.Basic | None:
     return sympy.Function(CHOICE)(sympy.Symbol(name), *values)
 
 
+def _displayed(target, value, state: "_State",
+               paths: list["_Path"]) -> list[tuple[str, sympy.Basic, list, list]] | None:
+    """``q, k = self.w_q(x), self.w_k(x)``: for a tuple target bound from a tuple display of as many elements, each
+    plain name (``_`` left out) with its element's form as written, its substituted form along each path and the
+    bindings it reads on each path, all read before any name is bound, as Python evaluates the right side first
+    (``a, b = b, a`` binds ``a`` to the old ``b``); a nested or other target element binds nothing. ``None`` for any
+    other assignment, and when an element is starred (which part a name holds depends on lengths)."""
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))) \
+            or len(target.elements) != len(value.elements) \
+            or any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        return None
+    found = []
+    for element, part in zip(target.elements, value.elements):
+        name = dotted_name(element.value)
+        if name is None or name == "_":
+            continue
+        direct = state.plain.translate(part.value)
+        found.append((name, direct, [state.translate(part.value, path) for path in paths],
+                      [path.uses(direct) for path in paths]))
+    return found
+
+
+def _target_names(target, position: tuple[int, ...] = (),
+                  shape: tuple[int, ...] = ()) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]] | None:
+    """Each plain name of a tuple target with its positions (outer first) and the target's length at each of those
+    levels (``out, (h, c)``: ``out`` at ``(0,)`` of ``(2,)``, ``h`` at ``(1, 0)`` of ``(2, 2)``); ``_`` (a part
+    thrown away) and other targets (``x[i]``) left out. ``None`` when an element is starred (``a, *rest``: which
+    part each name holds depends on the length)."""
+    elements = target.elements
+    if any(isinstance(e, cst.StarredElement) for e in elements):
+        return None
+    found = []
+    for index, element in enumerate(elements):
+        where, lengths = (*position, index), (*shape, len(elements))
+        if isinstance(element.value, (cst.Tuple, cst.List)):
+            inner = _target_names(element.value, where, lengths)
+            if inner is None:
+                return None
+            found.extend(inner)
+            continue
+        name = dotted_name(element.value)
+        if name is not None and name != "_":
+            found.append((name, where, lengths))
+    return found
+
+
 class _Returns(Visitor):
     def __init__(self) -> None:
         self.found: list[cst.BaseExpression | None] = []
@@ -1377,12 +1470,11 @@ def _accumulated_term(direct: sympy.Basic, name: str) -> tuple[sympy.Basic | Non
     return (None, "") if rest.has(symbol) else (rest, kind)
 
 
-_SPLITS = frozenset({"split", "chunk", "tensor_split", "array_split"})
-
-
-def _split_whole(form: sympy.Basic) -> sympy.Basic | None:
-    """The tensor a translated ``split(x, n)`` / ``chunk(x, n)`` cuts into segments, or None."""
-    if isinstance(form, AppliedUndef) and form.func.__name__ in _SPLITS and form.args:
+def _split_whole(form: sympy.Basic, operations: Operations) -> sympy.Basic | None:
+    """The tensor a translated ``split(x, n)`` / ``chunk(x, n)`` cuts into segments (a call whose ``outputs`` are
+    parts alike, ``parts: indexed``), or None."""
+    entry = operations.outputs.get(form.func.__name__) if isinstance(form, AppliedUndef) else None
+    if entry is not None and not entry.parts and form.args:
         return form.args[0]
     return None
 
@@ -1405,13 +1497,18 @@ def _names_in(target) -> list[str]:
 
 
 def _collect_callees(node, record: FunctionRecord, skip_bodies: bool) -> None:
-    """Add to ``record.callees`` the last name component of every call in ``node``, not inside nested function or
-    class definitions, nor (``skip_bodies``) inside indented blocks, whose statements are visited on their own. A
-    walk over the node's fields (``child_nodes``) that leaves out tokens (``token_classes``), which hold no call:
-    several times cheaper than a libcst visitor, and the callees are a set, so the order of the walk does not
-    matter. Node classes are compared exactly: libcst's are never subclassed, and ``isinstance`` on them goes
-    through ``ABCMeta``."""
+    """Add to ``record.callees`` the names ``node`` calls (``_call_names``)."""
+    record.callees.update(_call_names(node, skip_bodies))
+
+
+def _call_names(node, skip_bodies: bool) -> set[str]:
+    """The last name component of every call in ``node``, not inside nested function or class definitions, nor
+    (``skip_bodies``) inside indented blocks, whose statements are visited on their own. A walk over the node's
+    fields (``child_nodes``) that leaves out tokens (``token_classes``), which hold no call: several times cheaper
+    than a libcst visitor, and the names are a set, so the order of the walk does not matter. Node classes are
+    compared exactly: libcst's are never subclassed, and ``isinstance`` on them goes through ``ABCMeta``."""
     tokens = token_classes()
+    found: set[str] = set()
     stack = [node]
     while stack:
         current = stack.pop()
@@ -1421,10 +1518,11 @@ def _collect_callees(node, record: FunctionRecord, skip_bodies: bool) -> None:
             if name is None and type(current.func) is cst.Attribute:
                 name = current.func.attr.value
             if name is not None:
-                record.callees.add(name.rsplit(".", 1)[-1])
+                found.add(name.rsplit(".", 1)[-1])
         elif kind is cst.FunctionDef or kind is cst.ClassDef or (skip_bodies and kind is cst.IndentedBlock):
             continue
         stack.extend(child for child in child_nodes(current) if type(child) not in tokens)
+    return found
 
 
 def _docstring(node: cst.FunctionDef) -> str:

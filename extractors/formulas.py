@@ -84,7 +84,10 @@ class Operation:
     operation only moves axes of a batch of matrices and leaves the first operand's values as they are; ``joins``
     marks a concatenation (``Translator._join``): the function ``concat`` of its parts, or the values of the one
     collection it joins; ``defaults`` maps an operand letter to what the library uses when the call leaves that
-    operand out (``scaled_dot_product_attention``'s scale, 1/sqrt of the head width), read in formula syntax."""
+    operand out (``scaled_dot_product_attention``'s scale, 1/sqrt of the head width), read in formula syntax over
+    the other operands' letters (a pooling's stride, ``b``: its window); ``learned`` marks the declaration of a
+    learned parameter (``nn.Parameter(t)``), which holds ``t`` where it is built and is never a constant of its
+    module (``extractors.expressions``)."""
 
     name: str
     operands: int | None = 1
@@ -94,6 +97,21 @@ class Operation:
     layout: frozenset[tuple[int, ...]] = frozenset()
     joins: bool = False
     defaults: dict[str, sympy.Basic] = field(default_factory=dict)
+    learned: bool = False
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The outputs of a call returning several (an ``outputs`` or ``module_outputs`` entry of the table): ``parts``
+    their names in order, a nested tuple for a part that is itself a tuple (``nn.LSTM``'s ``(h_n, c_n)``), empty
+    for a call cutting its input into any number of parts alike (``torch.chunk``), part ``i`` read as the call's
+    element ``i``; ``operands`` how many leading operands the parts keep (``None``: all); ``value`` the positions
+    (outer first) of the part that reads as the call itself on those operands (``topk``'s values, ``nn.GRU``'s
+    final hidden state)."""
+
+    parts: tuple
+    operands: int | None
+    value: tuple[int, ...] = (0,)
 
 
 @dataclass(frozen=True)
@@ -105,7 +123,8 @@ class Operations:
     that leave values alone when a formula is read (``dropout``: ``self.attn_drop(x)`` reads as ``x``), and the
     library module classes that apply one operation (``nn.GELU`` -> ``gelu``; ``None``: the identity), and the
     method names that declare a learned parameter named by their first argument (Flax's ``self.param``), the
-    calls returning several outputs (``topk`` -> values, indices), each with the operands its values keep, and the
+    calls returning several outputs (``topk`` -> values, indices) and the library module classes whose call does
+    (``nn.GRU`` -> output, h_n), each with the operands its parts keep (``Outputs``), and the
     keyword settings that make a call compute another operation (``topk(x, k, largest=False)`` -> ``bottomk``), and
     the module classes whose call is a row lookup of their table (``nn.Embedding``), the calls that list indices
     (``arange``), and the parameter letters that name a learned network (``eps_theta``)."""
@@ -119,7 +138,7 @@ class Operations:
     identity_modules: frozenset[str] = frozenset()
     module_classes: dict[str, str | None] = field(default_factory=dict)
     parameters: frozenset[str] = frozenset()
-    outputs: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    outputs: dict[str, Outputs] = field(default_factory=dict)
     # call name -> ((keyword, literal value, the operation the call then computes), ...): ``selections``
     selections: dict[str, tuple[tuple[str, object, str], ...]] = field(default_factory=dict)
     # library module classes whose call reads rows of their own table (``nn.Embedding``: ``self.emb(idx)`` is
@@ -130,6 +149,8 @@ class Operations:
     # the parameter letters that make a function name a learned network (``eps_theta``, ``f_phi``):
     # ``network_parameters``
     network_parameters: frozenset[str] = frozenset()
+    # library module classes whose call returns several outputs, by class (``nn.GRU``: ``module_outputs``)
+    module_outputs: dict[str, Outputs] = field(default_factory=dict)
 
 
 def parse_formula(text: str, operations: Operations | None = None) -> sympy.Basic:
@@ -327,8 +348,8 @@ class Translator:
                 and _along_dim(node.value):
             # torch.max(x, dim=1)[0]: the values of a call returning (values, indices) along a dimension, as
             # unpacking reads them (NumPy's max(axis=1) returns the values alone: its [0] is an element)
-            parts = self.operations.outputs.get(base.func.__name__, ((), 0))[0] if self.operations else ()
-            part = output_part(base, int(indices[0]), len(parts), self.operations) if parts else None
+            entry = self.operations.outputs.get(base.func.__name__) if self.operations else None
+            part = output_part(base, (0,), (len(entry.parts),), self.operations) if entry and entry.parts else None
             if part is not None:
                 return part
         return sympy.Function("getitem")(base, *indices)
@@ -429,7 +450,7 @@ class Translator:
             while len(operands) <= position:
                 operands.append(MISSING_OPERAND)
             if operands[position] == MISSING_OPERAND:
-                operands[position] = default
+                operands[position] = _apply(default, operands)  # a default may be another operand (a stride)
         if operation.form is None:
             return self._uninterpreted(name, operands)
         return _apply(_reduced(operation.form, node), operands)
@@ -755,20 +776,36 @@ def _along_dim(node: cst.BaseExpression) -> bool:
         and isinstance(second, cst.Integer)
 
 
-def output_part(call: sympy.Basic, position: int, count: int, operations: Operations | None) -> sympy.Basic | None:
-    """Part ``position`` of ``count`` unpacked from the translated library ``call`` whose outputs the operations
-    table lists (``outputs``: ``topk`` gives values and indices): the values as the call on the operands the table
-    keeps (``torch.max(x, 1)`` -> ``max(x)``, the reduction along the axis), another part as the function
-    ``<call>_<part>`` of them (``topk_indices(p, k)``); ``None`` when the call is no such operation (the
-    repository's own helper, an opaque symbol) or the target's length differs from the outputs'."""
-    if operations is None or not isinstance(call, AppliedUndef):
+def output_part(call: sympy.Basic, position: tuple[int, ...], shape: tuple[int, ...], operations: Operations | None,
+                module: str | None = None) -> sympy.Basic | None:
+    """The part at ``position`` (outer first: ``(1, 0)`` for ``h`` in ``out, (h, c) = ...``) unpacked from the
+    translated library ``call`` into a target of ``shape`` (its length at each of those levels), when the
+    operations table lists the call's outputs: under its name (``outputs``: ``topk`` gives values and indices), or
+    under ``module``, the library module class whose instance the call calls (``module_outputs``: ``nn.GRU``). The
+    entry's ``value`` part reads as the call on the operands the entry keeps (``torch.max(x, 1)`` -> ``max(x)``,
+    the reduction along the axis; ``self.gru(x, h0)`` -> ``gru(x, h0)``, the final hidden state), another part as
+    the function ``<call>_<part>`` of them (``topk_indices(p, k)``), and a part of a call cutting its input into
+    parts alike (``torch.chunk(x, 2)``) as the call's element at that position (``getitem(chunk(x, 2), 1)``, as
+    ``torch.chunk(x, 2)[1]`` reads): each part distinct from the others and from the input. ``None`` when the call is
+    no such operation (the repository's own helper, an opaque symbol), when the target's shape differs from the
+    outputs', or when the position holds a tuple of parts (LSTM's ``(h_n, c_n)`` bound to one name)."""
+    if operations is None or not isinstance(call, AppliedUndef) or not position or len(position) != len(shape):
         return None
     name = call.func.__name__
-    parts, kept = operations.outputs.get(name, ((), 0))
-    if len(parts) != count or len(call.args) < kept:
+    entry = operations.module_outputs.get(module) if module is not None else operations.outputs.get(name)
+    if entry is None or len(call.args) < (entry.operands or 0):
         return None
-    operands = call.args[:kept]
-    return sympy.Function(name)(*operands) if position == 0 else sympy.Function(f"{name}_{parts[position]}")(*operands)
+    operands = call.args if entry.operands is None else call.args[:entry.operands]
+    if not entry.parts:
+        return sympy.Function("getitem")(sympy.Function(name)(*operands), position[0]) if len(position) == 1 else None
+    part: tuple | str = entry.parts
+    for index, count in zip(position, shape):
+        if not isinstance(part, tuple) or len(part) != count:
+            return None
+        part = part[index]
+    if isinstance(part, tuple):
+        return None
+    return sympy.Function(name)(*operands) if position == entry.value else sympy.Function(f"{name}_{part}")(*operands)
 
 
 def contracts_as_chain(subscripts: str) -> bool:

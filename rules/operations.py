@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from extractors.formulas import Operation, Operations, parse_formula
+from extractors.formulas import Operation, Operations, Outputs, parse_formula
 
 if TYPE_CHECKING:
     import sympy
@@ -126,7 +126,7 @@ def parse_named_losses(data: dict) -> tuple[tuple[frozenset[str], sympy.Basic], 
 def parse_table(data: dict) -> Operations:
     """Build ``Operations`` from the YAML mapping (``operations``, ``einsum``, ``attributes``, ``modules``,
     ``activations``, ``placeholders``, ``identity_modules``, ``module_classes``, ``parameters``, ``outputs``,
-    ``selections``, ``lookup_modules``, ``index_ranges``, ``network_parameters``).
+    ``selections``, ``lookup_modules``, ``index_ranges``, ``network_parameters``, ``module_outputs``).
 
     Raises ``ValueError`` naming the entry that is malformed.
     """
@@ -149,7 +149,8 @@ def parse_table(data: dict) -> Operations:
                                      form, bool(entry.get("identity", False)),
                                      frozenset(tuple(int(d) for d in dims) for dims in layout),
                                      bool(entry.get("joins", False)),
-                                     {letter: parse_formula(text) for letter, text in defaults.items()})
+                                     {letter: parse_formula(text) for letter, text in defaults.items()},
+                                     bool(entry.get("learned", False)))
     einsum = {key.replace(" ", ""): parse_formula(form) for key, form in (data.get("einsum") or {}).items()}
     attributes = {key: parse_formula(form) for key, form in (data.get("attributes") or {}).items()}
     return Operations(operations, einsum, attributes, frozenset(data.get("modules") or ()),
@@ -157,7 +158,7 @@ def parse_table(data: dict) -> Operations:
                       frozenset(data.get("identity_modules") or ()), _module_classes(data),
                       frozenset(data.get("parameters") or ()), _outputs(data), _selections(data),
                       frozenset(data.get("lookup_modules") or ()), frozenset(data.get("index_ranges") or ()),
-                      frozenset(data.get("network_parameters") or ()))
+                      frozenset(data.get("network_parameters") or ()), _outputs(data, "module_outputs"))
 
 
 def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:
@@ -178,17 +179,49 @@ def _selections(data: dict) -> dict[str, tuple[tuple[str, object, str], ...]]:
     return found
 
 
-def _outputs(data: dict) -> dict[str, tuple[tuple[str, ...], int]]:
-    """The ``outputs`` entries: call name -> (its parts' names, the operands its values keep). Raises
-    ``ValueError`` naming a malformed entry."""
+def _outputs(data: dict, section: str = "outputs") -> dict[str, Outputs]:
+    """The entries of an outputs ``section`` (``outputs``: by call name; ``module_outputs``: by module class):
+    name -> ``Outputs``. ``parts`` lists two or more names, a nested list for a part that is itself a tuple, or
+    says ``indexed`` (any number of parts alike); ``operands`` is a number or ``all``; ``value`` names the part
+    that reads as the call itself (the first by default). Raises ``ValueError`` naming a malformed entry."""
     found = {}
-    for name, entry in (data.get("outputs") or {}).items():
+    for name, entry in (data.get(section) or {}).items():
         parts, kept = entry.get("parts") if isinstance(entry, dict) else None, \
             entry.get("operands") if isinstance(entry, dict) else None
-        if not isinstance(parts, list) or len(parts) < 2 or not isinstance(kept, int):
-            raise ValueError(f"outputs.{name}: expected parts (two or more names) and operands (a number)")
-        found[name] = (tuple(str(p) for p in parts), kept)
+        read = () if parts == "indexed" else _part_names(parts)
+        if read is None or not isinstance(kept, int) and kept != "all":
+            raise ValueError(f"{section}.{name}: expected parts (two or more names, or indexed) and operands (a "
+                             "number or all)")
+        value = _position(read, entry.get("value")) if read else (0,)
+        if value is None:
+            raise ValueError(f"{section}.{name}.value: expected the name of one of its parts")
+        found[name] = Outputs(read, None if kept == "all" else kept, value)
     return found
+
+
+def _part_names(parts: object) -> tuple | None:
+    """``parts`` of an outputs entry as a nested tuple of names, or ``None`` unless it is a list of two or more
+    names or such lists."""
+    if not isinstance(parts, list) or len(parts) < 2:
+        return None
+    read = tuple(_part_names(p) if isinstance(p, list) else str(p) if isinstance(p, str) else None for p in parts)
+    return None if any(p is None for p in read) else read
+
+
+def _position(parts: tuple, name: object) -> tuple[int, ...] | None:
+    """The positions (outer first) of the part named ``name`` in the nested ``parts``; the first part's for
+    ``None``; ``None`` when no part has that name."""
+    if name is None:
+        return (0,)
+    if not isinstance(name, str):
+        return None
+    for index, part in enumerate(parts):
+        if part == name:
+            return (index,)
+        inner = _position(part, name) if isinstance(part, tuple) else None
+        if inner is not None:
+            return (index, *inner)
+    return None
 
 
 def _module_classes(data: dict) -> dict[str, str | None]:

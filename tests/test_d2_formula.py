@@ -407,6 +407,74 @@ def test_a_keyword_setting_selects_another_operation(written: str, read: str) ->
     assert Translator(operations.load()).translate(cst.parse_expression(written)) == formula(read)
 
 
+@pytest.mark.parametrize("written, read", [
+    # a pooling's window and stride, by position or keyword, the stride the window when left out
+    ("F.avg_pool2d(y, kernel_size=8)", "avg_pool2d(y, 8, 8)"),
+    ("F.avg_pool2d(y, 8)", "avg_pool2d(y, 8, 8)"),
+    ("F.avg_pool2d(y, kernel_size=8, stride=None)", "avg_pool2d(y, 8, 8)"),
+    ("F.avg_pool2d(y, 3, stride=1)", "avg_pool2d(y, 3, 1)"),
+    ("F.max_pool1d(y, 2, 2)", "max_pool1d(y, 2, 2)"),
+    ("F.adaptive_avg_pool2d(y, output_size=1)", "adaptive_avg_pool2d(y, 1)"),
+    ("torch.full((d,), s)", "s"),
+    ("np.full(shape, fill_value=s)", "s"),
+    ("torch.full_like(x, v)", "v"),
+    ("nn.Parameter(torch.ones(d) * s)", "s"),
+    ("x.detach().cpu().numpy()", "x"),
+    ("torch.chunk(x, 2, 1)", "chunk(x, 2)"),  # the dim dropped, by position as by keyword
+    ("x.chunk(2, dim=-1)[1]", "getitem(chunk(x, 2), 1)"),
+])
+def test_keyword_operands_fill_values_and_identities_read_as_the_library_documents(written: str, read: str) -> None:
+    assert Translator(operations.load()).translate(cst.parse_expression(written)) == formula(read)
+
+
+def test_pooling_by_another_window_or_stride_differs() -> None:
+    assert code("F.avg_pool2d(y, kernel_size=8)") != code("F.avg_pool2d(y, kernel_size=4)")
+    assert code("F.avg_pool2d(y, 8)") != code("F.avg_pool2d(y, 8, stride=1)")
+
+
+def _unpacked_forms(tmp_path: Path, source: str) -> dict[str, sympy.Basic]:
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    return {f"{r.qualname}:{c.target}": c.expression for r in d2_formula.candidates(index) for c in r.expressions}
+
+
+def test_a_tuple_display_binds_each_name_from_the_values_before_the_statement(tmp_path: Path) -> None:
+    # Python evaluates the right side first: the swap binds a to the old b and b to the old a
+    found = _unpacked_forms(tmp_path, "def f(x, y):\n    a, b = x * 2, y + 1\n    a, b = b, a\n    return a - b\n")
+    assert found["f:return"] == formula("y + 1 - 2 * x")
+
+
+def test_the_parts_of_a_chunk_are_distinct_from_each_other_and_from_the_whole(tmp_path: Path) -> None:
+    source = ("import torch\n\n\ndef gated(h):\n    v, g = h.chunk(2, dim=-1)\n    return v * torch.sigmoid(g)\n\n\n"
+              "def f(p, q):\n    return gated(p) - gated(q)\n")
+    found = _unpacked_forms(tmp_path, source)
+    first, second = found["gated:v"], found["gated:g"]
+    assert first != second and sympy.Symbol("h") not in (first, second)
+    assert found["f:return"] != 0  # the helper's parts follow its argument: gated(p) is no gated(q)
+
+
+def test_a_recurrent_module_unpacks_to_its_final_state_by_the_class_built(tmp_path: Path) -> None:
+    source = ("import torch.nn as nn\n\n\nclass Encoder(nn.Module):\n    def __init__(self, d):\n"
+              "        self.gru = nn.GRU(d, d).to('cpu')\n        self.lstm = nn.LSTM(d, d)\n"
+              "        self.rnn = nn.Linear(d, d)\n\n"
+              "    def forward(self, x, h0):\n        out, h = self.gru(x, h0)\n        o, (h_n, c_n) = self.lstm(x)\n"
+              "        _, hidden = self.lstm(x)\n        _, r = self.rnn(x)\n        return h\n")
+    found = _unpacked_forms(tmp_path, source)
+    assert found["Encoder.forward:h"] == formula("gru(x, h0)") and found["Encoder.forward:out"] == formula(
+        "gru_output(x, h0)")
+    assert (found["Encoder.forward:h_n"], found["Encoder.forward:c_n"]) == (formula("lstm(x)"), formula("lstm_c_n(x)"))
+    # (h_n, c_n) bound to one name, and a layer named like a recurrent module but built otherwise: nothing bound
+    assert "Encoder.forward:hidden" not in found and "Encoder.forward:r" not in found
+
+
+def test_an_outputs_entry_without_parts_or_with_an_unknown_value_is_refused() -> None:
+    with pytest.raises(ValueError, match="outputs.topk: expected parts"):
+        operations.parse_table({"outputs": {"topk": {"parts": ["values"], "operands": 2}}})
+    with pytest.raises(ValueError, match="module_outputs.GRU: expected parts"):
+        operations.parse_table({"module_outputs": {"GRU": {"parts": ["output", "h_n"], "operands": "some"}}})
+    with pytest.raises(ValueError, match="module_outputs.GRU.value: expected the name of one of its parts"):
+        operations.parse_table({"module_outputs": {"GRU": {"parts": ["output", "h_n"], "operands": 1, "value": "c"}}})
+
+
 @pytest.mark.parametrize(("written", "read"), [
     # left out, the scale is 1/sqrt of the head width and the mask none; passed as None, the same
     ("F.scaled_dot_product_attention(q, k, v)", "softmax(q @ transpose(k) / sqrt(head_dim)) @ v"),
