@@ -3,7 +3,9 @@
 Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
 graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
-call, so recursion and repeated calls end), loops noted; a method called on an object of unknown type
+call, so recursion and repeated calls end), loops noted; a call of a placeholder method that repository subclasses
+override (a template method's ``self._train_epoch()`` of an abstract ``_train_epoch``) runs the overrides instead, one
+or several as the arms of one choice (``_dispatched``); a method called on an object of unknown type
 (``self.model.update_history(h, x)`` in a trainer handed its model) is expanded too when one repository class alone
 defines it and shares a word of its name with the receiver's (``_only_method``), a guess, so that a site it reaches
 maps a step weakly at most. A call site maps to a step
@@ -65,8 +67,8 @@ maps a step weakly at most. A call site maps to a step
 - **strongly**, after all, a weakly mapped step lying between two strongly mapped steps in the claimed order, at
   the one site data flow puts on the path between them (``_confirm_by_flow``, ``rules/d4_flow.py``: ``merged =
   attended.reshape(...)`` fed by the attention and feeding ``self.o_proj(merged)``, not the ``view`` of the
-  projections before the attention; or a site run after the previous step's that meets it in feeding the next:
-  ``_joins``), one path for each stretch of such steps.
+  projections before the attention; or a site run after the previous step's that meets it in feeding the next, not
+  in another arm of one ``if``/``try`` or of one call: ``_joins``), one path for each stretch of such steps.
 - **never** at a site running only under an ``if`` whose test selects a sibling of the labelled variant the step
   names (``if cfg.position == GatingPosition.G4_QUERY:`` for "G1 sigmoid gate"; ``_keep_own_variant``): a step only
   such sites run is at the calls of the same function where no sibling is tested, else uncertain.
@@ -161,6 +163,7 @@ from extractors.callgraph.model import (CALL, CELL, CHOICE_KEYS, DEAD, EXTERNAL,
                                         CallGraph, CallSite, Mention)
 from extractors.facts import RepositoryIndex
 from extractors.stubs.findings import WHOLE_FUNCTION_CODES
+from extractors.stubs.parse import NOT_IMPLEMENTED
 from extractors.trees import visit
 from extractors.values import dotted_name
 from extractors.visitor import Visitor
@@ -381,11 +384,12 @@ def hooks_run(graph: CallGraph) -> list[str]:
 
 def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event]:
     """The call sites ``entry`` runs, in execution order: statement order within a body, each resolved call
-    expanded depth first at its first occurrence. At most ``limit`` events."""
+    expanded depth first at its first occurrence, a placeholder method's call running its overrides
+    (``_dispatched``). At most ``limit`` events."""
     events: list[Event] = []
     expanded = {entry}
     stack: list[tuple[Iterator[CallSite], bool, tuple[CallSite, ...]]] = [
-        (iter(graph.callees_in_order(entry)), False, ())]
+        (_dispatched(graph, entry), False, ())]
     while stack and len(events) < limit:
         sites, in_loop, above = stack[-1]
         site = next(sites, None)
@@ -398,8 +402,80 @@ def trace(graph: CallGraph, entry: str, limit: int = _TRACE_LIMIT) -> list[Event
         for target in _bodies(graph, site):
             if target not in expanded:
                 expanded.add(target)
-                stack.append((iter(graph.callees_in_order(target)), looped, path))
+                stack.append((_dispatched(graph, target), looped, path))
     return events
+
+
+# the key of the arms of a call dispatched to several overrides (``_dispatched``): below a loop's turns (``-line``),
+# above the choices among classes (``CHOICE_KEYS``); two such calls on one line share it, which only makes their
+# arms exclusive (no order), never orders them
+_DISPATCH_KEYS = 1 << 30
+_ABSTRACT, _EMPTY = "abstract", "empty"
+_ABSTRACT_DECORATORS = word_list("abstract_decorators")
+
+
+def _dispatched(graph: CallGraph, node: str) -> Iterator[CallSite]:
+    """The call sites of ``node`` in evaluation order (``CallGraph.callees_in_order``), each call of a placeholder
+    method that repository subclasses override (``_overrides_run``) replaced by a call of the override, or, with
+    several overrides, by one call of each as the arms of one choice (the object is of one class): a template
+    method's ``self._train_epoch()`` runs the subclass's ``_train_epoch``, not the base's ``raise
+    NotImplementedError``."""
+    for site in graph.callees_in_order(node):
+        overrides = _overrides_run(graph, site)
+        if len(overrides) == 1:
+            yield replace(site, callee=overrides[0], target=overrides[0])
+            continue
+        for number, override in enumerate(overrides):
+            yield replace(site, callee=override, target=override,
+                          branch=(*site.branch, (-(_DISPATCH_KEYS + site.line), number)))
+        if not overrides:
+            yield site
+
+
+def _overrides_run(graph: CallGraph, site: CallSite) -> list[str]:
+    """The repository overrides a call of a method runs in place of the method (sorted), or none: the method is a
+    placeholder (``_placeholder``) and the call graph links the call to subclass methods of that name (``self.m()``,
+    or ``x.m()`` of a parameter annotated as the class: ``extractors.callgraph.resolve``), placeholders themselves
+    left out. An abstract method (``@abstractmethod``, ``raise NotImplementedError``) never runs its own body, so
+    its overrides run; an empty one (``pass``, ``...``, a docstring) is a default that runs when its own class is
+    built (a no-op hook), so only when nothing builds that class."""
+    g = graph.graph
+    info = graph.functions.get(site.callee or "") if site.kind == CALL else None
+    if info is None or info.class_name is None or site.scope not in g:
+        return []
+    kind = _placeholder(info.node)
+    if kind is None or kind == _EMPTY and info.class_name in g and any(
+            g.edges[p, info.class_name]["kind"] == INSTANTIATE for p in g.predecessors(info.class_name)):
+        return []
+    return sorted(t for t in g.successors(site.scope) if t != site.callee and t in graph.functions
+                  and graph.functions[t].name == info.name and g.edges[site.scope, t]["kind"] == CALL
+                  and site.line in g.edges[site.scope, t]["lines"] and _placeholder(graph.functions[t].node) is None)
+
+
+def _placeholder(node: cst.FunctionDef) -> str | None:
+    """``_ABSTRACT`` for an abstract method: decorated ``@abstractmethod`` or kin (``extractors/words.yaml``,
+    ``abstract_decorators``), or whose body, docstrings aside, only raises ``NotImplementedError`` (``not_implemented``);
+    ``_EMPTY`` for a body of only ``pass``, ``...`` and docstrings; else ``None``. The bodies the stub finder calls
+    STB001 and STB002 (``extractors.stubs``), read here for methods it leaves out as interfaces (overridden ones)."""
+    if any((dotted_name(d.decorator) or "").rsplit(".", 1)[-1] in _ABSTRACT_DECORATORS for d in node.decorators):
+        return _ABSTRACT
+    small: list[cst.BaseSmallStatement] = []
+    for line in node.body.body:
+        if isinstance(line, cst.SimpleStatementLine):
+            small.extend(line.body)
+        elif isinstance(line, cst.BaseSmallStatement):
+            small.append(line)  # def m(self): ... on one line
+        else:
+            return None  # a compound statement: code of its own
+    kept = [s for s in small if not (isinstance(s, cst.Expr)
+                                     and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)))]
+    if kept and all(isinstance(s, cst.Raise) and s.exc is not None and (dotted_name(
+            s.exc.func if isinstance(s.exc, cst.Call) else s.exc) or "").rsplit(".", 1)[-1] in NOT_IMPLEMENTED
+                    for s in kept):
+        return _ABSTRACT
+    if all(isinstance(s, cst.Pass) or isinstance(s, cst.Expr) and isinstance(s.value, cst.Ellipsis) for s in kept):
+        return _EMPTY
+    return None
 
 
 NESTED, EXCLUSIVE, SEQUENTIAL = "nested", "exclusive", "sequential"
@@ -417,11 +493,15 @@ def relation(first: Event, second: Event) -> str:
     for a, b in zip(first.path, second.path):
         if a is b:
             continue
-        arms_a, arms_b = dict(a.branch), dict(b.branch)
-        if any(statement in arms_b and arms_b[statement] != arm for statement, arm in arms_a.items()):
-            return EXCLUSIVE
-        return SEQUENTIAL
+        return EXCLUSIVE if _other_arms(a, b) else SEQUENTIAL
     return NESTED
+
+
+def _other_arms(a: CallSite, b: CallSite) -> bool:
+    """Whether two call sites of one scope lie in different arms of one ``if``/``try`` or of one call run as several
+    (a loop's turns over objects, several classes or overrides: ``CallSite.branch``)."""
+    arms_b = dict(b.branch)
+    return any(statement in arms_b and arms_b[statement] != arm for statement, arm in a.branch)
 
 
 def _bodies(graph: CallGraph, site: CallSite) -> list[str]:
@@ -1048,10 +1128,11 @@ def _unread_settings_only(step: dict, graph: CallGraph) -> bool:
     (a display excepted), or the key of a constant table (``{"sampling_temperature": 0.7}``). A knob nobody reads
     runs nothing: the step is not written under it (issue 16). ``False``
     when there is no such name, or any of them is anything else (a computed value, a parameter default, a setting
-    handed to a call, which may run the step with it)."""
+    handed to a call, which may run the step with it, or an attribute set on another object than the code's own:
+    ``_sets_other_object``)."""
     by_text = graph.mentions_by_text()
     mentions = _step_mentions(step, graph) + [m for _, m in _related_mentions(step, graph)]
-    settings = {m.ref: m.text for m in mentions if _setting(m)}
+    settings = {m.ref: m.text for m in mentions if _setting(m) and not _sets_other_object(m, graph)}
     # a key of a constant table (``CONFIG = {"sampling_temperature": 0.7}``) is a setting too: any other line
     # using its string is a mention of its own, which must then be a setting's binding
     if not settings or any(m.ref not in settings and not (m.kind == "string" and m.context == "key:literal")
@@ -1063,6 +1144,17 @@ def _unread_settings_only(step: dict, graph: CallGraph) -> bool:
                    for text, found in by_text.items()
                    for name in names if text == name or text.endswith("." + name) or text.startswith(name + ".")
                    for m in found if m.kind != "display" and not (m.kind == "string" and m.context == "key:literal"))
+
+
+def _sets_other_object(binding: Mention, graph: CallGraph) -> bool:
+    """Whether a binding mention assigns an attribute of another object than the code's own (``self``, ``cls``):
+    ``param.requires_grad = False``, ``module.weight.data = w`` (the target, a dotted name ending in the bound name
+    on the binding's line, not one the value reads). The assignment changes that object, whose own code (a
+    library's) reads the attribute, so it runs a step (a freeze), not a setting nothing reads."""
+    suffix = "." + binding.text
+    return any(m.kind == "name" and m.ref == binding.ref and m.text.endswith(suffix)
+               and m.text.split(".", 1)[0] not in ("self", "cls") and m.text not in binding.reads
+               for m in graph.mentions.get(binding.scope, ()))
 
 
 def _setting(mention: Mention) -> bool:
@@ -1351,8 +1443,11 @@ def _joins(a: tuple[Event, CallSite], b: tuple[Event, CallSite], after: list[tup
            flows: DataFlows) -> bool:
     """Whether the call ``a`` runs before ``b`` and both feed one call of the step after them (``after``): neither
     result reaches the other, but they meet there, in that order (the value gate's output and the softmax's
-    attention weights, both multiplied into what the heads' reshape joins)."""
-    return a[0].position < b[0].position and any(flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
+    attention weights, both multiplied into what the heads' reshape joins). Not two arms of one ``if``/``try`` or of
+    one call (``_other_arms``: ``method(losses)`` running ``CrcMethod``, then ``HpdMethod``, over a loop's objects):
+    the arms of one call are that one call, and a pass runs one arm of an ``if``, so neither meets the other."""
+    return a[0].position < b[0].position and not _other_arms(a[1], b[1]) and any(
+        flows.feeds(a[1], c[1]) and flows.feeds(b[1], c[1]) for c in after)
 
 
 def _switched_off(results: list[StepResult], steps, graph: CallGraph, events: list[Event]) -> None:
