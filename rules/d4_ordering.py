@@ -114,10 +114,11 @@ its name), as does a step all of whose sites map another step too (one call is c
 steps, rounded to the scale (``sau.vocabulary.share_score``); full marks need every step mapped strongly by sites
 of its own (else at most 0.75). A settled verdict has strong steps only, so the weights change only estimates.
 
-Settled when every step is strongly mapped or certainly dead or absent, no entry-point question remains, every
-required pair is plainly ordered, and either every step runs or none does: a partial score (some steps run, others
-are missing) weighs the missing steps, which is a reader's judgement (the truth set's readers scored each such
-verdict below the fraction found), so it stays an estimate, unless some missing step is decidedly absent
+Settled when every step is strongly mapped by sites of its own (not only by calls another step maps too: one call
+may be either step) or certainly dead or absent, no entry-point question remains, every required pair is plainly
+ordered, and either every step runs or none does: a partial score (some steps run, others are missing) weighs the
+missing steps, which is a reader's judgement (the truth set's readers scored each such verdict below the fraction
+found), so it stays an estimate, unless some missing step is decidedly absent
 (``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding a word of its names
 beyond common calls and generic terms (``_related_name``), or only dead code or a stub beside steps that run, while
 no required pair is violated, mixed or unclear; the found steps that hold (strong, of their own, some site a
@@ -454,9 +455,10 @@ def _overrides_run(graph: CallGraph, site: CallSite) -> list[str]:
 
 def _placeholder(node: cst.FunctionDef) -> str | None:
     """``_ABSTRACT`` for an abstract method: decorated ``@abstractmethod`` or kin (``extractors/words.yaml``,
-    ``abstract_decorators``), or whose body, docstrings aside, only raises ``NotImplementedError`` (``not_implemented``);
-    ``_EMPTY`` for a body of only ``pass``, ``...`` and docstrings; else ``None``. The bodies the stub finder calls
-    STB001 and STB002 (``extractors.stubs``), read here for methods it leaves out as interfaces (overridden ones)."""
+    ``abstract_decorators``), or whose body, strings aside, only raises ``NotImplementedError``
+    (``not_implemented``); ``_EMPTY`` for a body of only ``pass``, ``...`` and strings; else ``None``. The bodies
+    the stub finder calls STB001 and STB002 (``extractors.stubs``), read here for the methods it leaves out as
+    interfaces (overridden ones)."""
     if any((dotted_name(d.decorator) or "").rsplit(".", 1)[-1] in _ABSTRACT_DECORATORS for d in node.decorators):
         return _ABSTRACT
     small: list[cst.BaseSmallStatement] = []
@@ -467,15 +469,23 @@ def _placeholder(node: cst.FunctionDef) -> str | None:
             small.append(line)  # def m(self): ... on one line
         else:
             return None  # a compound statement: code of its own
-    kept = [s for s in small if not (isinstance(s, cst.Expr)
-                                     and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString)))]
-    if kept and all(isinstance(s, cst.Raise) and s.exc is not None and (dotted_name(
-            s.exc.func if isinstance(s.exc, cst.Call) else s.exc) or "").rsplit(".", 1)[-1] in NOT_IMPLEMENTED
-                    for s in kept):
+    kept = [s for s in small if not (isinstance(s, cst.Expr) and isinstance(s.value, _STRINGS))]
+    if kept and all(_raises_not_implemented(s) for s in kept):
         return _ABSTRACT
     if all(isinstance(s, cst.Pass) or isinstance(s, cst.Expr) and isinstance(s.value, cst.Ellipsis) for s in kept):
         return _EMPTY
     return None
+
+
+_STRINGS = (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+
+
+def _raises_not_implemented(statement: cst.BaseSmallStatement) -> bool:
+    """Whether a statement is ``raise NotImplementedError`` or ``raise NotImplementedError(...)``."""
+    if not isinstance(statement, cst.Raise) or statement.exc is None:
+        return False
+    raised = statement.exc.func if isinstance(statement.exc, cst.Call) else statement.exc
+    return (dotted_name(raised) or "").rsplit(".", 1)[-1] in NOT_IMPLEMENTED
 
 
 NESTED, EXCLUSIVE, SEQUENTIAL = "nested", "exclusive", "sequential"
@@ -889,8 +899,10 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     score = share_score(kept, len(steps))
     if not found and any(r.outcome in (DEAD_STEP, STUB_STEP) for r in results):
         score = 0.25  # no step runs, some are written but never run or only stubs: a trace (CONVENTIONS.md)
-    certain_steps = all(r.strength == STRONG and not r.partly_stub if r.outcome == ORDERED
-                        else r.outcome in (DEAD_STEP, ABSENT, STUB_STEP) for r in results)
+    # every step is whole (a step whose sites all map another step too may be either step: the weights change only
+    # estimates) or certainly missing
+    certain_steps = all(whole(i) if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT, STUB_STEP)
+                        for i, r in enumerate(results))
     unclear = [p for p in pairs if p in orders and _unclear(orders[p])]
     # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
     # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
@@ -969,6 +981,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"; {results[j].name!r} runs before {results[i].name!r} where they run closest "
                    f"({order.second.site.ref}, {order.first.site.ref}), but after it at other sites, so the order is "
                    f"not settled")
+    for i in sorted(shared):
+        reason += (f"; every site of {results[i].name!r} maps another step too ({_where(results[i])}), so it counts "
+                   f"half and settles nothing")
     for i, j in scattered:
         reason += (f"; {results[i].name!r} and {results[j].name!r} are ordered at sites ({shown[i].site.ref}, "
                    f"{shown[j].site.ref}) that do not line up with the other steps' in one pass, so the order is not "
