@@ -15,7 +15,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity or it is a policy-gradient surrogate (``_negated``), numbered layers of the
   claim renamed to the code's layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its
-  placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a claimed stack of layers,
+  placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a function of the claim's own
+  renamed to the one the code calls spelled alike once normalised, ``GRU`` for ``self.gru``, ``_spelled_variant``;
+  a claimed stack of layers,
   ``conv_stack``, written out
   as the code's chain of layer calls, ``_stacked_variant``, for an equivalent only), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``, or
@@ -23,7 +25,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
   sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
-  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``),
+  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``;
+  inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
   and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
   a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``).
   Formulas of one SAU that build on each other are compared chained when one
@@ -34,14 +37,18 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
   search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
   below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
-  formula. Equivalence is tested by evaluation at fixed pseudo-random points, some of both signs
-  (``rules.equivalence``). Candidates assigned to the left-hand name are tried first.
+  formula; a name the glossary gives a claimed symbol (a noise ``z: [z, noise, eps]``, a finite difference's step)
+  is that symbol where no other leaf follows the symbol's hints (``_without_stability``). Equivalence is tested by
+  evaluation at fixed pseudo-random points, some of both signs (``rules.equivalence``). Candidates assigned to the
+  left-hand name are tried first.
 - **equivalent**: a candidate equals the formula under a renaming that follows the hints, or assigned to the
   equation's left-hand name, or in the mechanism scope with over half the names following the hints: the formula
   counts 1. A *tiny* formula (two operations or fewer) only at the binding the glossary ties to the claim: the
   left-hand name, or (without one) in the mechanism scope; there it may also be a factor of the binding whose other
   factors are a named scale (``u = self.W_u(h) * self.s_u`` for ``u == h @ W_u``: code applies the paper's next
-  equation in the same line), never one beside a bare number (a changed constant). In the mechanism scope, a *part*
+  equation in the same line), never one beside a bare number (a changed constant). A formula that is one symbol
+  (``theta_target == theta``) says only which name holds which: only at a binding of its left-hand name itself to
+  another name (``_bound_as_claimed``). In the mechanism scope, a *part*
   of a candidate (a term
   of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
@@ -96,7 +103,7 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Container, Sequence, cast
+from typing import Callable, Container, NamedTuple, Sequence, cast
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -455,7 +462,11 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     named_loss = _claim(filled, glossary) if filled is not None else None
     rewritten = tuple(c for c in (quantity, named_loss) if c is not None)  # the claim's placeholders read out
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
-    claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
+    # the claimed symbols' own keys, and the hints of each one the glossary names with a stability word (``dp: [dp,
+    # eps]``, a noise ``z: [z, noise, eps]``): such a leaf is that symbol, not a stability constant
+    claimed_keys = _Claimed(frozenset(_leaf_key(s) for s in base.symbols),
+                            frozenset(frozenset(hints) for c in (base, *rewritten) for hints in c.hints.values()
+                                      if set(hints) & _STABILITY))
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
     lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
     kept_names = frozenset(k for s in base.symbols + (quantity.symbols if quantity else ())
@@ -541,6 +552,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
             claim = _layer_variant(read, weights, functions, glossary, variants) if weights else read
+            claim = _spelled_variant(claim, functions, table, glossary, search.placeholders)
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
@@ -605,6 +617,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                                                               search.cache, search.budget)
             live_shaped = live_shaped or (shaped and base.functions <= functions and not dead)
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
+            claim = _spelled_variant(claim, functions, table, glossary, search.placeholders)
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
@@ -628,7 +641,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 continue
             hinted = found
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
-                         on_target, tied, lhs is not None):
+                         on_target, tied, lhs is not None) and _bound_as_claimed(claim, code, candidate, on_target):
                 if not dead:
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     # a name the glossary does not tie to its symbol may be another quantity of the same shape
@@ -809,9 +822,8 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     """The claim's calls of a function of its own that name a quantity (``KL(q_y, p_y)``, ``CE(y, p)``): a name
     the operations table does not know (as an operation or a call with several outputs), no placeholder (``f``,
     ``sigma``) or function the translation brings, applied to symbols only, and to the same ones wherever it is
-    applied; never the whole claim, which would read as any local of that name."""
-    if isinstance(rhs, AppliedUndef):
-        return frozenset()
+    applied; never the whole claim, which would read as any local of that name (a claim topped by a call,
+    ``sum(log(pr_b(x)))``, still has the quantities inside it)."""
     table = operations.load()
     placeholders = frozenset(_generic_placeholders(rhs))
     calls: dict[str, set] = {}
@@ -821,8 +833,8 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     symbols = {s.name for s in _free(rhs)}
     known = frozenset(table.operations) | frozenset(table.outputs) | table.activations | placeholders | _STRUCTURAL
     return frozenset(call for name, found in calls.items() if len(found) == 1
-                     for call in found if name not in known and name not in symbols and not names.is_generic(name)
-                     and all(isinstance(a, sympy.Symbol) for a in call.args))
+                     for call in found if call != rhs and name not in known and name not in symbols
+                     and not names.is_generic(name) and all(isinstance(a, sympy.Symbol) for a in call.args))
 
 
 def _quantity_entries(rhs: sympy.Basic) -> dict:
@@ -1720,7 +1732,8 @@ def _part_equals(claim: _Claim, part: sympy.Basic, budget) -> bool:
         hinted_only=True) == len(claim.symbols)
 
 
-def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):
+def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys: _Claimed,
+                search: _Search):
     """The subexpression of a form of ``candidate`` (a term of a weighted sum, the argument of a softmax, a factor)
     that equals the claim with every name following the glossary hints, or ``None``."""
     for form in forms:
@@ -1787,6 +1800,37 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
                                 lambda e: sympy.Function(spare[0])(*e.args))
         renamed = _claim(rhs, glossary)
         variants[key] = (replace(renamed, tiny=True) if layer else renamed) if renamed else claim
+    return variants[key]
+
+
+def _spelled_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
+    """The claim with each function of its own (not an operation, activation, placeholder or structural function
+    of the translation, and not one the code calls as written) renamed to the one function the code calls that is
+    spelled the same way under the project's name normalisation (``names.normalise``: ``GRU`` for ``self.gru``,
+    ``CrossAttn`` for ``self.cross_attn``), or the claim itself when none is: a paper names a module the way code
+    names its attribute. A function of the code two of the claim's functions or several of its own spell alike
+    is no one's."""
+    own = [n for n in sorted(claim.functions) if n not in functions and n not in table.operations
+           and n not in table.activations and n not in table.placeholders and n not in _STRUCTURAL
+           and not names.is_generic(n)]
+    if not own:
+        return claim
+    spelled: dict[str, list[str]] = {}
+    for name in sorted(functions):
+        if name not in claim.functions:
+            spelled.setdefault(names.normalise(name), []).append(name)
+    renamed = {n: spelled[names.normalise(n)][0] for n in own if len(spelled.get(names.normalise(n), ())) == 1}
+    targets = list(renamed.values())
+    renamed = {n: f for n, f in renamed.items() if targets.count(f) == 1}
+    if not renamed:
+        return claim
+    key = ("spelled", claim.rhs, tuple(sorted(renamed.items())))
+    if key not in variants:
+        rhs = claim.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in renamed,
+                                lambda e: sympy.Function(renamed[e.func.__name__])(*e.args))
+        spelled_claim = _claim(rhs, glossary)
+        # tiny as the claim was: the renamed call is still one call of one module
+        variants[key] = replace(spelled_claim, tiny=claim.tiny) if spelled_claim is not None else claim
     return variants[key]
 
 
@@ -2209,13 +2253,24 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
     return everyone or on_target or (relevant and most)
 
 
-def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
+def _bound_as_claimed(claim: _Claim, code: sympy.Basic, candidate: CodeExpression, on_target: bool) -> bool:
+    """Whether an equivalent ``code`` may count for ``claim`` at ``candidate``: always, unless the claim is one
+    symbol (``theta_target == theta``: no operation, it says only which name holds which). Such a claim counts only
+    at a binding of its left-hand name itself (``on_target``) to one other name (``code`` a lone leaf, not the
+    bound name read again): anywhere else a name meets it by chance (a local containing the left-hand name's words,
+    ``sqk_scale = config.sqk_scale``, or any ``return x``)."""
+    if not isinstance(claim.rhs, sympy.Symbol):
+        return True
+    return on_target and isinstance(code, sympy.Symbol) and code.name != candidate.target
+
+
+def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: _Claimed,
              cache: dict, budget: equivalence.Budget):
     """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
     code is left in it, whether its value depends on signs), computed once per form and kind of formula, whichever
     candidate holds the form (a helper inlined in many places gives many candidates the same forms); ``cache``
     lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
-    key = ("profile", form, keeps_small, claimed_keys & _STABILITY)
+    key = ("profile", form, keeps_small, claimed_keys.keys & _STABILITY, claimed_keys.hinted)
     cached = cache.get(key)
     if cached is None:
         nodes = dag_nodes(form, MAX_FORM_NODES)
@@ -2795,10 +2850,21 @@ def _last_part(name: str) -> str:
     return parts[-1]
 
 
-def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
+class _Claimed(NamedTuple):
+    """The names a formula has (``_without_stability``): ``keys``, its symbols' own keys (``_leaf_key``), and
+    ``hinted``, the hint keys (``_hints``) of each symbol whose glossary code names hold a stability word."""
+
+    keys: frozenset[str]
+    hinted: frozenset[frozenset[str]] = frozenset()
+
+
+def _without_stability(code: sympy.Basic, keeps_small: bool, claimed: _Claimed) -> sympy.Basic:
     """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``), a floor
     at one (``clamp(x, min=eps)``, ``max(x, 1e-6)``) read as ``x``, ``int`` of a rounding as the rounding and a count
-    of groups kept at one or more (``max(1, ceil(n / k))``) as the count."""
+    of groups kept at one or more (``max(1, ceil(n / k))``) as the count. A leaf named like a stability constant is
+    one the formula has when its key is a claimed symbol's own, or when it follows the hints of a claimed symbol the
+    glossary names so (``claimed.hinted``: ``z: [z, noise, eps]``, a finite difference's ``dp: [dp, h, eps]``) and
+    no other leaf of ``code`` follows them (beside ``noise``, an ``eps`` is the stability constant)."""
     # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
     clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
               and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
@@ -2821,9 +2887,18 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
         small = small_value(symbol)
         if small is not None:
             mapping[symbol] = small if keeps_small else sympy.Integer(0)
-        elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
+        elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed.keys \
+                and not _names_claimed(symbol, code, claimed.hinted):
             mapping[symbol] = sympy.Integer(0)
     return substitute(code, mapping)
+
+
+def _names_claimed(leaf: sympy.Symbol, code: sympy.Basic, hinted: frozenset[frozenset[str]]) -> bool:
+    """Whether ``leaf`` follows one of the ``hinted`` symbols' hints (``_Claimed.hinted``) that no other leaf of
+    ``code`` follows."""
+    others = [(other, _leaf_key(other)) for other in _leaves(code) if other != leaf]
+    return any(_follows(leaf, _leaf_key(leaf), set(hints))
+               and not any(_follows(other, key, set(hints)) for other, key in others) for hints in hinted)
 
 
 def _rounding(expression: sympy.Basic, names_: tuple[str, ...] = ("ceil", "floor", "round")) -> bool:

@@ -393,6 +393,21 @@ def test_a_quantity_the_claim_writes_as_a_call_reads_as_a_leaf() -> None:
     assert d2_formula._quantity_calls(formula("topk(w, K) + r")) == frozenset()
     assert d2_formula._quantity_calls(formula("F(a, w) + r")) == frozenset()
     assert d2_formula._quantity_calls(formula("KL(q, p)")) == frozenset()
+    # a claim topped by a call (a sum, a comparison) still has its quantities inside: only the whole is refused
+    assert d2_formula._as_quantities(formula("sum(log(pr_b(x)))")) == formula("sum(log(pr_b))")
+    assert d2_formula._as_quantities(formula("score(x, y) <= lam")) == formula("score <= lam")
+
+
+@pytest.mark.parametrize("functions, read", [
+    ({"gru", "cross_attn"}, "gru(cross_attn(x, c), h)"),  # spelled alike once normalised
+    ({"gru", "attn"}, "gru(CrossAttn(x, c), h)"),  # attn is not CrossAttn
+    ({"gru", "GRU", "cross_attn"}, "GRU(cross_attn(x, c), h)"),  # the claim's own name called as written
+    ({"gru", "Gru", "cross_attn"}, "GRU(cross_attn(x, c), h)"),  # two code functions spelled alike: no one's
+])
+def test_a_claimed_module_reads_as_the_code_function_spelled_alike(functions: set, read: str) -> None:
+    claim = d2_formula._claim(formula("GRU(CrossAttn(x, c), h)"), {})
+    assert claim is not None
+    assert d2_formula._spelled_variant(claim, frozenset(functions), operations.load(), {}, {}).rhs == formula(read)
 
 
 @pytest.mark.parametrize("written, read", [
