@@ -6,7 +6,11 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   helpers inlined (``extractors.expressions``), translated with the operations table (``rules/operations.yaml``).
   Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
-  ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
+  ``losses.append(term)``). Where live code calls ``backward()``, the gradient autograd gives a trained parameter
+  that is the middle factor of a product (``W0 + s * (B @ R @ A)`` gives ``R.grad = s * B.T @ grad @ A.T``) is a
+  candidate at that forward line, unless live code sets or hooks that gradient (``autograd_gradients``): it is only
+  ever equivalent, with every name following the hints, never a drift, a near candidate or an estimate's support.
+  A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches; one code rebinds from itself (``q = rope(q)``, ``q = q / q.norm()``) also
   at its earlier bindings, for a formula that is not tiny (``CodeExpression.kept_forms``). The forms are also read
   the ways a formula may be written (``_readings``): a call of a submodule the glossary names as a leaf
@@ -28,7 +32,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``;
   inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
   and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
-  a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``).
+  a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``),
+  and a claim that is a normal law (``q_t == Normal(m, v)``) is also read as the draw code samples it by,
+  ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``).
   Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
@@ -53,7 +59,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
   reads (by name or through ``**cfg``), that realises the formula (``implementations`` in the operations table:
-  ``clip_grad_norm_``, cosine schedules) counts 1. Candidates in test files are not implementations (a name there
+  ``clip_grad_norm_``, cosine schedules) counts 1; one whose built object must run (an optimizer applying a
+  claimed gradient step: ``runs``) only where live code calls that method (``step``) on a name the call is bound
+  to (``_built_and_run``). Candidates in test files are not implementations (a name there
   still keeps a SAU from being absent). A left-hand name made only of words every script binds (``loss``,
   ``val_loss``: ``_common_name``) ties the candidate's other names to the claim only when most of them follow the
   hints: a repository binds ``loss`` for a reconstruction, a teacher's fit or another model's error too, so such a
@@ -235,7 +243,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
                      index.analysis(library_realisations), maximised=_maximised(sau.statement),
                      words=frozenset(names.words(" ".join((sau.statement, *sau.checks.get("mechanism", ()))))),
-                     overriding=index.analysis(overriding_methods))
+                     overriding=index.analysis(overriding_methods), gradients=index.analysis(autograd_gradients))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -427,6 +435,8 @@ class _Search:
     # (file, class) of the candidates an earlier formula of the SAU was found equivalent at: the SAU's other
     # formulas are looked for there first (nGPT's MLP computes u and nu; its attention has a W_v too)
     found_in: set = field(default_factory=set)
+    # (record, candidate) of the gradients autograd gives trained parameters (``autograd_gradients``)
+    gradients: tuple = ()
 
     def own_classes(self) -> frozenset[str]:
         """The names of the repository's own classes that have methods (last components): a submodule built from
@@ -454,13 +464,17 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     filled, models = _loss_filled(rhs, search.words)  # a placeholder loss the statement names, its model a leaf
     glossary = {**quantities, **{m: {"meaning": m, "code_names": sorted(_PREDICTIONS)} for m in models
                                   if m not in search.glossary}, **search.glossary}
+    drawn, noise = _drawn(rhs, glossary)  # a normal law, also read as its draw with a noise leaf
+    glossary = {**glossary, **noise}
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
     quantity = _claim(_as_quantities(rhs), glossary) if quantities else None
     named_loss = _claim(filled, glossary) if filled is not None else None
-    rewritten = tuple(c for c in (quantity, named_loss) if c is not None)  # the claim's placeholders read out
+    sampled = _claim(drawn, glossary) if drawn is not None else None
+    # the claim's placeholders read out, and its law read as a draw
+    rewritten = tuple(c for c in (quantity, named_loss, sampled) if c is not None)
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
     # the claimed symbols' own keys, and the hints of each one the glossary names with a stability word (``dp: [dp,
     # eps]``, a noise ``z: [z, noise, eps]``): such a leaf is that symbol, not a stability constant
@@ -470,6 +484,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
     lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
     kept_names = frozenset(k for s in base.symbols + (quantity.symbols if quantity else ())
+                           + (sampled.symbols if sampled else ())
                            for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ())
                            for k in _name_keys(n.rsplit(".", 1)[-1]))
 
@@ -674,6 +689,24 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
+    # a gradient autograd computes (``autograd_gradients``) is only ever equivalent, with every name following the
+    # glossary where the formula may be decided: never a drift, a near candidate or an estimate's support
+    for record, candidate in search.gradients:
+        last = candidate.target.rsplit(".", 1)[-1]
+        claimed_name = _glossary_named(last, lhs_hints)
+        on_target = claimed_name and not names.is_generic(last)
+        tied = claimed_name or _contains(lhs_tokens, last)
+        for form, oriented in itertools.product(candidate.forms(), (base, *orientations)):
+            code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
+                                                              search.cache, search.budget)
+            if opaque or _match(oriented, code, leaves, functions, signs, search.budget,
+                                hinted_only=True) != len(oriented.symbols) \
+                    or not _accepted(oriented.tiny, True, True, id(record) in search.scope or on_target, on_target,
+                                     tied, lhs is not None):
+                continue
+            result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+            result.difference = f"the gradient backward() gives {candidate.target.rsplit('.', 1)[0]} through its use"
+            return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
     live_equal = live_hinted >= unreached_hinted or live_hinted * 2 > len(base.symbols)
     return _library(text, base, search) or drift_seen or (None if live_equal or live_shaped else unreached) or result
 
@@ -951,6 +984,40 @@ def _loss_filled(rhs: sympy.Basic, words: frozenset[str]) -> tuple[sympy.Basic |
     operands = [models.get(arg, arg) for arg in calls[0].args]
     loss = cast(sympy.Basic, losses[0]).xreplace({a: operands[0], b: operands[1]})
     return substitute(rhs, {calls[0]: loss}), tuple(sorted(m.name for m in models.values()))
+
+
+_NORMAL_LAWS = word_list("normal_laws", "rules")
+_NOISE_NAMES = word_list("noise_names", "rules")
+_IDENTITY_WORDS = word_list("identity_words", "rules")
+_NOISE_LEAVES = ("z", "z_noise")  # the noise leaf's name: the first the claim does not use
+
+
+def _drawn(rhs: sympy.Basic, glossary: dict) -> tuple[sympy.Basic | None, dict]:
+    """A claim that is a normal law (``Normal(m, v)``, ``N(m, v)``: ``normal_laws`` of ``rules/words.yaml``) read
+    as its draw ``m + s * z`` (code samples a law by the reparameterisation ``mu + sigma * randn``), with the
+    glossary entry of the standard-normal leaf ``z``: the usual noise names (``noise_names``), the glossary's own
+    code names for that name, and those of a symbol outside the claim whose meaning names noise. ``s`` is the square
+    root of the variance ``v``, factor by factor: a factor the glossary calls the identity (``identity_words``: the
+    covariance ``sigma ** 2 * I``) is 1, and an even power has its exponent halved (``(1 - t) ** 2`` gives ``1 -
+    t``, not ``|1 - t|``: ``m - s z`` and ``m + s z`` have one law, as ``z`` is symmetric). ``(None, {})`` for any
+    other claim."""
+    if not (isinstance(rhs, AppliedUndef) and rhs.func.__name__ in _NORMAL_LAWS and len(rhs.args) == 2):
+        return None, {}
+    mean, variance = rhs.args
+    claimed = {s.name for s in _free(rhs)}
+    ones = {s: sympy.Integer(1) for s in _free(variance)
+            if _IDENTITY_WORDS & set(names.words(str(glossary.get(s.name, {}).get("meaning", ""))))}
+    variance = variance.xreplace(ones)
+    factors = variance.args if isinstance(variance, sympy.Mul) else (variance,)
+    scale = sympy.Mul(*(f.base ** (f.exp / 2) if isinstance(f, sympy.Pow) and f.exp.is_even else sympy.sqrt(f)
+                        for f in factors))
+    name = next(n for n in _NOISE_LEAVES if n not in claimed)
+    code_names = set(_NOISE_NAMES) | {str(n) for key, entry in glossary.items() if isinstance(entry, dict)
+                                      and (key == name or key not in claimed
+                                           and _NOISE_NAMES & set(names.words(str(entry.get("meaning", "")))))
+                                      for n in entry.get("code_names", ())}
+    entry = {"meaning": "standard normal noise", "code_names": sorted(code_names)}
+    return mean + scale * sympy.Symbol(name), {name: entry}
 
 
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
@@ -1609,7 +1676,8 @@ def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
     ``rules/operations.yaml``) that the repository runs or sets, or ``None``. The claim's symbols are renamed to
     the implementation's form's (every order tried: the forms have few symbols). An implementation whose forms are
     common shapes (Adam's moments are any moving average) counts only for a claim whose statement or mechanism
-    names it (``named_by``)."""
+    names it (``named_by``); ``search.realised`` holds only those whose built object runs (``runs``,
+    ``library_realisations``)."""
     for implementation in operations.implementations():
         where = search.realised.get(implementation.name)
         if where is None or (implementation.named_by and not implementation.named_by & search.words):
@@ -1629,13 +1697,16 @@ def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
 
 def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
     """Analysis provider: for each library implementation the repository realises, where: the first call of one of
-    its ``calls`` in a function the call graph does not call dead (tests left out), else the first configuration
+    its ``calls`` in a function the call graph does not call dead (tests left out; for one with ``runs``, only when
+    live code runs the object such a call builds, ``_built_and_run``), else the first configuration
     key among its ``keys`` (or a string value holding one of its ``values``) that code reads by name or a call
     unpacking a mapping may pass (``**cfg``: ``extractors.provenance.unpacked_passes``)."""
     records = [r for r in index.analysis(candidates) if not is_test_path(r.file)]
     dead = index.analysis(dead_functions)
     found: dict[str, CodeExpression] = {}
     for implementation in operations.implementations():
+        if implementation.runs and not _built_and_run(implementation, records, dead, index):
+            continue  # built but never run (an optimizer nothing steps): it computes nothing
         for record in records:
             called = sorted(implementation.calls & record.callees)
             if called and not dead(record):
@@ -1654,6 +1725,29 @@ def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
                                                         f"{fact.path}: {fact.value}", cell=fact.cell)
             break
     return found
+
+
+def _built_and_run(implementation: operations.Implementation, records: list[FunctionRecord],
+                   dead: Callable[..., bool], index: RepositoryIndex) -> bool:
+    """Whether live code calls one of ``implementation.runs`` as a method of a library object (not a repository
+    function) on a name that a live call of one of its ``calls`` is bound to, compared by last component
+    (``self.optimizer = AdamW(...)`` then ``self.optimizer.step()``); ``dead`` is ``dead_functions``."""
+    built = {c.target.rsplit(".", 1)[-1] for r in records if not dead(r) for c in r.expressions
+             if c.target != "return" and not dead(r, c)
+             and any(_functions(form) & implementation.calls for form in c.forms())}
+    if not built:
+        return False
+    graph = index.analysis(build_call_graph)
+    for node in sorted(graph.graph.nodes):
+        if graph.liveness(node) == DEAD:
+            continue
+        for site in graph.callees_in_order(node):
+            receiver, _, method = site.target.rpartition(".")
+            branch = graph.branch_at(site.where, site.line)
+            if method in implementation.runs and site.callee is None and receiver.rsplit(".", 1)[-1] in built \
+                    and (branch is None or graph.liveness(branch) != DEAD):
+                return True
+    return False
 
 
 def _selects(implementation, fact) -> bool:
@@ -2210,6 +2304,94 @@ def _hint_renaming(leaves: list[sympy.Basic], hints: dict) -> dict | None:
 def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
     if candidate not in result.near and len(result.near) < _CANDIDATES_SHOWN:
         result.near.append(candidate)
+
+
+# ``self.R = nn.Parameter(...)``: an attribute bound to a parameter autograd trains (``requires_grad=False`` aside)
+_PARAMETER = re.compile(r"[\w.]+\s*(?::[^=]*)?=\s*(?:[\w.]+\.)?Parameter\(")
+_FROZEN = re.compile(r"requires_grad\s*=\s*False")
+_GRADIENT = sympy.Symbol("grad")  # the gradient arriving at a product, which autograd carries back to its factors
+
+
+@lru_cache(maxsize=1)
+def _gradient_template() -> tuple[sympy.Basic, sympy.Symbol, sympy.Symbol]:
+    """(the gradient of ``X @ P @ Y`` in ``P``, ``X.T @ grad @ Y.T``, read as claims are; the symbols X and Y)."""
+    before, after = sympy.Symbol("X"), sympy.Symbol("Y")
+    return parse_formula("X.T @ grad @ Y.T", operations.load()), before, after
+
+
+def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, CodeExpression], ...]:
+    """Analysis provider: the gradients autograd gives trained parameters, as candidates (record, candidate) no
+    statement writes. Where live code calls ``backward()`` and an attribute ``P`` bound to ``nn.Parameter(...)``
+    in live code (not ``requires_grad=False``) is the middle factor of a product ``X @ P @ Y`` in a live
+    candidate's form (times a factor ``c``: ``W0 + s * (B @ R @ A)``), backpropagation gives ``P.grad = c * X.T @
+    grad @ Y.T`` with ``grad`` the gradient arriving at the product (the derivative of a trace form, Petersen and
+    Pedersen, "The Matrix Cookbook", eq. 70-71). The candidate is at the forward line, target ``P.grad``; none for a
+    parameter whose gradient live code overwrites (``P.grad = ...``, a method of ``P.grad``: ``copy_``) or hooks
+    (``P.register_hook``)."""
+    dead: Callable[..., bool] = index.analysis(dead_functions)
+    live = [r for r in index.analysis(candidates) if not is_test_path(r.file) and not dead(r)]
+    if not any("backward" in r.callees for r in live):
+        return ()
+    trained = {c.target.rsplit(".", 1)[-1] for r in live for c in r.expressions if "." in c.target
+               and not dead(r, c) and _PARAMETER.match(c.text) and not _FROZEN.search(c.text)}
+    trained -= _gradients_overwritten(live, dead, index)
+    if not trained:
+        return ()
+    template, before, after = _gradient_template()
+    found: list[tuple[FunctionRecord, CodeExpression]] = []
+    for record in live:
+        derived: dict[sympy.Basic, CodeExpression] = {}
+        for candidate in record.expressions:
+            if dead(record, candidate):
+                continue
+            for form in candidate.forms():
+                for parameter, gradient in _parameter_products(form, frozenset(trained), template, before, after):
+                    if gradient not in derived:
+                        derived[gradient] = CodeExpression(
+                            candidate.file, candidate.line, candidate.end_line, f"{parameter.name}.grad", gradient,
+                            candidate.function, candidate.text, cell=candidate.cell)
+        found.extend((record, c) for c in derived.values())
+    return tuple(found)
+
+
+def _parameter_products(form: sympy.Basic, trained: frozenset[str], template: sympy.Basic, before: sympy.Symbol,
+                        after: sympy.Symbol):
+    """Each product ``X @ P @ Y`` of ``form`` whose middle factor is a leaf named after one of ``trained`` (last
+    component): (that leaf, the gradient autograd gives it: ``template`` over ``before`` and ``after``, times the
+    other factors of the product that holds it)."""
+    for node in _nodes(form):
+        if not (isinstance(node, AppliedUndef) and node.func == _MATMUL and len(node.args) == 2):
+            continue
+        left, right = node.args
+        if isinstance(left, AppliedUndef) and left.func == _MATMUL and len(left.args) == 2:
+            factors = (left.args[0], left.args[1], right)
+        elif isinstance(right, AppliedUndef) and right.func == _MATMUL and len(right.args) == 2:
+            factors = (left, right.args[0], right.args[1])
+        else:
+            continue
+        middle = factors[1]
+        if not isinstance(middle, sympy.Symbol) or middle.name.rsplit(".", 1)[-1] not in trained:
+            continue
+        scale = next((sympy.Mul(*(a for a in parent.args if a != node)) for parent in _nodes(form)
+                      if isinstance(parent, sympy.Mul) and node in parent.args), sympy.Integer(1))
+        yield middle, scale * template.xreplace({before: factors[0], after: factors[2]})
+
+
+def _gradients_overwritten(live: list[FunctionRecord], dead: Callable[..., bool], index: RepositoryIndex) -> set[str]:
+    """The last names of the attributes whose gradient live code sets itself: assigned (``self.R.grad = g``),
+    changed by a method of it (``module.R.grad.copy_(g)``) or hooked (``self.R.register_hook(f)``)."""
+    found = {parts[-2] for r in live for c in r.expressions if not dead(r, c)
+             for parts in [c.target.split(".")] if len(parts) >= 2 and parts[-1] == "grad"}
+    graph = index.analysis(build_call_graph)
+    for node in sorted(graph.graph.nodes):
+        if graph.liveness(node) == DEAD:
+            continue
+        for site in graph.callees_in_order(node):
+            parts = site.target.split(".")
+            found |= {parts[i - 1] for i in range(1, len(parts) - 1) if parts[i] == "grad"}
+            if len(parts) >= 2 and parts[-1] == "register_hook":
+                found.add(parts[-2])
+    return found
 
 
 def candidates(index: RepositoryIndex) -> list[FunctionRecord]:

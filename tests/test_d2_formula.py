@@ -398,6 +398,26 @@ def test_a_quantity_the_claim_writes_as_a_call_reads_as_a_leaf() -> None:
     assert d2_formula._as_quantities(formula("score(x, y) <= lam")) == formula("score <= lam")
 
 
+@pytest.mark.parametrize("law, draw", [
+    ("Normal(m, s ** 2)", "m + s * z"),
+    ("N(m, v)", "m + sqrt(v) * z"),
+    ("Normal(a + b, (1 - t) ** 2 * c ** 4 * I)", "a + b + (1 - t) * c ** 2 * z"),  # I the identity: 1
+    ("Normal(z, s ** 2)", "z + s * z_noise"),  # z is the claim's: the noise leaf is named otherwise
+])
+def test_a_normal_law_reads_as_its_draw(law: str, draw: str) -> None:
+    glossary = {"I": {"meaning": "identity covariance", "code_names": ["eye"]},
+                "w": {"meaning": "Gaussian noise of the weights", "code_names": ["w_noise"]}}
+    drawn, noise = d2_formula._drawn(formula(law), glossary)
+    assert drawn == formula(draw)
+    name = next(iter(noise))
+    assert {"noise", "eps", "w_noise"} <= set(noise[name]["code_names"])  # usual names, and the glossary's
+
+
+@pytest.mark.parametrize("claim", ["Laplace(m, b)", "m + Normal(0, v)", "Normal(m)"])
+def test_only_a_claim_that_is_a_normal_law_reads_as_a_draw(claim: str) -> None:
+    assert d2_formula._drawn(formula(claim), {}) == (None, {})
+
+
 @pytest.mark.parametrize("functions, read", [
     ({"gru", "cross_attn"}, "gru(cross_attn(x, c), h)"),  # spelled alike once normalised
     ({"gru", "attn"}, "gru(CrossAttn(x, c), h)"),  # attn is not CrossAttn
