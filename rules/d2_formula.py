@@ -2324,10 +2324,12 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     statement writes. Where live code calls ``backward()`` and an attribute ``P`` bound to ``nn.Parameter(...)``
     in live code (not ``requires_grad=False``) is the middle factor of a product ``X @ P @ Y`` in a live
     candidate's form (times a factor ``c``: ``W0 + s * (B @ R @ A)``), backpropagation gives ``P.grad = c * X.T @
-    grad @ Y.T`` with ``grad`` the gradient arriving at the product (the derivative of a trace form, Petersen and
-    Pedersen, "The Matrix Cookbook", eq. 70-71). The candidate is at the forward line, target ``P.grad``; none for a
-    parameter whose gradient live code overwrites (``P.grad = ...``, a method of ``P.grad``: ``copy_``) or hooks
-    (``P.register_hook``)."""
+    grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of a trace form, Petersen
+    and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local a later statement of
+    its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of its own, its gradient
+    there lacking the later factor. The candidate is at the forward line that writes the product, target
+    ``P.grad``; none for a parameter whose gradient live code overwrites (``P.grad = ...``, a method of ``P.grad``:
+    ``copy_``) or hooks (``P.register_hook``)."""
     dead: Callable[..., bool] = index.analysis(dead_functions)
     live = [r for r in index.analysis(candidates) if not is_test_path(r.file) and not dead(r)]
     if not any("backward" in r.callees for r in live):
@@ -2341,15 +2343,20 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     found: list[tuple[FunctionRecord, CodeExpression]] = []
     for record in live:
         derived: dict[sympy.Basic, CodeExpression] = {}
-        for candidate in record.expressions:
-            if dead(record, candidate):
+        read_later: set[str] = set()  # the locals the statements after each candidate read
+        for candidate in reversed(record.expressions):
+            used = candidate.target in read_later
+            read_later |= candidate.locals_read
+            if used or dead(record, candidate):
                 continue
-            for form in candidate.forms():
-                for parameter, gradient in _parameter_products(form, frozenset(trained), template, before, after):
-                    if gradient not in derived:
-                        derived[gradient] = CodeExpression(
-                            candidate.file, candidate.line, candidate.end_line, f"{parameter.name}.grad", gradient,
-                            candidate.function, candidate.text, cell=candidate.cell)
+            for form in _modes(candidate.forms())[0]:  # each helper's call as written (``choice``'s first)
+                for product, parameter, gradient in _parameter_products(form, frozenset(trained), template, before,
+                                                                        after):
+                    written = next((c for c in record.expressions for f in c.forms() if product in _nodes(f)),
+                                   candidate)
+                    derived.setdefault(gradient, CodeExpression(
+                        written.file, written.line, written.end_line, f"{parameter.name}.grad", gradient,
+                        written.function, written.text, cell=written.cell))
         found.extend((record, c) for c in derived.values())
     return tuple(found)
 
@@ -2357,8 +2364,8 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
 def _parameter_products(form: sympy.Basic, trained: frozenset[str], template: sympy.Basic, before: sympy.Symbol,
                         after: sympy.Symbol):
     """Each product ``X @ P @ Y`` of ``form`` whose middle factor is a leaf named after one of ``trained`` (last
-    component): (that leaf, the gradient autograd gives it: ``template`` over ``before`` and ``after``, times the
-    other factors of the product that holds it)."""
+    component): (the product, that leaf, the gradient autograd gives it: ``template`` over ``before`` and
+    ``after``, times the other factors of the product that holds it)."""
     for node in _nodes(form):
         if not (isinstance(node, AppliedUndef) and node.func == _MATMUL and len(node.args) == 2):
             continue
@@ -2374,7 +2381,7 @@ def _parameter_products(form: sympy.Basic, trained: frozenset[str], template: sy
             continue
         scale = next((sympy.Mul(*(a for a in parent.args if a != node)) for parent in _nodes(form)
                       if isinstance(parent, sympy.Mul) and node in parent.args), sympy.Integer(1))
-        yield middle, scale * template.xreplace({before: factors[0], after: factors[2]})
+        yield node, middle, scale * template.xreplace({before: factors[0], after: factors[2]})
 
 
 def _gradients_overwritten(live: list[FunctionRecord], dead: Callable[..., bool], index: RepositoryIndex) -> set[str]:
