@@ -8,7 +8,7 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
   ``losses.append(term)``). Where live code calls ``backward()``, the gradient autograd gives a trained parameter
   that is the middle factor of a product (``W0 + s * (B @ R @ A)`` gives ``R.grad = s * B.T @ grad @ A.T``) is a
-  candidate at that forward line, unless live code sets or hooks that gradient (``autograd_gradients``): it is only
+  candidate spanning that forward, unless live code sets or hooks that gradient (``autograd_gradients``): it is only
   ever equivalent, with every name following the hints, never a drift, a near candidate or an estimate's support.
   A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches; one code rebinds from itself (``q = rope(q)``, ``q = q / q.norm()``) also
@@ -995,8 +995,8 @@ _NOISE_LEAVES = ("z", "z_noise")  # the noise leaf's name: the first the claim d
 def _drawn(rhs: sympy.Basic, glossary: dict) -> tuple[sympy.Basic | None, dict]:
     """A claim that is a normal law (``Normal(m, v)``, ``N(m, v)``: ``normal_laws`` of ``rules/words.yaml``) read
     as its draw ``m + s * z`` (code samples a law by the reparameterisation ``mu + sigma * randn``), with the
-    glossary entry of the standard-normal leaf ``z``: the usual noise names (``noise_names``), the glossary's own
-    code names for that name, and those of a symbol outside the claim whose meaning names noise. ``s`` is the square
+    glossary entry of the standard-normal leaf ``z``: the usual noise names (``noise_names``) and the code names of
+    a glossary symbol outside the claim whose meaning names noise ("Gaussian noise"). ``s`` is the square
     root of the variance ``v``, factor by factor: a factor the glossary calls the identity (``identity_words``: the
     covariance ``sigma ** 2 * I``) is 1, and an even power has its exponent halved (``(1 - t) ** 2`` gives ``1 -
     t``, not ``|1 - t|``: ``m - s z`` and ``m + s z`` have one law, as ``z`` is symmetric). ``(None, {})`` for any
@@ -1013,8 +1013,8 @@ def _drawn(rhs: sympy.Basic, glossary: dict) -> tuple[sympy.Basic | None, dict]:
                         for f in factors))
     name = next(n for n in _NOISE_LEAVES if n not in claimed)
     code_names = set(_NOISE_NAMES) | {str(n) for key, entry in glossary.items() if isinstance(entry, dict)
-                                      and (key == name or key not in claimed
-                                           and _NOISE_NAMES & set(names.words(str(entry.get("meaning", "")))))
+                                      and key not in claimed
+                                      and _NOISE_NAMES & set(names.words(str(entry.get("meaning", ""))))
                                       for n in entry.get("code_names", ())}
     entry = {"meaning": "standard normal noise", "code_names": sorted(code_names)}
     return mean + scale * sympy.Symbol(name), {name: entry}
@@ -2327,9 +2327,9 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of a trace form, Petersen
     and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local a later statement of
     its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of its own, its gradient
-    there lacking the later factor. The candidate is at the forward line that writes the product, target
-    ``P.grad``; none for a parameter whose gradient live code overwrites (``P.grad = ...``, a method of ``P.grad``:
-    ``copy_``) or hooks (``P.register_hook``)."""
+    there lacking the later factor. The candidate spans the forward from the line that writes the product to that
+    last use, target ``P.grad``; none for a parameter whose gradient live code overwrites (``P.grad = ...``, any
+    method of ``P.grad``: ``copy_``) or hooks (``P.register_hook``)."""
     dead: Callable[..., bool] = index.analysis(dead_functions)
     live = [r for r in index.analysis(candidates) if not is_test_path(r.file) and not dead(r)]
     if not any("backward" in r.callees for r in live):
@@ -2354,9 +2354,10 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
                                                                         after):
                     written = next((c for c in record.expressions for f in c.forms() if product in _nodes(f)),
                                    candidate)
+                    # from the line writing the product to its last use: the forward autograd differentiates
                     derived.setdefault(gradient, CodeExpression(
-                        written.file, written.line, written.end_line, f"{parameter.name}.grad", gradient,
-                        written.function, written.text, cell=written.cell))
+                        written.file, written.line, max(written.end_line, candidate.end_line),
+                        f"{parameter.name}.grad", gradient, written.function, written.text, cell=written.cell))
         found.extend((record, c) for c in derived.values())
     return tuple(found)
 
