@@ -2323,13 +2323,13 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     """Analysis provider: the gradients autograd gives trained parameters, as candidates (record, candidate) no
     statement writes. Where live code calls ``backward()`` and an attribute ``P`` bound to ``nn.Parameter(...)``
     in live code (not ``requires_grad=False``) is the middle factor of a product ``X @ P @ Y`` in a live
-    candidate's form (times a factor ``c``: ``W0 + s * (B @ R @ A)``), backpropagation gives ``P.grad = c * X.T @
-    grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of a trace form, Petersen
-    and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local a later statement of
-    its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of its own, its gradient
-    there lacking the later factor. The candidate spans the forward from the line that writes the product to that
-    last use, target ``P.grad``; none for a parameter whose gradient live code overwrites (``P.grad = ...``, any
-    method of ``P.grad``: ``copy_``) or hooks (``P.register_hook``)."""
+    candidate's form (times a factor ``c``, ``_scale_of``: ``W0 + s * (B @ R @ A)``), backpropagation gives
+    ``P.grad = c * X.T @ grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of
+    a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local
+    a later statement of its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of
+    its own, its gradient there lacking the later factor. The candidate spans the forward from the line that writes
+    the product to that last use, target ``P.grad``; none for a parameter whose gradient live code overwrites
+    (``P.grad = ...``, any method of ``P.grad``: ``copy_``) or hooks (``P.register_hook``)."""
     dead: Callable[..., bool] = index.analysis(dead_functions)
     live = [r for r in index.analysis(candidates) if not is_test_path(r.file) and not dead(r)]
     if not any("backward" in r.callees for r in live):
@@ -2380,9 +2380,31 @@ def _parameter_products(form: sympy.Basic, trained: frozenset[str], template: sy
         middle = factors[1]
         if not isinstance(middle, sympy.Symbol) or middle.name.rsplit(".", 1)[-1] not in trained:
             continue
-        scale = next((sympy.Mul(*(a for a in parent.args if a != node)) for parent in _nodes(form)
-                      if isinstance(parent, sympy.Mul) and node in parent.args), sympy.Integer(1))
-        yield node, middle, scale * template.xreplace({before: factors[0], after: factors[2]})
+        yield node, middle, _scale_of(form, node) * template.xreplace({before: factors[0], after: factors[2]})
+
+
+# functions linear in each argument: a factor outside them still scales what arrives at an argument
+_LINEAR_MAPS = frozenset({"matmul", "linear", "transpose", "sum", "mean", "getitem"})
+
+
+def _scale_of(expression: sympy.Basic, target: sympy.Basic) -> sympy.Basic:
+    """The factors that multiply ``target`` in ``expression`` before a non-linear function applies: along the first
+    path from the root down to ``target``, the other factors of each product it passes, through sums and
+    ``_LINEAR_MAPS`` (``scaling * F.linear(x, B @ R @ A)`` scales ``B @ R @ A`` by ``scaling``), and none of those
+    above another function (a softmax's argument is scaled only inside it)."""
+    scale: sympy.Basic = sympy.Integer(1)
+    node = expression
+    while node != target:
+        inner = next((a for a in node.args if a == target or target in frozenset(_nodes(a))), None)
+        if inner is None:
+            break
+        if isinstance(node, sympy.Mul):
+            scale = scale * sympy.Mul(*(a for a in node.args if a is not inner))
+        elif not isinstance(node, sympy.Add) and not (isinstance(node, AppliedUndef)
+                                                      and node.func.__name__ in _LINEAR_MAPS):
+            scale = sympy.Integer(1)
+        node = inner
+    return scale
 
 
 def _gradients_overwritten(live: list[FunctionRecord], dead: Callable[..., bool], index: RepositoryIndex) -> set[str]:

@@ -413,6 +413,18 @@ def test_a_normal_law_reads_as_its_draw(law: str, draw: str) -> None:
     assert {"noise", "eps", "w_noise"} <= set(noise[name]["code_names"])  # usual names, and the glossary's
 
 
+@pytest.mark.parametrize("written, scale", [
+    ("W0 + s * (B @ R @ A)", "s"),
+    ("linear(x, W0) + c * linear(x, B @ R @ A)", "c"),  # a linear map between: the factor still scales it
+    ("k * softmax(2 * (B @ R @ A))", "2"),  # a factor outside a non-linear function does not
+    ("B @ R @ A", "1"),
+])
+def test_the_scale_of_a_product_stops_at_a_non_linear_function(written: str, scale: str) -> None:
+    form = formula(written)
+    product = formula("B @ R @ A")
+    assert d2_formula._scale_of(form, product) == formula(scale)
+
+
 @pytest.mark.parametrize("claim", ["Laplace(m, b)", "m + Normal(0, v)", "Normal(m)"])
 def test_only_a_claim_that_is_a_normal_law_reads_as_a_draw(claim: str) -> None:
     assert d2_formula._drawn(formula(claim), {}) == (None, {})
