@@ -6,7 +6,11 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   helpers inlined (``extractors.expressions``), translated with the operations table (``rules/operations.yaml``).
   Each has several forms: one per path through earlier ``if`` statements (an optional mask, a training-only
   dropout), the form as written, and, in a loop, the per-step term of an accumulation (``total = total + term``,
-  ``losses.append(term)``). A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
+  ``losses.append(term)``). Where live code calls ``backward()``, the gradient autograd gives a trained parameter
+  that is the middle factor of a product (``W0 + s * (B @ R @ A)`` gives ``R.grad = s * B.T @ grad @ A.T``) is a
+  candidate spanning that forward, unless live code sets or hooks that gradient (``autograd_gradients``): it is only
+  ever equivalent, with every name following the hints, never a drift, a near candidate or an estimate's support.
+  A local the glossary names (``ce``, ``attn_weights``) is also kept as a leaf, so that a
   formula naming that quantity matches; one code rebinds from itself (``q = rope(q)``, ``q = q / q.norm()``) also
   at its earlier bindings, for a formula that is not tiny (``CodeExpression.kept_forms``). The forms are also read
   the ways a formula may be written (``_readings``): a call of a submodule the glossary names as a leaf
@@ -15,7 +19,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity or it is a policy-gradient surrogate (``_negated``), numbered layers of the
   claim renamed to the code's layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its
-  placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a claimed stack of layers,
+  placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a function of the claim's own
+  renamed to the one the code calls spelled alike once normalised, ``GRU`` for ``self.gru``, ``_spelled_variant``;
+  a claimed stack of layers,
   ``conv_stack``, written out
   as the code's chain of layer calls, ``_stacked_variant``, for an equivalent only), each branch of a conditional
   expression (never deciding a drift: a branch may be a boundary case), element reads as leaves (``ratings[i]``, or
@@ -23,9 +29,12 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
   sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
-  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``),
+  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``;
+  inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
   and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
-  a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``).
+  a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``),
+  and a claim that is a normal law (``q_t == Normal(m, v)``) is also read as the draw code samples it by,
+  ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``).
   Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
@@ -34,19 +43,25 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
   search over the candidate's other names. Numeric-stability constants of the code (a name like ``eps``, a number
   below 1e-4) that the formula does not have are read as 0, since adding them is the usual way to implement the
-  formula. Equivalence is tested by evaluation at fixed pseudo-random points, some of both signs
-  (``rules.equivalence``). Candidates assigned to the left-hand name are tried first.
+  formula; a name the glossary gives a claimed symbol (a noise ``z: [z, noise, eps]``, a finite difference's step)
+  is that symbol where no other leaf follows the symbol's hints (``_without_stability``). Equivalence is tested by
+  evaluation at fixed pseudo-random points, some of both signs (``rules.equivalence``). Candidates assigned to the
+  left-hand name are tried first.
 - **equivalent**: a candidate equals the formula under a renaming that follows the hints, or assigned to the
   equation's left-hand name, or in the mechanism scope with over half the names following the hints: the formula
   counts 1. A *tiny* formula (two operations or fewer) only at the binding the glossary ties to the claim: the
   left-hand name, or (without one) in the mechanism scope; there it may also be a factor of the binding whose other
   factors are a named scale (``u = self.W_u(h) * self.s_u`` for ``u == h @ W_u``: code applies the paper's next
-  equation in the same line), never one beside a bare number (a changed constant). In the mechanism scope, a *part*
+  equation in the same line), never one beside a bare number (a changed constant). A formula that is one symbol
+  (``theta_target == theta``) says only which name holds which: only at a binding of its left-hand name itself to
+  another name (``_bound_as_claimed``). In the mechanism scope, a *part*
   of a candidate (a term
   of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
   reads (by name or through ``**cfg``), that realises the formula (``implementations`` in the operations table:
-  ``clip_grad_norm_``, cosine schedules) counts 1. Candidates in test files are not implementations (a name there
+  ``clip_grad_norm_``, cosine schedules) counts 1; one whose built object must run (an optimizer applying a
+  claimed gradient step: ``runs``) only where live code calls that method (``step``) on a name the call is bound
+  to (``_built_and_run``). Candidates in test files are not implementations (a name there
   still keeps a SAU from being absent). A left-hand name made only of words every script binds (``loss``,
   ``val_loss``: ``_common_name``) ties the candidate's other names to the claim only when most of them follow the
   hints: a repository binds ``loss`` for a reconstruction, a teacher's fit or another model's error too, so such a
@@ -96,7 +111,7 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Container, Sequence, cast
+from typing import Callable, Container, NamedTuple, Sequence, cast
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -228,7 +243,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                      spent, index.analysis(_profile_cache), index.analysis(dead_functions),
                      index.analysis(library_realisations), maximised=_maximised(sau.statement),
                      words=frozenset(names.words(" ".join((sau.statement, *sau.checks.get("mechanism", ()))))),
-                     overriding=index.analysis(overriding_methods))
+                     overriding=index.analysis(overriding_methods), gradients=index.analysis(autograd_gradients))
     try:
         for text, lhs, rhs in parsed:
             results.append(_compare(text, lhs, rhs, search))
@@ -420,6 +435,8 @@ class _Search:
     # (file, class) of the candidates an earlier formula of the SAU was found equivalent at: the SAU's other
     # formulas are looked for there first (nGPT's MLP computes u and nu; its attention has a W_v too)
     found_in: set = field(default_factory=set)
+    # (record, candidate) of the gradients autograd gives trained parameters (``autograd_gradients``)
+    gradients: tuple = ()
 
     def own_classes(self) -> frozenset[str]:
         """The names of the repository's own classes that have methods (last components): a submodule built from
@@ -447,18 +464,27 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     filled, models = _loss_filled(rhs, search.words)  # a placeholder loss the statement names, its model a leaf
     glossary = {**quantities, **{m: {"meaning": m, "code_names": sorted(_PREDICTIONS)} for m in models
                                   if m not in search.glossary}, **search.glossary}
+    drawn, noise = _drawn(rhs, glossary)  # a normal law, also read as its draw with a noise leaf
+    glossary = {**glossary, **noise}
     base = _claim(rhs, glossary)
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
     quantity = _claim(_as_quantities(rhs), glossary) if quantities else None
     named_loss = _claim(filled, glossary) if filled is not None else None
-    rewritten = tuple(c for c in (quantity, named_loss) if c is not None)  # the claim's placeholders read out
+    sampled = _claim(drawn, glossary) if drawn is not None else None
+    # the claim's placeholders read out, and its law read as a draw
+    rewritten = tuple(c for c in (quantity, named_loss, sampled) if c is not None)
     keeps_small = any(0 < abs(n) <= SMALL_NUMBER for n in rhs.atoms(sympy.Number))
-    claimed_keys = frozenset(_leaf_key(s) for s in base.symbols)
+    # the claimed symbols' own keys, and the hints of each one the glossary names with a stability word (``dp: [dp,
+    # eps]``, a noise ``z: [z, noise, eps]``): such a leaf is that symbol, not a stability constant
+    claimed_keys = _Claimed(frozenset(_leaf_key(s) for s in base.symbols),
+                            frozenset(frozenset(hints) for c in (base, *rewritten) for hints in c.hints.values()
+                                      if set(hints) & _STABILITY))
     lhs_hints = _hints(lhs.name, glossary) if lhs is not None else set()
     lhs_tokens = [frozenset(h.split("_")) for h in sorted(lhs_hints)]  # q_raw holds q: tied to the claim too
     kept_names = frozenset(k for s in base.symbols + (quantity.symbols if quantity else ())
+                           + (sampled.symbols if sampled else ())
                            for n in glossary.get(s.name.split(".")[0], {}).get("code_names", ())
                            for k in _name_keys(n.rsplit(".", 1)[-1]))
 
@@ -541,6 +567,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             code, leaves, functions, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache,
                                                           search.budget)
             claim = _layer_variant(read, weights, functions, glossary, variants) if weights else read
+            claim = _spelled_variant(claim, functions, table, glossary, search.placeholders)
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             if leaves and not opaque and (tied or not claim.tiny) and form not in branches:
@@ -605,6 +632,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                                                               search.cache, search.budget)
             live_shaped = live_shaped or (shaped and base.functions <= functions and not dead)
             claim = _layer_variant(oriented, weights, functions, glossary, variants) if weights else oriented
+            claim = _spelled_variant(claim, functions, table, glossary, search.placeholders)
             claim = _layers_variant(claim, code, functions, table, glossary, search.placeholders)
             claim = _placeholder_variant(claim, functions, table, glossary, search.placeholders)
             claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
@@ -628,7 +656,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                 continue
             hinted = found
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
-                         on_target, tied, lhs is not None):
+                         on_target, tied, lhs is not None) and _bound_as_claimed(claim, code, candidate, on_target):
                 if not dead:
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     # a name the glossary does not tie to its symbol may be another quantity of the same shape
@@ -661,6 +689,24 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if part is not None:
                 result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, part
                 return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
+    # a gradient autograd computes (``autograd_gradients``) is only ever equivalent, with every name following the
+    # glossary where the formula may be decided: never a drift, a near candidate or an estimate's support
+    for record, candidate in search.gradients:
+        last = candidate.target.rsplit(".", 1)[-1]
+        claimed_name = _glossary_named(last, lhs_hints)
+        on_target = claimed_name and not names.is_generic(last)
+        tied = claimed_name or _contains(lhs_tokens, last)
+        for form, oriented in itertools.product(candidate.forms(), (base, *orientations)):
+            code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
+                                                              search.cache, search.budget)
+            if opaque or _match(oriented, code, leaves, functions, signs, search.budget,
+                                hinted_only=True) != len(oriented.symbols) \
+                    or not _accepted(oriented.tiny, True, True, id(record) in search.scope or on_target, on_target,
+                                     tied, lhs is not None):
+                continue
+            result.outcome, result.candidate, result.credit = EQUIVALENT, candidate, 1.0
+            result.difference = f"the gradient backward() gives {candidate.target.rsplit('.', 1)[0]} through its use"
+            return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
     live_equal = live_hinted >= unreached_hinted or live_hinted * 2 > len(base.symbols)
     return _library(text, base, search) or drift_seen or (None if live_equal or live_shaped else unreached) or result
 
@@ -809,9 +855,8 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     """The claim's calls of a function of its own that name a quantity (``KL(q_y, p_y)``, ``CE(y, p)``): a name
     the operations table does not know (as an operation or a call with several outputs), no placeholder (``f``,
     ``sigma``) or function the translation brings, applied to symbols only, and to the same ones wherever it is
-    applied; never the whole claim, which would read as any local of that name."""
-    if isinstance(rhs, AppliedUndef):
-        return frozenset()
+    applied; never the whole claim, which would read as any local of that name (a claim topped by a call,
+    ``sum(log(pr_b(x)))``, still has the quantities inside it)."""
     table = operations.load()
     placeholders = frozenset(_generic_placeholders(rhs))
     calls: dict[str, set] = {}
@@ -821,8 +866,8 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     symbols = {s.name for s in _free(rhs)}
     known = frozenset(table.operations) | frozenset(table.outputs) | table.activations | placeholders | _STRUCTURAL
     return frozenset(call for name, found in calls.items() if len(found) == 1
-                     for call in found if name not in known and name not in symbols and not names.is_generic(name)
-                     and all(isinstance(a, sympy.Symbol) for a in call.args))
+                     for call in found if call != rhs and name not in known and name not in symbols
+                     and not names.is_generic(name) and all(isinstance(a, sympy.Symbol) for a in call.args))
 
 
 def _quantity_entries(rhs: sympy.Basic) -> dict:
@@ -939,6 +984,40 @@ def _loss_filled(rhs: sympy.Basic, words: frozenset[str]) -> tuple[sympy.Basic |
     operands = [models.get(arg, arg) for arg in calls[0].args]
     loss = cast(sympy.Basic, losses[0]).xreplace({a: operands[0], b: operands[1]})
     return substitute(rhs, {calls[0]: loss}), tuple(sorted(m.name for m in models.values()))
+
+
+_NORMAL_LAWS = word_list("normal_laws", "rules")
+_NOISE_NAMES = word_list("noise_names", "rules")
+_IDENTITY_WORDS = word_list("identity_words", "rules")
+_NOISE_LEAVES = ("z", "z_noise")  # the noise leaf's name: the first the claim does not use
+
+
+def _drawn(rhs: sympy.Basic, glossary: dict) -> tuple[sympy.Basic | None, dict]:
+    """A claim that is a normal law (``Normal(m, v)``, ``N(m, v)``: ``normal_laws`` of ``rules/words.yaml``) read
+    as its draw ``m + s * z`` (code samples a law by the reparameterisation ``mu + sigma * randn``), with the
+    glossary entry of the standard-normal leaf ``z``: the usual noise names (``noise_names``) and the code names of
+    a glossary symbol outside the claim whose meaning names noise ("Gaussian noise"). ``s`` is the square
+    root of the variance ``v``, factor by factor: a factor the glossary calls the identity (``identity_words``: the
+    covariance ``sigma ** 2 * I``) is 1, and an even power has its exponent halved (``(1 - t) ** 2`` gives ``1 -
+    t``, not ``|1 - t|``: ``m - s z`` and ``m + s z`` have one law, as ``z`` is symmetric). ``(None, {})`` for any
+    other claim."""
+    if not (isinstance(rhs, AppliedUndef) and rhs.func.__name__ in _NORMAL_LAWS and len(rhs.args) == 2):
+        return None, {}
+    mean, variance = rhs.args
+    claimed = {s.name for s in _free(rhs)}
+    ones = {s: sympy.Integer(1) for s in _free(variance)
+            if _IDENTITY_WORDS & set(names.words(str(glossary.get(s.name, {}).get("meaning", ""))))}
+    variance = variance.xreplace(ones)
+    factors = variance.args if isinstance(variance, sympy.Mul) else (variance,)
+    scale = sympy.Mul(*(f.base ** (f.exp / 2) if isinstance(f, sympy.Pow) and f.exp.is_even else sympy.sqrt(f)
+                        for f in factors))
+    name = next(n for n in _NOISE_LEAVES if n not in claimed)
+    code_names = set(_NOISE_NAMES) | {str(n) for key, entry in glossary.items() if isinstance(entry, dict)
+                                      and key not in claimed
+                                      and _NOISE_NAMES & set(names.words(str(entry.get("meaning", ""))))
+                                      for n in entry.get("code_names", ())}
+    entry = {"meaning": "standard normal noise", "code_names": sorted(code_names)}
+    return mean + scale * sympy.Symbol(name), {name: entry}
 
 
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
@@ -1597,7 +1676,8 @@ def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
     ``rules/operations.yaml``) that the repository runs or sets, or ``None``. The claim's symbols are renamed to
     the implementation's form's (every order tried: the forms have few symbols). An implementation whose forms are
     common shapes (Adam's moments are any moving average) counts only for a claim whose statement or mechanism
-    names it (``named_by``)."""
+    names it (``named_by``); ``search.realised`` holds only those whose built object runs (``runs``,
+    ``library_realisations``)."""
     for implementation in operations.implementations():
         where = search.realised.get(implementation.name)
         if where is None or (implementation.named_by and not implementation.named_by & search.words):
@@ -1617,13 +1697,16 @@ def _library(text: str, claim: _Claim, search: _Search) -> FormulaResult | None:
 
 def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
     """Analysis provider: for each library implementation the repository realises, where: the first call of one of
-    its ``calls`` in a function the call graph does not call dead (tests left out), else the first configuration
+    its ``calls`` in a function the call graph does not call dead (tests left out; for one with ``runs``, only when
+    live code runs the object such a call builds, ``_built_and_run``), else the first configuration
     key among its ``keys`` (or a string value holding one of its ``values``) that code reads by name or a call
     unpacking a mapping may pass (``**cfg``: ``extractors.provenance.unpacked_passes``)."""
     records = [r for r in index.analysis(candidates) if not is_test_path(r.file)]
     dead = index.analysis(dead_functions)
     found: dict[str, CodeExpression] = {}
     for implementation in operations.implementations():
+        if implementation.runs and not _built_and_run(implementation, records, dead, index):
+            continue  # built but never run (an optimizer nothing steps): it computes nothing
         for record in records:
             called = sorted(implementation.calls & record.callees)
             if called and not dead(record):
@@ -1642,6 +1725,29 @@ def library_realisations(index: RepositoryIndex) -> dict[str, CodeExpression]:
                                                         f"{fact.path}: {fact.value}", cell=fact.cell)
             break
     return found
+
+
+def _built_and_run(implementation: operations.Implementation, records: list[FunctionRecord],
+                   dead: Callable[..., bool], index: RepositoryIndex) -> bool:
+    """Whether live code calls one of ``implementation.runs`` as a method of a library object (not a repository
+    function) on a name that a live call of one of its ``calls`` is bound to, compared by last component
+    (``self.optimizer = AdamW(...)`` then ``self.optimizer.step()``); ``dead`` is ``dead_functions``."""
+    built = {c.target.rsplit(".", 1)[-1] for r in records if not dead(r) for c in r.expressions
+             if c.target != "return" and not dead(r, c)
+             and any(_functions(form) & implementation.calls for form in c.forms())}
+    if not built:
+        return False
+    graph = index.analysis(build_call_graph)
+    for node in sorted(graph.graph.nodes):
+        if graph.liveness(node) == DEAD:
+            continue
+        for site in graph.callees_in_order(node):
+            receiver, _, method = site.target.rpartition(".")
+            branch = graph.branch_at(site.where, site.line)
+            if method in implementation.runs and site.callee is None and receiver.rsplit(".", 1)[-1] in built \
+                    and (branch is None or graph.liveness(branch) != DEAD):
+                return True
+    return False
 
 
 def _selects(implementation, fact) -> bool:
@@ -1720,7 +1826,8 @@ def _part_equals(claim: _Claim, part: sympy.Basic, budget) -> bool:
         hinted_only=True) == len(claim.symbols)
 
 
-def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys, search: _Search):
+def _part_match(candidate: CodeExpression, forms, claim: _Claim, keeps_small: bool, claimed_keys: _Claimed,
+                search: _Search):
     """The subexpression of a form of ``candidate`` (a term of a weighted sum, the argument of a softmax, a factor)
     that equals the claim with every name following the glossary hints, or ``None``."""
     for form in forms:
@@ -1787,6 +1894,37 @@ def _placeholder_variant(claim: _Claim, functions, table, glossary: dict, varian
                                 lambda e: sympy.Function(spare[0])(*e.args))
         renamed = _claim(rhs, glossary)
         variants[key] = (replace(renamed, tiny=True) if layer else renamed) if renamed else claim
+    return variants[key]
+
+
+def _spelled_variant(claim: _Claim, functions, table, glossary: dict, variants: dict) -> _Claim:
+    """The claim with each function of its own (not an operation, activation, placeholder or structural function
+    of the translation, and not one the code calls as written) renamed to the one function the code calls that is
+    spelled the same way under the project's name normalisation (``names.normalise``: ``GRU`` for ``self.gru``,
+    ``CrossAttn`` for ``self.cross_attn``), or the claim itself when none is: a paper names a module the way code
+    names its attribute. A function of the code two of the claim's functions or several of its own spell alike
+    is no one's."""
+    own = [n for n in sorted(claim.functions) if n not in functions and n not in table.operations
+           and n not in table.activations and n not in table.placeholders and n not in _STRUCTURAL
+           and not names.is_generic(n)]
+    if not own:
+        return claim
+    spelled: dict[str, list[str]] = {}
+    for name in sorted(functions):
+        if name not in claim.functions:
+            spelled.setdefault(names.normalise(name), []).append(name)
+    renamed = {n: spelled[names.normalise(n)][0] for n in own if len(spelled.get(names.normalise(n), ())) == 1}
+    targets = list(renamed.values())
+    renamed = {n: f for n, f in renamed.items() if targets.count(f) == 1}
+    if not renamed:
+        return claim
+    key = ("spelled", claim.rhs, tuple(sorted(renamed.items())))
+    if key not in variants:
+        rhs = claim.rhs.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in renamed,
+                                lambda e: sympy.Function(renamed[e.func.__name__])(*e.args))
+        spelled_claim = _claim(rhs, glossary)
+        # tiny as the claim was: the renamed call is still one call of one module
+        variants[key] = replace(spelled_claim, tiny=claim.tiny) if spelled_claim is not None else claim
     return variants[key]
 
 
@@ -2168,6 +2306,124 @@ def _add_near(result: FormulaResult, candidate: CodeExpression) -> None:
         result.near.append(candidate)
 
 
+# ``self.R = nn.Parameter(...)``: an attribute bound to a parameter autograd trains (``requires_grad=False`` aside)
+_PARAMETER = re.compile(r"[\w.]+\s*(?::[^=]*)?=\s*(?:[\w.]+\.)?Parameter\(")
+_FROZEN = re.compile(r"requires_grad\s*=\s*False")
+_GRADIENT = sympy.Symbol("grad")  # the gradient arriving at a product, which autograd carries back to its factors
+
+
+@lru_cache(maxsize=1)
+def _gradient_template() -> tuple[sympy.Basic, sympy.Symbol, sympy.Symbol]:
+    """(the gradient of ``X @ P @ Y`` in ``P``, ``X.T @ grad @ Y.T``, read as claims are; the symbols X and Y)."""
+    before, after = sympy.Symbol("X"), sympy.Symbol("Y")
+    return parse_formula("X.T @ grad @ Y.T", operations.load()), before, after
+
+
+def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, CodeExpression], ...]:
+    """Analysis provider: the gradients autograd gives trained parameters, as candidates (record, candidate) no
+    statement writes. Where live code calls ``backward()`` and an attribute ``P`` bound to ``nn.Parameter(...)``
+    in live code (not ``requires_grad=False``) is the middle factor of a product ``X @ P @ Y`` in a live
+    candidate's form (times a factor ``c``, ``_scale_of``: ``W0 + s * (B @ R @ A)``), backpropagation gives
+    ``P.grad = c * X.T @ grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of
+    a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local
+    a later statement of its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of
+    its own, its gradient there lacking the later factor. The candidate spans the forward from the line that writes
+    the product to that last use, target ``P.grad``; none for a parameter whose gradient live code overwrites
+    (``P.grad = ...``, any method of ``P.grad``: ``copy_``) or hooks (``P.register_hook``)."""
+    dead: Callable[..., bool] = index.analysis(dead_functions)
+    live = [r for r in index.analysis(candidates) if not is_test_path(r.file) and not dead(r)]
+    if not any("backward" in r.callees for r in live):
+        return ()
+    trained = {c.target.rsplit(".", 1)[-1] for r in live for c in r.expressions if "." in c.target
+               and not dead(r, c) and _PARAMETER.match(c.text) and not _FROZEN.search(c.text)}
+    trained -= _gradients_overwritten(live, dead, index)
+    if not trained:
+        return ()
+    template, before, after = _gradient_template()
+    found: list[tuple[FunctionRecord, CodeExpression]] = []
+    for record in live:
+        derived: dict[sympy.Basic, CodeExpression] = {}
+        read_later: set[str] = set()  # the locals the statements after each candidate read
+        for candidate in reversed(record.expressions):
+            used = candidate.target in read_later
+            read_later |= candidate.locals_read
+            if used or dead(record, candidate):
+                continue
+            for form in _modes(candidate.forms())[0]:  # each helper's call as written (``choice``'s first)
+                for product, parameter, gradient in _parameter_products(form, frozenset(trained), template, before,
+                                                                        after):
+                    written = next((c for c in record.expressions for f in c.forms() if product in _nodes(f)),
+                                   candidate)
+                    # from the line writing the product to its last use: the forward autograd differentiates
+                    derived.setdefault(gradient, CodeExpression(
+                        written.file, written.line, max(written.end_line, candidate.end_line),
+                        f"{parameter.name}.grad", gradient, written.function, written.text, cell=written.cell))
+        found.extend((record, c) for c in derived.values())
+    return tuple(found)
+
+
+def _parameter_products(form: sympy.Basic, trained: frozenset[str], template: sympy.Basic, before: sympy.Symbol,
+                        after: sympy.Symbol):
+    """Each product ``X @ P @ Y`` of ``form`` whose middle factor is a leaf named after one of ``trained`` (last
+    component): (the product, that leaf, the gradient autograd gives it: ``template`` over ``before`` and
+    ``after``, times the other factors of the product that holds it)."""
+    for node in _nodes(form):
+        if not (isinstance(node, AppliedUndef) and node.func == _MATMUL and len(node.args) == 2):
+            continue
+        left, right = node.args
+        if isinstance(left, AppliedUndef) and left.func == _MATMUL and len(left.args) == 2:
+            factors = (left.args[0], left.args[1], right)
+        elif isinstance(right, AppliedUndef) and right.func == _MATMUL and len(right.args) == 2:
+            factors = (left, right.args[0], right.args[1])
+        else:
+            continue
+        middle = factors[1]
+        if not isinstance(middle, sympy.Symbol) or middle.name.rsplit(".", 1)[-1] not in trained:
+            continue
+        yield node, middle, _scale_of(form, node) * template.xreplace({before: factors[0], after: factors[2]})
+
+
+# functions linear in each argument: a factor outside them still scales what arrives at an argument
+_LINEAR_MAPS = frozenset({"matmul", "linear", "transpose", "sum", "mean", "getitem"})
+
+
+def _scale_of(expression: sympy.Basic, target: sympy.Basic) -> sympy.Basic:
+    """The factors that multiply ``target`` in ``expression`` before a non-linear function applies: along the first
+    path from the root down to ``target``, the other factors of each product it passes, through sums and
+    ``_LINEAR_MAPS`` (``scaling * F.linear(x, B @ R @ A)`` scales ``B @ R @ A`` by ``scaling``), and none of those
+    above another function (a softmax's argument is scaled only inside it)."""
+    scale: sympy.Basic = sympy.Integer(1)
+    node = expression
+    while node != target:
+        inner = next((a for a in node.args if a == target or target in frozenset(_nodes(a))), None)
+        if inner is None:
+            break
+        if isinstance(node, sympy.Mul):
+            scale = scale * sympy.Mul(*(a for a in node.args if a is not inner))
+        elif not isinstance(node, sympy.Add) and not (isinstance(node, AppliedUndef)
+                                                      and node.func.__name__ in _LINEAR_MAPS):
+            scale = sympy.Integer(1)
+        node = inner
+    return scale
+
+
+def _gradients_overwritten(live: list[FunctionRecord], dead: Callable[..., bool], index: RepositoryIndex) -> set[str]:
+    """The last names of the attributes whose gradient live code sets itself: assigned (``self.R.grad = g``),
+    changed by a method of it (``module.R.grad.copy_(g)``) or hooked (``self.R.register_hook(f)``)."""
+    found = {parts[-2] for r in live for c in r.expressions if not dead(r, c)
+             for parts in [c.target.split(".")] if len(parts) >= 2 and parts[-1] == "grad"}
+    graph = index.analysis(build_call_graph)
+    for node in sorted(graph.graph.nodes):
+        if graph.liveness(node) == DEAD:
+            continue
+        for site in graph.callees_in_order(node):
+            parts = site.target.split(".")
+            found |= {parts[i - 1] for i in range(1, len(parts) - 1) if parts[i] == "grad"}
+            if len(parts) >= 2 and parts[-1] == "register_hook":
+                found.add(parts[-2])
+    return found
+
+
 def candidates(index: RepositoryIndex) -> list[FunctionRecord]:
     """Analysis provider: the function records of the repository with their candidate expressions, translated
     through the operations table (``extractors.expressions``)."""
@@ -2209,13 +2465,24 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
     return everyone or on_target or (relevant and most)
 
 
-def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str],
+def _bound_as_claimed(claim: _Claim, code: sympy.Basic, candidate: CodeExpression, on_target: bool) -> bool:
+    """Whether an equivalent ``code`` may count for ``claim`` at ``candidate``: always, unless the claim is one
+    symbol (``theta_target == theta``: no operation, it says only which name holds which). Such a claim counts only
+    at a binding of its left-hand name itself (``on_target``) to one other name (``code`` a lone leaf, not the
+    bound name read again): anywhere else a name meets it by chance (a local containing the left-hand name's words,
+    ``sqk_scale = config.sqk_scale``, or any ``return x``)."""
+    if not isinstance(claim.rhs, sympy.Symbol):
+        return True
+    return on_target and isinstance(code, sympy.Symbol) and code.name != candidate.target
+
+
+def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, claimed_keys: _Claimed,
              cache: dict, budget: equivalence.Budget):
     """(a form of the candidate with stability constants read as 0, its leaves, its function names, whether opaque
     code is left in it, whether its value depends on signs), computed once per form and kind of formula, whichever
     candidate holds the form (a helper inlined in many places gives many candidates the same forms); ``cache``
     lives in the index, as long as the candidates do. Charges ``budget`` the form's size at every use."""
-    key = ("profile", form, keeps_small, claimed_keys & _STABILITY)
+    key = ("profile", form, keeps_small, claimed_keys.keys & _STABILITY, claimed_keys.hinted)
     cached = cache.get(key)
     if cached is None:
         nodes = dag_nodes(form, MAX_FORM_NODES)
@@ -2795,10 +3062,21 @@ def _last_part(name: str) -> str:
     return parts[-1]
 
 
-def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: frozenset[str]) -> sympy.Basic:
+class _Claimed(NamedTuple):
+    """The names a formula has (``_without_stability``): ``keys``, its symbols' own keys (``_leaf_key``), and
+    ``hinted``, the hint keys (``_hints``) of each symbol whose glossary code names hold a stability word."""
+
+    keys: frozenset[str]
+    hinted: frozenset[frozenset[str]] = frozenset()
+
+
+def _without_stability(code: sympy.Basic, keeps_small: bool, claimed: _Claimed) -> sympy.Basic:
     """``code`` with numeric-stability constants the formula lacks read as 0 (``x / (norm(x) + eps)``), a floor
     at one (``clamp(x, min=eps)``, ``max(x, 1e-6)``) read as ``x``, ``int`` of a rounding as the rounding and a count
-    of groups kept at one or more (``max(1, ceil(n / k))``) as the count."""
+    of groups kept at one or more (``max(1, ceil(n / k))``) as the count. A leaf named like a stability constant is
+    one the formula has when its key is a claimed symbol's own, or when it follows the hints of a claimed symbol the
+    glossary names so (``claimed.hinted``: ``z: [z, noise, eps]``, a finite difference's ``dp: [dp, h, eps]``) and
+    no other leaf of ``code`` follows them (beside ``noise``, an ``eps`` is the stability constant)."""
     # clamp(x, min=eps) keeps x away from zero; with eps read as 0 it is x itself (a clamp at a literal 0 stays)
     clamps = {e: e.args[0] for e in _nodes(code) if isinstance(e, AppliedUndef) and e.func.__name__ == "clip"
               and len(e.args) == 3 and e.args[2] == MISSING_OPERAND and isinstance(e.args[1], sympy.Symbol)
@@ -2821,9 +3099,18 @@ def _without_stability(code: sympy.Basic, keeps_small: bool, claimed_keys: froze
         small = small_value(symbol)
         if small is not None:
             mapping[symbol] = small if keeps_small else sympy.Integer(0)
-        elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed_keys:
+        elif _leaf_key(symbol) in _STABILITY and _leaf_key(symbol) not in claimed.keys \
+                and not _names_claimed(symbol, code, claimed.hinted):
             mapping[symbol] = sympy.Integer(0)
     return substitute(code, mapping)
+
+
+def _names_claimed(leaf: sympy.Symbol, code: sympy.Basic, hinted: frozenset[frozenset[str]]) -> bool:
+    """Whether ``leaf`` follows one of the ``hinted`` symbols' hints (``_Claimed.hinted``) that no other leaf of
+    ``code`` follows."""
+    others = [(other, _leaf_key(other)) for other in _leaves(code) if other != leaf]
+    return any(_follows(leaf, _leaf_key(leaf), set(hints))
+               and not any(_follows(other, key, set(hints)) for other, key in others) for hints in hinted)
 
 
 def _rounding(expression: sympy.Basic, names_: tuple[str, ...] = ("ceil", "floor", "round")) -> bool:

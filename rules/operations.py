@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 class Implementation:
     """A mechanism a library realises (``implementations`` in ``operations.yaml``): its ``name``, the ``calls``
     (last name components) and configuration ``keys`` that realise it, the words of a configuration string value
-    that select it (``values``), the formulas it computes (``forms``, sympy, over free symbols), and the words one
-    of which a claim must hold to be about it (``named_by``; empty: any claim)."""
+    that select it (``values``), the formulas it computes (``forms``, sympy, over free symbols), the words one
+    of which a claim must hold to be about it (``named_by``; empty: any claim), and the methods one of which live
+    code must call on an object a call builds for that call to realise it (``runs``: an optimizer's ``step``;
+    empty: the call alone)."""
 
     name: str
     calls: frozenset[str]
@@ -32,6 +34,7 @@ class Implementation:
     values: frozenset[str]
     forms: tuple
     named_by: frozenset[str] = frozenset()
+    runs: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -61,14 +64,14 @@ def parse_implementations(data: dict, table: Operations | None = None) -> tuple[
         if not isinstance(entry, dict) or not entry.get("forms"):
             raise ValueError(f"implementations.{name}: expected a mapping with forms")
         fields = {}
-        for key in ("calls", "keys", "values", "named_by"):
+        for key in ("calls", "keys", "values", "named_by", "runs"):
             value = entry.get(key) or []
             if not isinstance(value, list):
                 raise ValueError(f"implementations.{name}.{key}: expected a list")
             fields[key] = frozenset(str(v) for v in value)
         found.append(Implementation(name, fields["calls"], fields["keys"], fields["values"],
                                     tuple(parse_formula(f, table) for f in entry["forms"]),
-                                    frozenset(v.lower() for v in fields["named_by"])))
+                                    frozenset(v.lower() for v in fields["named_by"]), fields["runs"]))
     return tuple(found)
 
 

@@ -393,6 +393,53 @@ def test_a_quantity_the_claim_writes_as_a_call_reads_as_a_leaf() -> None:
     assert d2_formula._quantity_calls(formula("topk(w, K) + r")) == frozenset()
     assert d2_formula._quantity_calls(formula("F(a, w) + r")) == frozenset()
     assert d2_formula._quantity_calls(formula("KL(q, p)")) == frozenset()
+    # a claim topped by a call (a sum, a comparison) still has its quantities inside: only the whole is refused
+    assert d2_formula._as_quantities(formula("sum(log(pr_b(x)))")) == formula("sum(log(pr_b))")
+    assert d2_formula._as_quantities(formula("score(x, y) <= lam")) == formula("score <= lam")
+
+
+@pytest.mark.parametrize("law, draw", [
+    ("Normal(m, s ** 2)", "m + s * z"),
+    ("N(m, v)", "m + sqrt(v) * z"),
+    ("Normal(a + b, (1 - t) ** 2 * c ** 4 * I)", "a + b + (1 - t) * c ** 2 * z"),  # I the identity: 1
+    ("Normal(z, s ** 2)", "z + s * z_noise"),  # z is the claim's: the noise leaf is named otherwise
+])
+def test_a_normal_law_reads_as_its_draw(law: str, draw: str) -> None:
+    glossary = {"I": {"meaning": "identity covariance", "code_names": ["eye"]},
+                "w": {"meaning": "Gaussian noise of the weights", "code_names": ["w_noise"]}}
+    drawn, noise = d2_formula._drawn(formula(law), glossary)
+    assert drawn == formula(draw)
+    name = next(iter(noise))
+    assert {"noise", "eps", "w_noise"} <= set(noise[name]["code_names"])  # usual names, and the glossary's
+
+
+@pytest.mark.parametrize("written, scale", [
+    ("W0 + s * (B @ R @ A)", "s"),
+    ("linear(x, W0) + c * linear(x, B @ R @ A)", "c"),  # a linear map between: the factor still scales it
+    ("k * softmax(2 * (B @ R @ A))", "2"),  # a factor outside a non-linear function does not
+    ("B @ R @ A", "1"),
+])
+def test_the_scale_of_a_product_stops_at_a_non_linear_function(written: str, scale: str) -> None:
+    form = formula(written)
+    product = formula("B @ R @ A")
+    assert d2_formula._scale_of(form, product) == formula(scale)
+
+
+@pytest.mark.parametrize("claim", ["Laplace(m, b)", "m + Normal(0, v)", "Normal(m)"])
+def test_only_a_claim_that_is_a_normal_law_reads_as_a_draw(claim: str) -> None:
+    assert d2_formula._drawn(formula(claim), {}) == (None, {})
+
+
+@pytest.mark.parametrize("functions, read", [
+    ({"gru", "cross_attn"}, "gru(cross_attn(x, c), h)"),  # spelled alike once normalised
+    ({"gru", "attn"}, "gru(CrossAttn(x, c), h)"),  # attn is not CrossAttn
+    ({"gru", "GRU", "cross_attn"}, "GRU(cross_attn(x, c), h)"),  # the claim's own name called as written
+    ({"gru", "Gru", "cross_attn"}, "GRU(cross_attn(x, c), h)"),  # two code functions spelled alike: no one's
+])
+def test_a_claimed_module_reads_as_the_code_function_spelled_alike(functions: set, read: str) -> None:
+    claim = d2_formula._claim(formula("GRU(CrossAttn(x, c), h)"), {})
+    assert claim is not None
+    assert d2_formula._spelled_variant(claim, frozenset(functions), operations.load(), {}, {}).rhs == formula(read)
 
 
 @pytest.mark.parametrize("written, read", [
