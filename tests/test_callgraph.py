@@ -709,3 +709,42 @@ def test_choices_met_at_the_top_level_and_rebound_objects(tmp_path) -> None:
     assert [s.callee for s in main] == ["main.Small.fit", "main.Large.fit"]
     assert main[0].branch[0][0] == main[1].branch[0][0] and main[0].branch != main[1].branch
     assert [(s.kind, s.callee) for s in graph.callees_in_order("main.swap") if s.line == 27] == [("unresolved", None)]
+
+
+_LOSS_CLASS = ("class Loss:\n    def __init__(self, k):\n        self.k = k\n\n    def __call__(self, draws, lam):\n"
+               "        return (draws > lam).mean()\n\n\n")
+
+
+@pytest.mark.parametrize("body, called", [
+    ("    loss_fn = Loss(4)\n    return draws.mean()\n", False),  # bound, never read again
+    ("    Loss(4)\n    return draws.mean()\n", False),  # dropped at once
+    ("    loss_fn = Loss(4)\n    return loss_fn(draws, 0.5)\n", True),
+    ("    loss_fn = Loss(4)\n    return loss_fn\n", True),  # handed to the caller
+    ("    loss_fn = Loss(4)\n    return evaluate(loss_fn, draws)\n", True),  # handed on
+    ("    loss_fn = Loss(4)\n\n    def inner():\n        return loss_fn(draws, 0.5)\n    return inner()\n", True),
+    ("    global loss_fn\n    loss_fn = Loss(4)\n    return draws.mean()\n", True),  # another scope may read it
+    ("    Loss(4).k\n    return draws.mean()\n", True),  # not a statement of its own: the object is used
+])
+def test_an_object_dropped_unused_never_runs_its_call_hooks(tmp_path, body, called) -> None:
+    # loss_fn = Loss(4) with the loss then written out inline: no code holds the object, so its __call__ never runs
+    # that way, while its constructor does; any read of the variable (a call, a return, an argument, a nested
+    # function, a global declaration) keeps the hooks
+    source = _LOSS_CLASS + "def evaluate(fn, draws):\n    return fn(draws, 0.5)\n\n\n" \
+        + "def run(draws):\n" + body + "\n\nif __name__ == '__main__':\n    run([1.0])\n"
+    (tmp_path / "main.py").write_text(source)
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.liveness("main.Loss.__init__") == LIVE
+    assert graph.liveness("main.Loss.__call__") == (LIVE if called else DEAD)
+
+
+def test_an_object_that_may_be_registered_keeps_its_hooks(tmp_path) -> None:
+    # a constructor handing self on (a registry) or a library base (torch's Module) may keep the object reachable
+    source = ("import torch\n\nREGISTRY = []\n\n\nclass Tracked:\n    def __init__(self):\n"
+              "        REGISTRY.append(self)\n\n    def __call__(self):\n        return 1\n\n\n"
+              "class Net(torch.nn.Module):\n    def forward(self, x):\n        return x\n\n\n"
+              "def run():\n    tracked = Tracked()\n    net = Net()\n    return REGISTRY\n\n\n"
+              "if __name__ == '__main__':\n    run()\n")
+    (tmp_path / "main.py").write_text(source)
+    graph = build_index(tmp_path, names.normalise).analysis(build_call_graph)
+    assert graph.liveness("main.Tracked.__call__") == LIVE
+    assert graph.liveness("main.Net.forward") == LIVE

@@ -3,6 +3,8 @@ into edges, link classes to the methods frameworks call, find the entry points a
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -13,8 +15,8 @@ from libcst.metadata import MetadataWrapper
 
 from extractors.callgraph.branches import DeadBranch, dead_branches
 from extractors.callgraph.entry_points import entry_points
-from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, MAIN, MODULE, REFERENCE, TEST_MAIN,
-                                        CallGraph, EntryPoint, FunctionInfo, module_name, source_order)
+from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, INSTANTIATE, MAIN, MODULE, REFERENCE,
+                                        TEST_MAIN, CallGraph, EntryPoint, FunctionInfo, module_name, source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner, decorator_name
 from extractors.facts import CONFIG as CONFIG_FACT
@@ -43,6 +45,8 @@ def build_call_graph(index: RepositoryIndex) -> CallGraph:
 class _Builder(Resolver):
     """Builds one ``CallGraph``: ``build`` runs the passes in order (scan, nodes, resolution, hooks, entry points,
     reachability); name resolution and edges come from ``Resolver``."""
+
+    _idle: frozenset[str] = frozenset()  # the idle classes (``_idle_classes``), once ``_hooks`` has run
 
     def build(self) -> CallGraph:
         """The finished graph. Call once per builder."""
@@ -216,17 +220,83 @@ class _Builder(Resolver):
 
     def _hooks(self) -> None:
         """Class -> its ``__init__`` and the methods frameworks call on its instances (``_HOOKS`` and dunders),
-        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``)."""
+        own or inherited: a class node is reached when it is instantiated or handed over (``cls = Task``). An idle
+        class (``_idle_classes``: every instance dropped unused) gets only its ``__init__``: no code holds an object
+        to call, so its ``__call__`` or ``forward`` never runs that way."""
+        self._idle = self._idle_classes()
         for cls in self.cg.classes:
             init = self.find_method(cls, "__init__")
             if init:
                 self.edge(cls, init, CALL, self.cg.functions[init].file, self.cg.functions[init].line)
+            if cls in self._idle:
+                continue
             for owner in self.class_mro(cls):
                 for method in self.methods_of.get(owner, ()):
                     name = method.rsplit(".", 1)[1]
                     if name != "__init__" and (name in _HOOKS or (name.startswith("__") and name.endswith("__"))):
                         info = self.cg.functions[method]
                         self.edge(cls, method, HOOK, info.file, info.line)
+
+    def _idle_classes(self) -> frozenset[str]:
+        """The repository classes whose every instance is dropped unused: each site reaching the class node is a
+        construction (no reference handing the class over, no call by name) inside a function that drops the object
+        at once (a statement of its own: ``Logger(cfg)``) or binds it to a local variable neither the function nor
+        one nested in it reads again (``loss_fn = BinomialLoss(K=4)``, then the loss written out inline). Such an
+        object reaches no code that could call it; its constructor still runs. A module-level binding is never
+        idle (another module may import it), nor one a ``global``/``nonlocal`` statement or ``locals()`` may reach;
+        nor is a class with a library base (the library's constructor may register the object: a ``gym.Env``'s
+        ``step``) or one whose constructors hand ``self`` on (``registry.append(self)``)."""
+        idle_sites = self._idle_constructions()
+        sites: dict[str, list] = {}
+        for found in self.cg._sites.values():
+            for site in found:
+                if site.callee in self.cg.classes:
+                    sites.setdefault(site.callee, []).append(site)
+        g = self.cg.graph
+        return frozenset(cls for cls, made in sites.items()
+                         if not self._escapes(cls)
+                         and all(data["kind"] == INSTANTIATE for _, _, data in g.in_edges(cls, data=True))
+                         and all(site.kind == INSTANTIATE
+                                 and (site.scope, site.line, cls.rsplit(".", 1)[-1]) in idle_sites for site in made))
+
+    def _escapes(self, cls: str) -> bool:
+        """Whether building ``cls`` may hand the object to code that calls it later: a library base in its
+        hierarchy, or a constructor of the hierarchy reading ``self`` as a whole (not only its attributes)."""
+        owners = self.class_mro(cls)
+        if any(self._library_base(owner) for owner in owners):
+            return True
+        inits = [f"{owner}.__init__" for owner in owners]
+        return any(m.kind == "name" and m.text == "self" for init in inits for m in self.cg.mentions.get(init, ()))
+
+    def _idle_constructions(self) -> frozenset[tuple[str, int, str]]:
+        """(function, line, class name as written last) of each construction whose object the function drops at once
+        or binds to a local variable no code of the function (or of a function nested in it) reads
+        (``_idle_classes``)."""
+        stores = {key: count for scan in self.scans.values() for key, count in scan.stores.items()}
+        reads: dict[str, set[str]] = {}
+        for scope, found in self.cg.mentions.items():
+            seen = Counter(m.text.split(".")[0] for m in found if m.kind == "name")
+            names = {name for name, count in seen.items() if count > stores.get((scope, name), 0)}
+            for outer in _enclosing(scope):
+                reads.setdefault(outer, set()).update(names)
+        found: set[tuple[str, int, str]] = set()
+        for scan in self.scans.values():
+            found.update((scope, line, called.rsplit(".", 1)[-1]) for scope, line, called in scan.dropped)
+            for (scope, var), bindings in scan.var_bindings.items():
+                if scope not in self.cg.functions or var in reads.get(scope, ()) \
+                        or {"locals", "vars"} & reads.get(scope, set()) or self._declared_shared(scope, var):
+                    continue
+                found.update((scope, line, ctor.rsplit(".", 1)[-1]) for line, ctor, _, narrows in bindings
+                             if ctor and not narrows)
+        return frozenset(found)
+
+    def _declared_shared(self, function: str, var: str) -> bool:
+        """Whether a ``global`` or ``nonlocal`` statement in ``function``'s lines names ``var``: its binding is then
+        read wherever that outer name is."""
+        info = self.cg.functions[function]
+        lines = self.index.lines.get(info.file, [])[info.line - 1:info.end_line]
+        pattern = re.compile(rf"^\s*(?:global|nonlocal)\s[^#]*\b{re.escape(var)}\b")
+        return any(pattern.match(line) for line in lines)
 
     def _unseen(self, built: frozenset[str] | None = None) -> frozenset[str]:
         """The functions whose callers the graph may not see (``CallGraph.unseen``): every method of a class with a
@@ -254,7 +324,8 @@ class _Builder(Resolver):
                  if m.kind == "string"}
         named |= {f.value.replace(":", ".").rsplit(".", 1)[-1] for f in self.index.facts
                   if f.kind == CONFIG_FACT and isinstance(f.value, str)}
-        roots = [c for c in self.cg.classes if c in self.cg._live or c in self.cg._maybe
+        # an idle class's objects reach no library (``_idle_classes``), unless a string names it for one to build
+        roots = [c for c in self.cg.classes if (c in self.cg._live or c in self.cg._maybe) and c not in self._idle
                  or c.rsplit(".", 1)[-1] in named]
         return frozenset(base for c in roots for base in self.class_mro(c))
 
@@ -319,6 +390,13 @@ class _Builder(Resolver):
         # a library calls methods only of objects some code that may run made (``_built``): where every entry point
         # fails at import, none (and never those of a module that cannot be imported)
         self.cg.unseen = frozenset() if self.cg.halted else self._unseen(self._built())
+
+
+def _enclosing(scope: str) -> list[str]:
+    """``scope`` and each dotted prefix of it (``m.f.g``: ``m.f.g``, ``m.f``, ``m``): the scopes a read in a nested
+    function may reach."""
+    parts = scope.split(".")
+    return [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
 
 
 def _reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:

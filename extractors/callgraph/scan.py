@@ -58,6 +58,12 @@ class Scan:
     var_bindings: dict[tuple[str, str], list[tuple[int, str | None, tuple[tuple[int, int], ...], bool]]] = field(
         default_factory=dict)
     annotated: set[tuple[str, str]] = field(default_factory=set)  # (scope, var) typed by an annotation or isinstance
+    # (scope, line, called name) of each call written as a statement of its own (``Trainer(cfg)``): the value it
+    # makes, an object for a class, is dropped at once (``extractors.callgraph.build``, idle instances)
+    dropped: list[tuple[str, int, str]] = field(default_factory=list)
+    # (scope, name) -> how many of its ``name`` mentions are a plain assignment's own target (``x = ...``), a store
+    # and no read of it
+    stores: dict[tuple[str, str], int] = field(default_factory=dict)
     # (scope, var) -> the names a binding of var to a name or a conditional expression of names offers, one entry
     # per such binding (``ModelClass = nGPT if args.ngpt else GPT``; ``()`` for ``None``): calling var calls one of
     # the names its bindings offer, when these are all its bindings (``assigned``, ``rebinds``)
@@ -124,6 +130,7 @@ class Scanner(Visitor):
         self.loops = [0]
         self.loop_nodes: list[cst.CSTNode] = []  # the enclosing loops and comprehensions, innermost last
         self.skip: set[int] = set()  # ids of Name nodes that are not reads (def names, params, keywords)
+        self.targets: set[int] = set()  # ids of Name nodes a plain assignment stores to (``Scan.stores``)
         self.call_funcs: set[int] = set()
         self.main_body: cst.BaseSuite | None = None
         self.display = 0  # inside print/logging arguments or a help= text: strings there are shown, not used
@@ -491,6 +498,10 @@ class Scanner(Visitor):
             self.s.iterated.setdefault((self.scopes[-1], name), []).append((names, self._line(loop), self._end(loop)))
 
     # -- statements that are only strings are docstrings or commented-out text -------------------------------
+    def visit_Expr(self, node: cst.Expr) -> None:
+        if isinstance(node.value, cst.Call) and (called := dotted_name(node.value.func)) is not None:
+            self.s.dropped.append((self.scopes[-1], self._line(node.value), called))
+
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
         return not (len(node.body) == 1 and isinstance(node.body[0], cst.Expr)
                     and isinstance(node.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
@@ -540,6 +551,7 @@ class Scanner(Visitor):
             self._raw("expr", func.attr.value, original_node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self.targets.update(id(t.target) for t in node.targets if isinstance(t.target, cst.Name))
         value = node.value
         ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
         self._note_literal(value)
@@ -586,6 +598,8 @@ class Scanner(Visitor):
                                             else "slice:?:?")
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            self.targets.add(id(node.target))
         value = node.value
         ctor = dotted_name(value.func) if isinstance(value, cst.Call) else None
         if value is not None:
@@ -711,6 +725,9 @@ class Scanner(Visitor):
     def visit_Name(self, node: cst.Name) -> None:
         if id(node) in self.skip:
             return
+        if id(node) in self.targets:
+            key = (self.scopes[-1], node.value)
+            self.s.stores[key] = self.s.stores.get(key, 0) + 1
         self._mention(node.value, "name", node)
         if id(node) not in self.call_funcs:
             self._raw("ref", node.value, node)
