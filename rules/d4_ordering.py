@@ -1,6 +1,8 @@
 """D4, pipeline ordering: do the claimed steps run, and in the claimed order, along the paths the entry points take?
 
-Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
+Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites, looked for
+by its identifier-like functions and keywords, never by a keyword that is Python syntax (``for``, ``in``, ``if``:
+``rules/words.yaml``, ``syntax_words``; a step "for each model" is no ``estimate_votes_for_rank_change``). The call
 graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
 call, so recursion and repeated calls end), loops noted; a call of a placeholder method that repository subclasses
@@ -185,6 +187,7 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
 # Library calls too common to stand for a pipeline step on their own: outside the repository they map a step only
 # weakly (rules/words.yaml, and Python's builtins).
 _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
+_SYNTAX = word_list("syntax_words", "rules")  # spec keywords that are Python syntax (for, in): they name no call
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
 _REPEATED = roles.words("repeated_step_words")
@@ -545,7 +548,9 @@ def _only_method(graph: CallGraph, target: str) -> str | None:
 
 
 def _names(step: dict) -> list[str]:
-    return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n)]
+    """The step's functions and keywords a name in code may hold: identifier-like ones, not Python syntax
+    (``rules/words.yaml``, ``syntax_words``: a keyword ``for`` from "for each model" names no call)."""
+    return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n) and n.lower() not in _SYNTAX]
 
 
 @dataclass(frozen=True)
