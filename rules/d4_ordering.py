@@ -37,9 +37,10 @@ maps a step weakly at most. A call site maps to a step
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
-  (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
-  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``), unless the step's ``functions`` name that
-  library call (``json.dump``, ``torch.min``; a bare builtin call excepted);
+  (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin, a call every program makes
+  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``) or a general term (``numpy.random.random``
+  for a keyword ``random``: ``rules/words.yaml``, ``generic_terms``), unless the step's ``functions`` name that
+  library call (``json.dump``, ``torch.min``; a bare builtin call excepted) or the step names its dotted name;
 - **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
   method named as a common action (``train``, ``run``, ``fit``...), or the object called (its ``__call__``), from
   outside the class
@@ -52,8 +53,9 @@ maps a step weakly at most. A call site maps to a step
 - **never** by a word its name contains when the call plays a known role the step does not ask for
   (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
-  ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
-  an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
+  ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call or
+  one named by a general term (any sampler is ``random``), or an attribute call on a receiver of unknown type, has
+  the step's name (``model.train()`` may be
   ``nn.Module.train``, not the training step), or a repository function named only by a common action
   (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
   merely contains a common keyword (``train_epoch`` for
@@ -740,7 +742,9 @@ def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None,
         return STRONG  # a library function the step's functions name (json.dump, torch.min), common or not
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
         lowered = called.lower()
-        if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
+        # a library call named by a general term (numpy.random.random for "random") is any sampler: weak, below
+        if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or (last in names.tails
+                                                                                     and last not in _GENERAL):
             return STRONG
     if _runs_built_class(site, names.functions):
         return STRONG  # transform.apply(x) runs the WaveletTransform the step's functions name
