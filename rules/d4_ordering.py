@@ -40,7 +40,11 @@ maps a step weakly at most. A call site maps to a step
   (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin, a call every program makes
   (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``) or a general term (``numpy.random.random``
   for a keyword ``random``: ``rules/words.yaml``, ``generic_terms``), unless the step's ``functions`` name that
-  library call (``json.dump``, ``torch.min``; a bare builtin call excepted) or the step names its dotted name;
+  library call (``json.dump``, ``torch.min``; a bare builtin call excepted) or the step names its dotted name; a
+  dotted name the step gives names that library function only (``torch.load``; another library's ``json.load``
+  maps the step weakly at most; its first part read through the conventional import names, ``np.sort`` as
+  ``numpy.sort``: ``rules/roles.yaml``, ``import_aliases``), a name without a dot any library's call of that last
+  name;
 - **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
   method named as a common action (``train``, ``run``, ``fit``...), or the object called (its ``__call__``), from
   outside the class
@@ -158,7 +162,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -192,6 +196,7 @@ _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
 _SYNTAX = word_list("syntax_words", "rules")  # spec keywords that are Python syntax (for, in): they name no call
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
+_IMPORT_ALIASES = roles.import_aliases()
 _REPEATED = roles.words("repeated_step_words")
 _TRAINING = roles.words("training_words")
 _COMMON_WORDS = roles.words("common_words")
@@ -557,20 +562,26 @@ def _names(step: dict) -> list[str]:
 
 @dataclass(frozen=True)
 class _StepNames:
-    """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case last components, ``dotted`` the
-    lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
+    """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case
+    last components, ``dotted`` the dotted names as library names (``_library_name``: ``np.sort`` is
+    ``numpy.sort``), ``bare`` the lower-case names without a dot (a library call's last name matches only these:
+    ``torch.load`` names no ``json.load``), ``runs`` the words of tails of three or more letters (for containment),
+    ``specific``
     those runs that are no common call name nor one general term (``sft``, ``dpo``, ``normalize``; not ``train``,
     ``eval``, ``model``), ``roles`` the
     call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
-    ``functions`` (a class named there is the step being built: its constructor maps it), ``records`` for a step
-    recording a value (``_recorded``) the word keys of what it records."""
+    ``functions`` (a class named there is the step being built: its constructor maps it), ``calls`` the step's
+    ``functions`` as library names (``_library_name``), ``records`` for a step recording a value (``_recorded``)
+    the word keys of what it records."""
 
     tails: frozenset[str]
     dotted: tuple[str, ...]
+    bare: frozenset[str]
     runs: tuple[tuple[str, ...], ...]
     specific: tuple[tuple[str, ...], ...]
     roles: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
+    calls: tuple[str, ...] = ()
     qualified: bool = False
     records: frozenset[str] = frozenset()
 
@@ -580,7 +591,25 @@ def step_names(step: dict) -> _StepNames:
     for (``step_roles``)."""
     built = frozenset(n.lower().rsplit(".", 1)[-1] for n in step["functions"] if _IDENTIFIER.match(n))
     return replace(_prepared(tuple(_names(step)), step_roles(step), built), qualified=_qualified(step["name"]),
-                   records=_recorded(step["name"]))
+                   records=_recorded(step["name"]),
+                   calls=tuple(_library_name(n) for n in step["functions"] if _IDENTIFIER.match(n)))
+
+
+def _library_name(name: str) -> str:
+    """A spec's name of a library function (``str``), in lower case, its first part read through the names code
+    imports libraries as (``rules/roles.yaml``, ``import_aliases``: ``np.sort`` is ``numpy.sort``), as the call graph
+    reads a repository's calls through its own imports (``T.load`` after ``import torch as T`` is ``torch.load``)."""
+    head, dot, rest = name.partition(".")
+    return f"{_IMPORT_ALIASES.get(head, head)}{dot}{rest}".lower()
+
+
+def _names_call(called: str, names: Iterable[str]) -> bool:
+    """Whether a library call (``called``: its dotted name, resolved through the repository's imports) is one of
+    ``names`` (``_library_name``): a dotted one by the call's whole dotted name or a tail of it (``autograd.grad``
+    is ``torch.autograd.grad``; ``torch.load`` is no ``json.load``), a bare one (``dump``) by the call's last name."""
+    lowered = called.lower()
+    last = lowered.rsplit(".", 1)[-1]
+    return any(lowered == n or lowered.endswith("." + n) if "." in n else last == n for n in names)
 
 
 @lru_cache(maxsize=4096)
@@ -704,7 +733,8 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
     # training word does (finetune_classifier), as the training functions' own rule says
     specific = tuple(run for run in runs if "_".join(run) not in common
                      and not (len(run) == 1 and run[0] in _GENERAL and run[0] not in _TRAINING))
-    return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific, asked, built)
+    return _StepNames(tails, tuple(_library_name(n) for n in names if "." in n),
+                      frozenset(n.lower() for n in names if "." not in n), runs, specific, asked, built)
 
 
 def match_site(names: _StepNames, site: CallSite) -> str | None:
@@ -738,13 +768,11 @@ def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None,
             # a repository function named as a common action (evaluate, train) is any evaluation or training, not
             # the one the step qualifies ("HumanEval evaluation")
             return WEAK if names.qualified and called.rsplit(".", 1)[-1] in _COMMON_CALLS else STRONG
-    elif site.kind == EXTERNAL and "." in called and last in names.functions:
+    elif site.kind == EXTERNAL and "." in called and _names_call(called, names.calls):
         return STRONG  # a library function the step's functions name (json.dump, torch.min), common or not
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
-        lowered = called.lower()
         # a library call named by a general term (numpy.random.random for "random") is any sampler: weak, below
-        if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or (last in names.tails
-                                                                                     and last not in _GENERAL):
+        if _names_call(called, names.dotted) or (last in names.bare and last not in _GENERAL):
             return STRONG
     if _runs_built_class(site, names.functions):
         return STRONG  # transform.apply(x) runs the WaveletTransform the step's functions name
@@ -1091,8 +1119,7 @@ def _own_call(result: StepResult, step: dict) -> bool:
     operation, which beside decidedly absent steps leaves the step undecided."""
     names = step_names(step)
     return any(site_role(e.site) in names.roles or e.site.kind != EXTERNAL
-               or (e.site.callee or e.site.target).rsplit(".", 1)[-1].lower() in names.functions
-               for e in result.events)
+               or _names_call(e.site.callee or e.site.target, names.calls) for e in result.events)
 
 
 def _decidedly_absent(step: dict, graph: CallGraph) -> bool:

@@ -1,5 +1,5 @@
 """The role tables of the D3 and D4 rules (``rules/roles.yaml``), loaded once: the word lists (a frozenset of
-lower-case str per key) and the D4 step roles (``StepRole`` records).
+lower-case str per key), the D4 step roles (``StepRole`` records) and the conventional import names of libraries.
 
 Raises ``RolesError`` (naming the file and key) when the table is malformed, ``OSError`` when the packaged file
 cannot be read and ``yaml.YAMLError`` when it does not parse."""
@@ -76,6 +76,17 @@ def words(key: str) -> frozenset[str]:
     if key not in _LISTS or key not in _table():
         raise RolesError(f"rules/{ROLES_FILE} has no word list {key!r}")
     return _strings(_table()[key], key)
+
+
+@lru_cache(maxsize=None)
+def import_aliases() -> dict[str, str]:
+    """The conventional import names of libraries (``import_aliases``: ``np`` -> ``numpy``, ``F`` ->
+    ``torch.nn.functional``), case-sensitive. Raises ``RolesError`` when the table is not a mapping of names to
+    dotted module names."""
+    table = _table().get("import_aliases")
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise RolesError(f"rules/{ROLES_FILE}: import_aliases must be a mapping of alias -> module name")
+    return dict(table)
 
 
 @lru_cache(maxsize=None)
