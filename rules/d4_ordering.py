@@ -127,8 +127,11 @@ may be either step) or certainly dead or absent, no entry-point question remains
 ordered, and either every step runs or none does: a partial score (some steps run, others are missing) weighs the
 missing steps, which is a reader's judgement (the truth set's readers scored each such verdict below the fraction
 found), so it stays an estimate, unless some missing step is decidedly absent
-(``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding a word of its names
-beyond common calls and generic terms (``_related_name``), or only dead code or a stub beside steps that run, while
+(``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding every word of one of
+its names beyond common calls, generic terms and words saying only that something is computed (``_related_name``:
+``stage1_checkpoint_path`` is no sign of a step named by ``best_checkpoint``, one word short; ``ranking_depth`` and
+``penalised_rewards`` are of steps named by ``rank_to_depth`` and ``compute_rewards``), or only dead code or a stub
+beside steps that run, while
 no required pair is violated, mixed or unclear; the found steps that hold (strong, of their own, some site a
 repository call, a role's call or a library call the step's functions name) over all steps, a dead or stubbed step
 weighing between nothing and a trace (a quarter of a step, so that what a reader makes of it is covered), then
@@ -210,6 +213,7 @@ _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _BUILD_WORDS = roles.words("build_words")
 _PREPOSITIONS = roles.words("purpose_words")
+_ACTIONS = roles.words("action_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
@@ -1048,7 +1052,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     elif partial and graph.runnable and certain_steps and not violated:
         related = [(r.name, name) for r, step in zip(results, steps) if r.outcome == ABSENT
                    and (name := _related_name(step, graph)) not in (None, "no word of its own")]
-        reason += "".join(f"; {step!r} may be written inline: {name} holds a word of it" for step, name in related)
+        reason += "".join(f"; {step!r} may be written inline: {name} holds the words of one of its names"
+                          for step, name in related)
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if trace_whatever:
         reason += (f"; settled at 0.25: no step runs and some are written but never run or only stubs (a trace), "
@@ -1143,23 +1148,43 @@ def _distinctive(step: dict) -> set[str]:
     return {w for n in _names(step) for w in _words(n.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL}
 
 
+def _distinctive_groups(step: dict) -> list[frozenset[str]]:
+    """Per function or identifier-like keyword of the step that has any, its distinctive words (``_distinctive``)
+    less those that only say a function computes (``rules/roles.yaml``, ``action_words``: ``compute`` of
+    ``compute_rewards``) when others remain: the words a name must all hold to be related to the step
+    (``_related_mentions``). ``best_checkpoint`` gives {best, checkpoint}, ``max_reward`` {reward}."""
+    groups = []
+    for name in _names(step):
+        words = frozenset(w for w in _words(name.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL)
+        if words:
+            groups.append(words - _ACTIONS or words)
+    return groups
+
+
 def _related_name(step: dict, graph: CallGraph) -> str | None:
-    """A name or string the code uses (a display text excepted) holding a word of the step's functions or
+    """A name or string the code uses (a display text excepted) holding every word of one of the step's functions or
     identifier-like keywords that is more than a common call or a generic term (``rules/words.yaml``), as
     ``'text' (file:line)``: ``compute_kl_penalised_rewards`` for a step named by ``compute_rewards`` may compute it
-    inline. ``"no word of its own"`` when the step has only common words to look for (a step written under other
-    names cannot be told then); ``None`` when no such name exists."""
+    inline; ``stage1_checkpoint_path`` holds only a part of ``best_checkpoint`` and names the saved weights, which
+    every trainer has, not the step. ``"no word of its own"`` when the step has only common words to look for (a
+    step written under other names cannot be told then); ``None`` when no such name exists."""
     if not _distinctive(step):
         return "no word of its own"
     return next((f"{text!r} ({m.ref})" for text, m in _related_mentions(step, graph)), None)
 
 
 def _related_mentions(step: dict, graph: CallGraph) -> Iterator[tuple[str, Mention]]:
-    """Each name or string the code uses (a display text excepted) holding a distinctive word of the step
-    (``_distinctive``), with its text, lazily in the call graph's order."""
-    distinctive = _distinctive(step)
-    return ((text, m) for text, mentions in graph.mentions_by_text().items() if distinctive & set(_words(text))
-            for m in mentions if m.kind != "display")
+    """Each name or string the code uses (a display text excepted) holding every distinctive word of one of the
+    step's names (``_distinctive_groups``, ``_holds``), with its text, lazily in the call graph's order."""
+    groups = _distinctive_groups(step)
+    return ((text, m) for text, mentions in graph.mentions_by_text().items()
+            if any(_holds(_words(text), group) for group in groups) for m in mentions if m.kind != "display")
+
+
+def _holds(words: tuple[str, ...], group: frozenset[str]) -> bool:
+    """Whether a name's words hold every word of ``group``, each as itself or a longer form of it (``ranking``
+    holds ``rank``, ``rewards`` ``reward``)."""
+    return all(any(word.startswith(w) for word in words) for w in group)
 
 
 def _step_mentions(step: dict, graph: CallGraph) -> list[Mention]:

@@ -20,7 +20,7 @@ _LISTS = ("loader_words", "non_data_words", "path_builders", "metric_call_words"
           "general_step_words", "evaluation_words", "record_words", "record_calls", "build_words", "purpose_words",
           "compound_terms", "preprocessor_words", "project_folder_words", "text_parsing_calls",
           "sweep_words", "data_preparation_words",
-          "metric_option_words", "negation_words")
+          "metric_option_words", "negation_words", "action_words")
 
 
 class RolesError(LookupError):
@@ -72,7 +72,7 @@ def words(key: str) -> frozenset[str]:
     ``training_words``, ``training_objects``, ``general_step_words``, ``evaluation_words``, ``record_words``,
     ``record_calls``, ``build_words``, ``purpose_words``, ``compound_terms``, ``preprocessor_words``,
     ``project_folder_words``, ``text_parsing_calls``, ``sweep_words``, ``data_preparation_words``,
-    ``metric_option_words``, ``negation_words``)."""
+    ``metric_option_words``, ``negation_words``, ``action_words``)."""
     if key not in _LISTS or key not in _table():
         raise RolesError(f"rules/{ROLES_FILE} has no word list {key!r}")
     return _strings(_table()[key], key)
