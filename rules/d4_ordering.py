@@ -114,11 +114,20 @@ none. Step i precedes step j when some site of j runs after the first site of i 
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
 runs before any site of i. Only the closest sites count (``pair_order``), and a site running inside the other
 step's call is part of that step, not ordered against it (the NLL a test evaluation computes): the pair is then
-ordered by sites further apart, for the estimate only, since the closest evidence orders nothing. Score: with every
+ordered by sites further apart, for the estimate only, since the closest evidence orders nothing; unless the outer
+step's own calls inside that call (not those leading to the inner site, nor constructions) all run before the inner
+site, the outer step being i, or all after it, the outer step being j (``_init_weights`` drawing the weights, then
+calling ``normalize_weights()``), or the inner site runs in the constructor of the class a building step names after
+every construction there (the layers built, then initialised): the pair then holds (``_ordered_inside``). Only a
+hold is taken so, and none when another nesting of the two shows the reverse: a literal call order against the claim
+inside one function (a hook registered before the backward pass it accumulates) is no violation. Score: with every
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
-hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
-its name), as does a step all of whose sites map another step too (one call is counted once), over the number of
+hold, a pair violated only by sites in two arms of one choice counting as no violation when other sites of the two
+run in one pass (``PairOrder.arms``: ``cls = NGPT if ngpt else GPT`` runs one constructor, whose initialisation
+says nothing of the other's building), a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be
+another thing with the step's word in its name), as does a step all of whose sites map another step too (one call
+is counted once), over the number of
 steps, rounded to the scale (``sau.vocabulary.share_score``); full marks need every step mapped strongly by sites
 of its own (else at most 0.75). A settled verdict has strong steps only, so the weights change only estimates.
 
@@ -139,7 +148,9 @@ settle when that fraction is the same whatever the undecided steps turn out to b
 (``sau.vocabulary.determined_score``, as D1 settles compound claims: two steps running in order beside a third
 only written, 2 to 2.25 of 3, is 0.75 either way; one beside one, 1 to 1.25 of 2, is not settled). A score with a step missing is never 1. The same guards keep a pair from settling either way
 (issue 16): both sites in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
-running inside the other's call (``relation``), a site that only constructs an object, or j running
+running inside the other's call (``relation``), a site that only constructs an object (not the step itself: a
+class the functions of a step asking for building name, ``rules/roles.yaml``, ``build_words``, built outside any
+``__init__``: ``GPT(config)`` for "build GPT and nGPT"; ``_built_step``), or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
 most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
 site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
@@ -904,6 +915,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     total = sau.checks.get("strict", True) is True
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
     orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
+    for (i, j), order in orders.items():  # one step inside the other's call: the outer step's own calls order them
+        orders[(i, j)] = _ordered_inside(order, results[i].events, results[j].events, steps[i], steps[j], trace) or order
     if any(order.state == VIOLATED for order in orders.values()):  # later calls of a step matter only there
         repeats = _repeats(results, trace)
         orders = {(i, j): _undone_by_repeat(order, results[i].events, repeats.get(j, ()), repeats.get(i, ()))
@@ -944,7 +957,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # estimates) or certainly missing
     certain_steps = all(whole(i) if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT, STUB_STEP)
                         for i, r in enumerate(results))
-    unclear = [p for p in pairs if p in orders and _unclear(orders[p])]
+    unclear = [p for p in pairs if p in orders and _unclear(orders[p], steps[p[0]], steps[p[1]])]
     # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
     # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
     mixed = [p for p in pairs if p in orders and orders[p].state == MIXED and p not in unclear]
@@ -1014,8 +1027,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
                    f"follows" if kind == NESTED else
                    f"; {results[j].name!r} and {results[i].name!r} are ordered only by an object being constructed "
-                   f"({(order.second if _constructs(order.second.site) else order.first).site.ref}), so no order "
-                   f"follows" if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"({(order.second if _set_up(order.second.site, steps[j]) else order.first).site.ref}), so no "
+                   f"order follows" if _set_up(order.second.site, steps[j]) or _set_up(order.first.site, steps[i]) else
                    f"; {results[j].name!r} runs before {results[i].name!r} ({order.second.site.ref}, "
                    f"{order.first.site.ref}), but a later call that may run it again runs after it "
                    f"({order.repeat.site.ref}), so the order is not settled" if order.repeat is not None else
@@ -1682,13 +1695,15 @@ def _pairs(strict, n: int) -> list[tuple[int, int]]:
 def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool,
                         weight: Callable[[int], float] = lambda i: 1.0) -> float:
     """The weight of the heaviest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
-    pair; held, or held as well as violated, counts; with ``strict: true`` the claim is a total order, so every
+    pair; held, or held as well as violated, counts, and so does a pair violated only in two arms of one choice,
+    ``PairOrder.arms``; with ``strict: true`` the claim is a total order, so every
     pair i < j of the set counts); ``weight(i)`` a step's weight (1 by default: the set's size). Exhaustive up to 12
     found steps, greedy beyond."""
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
-        return all(orders[p].state != VIOLATED for p in checks)  # one site for both: see _unclear
+        # one site for both: see _unclear; two arms of one choice beside sites run in one pass order nothing
+        return all(orders[p].state != VIOLATED or orders[p].arms for p in checks)
 
     if len(found) > 12:
         chosen: list[int] = []
@@ -1702,20 +1717,109 @@ def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool
     return best
 
 
-def _unclear(order: PairOrder) -> bool:
-    """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
-    training stage), their closest sites lie in two arms of one if/try, one runs inside the other's call, or one
+def _unclear(order: PairOrder, step_i: dict, step_j: dict) -> bool:
+    """Whether the code gives no order for a pair of steps (``step_i``, ``step_j``: spec steps): both map to one
+    call (``train(stage=...)`` for every training stage), their closest sites lie in two arms of one if/try, one runs
+    inside the other's call (unless the outer step's own calls in there order them: ``PairOrder.by_inner``), or one
     only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an ``__init__``: setting up a step is not
-    running it): the same guards whether the pair holds or is violated (issue 16); or, for a violation, i runs
-    before j at other sites (``held_elsewhere``)."""
+    running it; ``_set_up``): the same guards whether the pair holds or is violated (issue 16); or, for a violation,
+    i runs before j at other sites (``held_elsewhere``)."""
+    if order.by_inner:
+        return False
     if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
     # the same guards both ways (issue 16): what keeps a violation from settling keeps "holds" from settling too
-    return (kind == NESTED or _constructs(order.second.site) or _constructs(order.first.site)
+    return (kind == NESTED or _set_up(order.second.site, step_j) or _set_up(order.first.site, step_i)
             or (order.state == VIOLATED and order.held_elsewhere and order.broken_by is None))
+
+
+def _set_up(site: CallSite, step: dict) -> bool:
+    """Whether a site of a step only constructs an object (``_constructs``) that is not the step itself
+    (``_built_step``): setting a step up is not running it."""
+    return _constructs(site) and not _built_step(site, step)
+
+
+def _built_step(site: CallSite, step: dict) -> bool:
+    """Whether a construction is the step itself: the step's name asks for building (``rules/roles.yaml``,
+    ``build_words``: "build GPT and nGPT") and the site builds a class its ``functions`` name (``GPT(config)``),
+    outside any ``__init__`` (a part an object's constructor sets up, ``Downsample(...)`` for "build pyramid", is no
+    step built)."""
+    return (_constructs(site) and bool(set(_words(step["name"])) & _BUILD_WORDS)
+            and (site.callee or site.target).rsplit(".", 1)[-1].lower() in step_names(step).functions
+            and not site.scope.endswith(".__init__"))
+
+
+def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tuple[Event, ...], step_i: dict,
+                    step_j: dict, trace_events: list[Event]) -> PairOrder | None:
+    """For a pair left unordered because one step runs inside the other's call (``order.inside``, or its closest
+    sites nested), the order the outer step's own calls inside that call give, over each such nesting of a site of
+    one step (``events_i``, ``events_j``) inside a call of the other (``_inner_order``): a held ``PairOrder`` with
+    ``by_inner`` when some nesting holds and none shows the reverse, else ``None``. Only a hold is taken: a literal
+    call order against the claim inside one function (a hook registered before the backward pass it accumulates)
+    is no violation."""
+    if order.first is order.second or not (order.inside or relation(order.first, order.second) == NESTED):
+        return None
+    inside: dict[int, list[Event]] = {}  # the events run inside each outer call, found once
+    held = None
+    for ei in events_i[:_PAIR_EVENTS]:
+        for ej in events_j[:_PAIR_EVENTS]:
+            if ei is ej or relation(ei, ej) != NESTED:
+                continue
+            outer = ei if len(ei.path) < len(ej.path) else ej
+            if outer.position not in inside:
+                inside[outer.position] = _run_inside(outer, trace_events)
+            found = _inner_order(ei, ej, step_i, step_j, inside[outer.position])
+            if found is not None and found.state != HOLDS:
+                return None
+            held = held or found
+    return held
+
+
+def _run_inside(outer: Event, trace_events: list[Event]) -> list[Event]:
+    """The events of ``trace_events`` (the trace ``outer`` is in) run inside the call ``outer``: those right after it
+    whose path passes through its site (a trace expands a call depth first, where it happens)."""
+    depth = len(outer.path)
+    inside = []
+    for event in trace_events[outer.position + 1:]:
+        if len(event.path) <= depth or event.path[depth - 1] is not outer.site:
+            break
+        inside.append(event)
+    return inside
+
+
+def _inner_order(ei: Event, ej: Event, step_i: dict, step_j: dict, inside: list[Event]) -> PairOrder | None:
+    """How a site of one step running inside the other step's call (``ei``, ``ej``: nested sites of steps i and j;
+    ``inside``: the events run inside the outer call) orders the pair: by the outer step's own sites in that call
+    (any strength; not the calls leading to the inner site, nor calls inside it, nor constructions), ``holds`` when
+    they all run before the inner site and the outer step is i, or all after it and the outer step is j, ``violated``
+    for the reverse; with none, for an outer step that builds a class (``_built_step``), ``holds`` when the inner
+    site runs in that class's constructor after every construction there (the layers built, then initialised).
+    ``None`` when that shows nothing, or the inner site is no call surely of its step (a weak match, a
+    construction)."""
+    outer_is_i = len(ei.path) < len(ej.path)
+    outer, inner = (ei, ej) if outer_is_i else (ej, ei)
+    if match_site(step_names(step_j if outer_is_i else step_i), inner.site) != STRONG or _constructs(inner.site):
+        return None
+    names = step_names(step_i if outer_is_i else step_j)
+    above = {id(site) for site in inner.path}
+    own = [e for e in inside if id(e.site) not in above and not _constructs(e.site)
+           and not any(site is inner.site for site in e.path) and match_site(names, e.site) is not None]
+    if own:
+        before = all(e.position < inner.position for e in own)
+        if before == all(e.position > inner.position for e in own):
+            return None  # the outer step's calls run on both sides of the inner one
+        shown = max(own, key=lambda e: e.position) if before else min(own, key=lambda e: e.position)
+        state = HOLDS if before == outer_is_i else VIOLATED
+        return PairOrder(state, *((shown, inner) if outer_is_i else (inner, shown)), by_inner=True)
+    if outer_is_i and _built_step(outer.site, step_i):
+        entered = inner.path[len(outer.path)]  # the constructor's call leading to the inner site
+        at = next((e for e in inside if e.site is entered), inner)
+        if all(e.position < at.position for e in inside if e.site.scope == entered.scope and _constructs(e.site)):
+            return PairOrder(HOLDS, outer, inner, by_inner=True)
+    return None
 
 
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
@@ -1731,7 +1835,10 @@ class PairOrder:
     inside the other's call, so that the order shown comes from sites further apart and settles nothing;
     ``held_elsewhere`` when some site of i runs before some site of j, wherever they are (a call of one step that
     holds the other step and sites of its own aside: ``_containers``), or when a later call that may run j again
-    runs after i (``repeat``, that call: ``_undone_by_repeat``)."""
+    runs after i (``repeat``, that call: ``_undone_by_repeat``); ``arms`` when the sites shown lie in two arms of one
+    ``if``/``try`` or class choice while other sites of the two steps run in one pass (nested or in sequence): they
+    order nothing, not even for the estimate (``_largest_consistent``); ``by_inner`` when the order comes from the
+    outer step's own calls inside the other's call (``_ordered_inside``), which settles it."""
 
     state: str
     first: Event
@@ -1740,6 +1847,8 @@ class PairOrder:
     inside: bool = False
     held_elsewhere: bool = False
     repeat: Event | None = None
+    arms: bool = False
+    by_inner: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
@@ -1767,7 +1876,10 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     outer_i, outer_j = _containers(events_i, events_j), _containers(events_j, events_i)
     starts = [e.position for e in events_i[:_PAIR_EVENTS] if not _other_object(e, order.first) and e not in outer_i]
     ends = [e.position for e in events_j[:_PAIR_EVENTS] if not _other_object(e, order.second) and e not in outer_j]
-    return replace(order, held_elsewhere=bool(starts and ends) and min(starts) < max(ends))
+    # sites in two arms of one choice, while other sites of the two run in one pass: the arms order nothing
+    arms = (order.first is not order.second and relation(order.first, order.second) == EXCLUSIVE
+            and any(ei is ej or relation(ei, ej) != EXCLUSIVE for ei, ej in pairs))
+    return replace(order, held_elsewhere=bool(starts and ends) and min(starts) < max(ends), arms=arms)
 
 
 def _containers(events: tuple[Event, ...], others: tuple[Event, ...]) -> set[Event]:
