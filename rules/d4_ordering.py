@@ -916,7 +916,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
     orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
     for (i, j), order in orders.items():  # one step inside the other's call: the outer step's own calls order them
-        orders[(i, j)] = _ordered_inside(order, results[i].events, results[j].events, steps[i], steps[j], trace) or order
+        inner = _ordered_inside(order, results[i].events, results[j].events, (steps[i], steps[j]), trace)
+        orders[(i, j)] = inner or order
     if any(order.state == VIOLATED for order in orders.values()):  # later calls of a step matter only there
         repeats = _repeats(results, trace)
         orders = {(i, j): _undone_by_repeat(order, results[i].events, repeats.get(j, ()), repeats.get(i, ()))
@@ -1752,17 +1753,19 @@ def _built_step(site: CallSite, step: dict) -> bool:
             and not site.scope.endswith(".__init__"))
 
 
-def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tuple[Event, ...], step_i: dict,
-                    step_j: dict, trace_events: list[Event]) -> PairOrder | None:
-    """For a pair left unordered because one step runs inside the other's call (``order.inside``, or its closest
-    sites nested), the order the outer step's own calls inside that call give, over each such nesting of a site of
-    one step (``events_i``, ``events_j``) inside a call of the other (``_inner_order``): a held ``PairOrder`` with
+def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tuple[Event, ...],
+                    steps: tuple[dict, dict], trace_events: list[Event]) -> PairOrder | None:
+    """For a pair of steps (``steps``: spec steps i and j) left unordered because one runs inside the other's call
+    (``order.inside``, or its closest sites nested), the order the outer step's own calls inside that call give, over
+    each such nesting of a site of one step (``events_i``, ``events_j``) inside a call of the other
+    (``_inner_order``; ``trace_events`` the chosen trace): a held ``PairOrder`` with
     ``by_inner`` when some nesting holds and none shows the reverse, else ``None``. Only a hold is taken: a literal
     call order against the claim inside one function (a hook registered before the backward pass it accumulates)
     is no violation."""
     if order.first is order.second or not (order.inside or relation(order.first, order.second) == NESTED):
         return None
     inside: dict[int, list[Event]] = {}  # the events run inside each outer call, found once
+    names = (step_names(steps[0]), step_names(steps[1]))
     held = None
     for ei in events_i[:_PAIR_EVENTS]:
         for ej in events_j[:_PAIR_EVENTS]:
@@ -1771,7 +1774,7 @@ def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tup
             outer = ei if len(ei.path) < len(ej.path) else ej
             if outer.position not in inside:
                 inside[outer.position] = _run_inside(outer, trace_events)
-            found = _inner_order(ei, ej, step_i, step_j, inside[outer.position])
+            found = _inner_order(ei, ej, steps, names, inside[outer.position])
             if found is not None and found.state != HOLDS:
                 return None
             held = held or found
@@ -1790,23 +1793,24 @@ def _run_inside(outer: Event, trace_events: list[Event]) -> list[Event]:
     return inside
 
 
-def _inner_order(ei: Event, ej: Event, step_i: dict, step_j: dict, inside: list[Event]) -> PairOrder | None:
-    """How a site of one step running inside the other step's call (``ei``, ``ej``: nested sites of steps i and j;
-    ``inside``: the events run inside the outer call) orders the pair: by the outer step's own sites in that call
-    (any strength; not the calls leading to the inner site, nor calls inside it, nor constructions), ``holds`` when
-    they all run before the inner site and the outer step is i, or all after it and the outer step is j, ``violated``
-    for the reverse; with none, for an outer step that builds a class (``_built_step``), ``holds`` when the inner
-    site runs in that class's constructor after every construction there (the layers built, then initialised).
-    ``None`` when that shows nothing, or the inner site is no call surely of its step (a weak match, a
-    construction)."""
+def _inner_order(ei: Event, ej: Event, steps: tuple[dict, dict], names: tuple[_StepNames, _StepNames],
+                 inside: list[Event]) -> PairOrder | None:
+    """How a site of one step running inside the other step's call (``ei``, ``ej``: nested sites of steps i and j,
+    ``steps`` and ``names`` theirs, ``step_names``; ``inside``: the events run inside the outer call) orders the
+    pair: by the outer step's own sites in that call (any strength; not the calls leading to the inner site, nor
+    calls inside it, nor constructions), ``holds`` when they all run before the inner site and the outer step is i,
+    or all after it and the outer step is j, ``violated`` for the reverse; with none, for an outer step that builds a
+    class (``_built_step``), ``holds`` when the inner site runs in that class's constructor after every construction
+    there (the layers built, then initialised). ``None`` when that shows nothing, or the inner site is no call surely
+    of its step (a weak match, a construction)."""
     outer_is_i = len(ei.path) < len(ej.path)
     outer, inner = (ei, ej) if outer_is_i else (ej, ei)
-    if match_site(step_names(step_j if outer_is_i else step_i), inner.site) != STRONG or _constructs(inner.site):
+    outer_names, inner_names = names if outer_is_i else names[::-1]
+    if match_site(inner_names, inner.site) != STRONG or _constructs(inner.site):
         return None
-    names = step_names(step_i if outer_is_i else step_j)
     above = {id(site) for site in inner.path}
     own = [e for e in inside if id(e.site) not in above and not _constructs(e.site)
-           and not any(site is inner.site for site in e.path) and match_site(names, e.site) is not None]
+           and not any(site is inner.site for site in e.path) and match_site(outer_names, e.site) is not None]
     if own:
         before = all(e.position < inner.position for e in own)
         if before == all(e.position > inner.position for e in own):
@@ -1814,7 +1818,7 @@ def _inner_order(ei: Event, ej: Event, step_i: dict, step_j: dict, inside: list[
         shown = max(own, key=lambda e: e.position) if before else min(own, key=lambda e: e.position)
         state = HOLDS if before == outer_is_i else VIOLATED
         return PairOrder(state, *((shown, inner) if outer_is_i else (inner, shown)), by_inner=True)
-    if outer_is_i and _built_step(outer.site, step_i):
+    if outer_is_i and _built_step(outer.site, steps[0]):
         entered = inner.path[len(outer.path)]  # the constructor's call leading to the inner site
         at = next((e for e in inside if e.site is entered), inner)
         if all(e.position < at.position for e in inside if e.site.scope == entered.scope and _constructs(e.site)):
