@@ -142,7 +142,8 @@ its names beyond common calls, generic terms and words saying only that somethin
 ``penalised_rewards`` are of steps named by ``rank_to_depth`` and ``compute_rewards``), or only dead code or a stub
 beside steps that run, while
 no required pair is violated, mixed or unclear; the found steps that hold (strong, of their own, some site a
-repository call, a role's call or a library call the step's functions name) over all steps, a dead or stubbed step
+repository call, a role's call or a library call the step's functions name that is no call every program makes:
+``numpy.mean`` of training losses is no "mean of the run times") over all steps, a dead or stubbed step
 weighing between nothing and a trace (a quarter of a step, so that what a reader makes of it is covered), then
 settle when that fraction is the same whatever the undecided steps turn out to be
 (``sau.vocabulary.determined_score``, as D1 settles compound claims: two steps running in order beside a third
@@ -1133,12 +1134,15 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
 
 def _own_call(result: StepResult, step: dict) -> bool:
     """Whether some site of a found step is surely that step: a call playing a role the step asks for, a call of the
-    repository's own code, or a library call the step's ``functions`` name. A library call matched only by a keyword
-    (``fft2`` for "power spectral density", inside a model's forward pass) may be an incidental use of a common
-    operation, which beside decidedly absent steps leaves the step undecided."""
+    repository's own code, or a library call the step's ``functions`` name that is no call every program makes. A
+    library call matched only by a keyword (``fft2`` for "power spectral density", inside a model's forward pass), or
+    a common one its functions name (``numpy.mean`` of the training losses for "mean and std of the run times":
+    ``_COMMON_CALLS``), may be an incidental use of a common operation, which beside decidedly absent steps leaves
+    the step undecided."""
     names = step_names(step)
     return any(site_role(e.site) in names.roles or e.site.kind != EXTERNAL
-               or _names_call(e.site.callee or e.site.target, names.calls) for e in result.events)
+               or _names_call(called := e.site.callee or e.site.target, names.calls)
+               and called.rsplit(".", 1)[-1] not in _COMMON_CALLS for e in result.events)
 
 
 def _decidedly_absent(step: dict, graph: CallGraph) -> bool:
@@ -1196,8 +1200,11 @@ def _related_mentions(step: dict, graph: CallGraph) -> Iterator[tuple[str, Menti
 
 
 def _holds(words: tuple[str, ...], group: frozenset[str]) -> bool:
-    """Whether a name's words hold every word of ``group``, each as itself or a longer form of it (``ranking``
-    holds ``rank``, ``rewards`` ``reward``)."""
+    """Whether a name's words hold the distinctive words of one of a step's names (``group``): the one word of a
+    name of one, as itself; every word of a name of several, each as itself or a longer form of it (``ranking_depth``
+    holds ``rank_to_depth``), so that asking for the whole name does not miss it written another way."""
+    if len(group) == 1:
+        return not group.isdisjoint(words)
     return all(any(word.startswith(w) for word in words) for w in group)
 
 
