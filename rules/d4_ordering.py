@@ -137,7 +137,8 @@ ordered, and either every step runs or none does: a partial score (some steps ru
 missing steps, which is a reader's judgement (the truth set's readers scored each such verdict below the fraction
 found), so it stays an estimate, unless some missing step is decidedly absent
 (``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding every word of one of
-its names beyond common calls, generic terms and words saying only that something is computed (``_related_name``:
+its names beyond common calls, generic terms and words saying only that something is computed, each word of a name of
+several as itself or a longer form (``_related_name``:
 ``stage1_checkpoint_path`` is no sign of a step named by ``best_checkpoint``, one word short; ``ranking_depth`` and
 ``penalised_rewards`` are of steps named by ``rank_to_depth`` and ``compute_rewards``), or only dead code or a stub
 beside steps that run, while
