@@ -1,6 +1,8 @@
 """D4, pipeline ordering: do the claimed steps run, and in the claimed order, along the paths the entry points take?
 
-Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites. The call
+Each spec step (``sau.checks["steps"]``: ``name``, ``keywords``, ``functions``) is mapped to call sites, looked for
+by its identifier-like functions and keywords, never by a keyword that is Python syntax (``for``, ``in``, ``if``:
+``rules/words.yaml``, ``syntax_words``; a step "for each model" is no ``estimate_votes_for_rank_change``). The call
 graph (``extractors.callgraph``) gives, per entry point, an execution *trace*: its call sites in statement order,
 each resolved repository call expanded depth first where it happens (every function expanded once, at its first
 call, so recursion and repeated calls end), loops noted; a call of a placeholder method that repository subclasses
@@ -35,9 +37,14 @@ maps a step weakly at most. A call site maps to a step
 - **strongly** when it resolves to a repository function or class whose name is one of the step's functions or
   identifier-like keywords (``train``, ``GPT``), or whose name's words contain one that is no common call name
   (``train_sft`` for ``sft``, ``compute_fid_score`` for ``fid``), or to an imported library name that ends with one
-  (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin or a call every program makes
-  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``), unless the step's ``functions`` name that
-  library call (``json.dump``, ``torch.min``; a bare builtin call excepted);
+  (``torch.load``, ``svd`` for ``torch.linalg.svd``) unless that name is a builtin, a call every program makes
+  (``print``, ``sum``, ``torch.mean``, ``plt.plot``: ``_COMMON_CALLS``) or a general term (``numpy.random.random``
+  for a keyword ``random``: ``rules/words.yaml``, ``generic_terms``), unless the step's ``functions`` name that
+  library call (``json.dump``, ``torch.min``; a bare builtin call excepted) or the step names its dotted name; a
+  dotted name the step gives names that library function only (``torch.load``; another library's ``json.load``
+  maps the step weakly at most; its first part read through the conventional import names, ``np.sort`` as
+  ``numpy.sort``: ``rules/roles.yaml``, ``import_aliases``), a name without a dot any library's call of that last
+  name;
 - **strongly** when it runs an object of a repository class whose name's words contain such a keyword: a
   method named as a common action (``train``, ``run``, ``fit``...), or the object called (its ``__call__``), from
   outside the class
@@ -50,8 +57,9 @@ maps a step weakly at most. A call site maps to a step
 - **never** by a word its name contains when the call plays a known role the step does not ask for
   (``save_checkpoint`` saves: no step "load the checkpoint");
 - **weakly** when the step runs over several things (its name says so: ``rules/roles.yaml``,
-  ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call, or
-  an attribute call on a receiver of unknown type, has the step's name (``model.train()`` may be
+  ``repeated_step_words``: "train the variants") and the site is in no loop; when only a common library call or
+  one named by a general term (any sampler is ``random``), or an attribute call on a receiver of unknown type, has
+  the step's name (``model.train()`` may be
   ``nn.Module.train``, not the training step), or a repository function named only by a common action
   (``evaluate``) has the name of a step that says more (``HumanEval evaluation``: ``_qualified``); or when a name
   merely contains a common keyword (``train_epoch`` for
@@ -106,11 +114,20 @@ none. Step i precedes step j when some site of j runs after the first site of i 
 pretraining loop does not undo the final evaluation after fine-tuning); the pair is violated when every site of j
 runs before any site of i. Only the closest sites count (``pair_order``), and a site running inside the other
 step's call is part of that step, not ordered against it (the NLL a test evaluation computes): the pair is then
-ordered by sites further apart, for the estimate only, since the closest evidence orders nothing. Score: with every
+ordered by sites further apart, for the estimate only, since the closest evidence orders nothing; unless the outer
+step's own calls inside that call (not those leading to the inner site, nor constructions) all run before the inner
+site, the outer step being i, or all after it, the outer step being j (``_init_weights`` drawing the weights, then
+calling ``normalize_weights()``), or the inner site runs in the constructor of the class a building step names after
+every construction there (the layers built, then initialised): the pair then holds (``_ordered_inside``). Only a
+hold is taken so, and none when another nesting of the two shows the reverse: a literal call order against the claim
+inside one function (a hook registered before the backward pass it accumulates) is no violation. Score: with every
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
-hold, a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be another thing with the step's word in
-its name), as does a step all of whose sites map another step too (one call is counted once), over the number of
+hold, a pair violated only by sites in two arms of one choice counting as no violation when other sites of the two
+run in one pass (``PairOrder.arms``: ``cls = NGPT if ngpt else GPT`` runs one constructor, whose initialisation
+says nothing of the other's building), a strongly mapped step weighing 1 and a weakly mapped one 0.5 (it may be
+another thing with the step's word in its name), as does a step all of whose sites map another step too (one call
+is counted once), over the number of
 steps, rounded to the scale (``sau.vocabulary.share_score``); full marks need every step mapped strongly by sites
 of its own (else at most 0.75). A settled verdict has strong steps only, so the weights change only estimates.
 
@@ -119,16 +136,23 @@ may be either step) or certainly dead or absent, no entry-point question remains
 ordered, and either every step runs or none does: a partial score (some steps run, others are missing) weighs the
 missing steps, which is a reader's judgement (the truth set's readers scored each such verdict below the fraction
 found), so it stays an estimate, unless some missing step is decidedly absent
-(``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding a word of its names
-beyond common calls and generic terms (``_related_name``), or only dead code or a stub beside steps that run, while
+(``_settled_with_absent``, issue 16): no call, definition or name of it and no name holding every word of one of
+its names beyond common calls, generic terms and words saying only that something is computed, each word of a name of
+several as itself or a longer form (``_related_name``:
+``stage1_checkpoint_path`` is no sign of a step named by ``best_checkpoint``, one word short; ``ranking_depth`` and
+``penalised_rewards`` are of steps named by ``rank_to_depth`` and ``compute_rewards``), or only dead code or a stub
+beside steps that run, while
 no required pair is violated, mixed or unclear; the found steps that hold (strong, of their own, some site a
-repository call, a role's call or a library call the step's functions name) over all steps, a dead or stubbed step
+repository call, a role's call or a library call the step's functions name that is no call every program makes:
+``numpy.mean`` of training losses is no "mean of the run times") over all steps, a dead or stubbed step
 weighing between nothing and a trace (a quarter of a step, so that what a reader makes of it is covered), then
 settle when that fraction is the same whatever the undecided steps turn out to be
 (``sau.vocabulary.determined_score``, as D1 settles compound claims: two steps running in order beside a third
 only written, 2 to 2.25 of 3, is 0.75 either way; one beside one, 1 to 1.25 of 2, is not settled). A score with a step missing is never 1. The same guards keep a pair from settling either way
 (issue 16): both sites in two arms of one ``if``/``try`` (``if gpt: GPT() else: NGPT()`` runs one of them), both steps mapped to one call, one site
-running inside the other's call (``relation``), a site that only constructs an object, or j running
+running inside the other's call (``relation``), a site that only constructs an object (not the step itself: a
+class the functions of a step asking for building name, ``rules/roles.yaml``, ``build_words``, built outside any
+``__init__``: ``GPT(config)`` for "build GPT and nGPT"; ``_built_step``), or j running
 before i's first site as well as after it (the pair holds only through a later repetition: the score then stays at
 most 0.75, so a verdict never lists steps out of the claimed order with a 1). A verdict lists each step at the
 site that orders its pairs (``_shown_sites``); when those sites do not line up in one pass (each pair holds at its
@@ -154,7 +178,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -185,8 +209,10 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][\w.]*$")
 # Library calls too common to stand for a pipeline step on their own: outside the repository they map a step only
 # weakly (rules/words.yaml, and Python's builtins).
 _COMMON_CALLS = frozenset(dir(builtins)) | word_list("common_calls", "rules")
+_SYNTAX = word_list("syntax_words", "rules")  # spec keywords that are Python syntax (for, in): they name no call
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[0-9]+")
 _UI_MODULES = roles.words("ui_modules")
+_IMPORT_ALIASES = roles.import_aliases()
 _REPEATED = roles.words("repeated_step_words")
 _TRAINING = roles.words("training_words")
 _COMMON_WORDS = roles.words("common_words")
@@ -200,6 +226,7 @@ _CONFIG_MODULES = roles.words("config_modules")
 _CONFIG_WORDS = roles.words("config_words")
 _BUILD_WORDS = roles.words("build_words")
 _PREPOSITIONS = roles.words("purpose_words")
+_ACTIONS = roles.words("action_words")
 _HOOKS = word_list("framework_hooks")
 _COMMON_ATTRIBUTES = word_list("common_attributes")
 # words too general to tie a name to one step (a "score" or a "model" is in every code base): rules/words.yaml
@@ -545,25 +572,33 @@ def _only_method(graph: CallGraph, target: str) -> str | None:
 
 
 def _names(step: dict) -> list[str]:
-    return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n)]
+    """The step's functions and keywords a name in code may hold: identifier-like ones, not Python syntax
+    (``rules/words.yaml``, ``syntax_words``: a keyword ``for`` from "for each model" names no call)."""
+    return [n for n in (*step["functions"], *step["keywords"]) if _IDENTIFIER.match(n) and n.lower() not in _SYNTAX]
 
 
 @dataclass(frozen=True)
 class _StepNames:
-    """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case last components, ``dotted`` the
-    lower-case dotted names, ``runs`` the words of tails of three or more letters (for containment), ``specific``
+    """A step's identifier-like names, prepared once (``qualified``: see ``_qualified``): ``tails`` the lower-case
+    last components, ``dotted`` the dotted names as library names (``_library_name``: ``np.sort`` is
+    ``numpy.sort``), ``bare`` the lower-case names without a dot (a library call's last name matches only these:
+    ``torch.load`` names no ``json.load``), ``runs`` the words of tails of three or more letters (for containment),
+    ``specific``
     those runs that are no common call name nor one general term (``sft``, ``dpo``, ``normalize``; not ``train``,
     ``eval``, ``model``), ``roles`` the
     call roles the step asks for (``step_roles``), ``functions`` the lower-case last components of the step's
-    ``functions`` (a class named there is the step being built: its constructor maps it), ``records`` for a step
-    recording a value (``_recorded``) the word keys of what it records."""
+    ``functions`` (a class named there is the step being built: its constructor maps it), ``calls`` the step's
+    ``functions`` as library names (``_library_name``), ``records`` for a step recording a value (``_recorded``)
+    the word keys of what it records."""
 
     tails: frozenset[str]
     dotted: tuple[str, ...]
+    bare: frozenset[str]
     runs: tuple[tuple[str, ...], ...]
     specific: tuple[tuple[str, ...], ...]
     roles: frozenset[str] = frozenset()
     functions: frozenset[str] = frozenset()
+    calls: tuple[str, ...] = ()
     qualified: bool = False
     records: frozenset[str] = frozenset()
 
@@ -573,7 +608,25 @@ def step_names(step: dict) -> _StepNames:
     for (``step_roles``)."""
     built = frozenset(n.lower().rsplit(".", 1)[-1] for n in step["functions"] if _IDENTIFIER.match(n))
     return replace(_prepared(tuple(_names(step)), step_roles(step), built), qualified=_qualified(step["name"]),
-                   records=_recorded(step["name"]))
+                   records=_recorded(step["name"]),
+                   calls=tuple(_library_name(n) for n in step["functions"] if _IDENTIFIER.match(n)))
+
+
+def _library_name(name: str) -> str:
+    """A spec's name of a library function (``str``), in lower case, its first part read through the names code
+    imports libraries as (``rules/roles.yaml``, ``import_aliases``: ``np.sort`` is ``numpy.sort``), as the call graph
+    reads a repository's calls through its own imports (``T.load`` after ``import torch as T`` is ``torch.load``)."""
+    head, dot, rest = name.partition(".")
+    return f"{_IMPORT_ALIASES.get(head, head)}{dot}{rest}".lower()
+
+
+def _names_call(called: str, names: Iterable[str]) -> bool:
+    """Whether a library call (``called``: its dotted name, resolved through the repository's imports) is one of
+    ``names`` (``_library_name``): a dotted one by the call's whole dotted name or a tail of it (``autograd.grad``
+    is ``torch.autograd.grad``; ``torch.load`` is no ``json.load``), a bare one (``dump``) by the call's last name."""
+    lowered = called.lower()
+    last = lowered.rsplit(".", 1)[-1]
+    return any(lowered == n or lowered.endswith("." + n) if "." in n else last == n for n in names)
 
 
 @lru_cache(maxsize=4096)
@@ -697,7 +750,8 @@ def _prepared(names: tuple[str, ...], asked: frozenset[str] = frozenset(),
     # training word does (finetune_classifier), as the training functions' own rule says
     specific = tuple(run for run in runs if "_".join(run) not in common
                      and not (len(run) == 1 and run[0] in _GENERAL and run[0] not in _TRAINING))
-    return _StepNames(tails, tuple(n.lower() for n in names if "." in n), runs, specific, asked, built)
+    return _StepNames(tails, tuple(_library_name(n) for n in names if "." in n),
+                      frozenset(n.lower() for n in names if "." not in n), runs, specific, asked, built)
 
 
 def match_site(names: _StepNames, site: CallSite) -> str | None:
@@ -731,11 +785,11 @@ def _match_fields(names: _StepNames, kind: str, target: str, callee: str | None,
             # a repository function named as a common action (evaluate, train) is any evaluation or training, not
             # the one the step qualifies ("HumanEval evaluation")
             return WEAK if names.qualified and called.rsplit(".", 1)[-1] in _COMMON_CALLS else STRONG
-    elif site.kind == EXTERNAL and "." in called and last in names.functions:
+    elif site.kind == EXTERNAL and "." in called and _names_call(called, names.calls):
         return STRONG  # a library function the step's functions name (json.dump, torch.min), common or not
     elif site.kind == EXTERNAL and called.rsplit(".", 1)[-1] not in _COMMON_CALLS:
-        lowered = called.lower()
-        if any(lowered == d or lowered.endswith("." + d) for d in names.dotted) or last in names.tails:
+        # a library call named by a general term (numpy.random.random for "random") is any sampler: weak, below
+        if _names_call(called, names.dotted) or (last in names.bare and last not in _GENERAL):
             return STRONG
     if _runs_built_class(site, names.functions):
         return STRONG  # transform.apply(x) runs the WaveletTransform the step's functions name
@@ -863,6 +917,9 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     total = sau.checks.get("strict", True) is True
     wanted = set(combinations(found, 2)) if total else {p for p in pairs if p[0] in found and p[1] in found}
     orders = {(i, j): pair_order(results[i].events, results[j].events) for i, j in sorted(wanted)}
+    for (i, j), order in orders.items():  # one step inside the other's call: the outer step's own calls order them
+        inner = _ordered_inside(order, results[i].events, results[j].events, (steps[i], steps[j]), trace)
+        orders[(i, j)] = inner or order
     if any(order.state == VIOLATED for order in orders.values()):  # later calls of a step matter only there
         repeats = _repeats(results, trace)
         orders = {(i, j): _undone_by_repeat(order, results[i].events, repeats.get(j, ()), repeats.get(i, ()))
@@ -903,7 +960,7 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     # estimates) or certainly missing
     certain_steps = all(whole(i) if r.outcome == ORDERED else r.outcome in (DEAD_STEP, ABSENT, STUB_STEP)
                         for i, r in enumerate(results))
-    unclear = [p for p in pairs if p in orders and _unclear(orders[p])]
+    unclear = [p for p in pairs if p in orders and _unclear(orders[p], steps[p[0]], steps[p[1]])]
     # j runs before i as well as after it where they run closest: the pair holds only through a repetition of j,
     # which the claim may or may not mean; neither "holds" nor "violated" is settled, and the score stays below 1
     mixed = [p for p in pairs if p in orders and orders[p].state == MIXED and p not in unclear]
@@ -973,8 +1030,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
                    f"; one of {results[i].name!r} and {results[j].name!r} runs inside the other's call, so no order "
                    f"follows" if kind == NESTED else
                    f"; {results[j].name!r} and {results[i].name!r} are ordered only by an object being constructed "
-                   f"({(order.second if _constructs(order.second.site) else order.first).site.ref}), so no order "
-                   f"follows" if _constructs(order.second.site) or _constructs(order.first.site) else
+                   f"({(order.second if _set_up(order.second.site, steps[j]) else order.first).site.ref}), so no "
+                   f"order follows" if _set_up(order.second.site, steps[j]) or _set_up(order.first.site, steps[i]) else
                    f"; {results[j].name!r} runs before {results[i].name!r} ({order.second.site.ref}, "
                    f"{order.first.site.ref}), but a later call that may run it again runs after it "
                    f"({order.repeat.site.ref}), so the order is not settled" if order.repeat is not None else
@@ -1011,7 +1068,8 @@ def check(sau: SAU, index: RepositoryIndex) -> Verdict:
     elif partial and graph.runnable and certain_steps and not violated:
         related = [(r.name, name) for r, step in zip(results, steps) if r.outcome == ABSENT
                    and (name := _related_name(step, graph)) not in (None, "no word of its own")]
-        reason += "".join(f"; {step!r} may be written inline: {name} holds a word of it" for step, name in related)
+        reason += "".join(f"; {step!r} may be written inline: {name} holds the words of one of its names"
+                          for step, name in related)
         reason += "; what the missing steps weigh in the claim is a judgement, so the score is an estimate"
     if trace_whatever:
         reason += (f"; settled at 0.25: no step runs and some are written but never run or only stubs (a trace), "
@@ -1077,13 +1135,15 @@ def _settled_with_absent(results: list[StepResult], steps, whole: list[bool], gr
 
 def _own_call(result: StepResult, step: dict) -> bool:
     """Whether some site of a found step is surely that step: a call playing a role the step asks for, a call of the
-    repository's own code, or a library call the step's ``functions`` name. A library call matched only by a keyword
-    (``fft2`` for "power spectral density", inside a model's forward pass) may be an incidental use of a common
-    operation, which beside decidedly absent steps leaves the step undecided."""
+    repository's own code, or a library call the step's ``functions`` name that is no call every program makes. A
+    library call matched only by a keyword (``fft2`` for "power spectral density", inside a model's forward pass), or
+    a common one its functions name (``numpy.mean`` of the training losses for "mean and std of the run times":
+    ``_COMMON_CALLS``), may be an incidental use of a common operation, which beside decidedly absent steps leaves
+    the step undecided."""
     names = step_names(step)
     return any(site_role(e.site) in names.roles or e.site.kind != EXTERNAL
-               or (e.site.callee or e.site.target).rsplit(".", 1)[-1].lower() in names.functions
-               for e in result.events)
+               or _names_call(called := e.site.callee or e.site.target, names.calls)
+               and called.rsplit(".", 1)[-1] not in _COMMON_CALLS for e in result.events)
 
 
 def _decidedly_absent(step: dict, graph: CallGraph) -> bool:
@@ -1107,23 +1167,46 @@ def _distinctive(step: dict) -> set[str]:
     return {w for n in _names(step) for w in _words(n.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL}
 
 
+def _distinctive_groups(step: dict) -> list[frozenset[str]]:
+    """Per function or identifier-like keyword of the step that has any, its distinctive words (``_distinctive``)
+    less those that only say a function computes (``rules/roles.yaml``, ``action_words``: ``compute`` of
+    ``compute_rewards``) when others remain: the words a name must all hold to be related to the step
+    (``_related_mentions``). ``best_checkpoint`` gives {best, checkpoint}, ``max_reward`` {reward}."""
+    groups = []
+    for name in _names(step):
+        words = frozenset(w for w in _words(name.rsplit(".", 1)[-1]) if len(w) >= 4 and w not in _GENERAL)
+        if words:
+            groups.append(words - _ACTIONS or words)
+    return groups
+
+
 def _related_name(step: dict, graph: CallGraph) -> str | None:
-    """A name or string the code uses (a display text excepted) holding a word of the step's functions or
+    """A name or string the code uses (a display text excepted) holding every word of one of the step's functions or
     identifier-like keywords that is more than a common call or a generic term (``rules/words.yaml``), as
     ``'text' (file:line)``: ``compute_kl_penalised_rewards`` for a step named by ``compute_rewards`` may compute it
-    inline. ``"no word of its own"`` when the step has only common words to look for (a step written under other
-    names cannot be told then); ``None`` when no such name exists."""
+    inline; ``stage1_checkpoint_path`` holds only a part of ``best_checkpoint`` and names the saved weights, which
+    every trainer has, not the step. ``"no word of its own"`` when the step has only common words to look for (a
+    step written under other names cannot be told then); ``None`` when no such name exists."""
     if not _distinctive(step):
         return "no word of its own"
     return next((f"{text!r} ({m.ref})" for text, m in _related_mentions(step, graph)), None)
 
 
 def _related_mentions(step: dict, graph: CallGraph) -> Iterator[tuple[str, Mention]]:
-    """Each name or string the code uses (a display text excepted) holding a distinctive word of the step
-    (``_distinctive``), with its text, lazily in the call graph's order."""
-    distinctive = _distinctive(step)
-    return ((text, m) for text, mentions in graph.mentions_by_text().items() if distinctive & set(_words(text))
-            for m in mentions if m.kind != "display")
+    """Each name or string the code uses (a display text excepted) holding every distinctive word of one of the
+    step's names (``_distinctive_groups``, ``_holds``), with its text, lazily in the call graph's order."""
+    groups = _distinctive_groups(step)
+    return ((text, m) for text, mentions in graph.mentions_by_text().items()
+            if any(_holds(_words(text), group) for group in groups) for m in mentions if m.kind != "display")
+
+
+def _holds(words: tuple[str, ...], group: frozenset[str]) -> bool:
+    """Whether a name's words hold the distinctive words of one of a step's names (``group``): the one word of a
+    name of one, as itself; every word of a name of several, each as itself or a longer form of it (``ranking_depth``
+    holds ``rank_to_depth``), so that asking for the whole name does not miss it written another way."""
+    if len(group) == 1:
+        return not group.isdisjoint(words)
+    return all(any(word.startswith(w) for word in words) for w in group)
 
 
 def _step_mentions(step: dict, graph: CallGraph) -> list[Mention]:
@@ -1621,13 +1704,15 @@ def _pairs(strict, n: int) -> list[tuple[int, int]]:
 def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool,
                         weight: Callable[[int], float] = lambda i: 1.0) -> float:
     """The weight of the heaviest set of found steps whose required pairs hold (``orders``: ``pair_order`` of each
-    pair; held, or held as well as violated, counts; with ``strict: true`` the claim is a total order, so every
+    pair; held, or held as well as violated, counts, and so does a pair violated only in two arms of one choice,
+    ``PairOrder.arms``; with ``strict: true`` the claim is a total order, so every
     pair i < j of the set counts); ``weight(i)`` a step's weight (1 by default: the set's size). Exhaustive up to 12
     found steps, greedy beyond."""
     def consistent(chosen) -> bool:
         members = set(chosen)
         checks = combinations(sorted(members), 2) if total_order else (p for p in pairs if set(p) <= members)
-        return all(orders[p].state != VIOLATED for p in checks)  # one site for both: see _unclear
+        # one site for both: see _unclear; two arms of one choice beside sites run in one pass order nothing
+        return all(orders[p].state != VIOLATED or orders[p].arms for p in checks)
 
     if len(found) > 12:
         chosen: list[int] = []
@@ -1641,20 +1726,112 @@ def _largest_consistent(found: list[int], orders: dict, pairs, total_order: bool
     return best
 
 
-def _unclear(order: PairOrder) -> bool:
-    """Whether the code gives no order for a pair: both steps map to one call (``train(stage=...)`` for every
-    training stage), their closest sites lie in two arms of one if/try, one runs inside the other's call, or one
+def _unclear(order: PairOrder, step_i: dict, step_j: dict) -> bool:
+    """Whether the code gives no order for a pair of steps (``step_i``, ``step_j``: spec steps): both map to one
+    call (``train(stage=...)`` for every training stage), their closest sites lie in two arms of one if/try, one runs
+    inside the other's call (unless the outer step's own calls in there order them: ``PairOrder.by_inner``), or one
     only constructs an object (``PPO(...)``, ``self.idwt = IDWT(...)`` in an ``__init__``: setting up a step is not
-    running it): the same guards whether the pair holds or is violated (issue 16); or, for a violation, i runs
-    before j at other sites (``held_elsewhere``)."""
+    running it; ``_set_up``): the same guards whether the pair holds or is violated (issue 16); or, for a violation,
+    i runs before j at other sites (``held_elsewhere``)."""
+    if order.by_inner:
+        return False
     if order.first is order.second or order.inside:
         return True
     kind = relation(order.first, order.second)
     if kind == EXCLUSIVE:
         return True
     # the same guards both ways (issue 16): what keeps a violation from settling keeps "holds" from settling too
-    return (kind == NESTED or _constructs(order.second.site) or _constructs(order.first.site)
+    return (kind == NESTED or _set_up(order.second.site, step_j) or _set_up(order.first.site, step_i)
             or (order.state == VIOLATED and order.held_elsewhere and order.broken_by is None))
+
+
+def _set_up(site: CallSite, step: dict) -> bool:
+    """Whether a site of a step only constructs an object (``_constructs``) that is not the step itself
+    (``_built_step``): setting a step up is not running it."""
+    return _constructs(site) and not _built_step(site, step)
+
+
+def _built_step(site: CallSite, step: dict) -> bool:
+    """Whether a construction is the step itself: the step's name asks for building (``rules/roles.yaml``,
+    ``build_words``: "build GPT and nGPT") and the site builds a class its ``functions`` name (``GPT(config)``),
+    outside any ``__init__`` (a part an object's constructor sets up, ``Downsample(...)`` for "build pyramid", is no
+    step built)."""
+    return (_constructs(site) and bool(set(_words(step["name"])) & _BUILD_WORDS)
+            and (site.callee or site.target).rsplit(".", 1)[-1].lower() in step_names(step).functions
+            and not site.scope.endswith(".__init__"))
+
+
+def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tuple[Event, ...],
+                    steps: tuple[dict, dict], trace_events: list[Event]) -> PairOrder | None:
+    """For a pair of steps (``steps``: spec steps i and j) left unordered because one runs inside the other's call
+    (``order.inside``, or its closest sites nested), the order the outer step's own calls inside that call give, over
+    each such nesting of a site of one step (``events_i``, ``events_j``) inside a call of the other
+    (``_inner_order``; ``trace_events`` the chosen trace): a held ``PairOrder`` with
+    ``by_inner`` when some nesting holds and none shows the reverse, else ``None``. Only a hold is taken: a literal
+    call order against the claim inside one function (a hook registered before the backward pass it accumulates)
+    is no violation."""
+    if order.first is order.second or not (order.inside or relation(order.first, order.second) == NESTED):
+        return None
+    inside: dict[int, list[Event]] = {}  # the events run inside each outer call, found once
+    names = (step_names(steps[0]), step_names(steps[1]))
+    held = None
+    for ei in events_i[:_PAIR_EVENTS]:
+        for ej in events_j[:_PAIR_EVENTS]:
+            if ei is ej or relation(ei, ej) != NESTED:
+                continue
+            outer = ei if len(ei.path) < len(ej.path) else ej
+            if outer.position not in inside:
+                inside[outer.position] = _run_inside(outer, trace_events)
+            found = _inner_order(ei, ej, steps, names, inside[outer.position])
+            if found is not None and found.state != HOLDS:
+                return None
+            held = held or found
+    return held
+
+
+def _run_inside(outer: Event, trace_events: list[Event]) -> list[Event]:
+    """The events of ``trace_events`` (the trace ``outer`` is in) run inside the call ``outer``: those right after it
+    whose path passes through its site (a trace expands a call depth first, where it happens)."""
+    depth = len(outer.path)
+    inside = []
+    for event in trace_events[outer.position + 1:]:
+        if len(event.path) <= depth or event.path[depth - 1] is not outer.site:
+            break
+        inside.append(event)
+    return inside
+
+
+def _inner_order(ei: Event, ej: Event, steps: tuple[dict, dict], names: tuple[_StepNames, _StepNames],
+                 inside: list[Event]) -> PairOrder | None:
+    """How a site of one step running inside the other step's call (``ei``, ``ej``: nested sites of steps i and j,
+    ``steps`` and ``names`` theirs, ``step_names``; ``inside``: the events run inside the outer call) orders the
+    pair: by the outer step's own sites in that call (any strength; not the calls leading to the inner site, nor
+    calls inside it, nor constructions), ``holds`` when they all run before the inner site and the outer step is i,
+    or all after it and the outer step is j, ``violated`` for the reverse; with none, for an outer step that builds a
+    class (``_built_step``), ``holds`` when the inner site runs in that class's constructor after every construction
+    there (the layers built, then initialised). ``None`` when that shows nothing, or the inner site is no call surely
+    of its step (a weak match, a construction)."""
+    outer_is_i = len(ei.path) < len(ej.path)
+    outer, inner = (ei, ej) if outer_is_i else (ej, ei)
+    outer_names, inner_names = names if outer_is_i else names[::-1]
+    if match_site(inner_names, inner.site) != STRONG or _constructs(inner.site):
+        return None
+    above = {id(site) for site in inner.path}
+    own = [e for e in inside if id(e.site) not in above and not _constructs(e.site)
+           and not any(site is inner.site for site in e.path) and match_site(outer_names, e.site) is not None]
+    if own:
+        before = all(e.position < inner.position for e in own)
+        if before == all(e.position > inner.position for e in own):
+            return None  # the outer step's calls run on both sides of the inner one
+        shown = max(own, key=lambda e: e.position) if before else min(own, key=lambda e: e.position)
+        state = HOLDS if before == outer_is_i else VIOLATED
+        return PairOrder(state, *((shown, inner) if outer_is_i else (inner, shown)), by_inner=True)
+    if outer_is_i and _built_step(outer.site, steps[0]):
+        entered = inner.path[len(outer.path)]  # the constructor's call leading to the inner site
+        at = next((e for e in inside if e.site is entered), inner)
+        if all(e.position < at.position for e in inside if e.site.scope == entered.scope and _constructs(e.site)):
+            return PairOrder(HOLDS, outer, inner, by_inner=True)
+    return None
 
 
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
@@ -1670,7 +1847,10 @@ class PairOrder:
     inside the other's call, so that the order shown comes from sites further apart and settles nothing;
     ``held_elsewhere`` when some site of i runs before some site of j, wherever they are (a call of one step that
     holds the other step and sites of its own aside: ``_containers``), or when a later call that may run j again
-    runs after i (``repeat``, that call: ``_undone_by_repeat``)."""
+    runs after i (``repeat``, that call: ``_undone_by_repeat``); ``arms`` when the sites shown lie in two arms of one
+    ``if``/``try`` or class choice while other sites of the two steps run in one pass (nested or in sequence): they
+    order nothing, not even for the estimate (``_largest_consistent``); ``by_inner`` when the order comes from the
+    outer step's own calls inside the other's call (``_ordered_inside``), which settles it."""
 
     state: str
     first: Event
@@ -1679,6 +1859,8 @@ class PairOrder:
     inside: bool = False
     held_elsewhere: bool = False
     repeat: Event | None = None
+    arms: bool = False
+    by_inner: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
@@ -1706,7 +1888,10 @@ def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> Pair
     outer_i, outer_j = _containers(events_i, events_j), _containers(events_j, events_i)
     starts = [e.position for e in events_i[:_PAIR_EVENTS] if not _other_object(e, order.first) and e not in outer_i]
     ends = [e.position for e in events_j[:_PAIR_EVENTS] if not _other_object(e, order.second) and e not in outer_j]
-    return replace(order, held_elsewhere=bool(starts and ends) and min(starts) < max(ends))
+    # sites in two arms of one choice, while other sites of the two run in one pass: the arms order nothing
+    arms = (order.first is not order.second and relation(order.first, order.second) == EXCLUSIVE
+            and any(ei is ej or relation(ei, ej) != EXCLUSIVE for ei, ej in pairs))
+    return replace(order, held_elsewhere=bool(starts and ends) and min(starts) < max(ends), arms=arms)
 
 
 def _containers(events: tuple[Event, ...], others: tuple[Event, ...]) -> set[Event]:

@@ -1,5 +1,5 @@
 """The role tables of the D3 and D4 rules (``rules/roles.yaml``), loaded once: the word lists (a frozenset of
-lower-case str per key) and the D4 step roles (``StepRole`` records).
+lower-case str per key), the D4 step roles (``StepRole`` records) and the conventional import names of libraries.
 
 Raises ``RolesError`` (naming the file and key) when the table is malformed, ``OSError`` when the packaged file
 cannot be read and ``yaml.YAMLError`` when it does not parse."""
@@ -20,7 +20,7 @@ _LISTS = ("loader_words", "non_data_words", "path_builders", "metric_call_words"
           "general_step_words", "evaluation_words", "record_words", "record_calls", "build_words", "purpose_words",
           "compound_terms", "preprocessor_words", "project_folder_words", "text_parsing_calls",
           "sweep_words", "data_preparation_words",
-          "metric_option_words", "negation_words")
+          "metric_option_words", "negation_words", "action_words")
 
 
 class RolesError(LookupError):
@@ -72,10 +72,21 @@ def words(key: str) -> frozenset[str]:
     ``training_words``, ``training_objects``, ``general_step_words``, ``evaluation_words``, ``record_words``,
     ``record_calls``, ``build_words``, ``purpose_words``, ``compound_terms``, ``preprocessor_words``,
     ``project_folder_words``, ``text_parsing_calls``, ``sweep_words``, ``data_preparation_words``,
-    ``metric_option_words``, ``negation_words``)."""
+    ``metric_option_words``, ``negation_words``, ``action_words``)."""
     if key not in _LISTS or key not in _table():
         raise RolesError(f"rules/{ROLES_FILE} has no word list {key!r}")
     return _strings(_table()[key], key)
+
+
+@lru_cache(maxsize=None)
+def import_aliases() -> dict[str, str]:
+    """The conventional import names of libraries (``import_aliases``: ``np`` -> ``numpy``, ``F`` ->
+    ``torch.nn.functional``), case-sensitive. Raises ``RolesError`` when the table is not a mapping of names to
+    dotted module names."""
+    table = _table().get("import_aliases")
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise RolesError(f"rules/{ROLES_FILE}: import_aliases must be a mapping of alias -> module name")
+    return dict(table)
 
 
 @lru_cache(maxsize=None)

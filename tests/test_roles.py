@@ -6,14 +6,14 @@ from pathlib import Path
 import pytest
 
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import CALL, UNRESOLVED, CallSite
+from extractors.callgraph.model import CALL, EXTERNAL, UNRESOLVED, CallSite
 from extractors.repository import build_index
 from rules import names, roles
 from rules.d3_flow import Run, Source, claim_words, entry_named, flow, loop_runs, value_source
 from rules.d3_manifests import FIRST_LINES, launched_manifests
 from rules.d3_protocol import (ROLE, TRACE, UNKNOWN, claimed_numbers, glued_in, literal_constants, role, squash,
                                term_matches)
-from rules.d4_ordering import STRONG, match_site, site_role, step_names, step_roles
+from rules.d4_ordering import STRONG, WEAK, match_site, site_role, step_names, step_roles
 
 SOURCE = '''import json
 from datasets import load_dataset
@@ -334,3 +334,20 @@ def test_a_training_word_inside_a_longer_name_still_maps_a_step() -> None:
     names = step_names({"name": "fine-tune the classifier", "keywords": ["finetune"], "functions": []})
     site = CallSite.at("main.py", 1, "main", "main.finetune_classifier", "finetune_classifier", CALL)
     assert match_site(names, site) == STRONG
+
+
+
+def test_a_dotted_step_function_names_that_library_function_only() -> None:
+    """A step's dotted function names one library function (``torch.load``), its first part read through the
+    conventional import names (``rules/roles.yaml``, ``import_aliases``: ``np.sort`` is ``numpy.sort``, ``F`` is
+    ``torch.nn.functional``); another library's function of the same last name (``json.load``) maps it weakly."""
+    names = step_names({"name": "load checkpoint", "keywords": [],
+                        "functions": ["torch.load", "np.sort", "autograd.grad", "F.softmax"]})
+
+    def external(target: str) -> CallSite:
+        return CallSite.at("main.py", 1, "main", None, target, EXTERNAL)
+
+    for target in ("torch.load", "numpy.sort", "torch.autograd.grad", "torch.nn.functional.softmax"):
+        assert match_site(names, external(target)) == STRONG, target
+    assert match_site(names, external("json.load")) == WEAK
+    assert match_site(names, external("torch.sort")) == WEAK
