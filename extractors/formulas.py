@@ -808,6 +808,20 @@ def output_part(call: sympy.Basic, position: tuple[int, ...], shape: tuple[int, 
     return sympy.Function(name)(*operands) if position == entry.value else sympy.Function(f"{name}_{part}")(*operands)
 
 
+def other_parts(entry: Outputs) -> frozenset[str]:
+    """The names of ``entry``'s parts other than its ``value`` part: those ``output_part`` reads as the function
+    ``<call>_<part>`` (``topk``'s ``indices``, ``nn.LSTM``'s ``output`` and ``c_n``); empty for parts alike."""
+    found: set[str] = set()
+    stack: list[tuple[tuple[int, ...], tuple | str]] = [((i,), p) for i, p in enumerate(entry.parts)]
+    while stack:
+        position, part = stack.pop()
+        if isinstance(part, tuple):
+            stack.extend(((*position, i), p) for i, p in enumerate(part))
+        elif position != entry.value:
+            found.add(part)
+    return frozenset(found)
+
+
 def contracts_as_chain(subscripts: str) -> bool:
     """True when an einsum of three or more operands is a chain of matrix products ``a @ b @ c`` over batch axes:
     folded from the left, each step contracts one index of the product so far with the next operand, the index

@@ -34,7 +34,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
   a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``),
   and a claim that is a normal law (``q_t == Normal(m, v)``) is also read as the draw code samples it by,
-  ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``).
+  ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``), and a recursive
+  equation (``V == R + gamma * V_next``: a right-hand symbol is the left-hand one a step away) also as its residual
+  ``rhs - lhs``, the TD error code computes (``_residual``): only ever equivalent, with every name following the
+  hints, in the mechanism scope, never a drift, a near candidate or an estimate's support.
   Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
   match the SAU's mechanism keywords.
@@ -54,7 +57,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   factors are a named scale (``u = self.W_u(h) * self.s_u`` for ``u == h @ W_u``: code applies the paper's next
   equation in the same line), never one beside a bare number (a changed constant). A formula that is one symbol
   (``theta_target == theta``) says only which name holds which: only at a binding of its left-hand name itself to
-  another name (``_bound_as_claimed``). In the mechanism scope, a *part*
+  another name (``_bound_as_claimed``), and even there counted, never settled on (an alias, ``ma_length = n_gram``,
+  shows neither how the name is used nor that it is not rebound). In the mechanism scope, a *part*
   of a candidate (a term
   of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
@@ -297,7 +301,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         if unseen:
             reason += ("; a claimed component not seen run by the code computing the formula may be written there "
                        "unnamed: not settled on it")
-        if tentative:
+        if any(r.tentative and r.difference != _ALIAS for r in results):
             reason += "; some names of the matching code are not the glossary's"
         evidence = (_evidence(results, index),
                     d1_numerical.atom_evidence(atom_results, index) + d1_elements.evidence(elements, index))
@@ -530,6 +534,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     produced = _produced_by(base.symbols + (quantity.symbols if quantity else ()), glossary)
     weights = _weights(rhs, base.hints, glossary)
     orientations = _orientations(base, glossary) + rewritten
+    # a recursive equation (``V == R + gamma * V_next``) also read as its residual, the TD error code computes: only
+    # ever an equivalent, with every name following the hints, in the mechanism scope (``_residual``)
+    residual = _residual(lhs, base, glossary)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
@@ -622,7 +629,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # what decides a form's outcome besides the form and the claim's reading (``_produced_variant`` reads the
         # candidate itself: never repeated then)
         standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", dead)
-        for form, oriented in itertools.product(forms, (base, *orientations)):
+        for form, oriented in itertools.product(forms, (base, *orientations, *residual)):
             if not produced:
                 key = (form, id(oriented), form in branches, standing)
                 if key in tried:
@@ -638,7 +645,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
-                    and (tied or not claim.tiny) and form not in branches:
+                    and (tied or not claim.tiny) and form not in branches and oriented not in residual:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget, decide=not dead and not _extended(record, candidate, search.cache))
             found = _match(claim, code, leaves, functions, signs, search.budget)
@@ -655,6 +662,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if found is None:
                 continue
             hinted = found
+            if oriented in residual and (hinted < len(claim.symbols) or not in_scope):
+                continue  # the residual reading is never a near candidate nor an estimate's support
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
                          on_target, tied, lhs is not None) and _bound_as_claimed(claim, code, candidate, on_target):
                 if not dead:
@@ -666,6 +675,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                     # and most of the names are not the glossary's
                     result.tentative = hinted < len(claim.symbols) and not (
                         on_target and (hinted * 2 > len(claim.symbols) or not _common_name(last)))
+                    if isinstance(claim.rhs, sympy.Symbol):  # an alias (``_bound_as_claimed``): never settled on
+                        result.tentative, result.difference = True, _ALIAS
+                    if oriented in residual:
+                        result.difference = f"computed as its residual {oriented.rhs}"
                     search.found_in.add(_owner(candidate))
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 if unreached is None:
@@ -1930,9 +1943,21 @@ def _spelled_variant(claim: _Claim, functions, table, glossary: dict, variants: 
 
 def _spare(claim: _Claim, functions, table) -> frozenset[str]:
     """The functions a candidate calls that the claim does not and the operations table does not know (nor the
-    structural ones): the repository's own layers and modules, which a claim's placeholder or layer may stand for."""
+    structural ones): the repository's own layers and modules, which a claim's placeholder or layer may stand for.
+    Never a name another output of a call reads as (``_output_part``): a recurrent module's cell state or per-step
+    output, a top-k's indices, is no layer the claim applies, and filling a placeholder with it would make any
+    output of the call fit."""
     return frozenset(f for f in functions if f not in claim.functions and f not in table.activations
-                     and f not in table.operations and f not in _STRUCTURAL)
+                     and f not in table.operations and f not in _STRUCTURAL and not _output_part(f))
+
+
+def _output_part(name: str) -> bool:
+    """Whether ``name`` is what another output of a call returning several reads as
+    (``operations.output_part_names``): ``topk_indices``, or an attribute's name followed by a library module's other
+    part (``lstm_c_n``, ``gru_output``; a repository function so named, ``decoder_output``, too: the part words are
+    the table's)."""
+    calls, parts = operations.output_part_names()
+    return name in calls or any(name.endswith("_" + part) and len(name) > len(part) + 1 for part in parts)
 
 
 # words of a claimed function's name that make it a layer (``linear1``, ``linear_head``, ``conv2``)
@@ -2191,6 +2216,49 @@ def _orientations(base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
         if claim is not None and claim.rhs not in (c.rhs for c in found):
             found.append(claim)
     return tuple(found)
+
+
+def _residual(lhs: sympy.Symbol | None, base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
+    """The claim ``rhs - lhs`` (one claim, or none) for a recursive equation ``lhs == rhs`` (``_recursive``) whose
+    left-hand side is a glossary symbol the right-hand side does not hold: code computes a Bellman equation (``V ==
+    R + gamma * V_next``) as its residual, the TD error ``delta = r + gamma * v_next - v`` a value update drives to
+    0 (Sutton and Barto, Reinforcement Learning, 2nd ed., Eq. 6.5). Only recursive equations: any other one would
+    read a fit's error (``W @ x + b - y``) as the claim ``y == W @ x + b``."""
+    if lhs is None or lhs in base.symbols or lhs.name not in glossary or not _recursive(lhs, base.symbols, glossary):
+        return ()
+    found = _claim(base.rhs - lhs, glossary)
+    return (found,) if found is not None else ()
+
+
+def _recursive(lhs: sympy.Symbol, symbols: tuple[sympy.Symbol, ...], glossary: dict) -> bool:
+    """Whether a right-hand symbol is the left-hand one a step away: named as shifted (``_names_shift``: ``V_next``)
+    with the other words of its name all words of the left-hand name (``V_next`` for ``V_option``), or a code name
+    the glossary gives it, without its shift words, one the glossary gives the left-hand side (``next_values`` for
+    ``values``). Words are compared before any normalisation, which reads ``next_values`` as ``next``."""
+    def keys(name: str) -> set[str]:
+        return {*_name_keys(name), _squashed(name)}
+
+    own = {key for name in _written(lhs.name, glossary) for key in keys(name)}
+    for symbol in symbols:
+        if not _names_shift(symbol):
+            continue
+        stem = set(names.words(symbol.name)) - _SHIFTS
+        if stem and stem <= set(names.words(lhs.name)):
+            return True
+        for name in _written(symbol.name, glossary):
+            words = names.words(name)
+            kept = [w for w in words if w not in _SHIFTS]
+            if kept and len(kept) < len(words) and keys("_".join(kept)) & own:
+                return True
+    return False
+
+
+def _written(symbol: str, glossary: dict) -> tuple[str, ...]:
+    """A symbol's name (its root, before any ``.``) and the code names the glossary gives it, as written (last
+    components)."""
+    root = symbol.split(".")[0]
+    entry = glossary.get(root, {})
+    return (root, *(_last_part(n) for n in entry.get("code_names", ())))
 
 
 _MATMUL = sympy.Function("matmul")
@@ -2465,12 +2533,18 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
     return everyone or on_target or (relevant and most)
 
 
+# the reason of a formula of one symbol found at an alias of its left-hand name (``_bound_as_claimed``)
+_ALIAS = "an alias of its left-hand name, which says only which name holds which: counted, not settled on"
+
+
 def _bound_as_claimed(claim: _Claim, code: sympy.Basic, candidate: CodeExpression, on_target: bool) -> bool:
     """Whether an equivalent ``code`` may count for ``claim`` at ``candidate``: always, unless the claim is one
     symbol (``theta_target == theta``: no operation, it says only which name holds which). Such a claim counts only
     at a binding of its left-hand name itself (``on_target``) to one other name (``code`` a lone leaf, not the
     bound name read again): anywhere else a name meets it by chance (a local containing the left-hand name's words,
-    ``sqk_scale = config.sqk_scale``, or any ``return x``)."""
+    ``sqk_scale = config.sqk_scale``, or any ``return x``). Even there it is tentative (``_ALIAS``), never settled
+    on: an alias (``ma_length = n_gram``) shows neither that the code uses the name as the statement says (a macro
+    action closed after n tokens) nor that it is not rebound, and any setting copied into a local makes one."""
     if not isinstance(claim.rhs, sympy.Symbol):
         return True
     return on_target and isinstance(code, sympy.Symbol) and code.name != candidate.target
@@ -2763,9 +2837,7 @@ def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
 def _hints(symbol: str, glossary: dict) -> set[str]:
     """The keys of the code names the glossary gives ``symbol`` (and of the symbol itself): each name's
     normalised key, and its words run together (``_squashed``)."""
-    root = symbol.split(".")[0]
-    entry = glossary.get(root, {})
-    written = [root] + [_last_part(n) for n in entry.get("code_names", ())]
+    written = _written(symbol, glossary)
     return {k for n in written for k in _name_keys(n)} | {_squashed(n) for n in written}
 
 

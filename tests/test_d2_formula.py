@@ -915,3 +915,37 @@ def test_whole_axis_reads_beside_reads_laid_out_otherwise_stay_arrays() -> None:
     read = d2_formula._indexed_of(code("rewards[:, t] + gamma * values[t]"))
     assert {str(s) for s in read.free_symbols} >= {"values[t]", "rewards"}
     assert "rewards[:, t]" not in {str(s) for s in read.free_symbols}
+
+
+@pytest.mark.parametrize("name, part", [
+    ("topk_indices", True), ("lstm_c_n", True), ("gru_output", True), ("encoder_output", True),
+    ("lstm", False), ("topk", False), ("output", False), ("value_head", False), ("max_values", False),
+])
+def test_a_placeholder_is_never_filled_by_another_output_of_a_call(name: str, part: bool) -> None:
+    # the parts the table names besides the one that reads as the call itself: an LSTM's output and cell state,
+    # a top-k's indices; the final hidden state and the values are the call as written
+    assert d2_formula._output_part(name) is part
+    table = operations.load()
+    claim = d2_formula._claim(formula("W @ g(x)"), {})
+    known = name in table.operations or name in table.activations
+    assert (name in d2_formula._spare(claim, frozenset({name, "matmul"}), table)) is (not part and not known)
+
+
+@pytest.mark.parametrize("lhs, rhs, glossary, recursive", [
+    ("V", "r + gamma * V_next", {}, True),  # V_next is V a step away
+    ("V_option", "R + gamma * V_next", {}, True),
+    ("V_opt", "R + gamma * W_next", {"V_opt": {"code_names": ["values"]}, "W_next": {"code_names": ["next_values"]}},
+     True),  # a code name without its shift word is one of the left-hand side's
+    ("G", "r + gamma * V_next", {"G": {"code_names": ["returns"]}, "V_next": {"code_names": ["next_values"]}},
+     False),  # a return is not the value a step away
+    ("V", "r + gamma * V", {}, False),  # no symbol named as shifted
+    ("y", "W * x + b", {}, False),
+])
+def test_only_a_recursive_equation_is_read_as_its_residual(lhs: str, rhs: str, glossary: dict,
+                                                           recursive: bool) -> None:
+    glossary = {s: glossary.get(s, {"code_names": [s]}) for s in {lhs, *(str(x) for x in formula(rhs).free_symbols)}}
+    base = d2_formula._claim(formula(rhs), glossary)
+    residual = d2_formula._residual(sympy.Symbol(lhs), base, glossary)
+    assert bool(residual) is recursive
+    if recursive:
+        assert sympy.simplify(residual[0].rhs - (formula(rhs) - sympy.Symbol(lhs))) == 0
