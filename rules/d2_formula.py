@@ -15,8 +15,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   at its earlier bindings, for a formula that is not tiny (``CodeExpression.kept_forms``). The forms are also read
   the ways a formula may be written (``_readings``): a call of a submodule the glossary names as a leaf
   (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for ``attn_out``), a name holding a reduction of a quantity as that
-  reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
-  and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
+  reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean,
+  a mask inside an operation as 1 and the entries a mask selects, wherever they stand (``(values[mask != 0] *
+  w).sum()``), as the array (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity or it is a policy-gradient surrogate (``_negated``), numbered layers of the
   claim renamed to the code's layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its
   placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a function of the claim's own
@@ -28,10 +29,13 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   one step by name over whole axes, ``rewards[:, t]``, where the form's reads lay their axes out alike; one a step
   away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
-  sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
-  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``;
-  inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
-  and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
+  sum as the mean of its terms, in the formula and the code alike (``_as_means``); in a formula a count (a symbol
+  whose meaning names one) dividing a sum's terms is taken out of the sum first (``_counts_out``). A quantity the
+  claim writes as a function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds
+  (``_as_quantities``; inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
+  and a symbol whose glossary meaning opens with an activation follows a local bound to it, one whose meaning names
+  draws of a law ("uniform draws") a local bound to a sampler of that law (``cal_data = rng.uniform(...)``), kept as
+  a leaf (``_produced_variant``);
   a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``),
   and a claim that is a normal law (``q_t == Normal(m, v)``) is also read as the draw code samples it by,
   ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``), and a recursive
@@ -39,8 +43,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   ``rhs - lhs``, the TD error code computes (``_residual``): only ever equivalent, with every name following the
   hints, in the mechanism scope, never a drift, a near candidate or an estimate's support.
   Formulas of one SAU that build on each other are compared chained when one
-  alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
-  match the SAU's mechanism keywords.
+  alone finds nothing, and a definition left undecided (``w == 1 / n``) is looked for inside each other formula
+  reading its name, every definition of a name tried, never one live sites disagree on (``_chain``). The
+  *mechanism scope* is the functions whose name, calls or assigned names match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` (or a function's definition, ``symexp(x) == sign(x) * ...``, named by the
   function) is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
@@ -457,14 +462,16 @@ class _Search:
         return bool(owner) and (owner.rsplit(".", 1)[-1], method) in self.overriding
 
 
-def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
+def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = frozenset()) -> FormulaResult:
+    """The outcome of one formula ``lhs == rhs`` over the candidates of ``search`` (module docstring); ``whole``:
+    the right-hand sides of other formulas put in (``_chain``), never read as quantities (``_quantity_calls``)."""
     result = FormulaResult(text)
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
-    rhs = _as_means(rhs)
+    rhs = _as_means(_counts_out(rhs, search.glossary))
     # the claim's own quantities written as functions (KL(q_y, p_y)): also read as leaves named after them
-    quantities = _quantity_entries(rhs)
+    quantities = _quantity_entries(rhs, whole)
     filled, models = _loss_filled(rhs, search.words)  # a placeholder loss the statement names, its model a leaf
     glossary = {**quantities, **{m: {"meaning": m, "code_names": sorted(_PREDICTIONS)} for m in models
                                   if m not in search.glossary}, **search.glossary}
@@ -474,7 +481,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
-    quantity = _claim(_as_quantities(rhs), glossary) if quantities else None
+    quantity = _claim(_as_quantities(rhs, whole), glossary) if quantities else None
     named_loss = _claim(filled, glossary) if filled is not None else None
     sampled = _claim(drawn, glossary) if drawn is not None else None
     # the claim's placeholders read out, and its law read as a draw
@@ -621,8 +628,9 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
+        drawn = _drawn_locals(candidate, produced, search.cache) if produced else frozenset()
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache, quantity_named,
-                                                 not base.tiny) if kept_names else ())
+                                                 not base.tiny, drawn) if kept_names or drawn else ())
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
@@ -810,15 +818,17 @@ _SUM = sympy.Function("sum")
 
 
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
-                cache: dict, quantity: Callable[[str], bool] | None = None, stages: bool = True) -> tuple:
+                cache: dict, quantity: Callable[[str], bool] | None = None, stages: bool = True,
+                drawn: frozenset[str] = frozenset()) -> tuple:
     """``candidate.kept_forms(keep, stages)``, where ``keep`` accepts exactly the names whose normalised last
-    component is in ``kept``: computed once per candidate, set of its locals kept (``CodeExpression.locals_read``)
-    and ``stages``, whichever formula asks (``cache`` lives in the index, as ``_profile``'s). Of the locals
+    component is in ``kept``, and those of ``drawn`` (``_drawn_locals``): computed once per candidate, set of its
+    locals kept (``CodeExpression.locals_read``) and ``stages``, whichever formula asks (``cache`` lives in the
+    index, as ``_profile``'s). Of the locals
     ``quantity`` accepts (named after a quantity the claim writes as a call, ``_quantity_entries``), one computed from
     another (``kl_term = kl_weight * kl_loss``) is expanded: the quantity is the inner one, the outer a weighted term
     of it. ``stages`` (the earlier stages of a local rebound from itself) is for a formula that is not tiny: a tiny
     one (``y == E(x)``) matches some stage of any chain of layer calls (``x = conv_out(x)``) by chance."""
-    chosen = frozenset(name for name in candidate.locals_read if keep(name))
+    chosen = frozenset(name for name in candidate.locals_read if keep(name) or name in drawn)
     if quantity is not None and chosen:
         named = frozenset(name for name in chosen if quantity(name))
         chosen -= _outer_locals(candidate, named)
@@ -864,12 +874,13 @@ _COUNT_NOUNS = word_list("count_nouns", "rules")  # count nouns name too many fu
 
 
 @lru_cache(maxsize=1 << 12)
-def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
+def _quantity_calls(rhs: sympy.Basic, whole: frozenset[sympy.Basic] = frozenset()) -> frozenset[sympy.Basic]:
     """The claim's calls of a function of its own that name a quantity (``KL(q_y, p_y)``, ``CE(y, p)``): a name
     the operations table does not know (as an operation or a call with several outputs), no placeholder (``f``,
     ``sigma``) or function the translation brings, applied to symbols only, and to the same ones wherever it is
     applied; never the whole claim, which would read as any local of that name (a claim topped by a call,
-    ``sum(log(pr_b(x)))``, still has the quantities inside it)."""
+    ``sum(log(pr_b(x)))``, still has the quantities inside it), nor one of ``whole``, the whole right-hand side of
+    another formula put in (``_chain``)."""
     table = operations.load()
     placeholders = frozenset(_generic_placeholders(rhs))
     calls: dict[str, set] = {}
@@ -879,40 +890,51 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     symbols = {s.name for s in _free(rhs)}
     known = frozenset(table.operations) | frozenset(table.outputs) | table.activations | placeholders | _STRUCTURAL
     return frozenset(call for name, found in calls.items() if len(found) == 1
-                     for call in found if call != rhs and name not in known and name not in symbols
+                     for call in found if call != rhs and call not in whole and name not in known
+                     and name not in symbols
                      and not names.is_generic(name) and all(isinstance(a, sympy.Symbol) for a in call.args))
 
 
-def _quantity_entries(rhs: sympy.Basic) -> dict:
+def _quantity_entries(rhs: sympy.Basic, whole: frozenset[sympy.Basic] = frozenset()) -> dict:
     """Glossary entries for the quantities the claim writes as calls (``_quantity_calls``), each under its
     function's name: the code names a local holding it (``kl``, ``kl_loss``, ``kl_term``: the name, alone or with a
     ``quantity_role_words`` word of ``rules/words.yaml``)."""
     found = {}
-    for call in _quantity_calls(rhs):
+    for call in _quantity_calls(rhs, whole):
         name = call.func.__name__
         found[name] = {"meaning": name, "code_names": [name] + [f"{name}_{word}" for word in sorted(_QUANTITY_ROLES)]}
     return found
 
 
-def _as_quantities(rhs: sympy.Basic) -> sympy.Basic:
+def _as_quantities(rhs: sympy.Basic, whole: frozenset[sympy.Basic] = frozenset()) -> sympy.Basic:
     """``rhs`` with each quantity call (``_quantity_calls``) read as a symbol named after its function: the
     paper's ``beta * KL(q_y, p_y)`` is the code's ``kl_weight * kl_loss``, whose local holds the closed form of that
     divergence."""
-    return substitute(rhs, {call: sympy.Symbol(call.func.__name__) for call in _quantity_calls(rhs)})
+    return substitute(rhs, {call: sympy.Symbol(call.func.__name__) for call in _quantity_calls(rhs, whole)})
 
 
-def _produced_by(symbols: tuple[sympy.Symbol, ...], glossary: dict) -> dict[sympy.Symbol, str]:
+def _produced_by(symbols: tuple[sympy.Symbol, ...], glossary: dict) -> dict[sympy.Symbol, str | frozenset[str]]:
     """The symbols whose glossary meaning opens with an activation of the operations table (``softmax routing
-    weights``, ``sigmoid gate``), each with that operation: what the code binds to it holds the quantity, whatever
-    its name (``_produced_variant``). Only the first word: ``logits before softmax`` is no softmax."""
+    weights``, ``sigmoid gate``), each with that operation, and those whose meaning names draws of a law (a
+    ``sampled_laws`` and a ``draw_words`` word of ``rules/words.yaml``: "uniform draws", "Gaussian noise"), each
+    with the calls that sample the law (``samplers_<law>``, a frozenset): what the code binds to it holds the
+    quantity, whatever its name (``_produced_variant``). An activation only as the first word: ``logits before
+    softmax`` is no softmax."""
     table = operations.load()
-    found = {}
+    found: dict[sympy.Symbol, str | frozenset[str]] = {}
     for symbol in symbols:
         meaning = glossary.get(symbol.name.split(".")[0], {})
         words = names.words(str(meaning.get("meaning", ""))) if isinstance(meaning, dict) else ()
+        laws = sorted(set(words) & _SAMPLED_LAWS) if set(words) & _DRAW_WORDS else []
         if words and words[0] in table.activations and words[0] not in _ELEMENTARY_MEANINGS:
             found[symbol] = words[0]
+        elif laws:
+            found[symbol] = frozenset().union(*(word_list(f"samplers_{law}", "rules") for law in laws))
     return found
+
+
+_SAMPLED_LAWS = word_list("sampled_laws", "rules")
+_DRAW_WORDS = word_list("draw_words", "rules")
 
 
 # activations whose name opens many meanings without saying what computes the value (``log-probability`` is a
@@ -923,22 +945,24 @@ _ELEMENTARY_MEANINGS = frozenset({"exp", "log", "sqrt", "abs", "sin", "cos"})
 def _produced_variant(claim: _Claim, produced: dict, candidate: CodeExpression, cache: dict) -> _Claim:
     """``claim`` with the hints of each symbol of ``produced`` (``_produced_by``) extended by the locals the
     candidate's forms read that are bound to that symbol's operation (``gating_logits = self.gate(x)`` where the gate
-    ends in ``nn.Softmax``), or ``claim`` itself when there is none."""
+    ends in ``nn.Softmax``) or to a sampler of its law (``cal_data = rng.uniform(0, 1, size)``), or ``claim``
+    itself when there is none."""
     extended = dict(claim.hints)
     for symbol, operation in produced.items():
         if symbol in extended:
-            found = _bound_to(candidate, operation, cache)
+            found = frozenset(_leaf_key(sympy.Symbol(name)) for name in _bound_to(candidate, operation, cache))
             if found:
                 extended[symbol] = extended[symbol] | found
     return claim if extended == claim.hints else dataclasses.replace(claim, hints=extended)
 
 
-def _bound_to(candidate: CodeExpression, operation: str, cache: dict) -> frozenset[str]:
-    """The keys (``_leaf_key``) of the locals the candidate's forms read whose value is ``operation`` applied to
-    something (the table's form of it, or the uninterpreted call), computed once per candidate and operation."""
+def _bound_to(candidate: CodeExpression, operation: str | frozenset[str], cache: dict) -> frozenset[str]:
+    """The names of the locals the candidate's forms read whose value is ``operation`` applied to something (the
+    table's form of it, or the uninterpreted call), or, for a set of names (a law's samplers, ``_produced_by``), a
+    call of one of them; computed once per candidate and operation."""
     key = ("bound", id(candidate), operation)
     if key not in cache:
-        pattern = _operation_pattern(operation)
+        pattern = _operation_pattern(operation) if isinstance(operation, str) else None
         found: set[str] = set()
         seen: set[int] = set()
         stack = [binding for binding in candidate.sources]
@@ -948,11 +972,20 @@ def _bound_to(candidate: CodeExpression, operation: str, cache: dict) -> frozens
                 if id(used) in seen:
                     continue
                 seen.add(id(used))
-                if pattern is not None and used.expression.match(pattern) is not None:
-                    found.add(_leaf_key(sympy.Symbol(name)))
+                if pattern is not None and used.expression.match(pattern) is not None \
+                        or isinstance(operation, frozenset) and isinstance(used.expression, AppliedUndef) \
+                        and used.expression.func.__name__ in operation:
+                    found.add(name)
                 stack.append(used)
         cache[key] = frozenset(found)
     return cache[key]
+
+
+def _drawn_locals(candidate: CodeExpression, produced: dict, cache: dict) -> frozenset[str]:
+    """The locals the candidate's forms read that a sampler of a claimed law binds (``_produced_by``): kept as
+    leaves (``_kept_forms``), since the sampler's call (``uniform(rng, 0, 1)``) is no value a formula names."""
+    return frozenset(name for operation in produced.values() if isinstance(operation, frozenset)
+                     for name in _bound_to(candidate, operation, cache))
 
 
 _MAX_BINDINGS_READ = 64  # locals read behind one candidate when looking for those an operation binds
@@ -1031,6 +1064,26 @@ def _drawn(rhs: sympy.Basic, glossary: dict) -> tuple[sympy.Basic | None, dict]:
                                       for n in entry.get("code_names", ())}
     entry = {"meaning": "standard normal noise", "code_names": sorted(code_names)}
     return mean + scale * sympy.Symbol(name), {name: entry}
+
+
+_COUNT_MEANINGS = word_list("count_meanings", "rules")
+
+
+def _counts_out(expression: sympy.Basic, glossary: dict) -> sympy.Basic:
+    """``expression`` (a claim) with a count dividing a sum's terms taken out of the sum (``sum(V / n)``,
+    ``sum((1 / n) * V)`` -> ``sum(V) / n``), which ``_as_means`` reads as a mean: a symbol whose glossary meaning
+    names a count (``count_meanings`` of ``rules/words.yaml``: "macro-action length") is one number for every term,
+    so the two are equal. Only a claim's: a code name dividing a sum's terms may be an array (``(x / norms).sum()``)."""
+    counts = {s for s in _free(expression) if isinstance(glossary.get(s.name), dict)
+              and _COUNT_MEANINGS & set(names.words(str(glossary[s.name].get("meaning", ""))))}
+    rewrite = {}
+    for node in _nodes(expression) if counts else ():
+        if isinstance(node, AppliedUndef) and node.func == _SUM and len(node.args) == 1 \
+                and isinstance(node.args[0], sympy.Mul):
+            out = [a for a in node.args[0].args if isinstance(a, sympy.Pow) and a.exp == -1 and a.base in counts]
+            if len(out) == 1:
+                rewrite[node] = _SUM(node.args[0] / out[0]) * out[0]
+    return substitute(expression, rewrite) if rewrite else expression
 
 
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
@@ -1471,14 +1524,19 @@ def _held_name(node: sympy.Basic) -> str:
 
 @lru_cache(maxsize=1 << 15)
 def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
-    """``form`` read where its mask is on, or ``None`` when it has no mask: a masked mean (``sum(x * mask) /
-    (sum(mask) + eps)``) is the mean of ``x``, and every other mask factor (``(logp - old_logp) * mask``) is 1.
-    Code multiplies by a mask to leave out padding; a formula over the valid positions does not write it."""
-    masks = [s for s in _free(form) if _is_mask(s)]
-    if not masks:
+    """``form`` read where its mask is on, or ``None`` when it has no mask: the entries a mask selects (``x[mask !=
+    0]``, ``_SELECTIONS``), wherever they stand (``(valid * weights).sum()`` with ``valid = values[mask != 0]``), are
+    the array ``x``; a masked mean (``sum(x * mask) / (sum(mask) + eps)``) is the mean of ``x``, and every other
+    mask factor (``(logp - old_logp) * mask``) is 1. Code selects or multiplies by a mask to leave out padding; a
+    formula over the valid positions does not write it."""
+    if not any(_is_mask(s) for s in _free(form)):
         return None
+    selected = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+                and len(n.args) == 2 and _selection_mask(n.args[1]) is not None}
+    read = substitute(form, selected) if selected else form
+    masks = [s for s in _free(read) if _is_mask(s)]
     rewrite = {}
-    for node in _nodes(form):
+    for node in _nodes(read):
         if not isinstance(node, sympy.Mul):
             continue
         for count in node.args:
@@ -1496,7 +1554,7 @@ def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
                 rest = [a for a in node.args if a is not count and a is not sums[0]]
                 rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0] / mask), *rest)
                 break
-    stripped = substitute(form, rewrite) if rewrite else form
+    stripped = substitute(read, rewrite) if rewrite else read
     # only inside an operation's argument: a mask factor of a whole term decides where that term lands (which
     # positions get a penalty), which a formula over values does not say
     ones = {m: sympy.Integer(1) for m in masks}
@@ -1656,19 +1714,45 @@ def _unmeaned(form: sympy.Basic) -> sympy.Basic | None:
 
 
 def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
-    """Formulas of one SAU that build on each other (``h_lerp == h + a * (h_A - h)``, ``h_new == h_lerp /
-    norm(h_lerp)``), as code computes them in one expression: a formula left unknown is compared again with the
-    other formulas' left-hand names it reads replaced by their right-hand sides (one level). When that finds an
-    equivalent, each formula put in is realised inside the same code and counts as the same outcome, unless already
-    decided. Updates ``results`` in place."""
+    """Formulas of one SAU that build on each other, as code computes them in one expression. First, a definition
+    left undecided (``sigma_w == 1 / n_tok``) is looked for inside each other formula that reads its left-hand name
+    (``V == sum(sigma_w * V_tok)``), with it put in, whatever that formula's own outcome: code that weighs the
+    values equally computes ``values.mean()``, never the weights. Every definition of a name is tried so, each on
+    its own (a statement's alternatives: equal or position-decayed weights). An equivalent (every name following the
+    hints, ``tentative`` aside) realises the definition inside that formula's code, and the formula itself when it
+    was undecided. Then a formula left unknown (``h_new == h_lerp / norm(h_lerp)``) is compared again with the other
+    formulas' left-hand names it reads replaced by their right-hand sides (one level; the last definition of each):
+    when that finds an equivalent, each formula put in is realised inside the same code and counts as the same
+    outcome, unless already decided. A formula live sites disagree on (``_unless_contradicted``) is never chained nor
+    realised so: its contradiction stands. Updates ``results`` in place."""
+    def open_(number: int) -> bool:  # undecided, and not contradicted by live sites
+        return results[number].outcome == UNKNOWN and results[number].credit != _CONTRADICTED_CREDIT
+
+    for number, (text, lhs, rhs) in enumerate(parsed):
+        if not open_(number) or lhs is None or rhs is None:
+            continue
+        for other, (other_text, other_lhs, other_rhs) in enumerate(parsed):
+            if other == number or other_rhs is None or other_lhs == lhs or lhs not in _free(other_rhs) \
+                    or (results[other].outcome == UNKNOWN and not open_(other)):
+                continue
+            chained = _compare(other_text, other_lhs, substitute(other_rhs, {lhs: rhs}), search, frozenset({rhs}))
+            if chained.outcome != EQUIVALENT or chained.tentative:
+                continue
+            results[number] = FormulaResult(text, EQUIVALENT, chained.candidate,
+                                            f"realised inside {other_text} with {lhs.name} put in", chained.credit)
+            if results[other].outcome == UNKNOWN:
+                chained.difference = f"{chained.difference or 'equivalent'} with {lhs.name} put in"
+                results[other] = chained
+            break
     defined = {lhs: (number, rhs) for number, (_, lhs, rhs) in enumerate(parsed) if lhs is not None and rhs is not None}
     for number, (text, lhs, rhs) in enumerate(parsed):
-        if results[number].outcome != UNKNOWN or rhs is None:
+        if not open_(number) or rhs is None:
             continue
         used = {s: defined[s] for s in sorted(_free(rhs), key=lambda s: s.name) if s in defined and s != lhs}
         if not used:
             continue
-        chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search)
+        chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search,
+                           frozenset(value for _, value in used.values()))
         shown = ", ".join(s.name for s in used)
         if chained.outcome == UNKNOWN and chained.credit == _CONTRADICTED_CREDIT:  # live sites disagree on it
             chained.difference = f"with {shown} put in, {chained.difference}"
@@ -1679,7 +1763,7 @@ def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
         chained.difference = f"{chained.difference or 'equivalent'} with {shown} put in"
         results[number] = chained
         for symbol, (other, _) in used.items():
-            if results[other].outcome == UNKNOWN:
+            if open_(other):
                 results[other] = FormulaResult(parsed[other][0], chained.outcome, chained.candidate,
                                                f"realised inside {text}", chained.credit)
 
