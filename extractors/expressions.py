@@ -683,7 +683,8 @@ class _Builder:
                     target, written = buffer
                 elif isinstance(small, cst.Assign) and len(small.targets) == 1:
                     target, written = dotted_name(small.targets[0].target), small.value
-                elif isinstance(small, cst.AnnAssign) and _number(small.value):  # self.s: float = 1.0
+                elif isinstance(small, cst.AnnAssign) and small.value is not None and _number(small.value):
+                    # self.s: float = 1.0
                     target, written = dotted_name(small.target), small.value
                 else:
                     continue
@@ -1236,7 +1237,7 @@ def _buffer_alias(small: cst.BaseSmallStatement) -> str | None:
     return small.targets[0].target.value
 
 
-def _number(node: cst.BaseExpression | None) -> bool:
+def _number(node: cst.BaseExpression) -> bool:
     """Whether ``node`` is a literal number, signed or not (``1.0``, ``-2``)."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
         node = node.expression

@@ -40,8 +40,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   and a claim that is a normal law (``q_t == Normal(m, v)``) is also read as the draw code samples it by,
   ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``), and a recursive
   equation (``V == R + gamma * V_next``: a right-hand symbol is the left-hand one a step away) also as its residual
-  ``rhs - lhs``, the TD error code computes (``_residual``): only ever equivalent, with every name following the
-  hints, in the mechanism scope, never a drift, a near candidate or an estimate's support.
+  ``rhs - lhs``, the TD error code computes, where the statement names a method built on it (GAE, an advantage;
+  ``_residual``): only ever equivalent, with every name following the hints, in the mechanism scope, and not where
+  live code there binds the right-hand side with a named difference (a trained target that forgets gamma beside a
+  logged TD error), never a drift, a near candidate or an estimate's support.
   Formulas of one SAU that build on each other are compared chained when one
   alone finds nothing, and a definition left undecided (``w == 1 / n``) is looked for inside each other formula
   reading its name, every definition of a name tried, never one live sites disagree on (``_chain``). The
@@ -541,9 +543,10 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
     produced = _produced_by(base.symbols + (quantity.symbols if quantity else ()), glossary)
     weights = _weights(rhs, base.hints, glossary)
     orientations = _orientations(base, glossary) + rewritten
-    # a recursive equation (``V == R + gamma * V_next``) also read as its residual, the TD error code computes: only
-    # ever an equivalent, with every name following the hints, in the mechanism scope (``_residual``)
-    residual = _residual(lhs, base, glossary)
+    # a recursive equation (``V == R + gamma * V_next``) also read as its residual, the TD error code computes, where
+    # the statement names a method built on it: only ever an equivalent, with every name following the hints, in the
+    # mechanism scope, unless live code there binds the right-hand side with a named difference (``_residual``)
+    residual = _residual(lhs, base, glossary, search.words)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
@@ -611,6 +614,22 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
             return bound and not search.variant(record) and id(record) not in search.named
         return not search.variant(record) and (bound or id(record) in search.named)
 
+    def target_differs() -> bool:
+        """Whether live code of the mechanism scope binds the claimed right-hand side (the target ``r + gamma *
+        V_next``) with a named difference, every name following the hints: a trained target that forgets gamma
+        beside a TD error only logged. A residual computed elsewhere is then no proof of the equation. Computed
+        once per formula."""
+        if "differs" not in found_target:
+            found_target["differs"] = any(
+                _drift(text, other, code, leaves, base, FormulaResult(text), None, specific, search.budget) is not None
+                for record in search.records if id(record) in search.scope and not search.dead(record)
+                for other in record.expressions if not search.dead(record, other)
+                for code, leaves, _, opaque, _ in (_profile(other, form, keeps_small, claimed_keys, search.cache,
+                                                            search.budget) for form in other.forms())
+                if leaves and not opaque)
+        return found_target["differs"]
+
+    found_target: dict[str, bool] = {}
     # a form met again with the same reading of the claim and at a site of the same standing (a helper inlined in
     # many places, ``x = x.to(dtype); return x`` after the line that computed x) decides nothing new: it is read once
     # per formula, so that repeated forms do not spend the budget that other candidates need. Only the nearest
@@ -634,15 +653,15 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
-        # what decides a form's outcome besides the form and the claim's reading (``_produced_variant`` reads the
-        # candidate itself: never repeated then)
-        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", dead)
+        # what decides a form's outcome besides the form and the claim's reading: the site's standing, and the
+        # locals ``_produced_variant`` reads off the candidate (bound to a symbol's activation or law)
+        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", dead,
+                    tuple(_bound_to(candidate, operation, search.cache) for operation in produced.values()))
         for form, oriented in itertools.product(forms, (base, *orientations, *residual)):
-            if not produced:
-                key = (form, id(oriented), form in branches, standing)
-                if key in tried:
-                    continue
-                tried.add(key)
+            key = (form, id(oriented), form in branches, standing)
+            if key in tried:
+                continue
+            tried.add(key)
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             live_shaped = live_shaped or (shaped and base.functions <= functions and not dead)
@@ -670,7 +689,7 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
             if found is None:
                 continue
             hinted = found
-            if oriented in residual and (hinted < len(claim.symbols) or not in_scope):
+            if oriented in residual and (hinted < len(claim.symbols) or not in_scope or target_differs()):
                 continue  # the residual reading is never a near candidate nor an estimate's support
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
                          on_target, tied, lhs is not None) and _bound_as_claimed(claim, code, candidate, on_target):
@@ -2302,16 +2321,23 @@ def _orientations(base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
     return tuple(found)
 
 
-def _residual(lhs: sympy.Symbol | None, base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
+def _residual(lhs: sympy.Symbol | None, base: _Claim, glossary: dict, words: frozenset[str]) -> tuple[_Claim, ...]:
     """The claim ``rhs - lhs`` (one claim, or none) for a recursive equation ``lhs == rhs`` (``_recursive``) whose
-    left-hand side is a glossary symbol the right-hand side does not hold: code computes a Bellman equation (``V ==
-    R + gamma * V_next``) as its residual, the TD error ``delta = r + gamma * v_next - v`` a value update drives to
-    0 (Sutton and Barto, Reinforcement Learning, 2nd ed., Eq. 6.5). Only recursive equations: any other one would
-    read a fit's error (``W @ x + b - y``) as the claim ``y == W @ x + b``."""
-    if lhs is None or lhs in base.symbols or lhs.name not in glossary or not _recursive(lhs, base.symbols, glossary):
+    left-hand side is a glossary symbol the right-hand side does not hold, where the statement or the mechanism
+    (``words``) names a method built on its residual (``residual_words`` of ``rules/words.yaml``: GAE, an advantage):
+    code computes a Bellman equation (``V == R + gamma * V_next``) as its residual, the TD error ``delta = r + gamma
+    * v_next - v`` that GAE sums (Sutton and Barto, Reinforcement Learning, 2nd ed., Eq. 6.5; Schulman et al. 2016,
+    GAE). Only recursive equations: any other one would read a fit's error (``W @ x + b - y``) as the claim ``y == W
+    @ x + b``; and not for a statement about a regression onto the target (``V`` fitted to ``r + gamma * V_next``),
+    where the same residual may be what the critic is wrongly regressed onto."""
+    if lhs is None or lhs in base.symbols or lhs.name not in glossary or not words & _RESIDUAL_WORDS \
+            or not _recursive(lhs, base.symbols, glossary):
         return ()
     found = _claim(base.rhs - lhs, glossary)
     return (found,) if found is not None else ()
+
+
+_RESIDUAL_WORDS = word_list("residual_words", "rules")
 
 
 def _recursive(lhs: sympy.Symbol, symbols: tuple[sympy.Symbol, ...], glossary: dict) -> bool:
