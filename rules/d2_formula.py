@@ -2503,7 +2503,8 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     in live code (not ``requires_grad=False``) is the middle factor of a product ``X @ P @ Y`` in a live
     candidate's form (times a factor ``c``, ``_scale_of``: ``W0 + s * (B @ R @ A)``), backpropagation gives
     ``P.grad = c * X.T @ grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of
-    a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local
+    a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71), from the form as written and from its
+    modes (``_modes``: a class constant read as its value, ``self.s`` as the 1.0 ``__init__`` sets). Derived from the last use only: a local
     a later statement of its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of
     its own, its gradient there lacking the later factor. The candidate spans the forward from the line that writes
     the product to that last use, target ``P.grad``; none for a parameter whose gradient live code overwrites
@@ -2527,7 +2528,9 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
             read_later |= candidate.locals_read
             if used or dead(record, candidate):
                 continue
-            for form in _modes(candidate.forms())[0]:  # each helper's call as written (``choice``'s first)
+            # each helper's call as written (``choice``'s first), then read as its returns and each class constant as
+            # its value (``self.s`` as the 1.0 ``__init__`` sets): a mode may give the gradient a claim writes
+            for form in itertools.chain(*_modes(candidate.forms())):
                 for product, parameter, gradient in _parameter_products(form, frozenset(trained), template, before,
                                                                         after):
                     written = next((c for c in record.expressions for f in c.forms() if product in _nodes(f)),
