@@ -654,7 +654,8 @@ class _Builder:
         math.sqrt(config.d_model)``, or a buffer holding a table computed there:
         ``self.register_buffer("sqrt_alphas_cumprod", torch.sqrt(alphas_cumprod))``): an attribute assigned once in
         the class, by a statement of ``__init__``'s own body (not a branch), to arithmetic of names and numbers (no
-        call the table does not read, no opaque code), and written nowhere else in the repository
+        call the table does not read, no opaque code), by an annotated assignment only to a literal number (``self.s:
+        float = 1.0``: an annotation otherwise declares a typed setting), and written nowhere else in the repository
         (``_overwritten_attributes``). A learned parameter (``nn.Parameter(torch.ones(d))``: ``_learned``) is no
         constant: training changes its initial value. The class's other methods read the attribute as written or as
         that value (``_env_of``)."""
@@ -682,6 +683,9 @@ class _Builder:
                     target, written = buffer
                 elif isinstance(small, cst.Assign) and len(small.targets) == 1:
                     target, written = dotted_name(small.targets[0].target), small.value
+                elif isinstance(small, cst.AnnAssign) and small.value is not None and _number(small.value):
+                    # self.s: float = 1.0
+                    target, written = dotted_name(small.target), small.value
                 else:
                     continue
                 if not target or not target.startswith("self.") or target.count(".") != 1 \
@@ -1231,6 +1235,13 @@ def _buffer_alias(small: cst.BaseSmallStatement) -> str | None:
     if not parameters or not (isinstance(first, cst.Name) and first.value == parameters[0]):
         return None
     return small.targets[0].target.value
+
+
+def _number(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` is a literal number, signed or not (``1.0``, ``-2``)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
 
 
 def _self_targets(function: cst.FunctionDef) -> list[str]:

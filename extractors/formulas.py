@@ -19,7 +19,9 @@ A formula that cannot be translated raises ``FormulaError``. In code, a positive
 ``small_constant`` symbol, so that the rule can read a stability term (``+ 1e-8``) as 0 instead of seeing it folded
 into a neighbouring constant. Code is read leniently: a construct with no formula
 meaning (a string, a lambda, a list) becomes an opaque symbol named by its source text, so the rest of the
-expression still compares. Size and depth are bounded in both cases.
+expression still compares; a comprehension of one ``for`` over ``range(...)`` or a local array the code computes
+reads as its element (``Translator._comprehension``), any other stays opaque. Size and depth are bounded in both
+cases.
 """
 
 from __future__ import annotations
@@ -300,7 +302,34 @@ class Translator:
         if isinstance(node, cst.IfExp):
             return sympy.Function("where")(self._translate(node.test, down), self._translate(node.body, down),
                                            self._translate(node.orelse, down))
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp)) and not self.strict:
+            return self._comprehension(node, down)
         return self._unsupported(node, type(node).__name__)
+
+    def _comprehension(self, node: cst.ListComp | cst.GeneratorExp, depth: int) -> sympy.Basic:
+        """A comprehension of one ``for`` without a condition, read as its element, as a loop's per-step term is
+        read: over ``range(...)`` the index stays its name (``[1 / (n - i) for i in range(n)]`` -> ``1 / (n - i)``);
+        over a local array the code being read computes (in ``env``, not a bare name) the element is that array,
+        elementwise (``[w / total for w in raw]`` -> ``raw / total``). Over anything else (a setting's or an
+        attribute's list, ``self.masks``, whose entries are unknown), or with nested loops or a filter, it stays
+        opaque."""
+        loop = node.for_in
+        if loop.inner_for_in is not None or loop.ifs or loop.asynchronous is not None \
+                or not isinstance(loop.target, cst.Name):
+            return self._unsupported(node, type(node).__name__)
+        over = loop.iter
+        if isinstance(over, cst.Call) and isinstance(over.func, cst.Name) and over.func.value == "range":
+            element: sympy.Basic = sympy.Symbol(loop.target.value)
+        elif isinstance(over, cst.Name) and not isinstance(self.env.get(over.value, sympy.Symbol("_")), sympy.Symbol):
+            element = self.env[over.value]
+        else:
+            return self._unsupported(node, type(node).__name__)
+        outer = self.env
+        self.env = {**outer, loop.target.value: element}
+        try:
+            return self._translate(node.elt, depth)
+        finally:
+            self.env = outer
 
     def _name(self, name: str) -> sympy.Basic:
         if name in self.env:
@@ -806,6 +835,20 @@ def output_part(call: sympy.Basic, position: tuple[int, ...], shape: tuple[int, 
     if isinstance(part, tuple):
         return None
     return sympy.Function(name)(*operands) if position == entry.value else sympy.Function(f"{name}_{part}")(*operands)
+
+
+def other_parts(entry: Outputs) -> frozenset[str]:
+    """The names of ``entry``'s parts other than its ``value`` part: those ``output_part`` reads as the function
+    ``<call>_<part>`` (``topk``'s ``indices``, ``nn.LSTM``'s ``output`` and ``c_n``); empty for parts alike."""
+    found: set[str] = set()
+    stack: list[tuple[tuple[int, ...], tuple | str]] = [((i,), p) for i, p in enumerate(entry.parts)]
+    while stack:
+        position, part = stack.pop()
+        if isinstance(part, tuple):
+            stack.extend(((*position, i), p) for i, p in enumerate(part))
+        elif position != entry.value:
+            found.add(part)
+    return frozenset(found)
 
 
 def contracts_as_chain(subscripts: str) -> bool:

@@ -15,8 +15,9 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   at its earlier bindings, for a formula that is not tiny (``CodeExpression.kept_forms``). The forms are also read
   the ways a formula may be written (``_readings``): a call of a submodule the glossary names as a leaf
   (``self.Q1(z)`` for ``Q1``, ``self.attn(h)`` for ``attn_out``), a name holding a reduction of a quantity as that
-  reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean
-  and a mask inside an operation as 1 (``_unmasked``, when the claim names no mask), a loss negated when the
+  reduction (``grad_sum`` as ``sum(grad)``, when the claim applies it), a masked mean as the mean,
+  a mask inside an operation as 1 and the entries a mask selects, wherever they stand (``(values[mask != 0] *
+  w).sum()``), as the array (``_unmasked``, when the claim names no mask), a loss negated when the
   statement maximises its quantity or it is a policy-gradient surrogate (``_negated``), numbered layers of the
   claim renamed to the code's layer calls by nesting depth (``_layers_variant``; a claim's one layer, or its
   placeholder, renamed to the code's one call in its place, ``_placeholder_variant``; a function of the claim's own
@@ -28,16 +29,25 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   one step by name over whole axes, ``rewards[:, t]``, where the form's reads lay their axes out alike; one a step
   away only for a symbol named as shifted), and, for a formula without a mean, every mean read as its
   argument (a per-sample formula averaged over the batch). A sum divided by a name reads as a mean, and a mean of a
-  sum as the mean of its terms, in the formula and the code alike (``_as_means``). A quantity the claim writes as a
-  function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds (``_as_quantities``;
-  inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
-  and a symbol whose glossary meaning opens with an activation follows a local bound to it (``_produced_variant``);
+  sum as the mean of its terms, in the formula and the code alike (``_as_means``); in a formula a count (a symbol
+  whose meaning names one) dividing a sum's terms is taken out of the sum first (``_counts_out``). A quantity the
+  claim writes as a function of its own symbols (``KL(q_y, p_y)``) is also a leaf a local named after it holds
+  (``_as_quantities``; inside a claim topped by a call too, ``sum(log(pr_b(x)))``, never the whole right-hand side),
+  and a symbol whose glossary meaning opens with an activation follows a local bound to it, one whose meaning names
+  draws of a law ("uniform draws") a local bound to a sampler of that law (``cal_data = rng.uniform(...)``), kept as
+  a leaf (``_produced_variant``);
   a placeholder loss the statement names is written out, its placeholder model a prediction leaf (``_loss_filled``),
   and a claim that is a normal law (``q_t == Normal(m, v)``) is also read as the draw code samples it by,
-  ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``).
+  ``m + sqrt(v) * z`` with a standard-normal leaf ``z`` the usual noise names hint (``_drawn``), and a recursive
+  equation (``V == R + gamma * V_next``: a right-hand symbol is the left-hand one a step away) also as its residual
+  ``rhs - lhs``, the TD error code computes, where the statement names a method built on it (GAE, an advantage;
+  ``_residual``): only ever equivalent, with every name following the hints, in the mechanism scope, and not where
+  live code there binds the right-hand side with a named difference (a trained target that forgets gamma beside a
+  logged TD error), never a drift, a near candidate or an estimate's support.
   Formulas of one SAU that build on each other are compared chained when one
-  alone finds nothing (``_chain``). The *mechanism scope* is the functions whose name, calls or assigned names
-  match the SAU's mechanism keywords.
+  alone finds nothing, and a definition left undecided (``w == 1 / n``) is looked for inside each other formula
+  reading its name, every definition of a name tried, never one live sites disagree on (``_chain``). The
+  *mechanism scope* is the functions whose name, calls or assigned names match the SAU's mechanism keywords.
 - A claimed equation ``lhs == rhs`` (or a function's definition, ``symexp(x) == sign(x) * ...``, named by the
   function) is compared through its right-hand side; its free symbols are renamed to the
   code's names consistently: the glossary's code-name hints first (``h`` may be ``x``, ``hidden``), then a bounded
@@ -54,7 +64,8 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   factors are a named scale (``u = self.W_u(h) * self.s_u`` for ``u == h @ W_u``: code applies the paper's next
   equation in the same line), never one beside a bare number (a changed constant). A formula that is one symbol
   (``theta_target == theta``) says only which name holds which: only at a binding of its left-hand name itself to
-  another name (``_bound_as_claimed``). In the mechanism scope, a *part*
+  another name (``_bound_as_claimed``), and even there counted, never settled on (an alias, ``ma_length = n_gram``,
+  shows neither how the name is used nor that it is not rebound). In the mechanism scope, a *part*
   of a candidate (a term
   of a weighted sum, a softmax's argument) that equals a formula that is not tiny, with every name following the
   hints, counts too, and the reason names the part. A library call the repository runs, or a configuration key it
@@ -297,7 +308,7 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         if unseen:
             reason += ("; a claimed component not seen run by the code computing the formula may be written there "
                        "unnamed: not settled on it")
-        if tentative:
+        if any(r.tentative and r.difference != _ALIAS for r in results):
             reason += "; some names of the matching code are not the glossary's"
         evidence = (_evidence(results, index),
                     d1_numerical.atom_evidence(atom_results, index) + d1_elements.evidence(elements, index))
@@ -453,14 +464,16 @@ class _Search:
         return bool(owner) and (owner.rsplit(".", 1)[-1], method) in self.overriding
 
 
-def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
+def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = frozenset()) -> FormulaResult:
+    """The outcome of one formula ``lhs == rhs`` over the candidates of ``search`` (module docstring); ``whole``:
+    the right-hand sides of other formulas put in (``_chain``), never read as quantities (``_quantity_calls``)."""
     result = FormulaResult(text)
     if rhs is None:
         result.difference = "not a definition (the left-hand side is an expression)"
         return result
-    rhs = _as_means(rhs)
+    rhs = _as_means(_counts_out(rhs, search.glossary))
     # the claim's own quantities written as functions (KL(q_y, p_y)): also read as leaves named after them
-    quantities = _quantity_entries(rhs)
+    quantities = _quantity_entries(rhs, whole)
     filled, models = _loss_filled(rhs, search.words)  # a placeholder loss the statement names, its model a leaf
     glossary = {**quantities, **{m: {"meaning": m, "code_names": sorted(_PREDICTIONS)} for m in models
                                   if m not in search.glossary}, **search.glossary}
@@ -470,7 +483,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     if base is None:
         result.difference = "the formula cannot be evaluated at the test points"
         return result
-    quantity = _claim(_as_quantities(rhs), glossary) if quantities else None
+    quantity = _claim(_as_quantities(rhs, whole), glossary) if quantities else None
     named_loss = _claim(filled, glossary) if filled is not None else None
     sampled = _claim(drawn, glossary) if drawn is not None else None
     # the claim's placeholders read out, and its law read as a draw
@@ -530,6 +543,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
     produced = _produced_by(base.symbols + (quantity.symbols if quantity else ()), glossary)
     weights = _weights(rhs, base.hints, glossary)
     orientations = _orientations(base, glossary) + rewritten
+    # a recursive equation (``V == R + gamma * V_next``) also read as its residual, the TD error code computes, where
+    # the statement names a method built on it: only ever an equivalent, with every name following the hints, in the
+    # mechanism scope, unless live code there binds the right-hand side with a named difference (``_residual``)
+    residual = _residual(lhs, base, glossary, search.words)
     variants: dict = {}
     drift_seen: FormulaResult | None = None
     unreached: FormulaResult | None = None  # an equivalent in dead code, kept in case no live one turns up
@@ -597,6 +614,22 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             return bound and not search.variant(record) and id(record) not in search.named
         return not search.variant(record) and (bound or id(record) in search.named)
 
+    def target_differs() -> bool:
+        """Whether live code of the mechanism scope binds the claimed right-hand side (the target ``r + gamma *
+        V_next``) with a named difference, every name following the hints: a trained target that forgets gamma
+        beside a TD error only logged. A residual computed elsewhere is then no proof of the equation. Computed
+        once per formula."""
+        if "differs" not in found_target:
+            found_target["differs"] = any(
+                _drift(text, other, code, leaves, base, FormulaResult(text), None, specific, search.budget) is not None
+                for record in search.records if id(record) in search.scope and not search.dead(record)
+                for other in record.expressions if not search.dead(record, other)
+                for code, leaves, _, opaque, _ in (_profile(other, form, keeps_small, claimed_keys, search.cache,
+                                                            search.budget) for form in other.forms())
+                if leaves and not opaque)
+        return found_target["differs"]
+
+    found_target: dict[str, bool] = {}
     # a form met again with the same reading of the claim and at a site of the same standing (a helper inlined in
     # many places, ``x = x.to(dtype); return x`` after the line that computed x) decides nothing new: it is read once
     # per formula, so that repeated forms do not spend the budget that other candidates need. Only the nearest
@@ -614,20 +647,21 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
         # mechanism returns (a tiny formula with a left-hand name only at that name)
         tied = claimed_name or _contains(lhs_tokens, last) or (candidate.target == "return"
                                                                and id(record) in search.named)
+        drawn = _drawn_locals(candidate, produced, search.cache) if produced else frozenset()
         forms = candidate.forms() + (_kept_forms(candidate, kept_names, keep, search.cache, quantity_named,
-                                                 not base.tiny) if kept_names else ())
+                                                 not base.tiny, drawn) if kept_names or drawn else ())
         # modes only where the formula may be decided or at its left-hand name (generic too: v for nu_s): they
         # multiply the forms to evaluate
         forms, branches = readings(candidate, forms, relevant or claimed_name)
-        # what decides a form's outcome besides the form and the claim's reading (``_produced_variant`` reads the
-        # candidate itself: never repeated then)
-        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", dead)
-        for form, oriented in itertools.product(forms, (base, *orientations)):
-            if not produced:
-                key = (form, id(oriented), form in branches, standing)
-                if key in tried:
-                    continue
-                tried.add(key)
+        # what decides a form's outcome besides the form and the claim's reading: the site's standing, and the
+        # locals ``_produced_variant`` reads off the candidate (bound to a symbol's activation or law)
+        standing = (relevant, claimed_name, on_target, tied, candidate.target == "return", dead,
+                    tuple(_bound_to(candidate, operation, search.cache) for operation in produced.values()))
+        for form, oriented in itertools.product(forms, (base, *orientations, *residual)):
+            key = (form, id(oriented), form in branches, standing)
+            if key in tried:
+                continue
+            tried.add(key)
             code, leaves, functions, opaque, signs = _profile(candidate, form, keeps_small, claimed_keys,
                                                               search.cache, search.budget)
             live_shaped = live_shaped or (shaped and base.functions <= functions and not dead)
@@ -638,7 +672,7 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             claim = _produced_variant(claim, produced, candidate, search.cache) if produced else claim
             # a branch of a conditional expression may be a boundary case (0 at the last step): never a drift
             if relevant and (claimed_name or candidate.target == "return") and leaves and not opaque \
-                    and (tied or not claim.tiny) and form not in branches:
+                    and (tied or not claim.tiny) and form not in branches and oriented not in residual:
                 drift_seen = _drift(text, candidate, code, leaves, claim, result, drift_seen, specific,
                                     search.budget, decide=not dead and not _extended(record, candidate, search.cache))
             found = _match(claim, code, leaves, functions, signs, search.budget)
@@ -655,6 +689,8 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
             if found is None:
                 continue
             hinted = found
+            if oriented in residual and (hinted < len(claim.symbols) or not in_scope or target_differs()):
+                continue  # the residual reading is never a near candidate nor an estimate's support
             if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
                          on_target, tied, lhs is not None) and _bound_as_claimed(claim, code, candidate, on_target):
                 if not dead:
@@ -666,6 +702,10 @@ def _compare(text, lhs, rhs, search: _Search) -> FormulaResult:
                     # and most of the names are not the glossary's
                     result.tentative = hinted < len(claim.symbols) and not (
                         on_target and (hinted * 2 > len(claim.symbols) or not _common_name(last)))
+                    if isinstance(claim.rhs, sympy.Symbol):  # an alias (``_bound_as_claimed``): never settled on
+                        result.tentative, result.difference = True, _ALIAS
+                    if oriented in residual:
+                        result.difference = f"computed as its residual {oriented.rhs}"
                     search.found_in.add(_owner(candidate))
                     return _unless_contradicted(result, ordered, drift_check, contradicts, id(record) in search.named)
                 if unreached is None:
@@ -797,15 +837,17 @@ _SUM = sympy.Function("sum")
 
 
 def _kept_forms(candidate: CodeExpression, kept: frozenset[str], keep: Callable[[str], bool],
-                cache: dict, quantity: Callable[[str], bool] | None = None, stages: bool = True) -> tuple:
+                cache: dict, quantity: Callable[[str], bool] | None = None, stages: bool = True,
+                drawn: frozenset[str] = frozenset()) -> tuple:
     """``candidate.kept_forms(keep, stages)``, where ``keep`` accepts exactly the names whose normalised last
-    component is in ``kept``: computed once per candidate, set of its locals kept (``CodeExpression.locals_read``)
-    and ``stages``, whichever formula asks (``cache`` lives in the index, as ``_profile``'s). Of the locals
+    component is in ``kept``, and those of ``drawn`` (``_drawn_locals``): computed once per candidate, set of its
+    locals kept (``CodeExpression.locals_read``) and ``stages``, whichever formula asks (``cache`` lives in the
+    index, as ``_profile``'s). Of the locals
     ``quantity`` accepts (named after a quantity the claim writes as a call, ``_quantity_entries``), one computed from
     another (``kl_term = kl_weight * kl_loss``) is expanded: the quantity is the inner one, the outer a weighted term
     of it. ``stages`` (the earlier stages of a local rebound from itself) is for a formula that is not tiny: a tiny
     one (``y == E(x)``) matches some stage of any chain of layer calls (``x = conv_out(x)``) by chance."""
-    chosen = frozenset(name for name in candidate.locals_read if keep(name))
+    chosen = frozenset(name for name in candidate.locals_read if keep(name) or name in drawn)
     if quantity is not None and chosen:
         named = frozenset(name for name in chosen if quantity(name))
         chosen -= _outer_locals(candidate, named)
@@ -851,12 +893,13 @@ _COUNT_NOUNS = word_list("count_nouns", "rules")  # count nouns name too many fu
 
 
 @lru_cache(maxsize=1 << 12)
-def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
+def _quantity_calls(rhs: sympy.Basic, whole: frozenset[sympy.Basic] = frozenset()) -> frozenset[sympy.Basic]:
     """The claim's calls of a function of its own that name a quantity (``KL(q_y, p_y)``, ``CE(y, p)``): a name
     the operations table does not know (as an operation or a call with several outputs), no placeholder (``f``,
     ``sigma``) or function the translation brings, applied to symbols only, and to the same ones wherever it is
     applied; never the whole claim, which would read as any local of that name (a claim topped by a call,
-    ``sum(log(pr_b(x)))``, still has the quantities inside it)."""
+    ``sum(log(pr_b(x)))``, still has the quantities inside it), nor one of ``whole``, the whole right-hand side of
+    another formula put in (``_chain``)."""
     table = operations.load()
     placeholders = frozenset(_generic_placeholders(rhs))
     calls: dict[str, set] = {}
@@ -866,40 +909,51 @@ def _quantity_calls(rhs: sympy.Basic) -> frozenset[sympy.Basic]:
     symbols = {s.name for s in _free(rhs)}
     known = frozenset(table.operations) | frozenset(table.outputs) | table.activations | placeholders | _STRUCTURAL
     return frozenset(call for name, found in calls.items() if len(found) == 1
-                     for call in found if call != rhs and name not in known and name not in symbols
+                     for call in found if call != rhs and call not in whole and name not in known
+                     and name not in symbols
                      and not names.is_generic(name) and all(isinstance(a, sympy.Symbol) for a in call.args))
 
 
-def _quantity_entries(rhs: sympy.Basic) -> dict:
+def _quantity_entries(rhs: sympy.Basic, whole: frozenset[sympy.Basic] = frozenset()) -> dict:
     """Glossary entries for the quantities the claim writes as calls (``_quantity_calls``), each under its
     function's name: the code names a local holding it (``kl``, ``kl_loss``, ``kl_term``: the name, alone or with a
     ``quantity_role_words`` word of ``rules/words.yaml``)."""
     found = {}
-    for call in _quantity_calls(rhs):
+    for call in _quantity_calls(rhs, whole):
         name = call.func.__name__
         found[name] = {"meaning": name, "code_names": [name] + [f"{name}_{word}" for word in sorted(_QUANTITY_ROLES)]}
     return found
 
 
-def _as_quantities(rhs: sympy.Basic) -> sympy.Basic:
+def _as_quantities(rhs: sympy.Basic, whole: frozenset[sympy.Basic] = frozenset()) -> sympy.Basic:
     """``rhs`` with each quantity call (``_quantity_calls``) read as a symbol named after its function: the
     paper's ``beta * KL(q_y, p_y)`` is the code's ``kl_weight * kl_loss``, whose local holds the closed form of that
     divergence."""
-    return substitute(rhs, {call: sympy.Symbol(call.func.__name__) for call in _quantity_calls(rhs)})
+    return substitute(rhs, {call: sympy.Symbol(call.func.__name__) for call in _quantity_calls(rhs, whole)})
 
 
-def _produced_by(symbols: tuple[sympy.Symbol, ...], glossary: dict) -> dict[sympy.Symbol, str]:
+def _produced_by(symbols: tuple[sympy.Symbol, ...], glossary: dict) -> dict[sympy.Symbol, str | frozenset[str]]:
     """The symbols whose glossary meaning opens with an activation of the operations table (``softmax routing
-    weights``, ``sigmoid gate``), each with that operation: what the code binds to it holds the quantity, whatever
-    its name (``_produced_variant``). Only the first word: ``logits before softmax`` is no softmax."""
+    weights``, ``sigmoid gate``), each with that operation, and those whose meaning names draws of a law (a
+    ``sampled_laws`` and a ``draw_words`` word of ``rules/words.yaml``: "uniform draws", "Gaussian noise"), each
+    with the calls that sample the law (``samplers_<law>``, a frozenset): what the code binds to it holds the
+    quantity, whatever its name (``_produced_variant``). An activation only as the first word: ``logits before
+    softmax`` is no softmax."""
     table = operations.load()
-    found = {}
+    found: dict[sympy.Symbol, str | frozenset[str]] = {}
     for symbol in symbols:
         meaning = glossary.get(symbol.name.split(".")[0], {})
         words = names.words(str(meaning.get("meaning", ""))) if isinstance(meaning, dict) else ()
+        laws = sorted(set(words) & _SAMPLED_LAWS) if set(words) & _DRAW_WORDS else []
         if words and words[0] in table.activations and words[0] not in _ELEMENTARY_MEANINGS:
             found[symbol] = words[0]
+        elif laws:
+            found[symbol] = frozenset().union(*(word_list(f"samplers_{law}", "rules") for law in laws))
     return found
+
+
+_SAMPLED_LAWS = word_list("sampled_laws", "rules")
+_DRAW_WORDS = word_list("draw_words", "rules")
 
 
 # activations whose name opens many meanings without saying what computes the value (``log-probability`` is a
@@ -910,22 +964,24 @@ _ELEMENTARY_MEANINGS = frozenset({"exp", "log", "sqrt", "abs", "sin", "cos"})
 def _produced_variant(claim: _Claim, produced: dict, candidate: CodeExpression, cache: dict) -> _Claim:
     """``claim`` with the hints of each symbol of ``produced`` (``_produced_by``) extended by the locals the
     candidate's forms read that are bound to that symbol's operation (``gating_logits = self.gate(x)`` where the gate
-    ends in ``nn.Softmax``), or ``claim`` itself when there is none."""
+    ends in ``nn.Softmax``) or to a sampler of its law (``cal_data = rng.uniform(0, 1, size)``), or ``claim``
+    itself when there is none."""
     extended = dict(claim.hints)
     for symbol, operation in produced.items():
         if symbol in extended:
-            found = _bound_to(candidate, operation, cache)
+            found = frozenset(_leaf_key(sympy.Symbol(name)) for name in _bound_to(candidate, operation, cache))
             if found:
                 extended[symbol] = extended[symbol] | found
     return claim if extended == claim.hints else dataclasses.replace(claim, hints=extended)
 
 
-def _bound_to(candidate: CodeExpression, operation: str, cache: dict) -> frozenset[str]:
-    """The keys (``_leaf_key``) of the locals the candidate's forms read whose value is ``operation`` applied to
-    something (the table's form of it, or the uninterpreted call), computed once per candidate and operation."""
+def _bound_to(candidate: CodeExpression, operation: str | frozenset[str], cache: dict) -> frozenset[str]:
+    """The names of the locals the candidate's forms read whose value is ``operation`` applied to something (the
+    table's form of it, or the uninterpreted call), or, for a set of names (a law's samplers, ``_produced_by``), a
+    call of one of them; computed once per candidate and operation."""
     key = ("bound", id(candidate), operation)
     if key not in cache:
-        pattern = _operation_pattern(operation)
+        pattern = _operation_pattern(operation) if isinstance(operation, str) else None
         found: set[str] = set()
         seen: set[int] = set()
         stack = [binding for binding in candidate.sources]
@@ -935,11 +991,20 @@ def _bound_to(candidate: CodeExpression, operation: str, cache: dict) -> frozens
                 if id(used) in seen:
                     continue
                 seen.add(id(used))
-                if pattern is not None and used.expression.match(pattern) is not None:
-                    found.add(_leaf_key(sympy.Symbol(name)))
+                if pattern is not None and used.expression.match(pattern) is not None \
+                        or isinstance(operation, frozenset) and isinstance(used.expression, AppliedUndef) \
+                        and used.expression.func.__name__ in operation:
+                    found.add(name)
                 stack.append(used)
         cache[key] = frozenset(found)
     return cache[key]
+
+
+def _drawn_locals(candidate: CodeExpression, produced: dict, cache: dict) -> frozenset[str]:
+    """The locals the candidate's forms read that a sampler of a claimed law binds (``_produced_by``): kept as
+    leaves (``_kept_forms``), since the sampler's call (``uniform(rng, 0, 1)``) is no value a formula names."""
+    return frozenset(name for operation in produced.values() if isinstance(operation, frozenset)
+                     for name in _bound_to(candidate, operation, cache))
 
 
 _MAX_BINDINGS_READ = 64  # locals read behind one candidate when looking for those an operation binds
@@ -1018,6 +1083,26 @@ def _drawn(rhs: sympy.Basic, glossary: dict) -> tuple[sympy.Basic | None, dict]:
                                       for n in entry.get("code_names", ())}
     entry = {"meaning": "standard normal noise", "code_names": sorted(code_names)}
     return mean + scale * sympy.Symbol(name), {name: entry}
+
+
+_COUNT_MEANINGS = word_list("count_meanings", "rules")
+
+
+def _counts_out(expression: sympy.Basic, glossary: dict) -> sympy.Basic:
+    """``expression`` (a claim) with a count dividing a sum's terms taken out of the sum (``sum(V / n)``,
+    ``sum((1 / n) * V)`` -> ``sum(V) / n``), which ``_as_means`` reads as a mean: a symbol whose glossary meaning
+    names a count (``count_meanings`` of ``rules/words.yaml``: "macro-action length") is one number for every term,
+    so the two are equal. Only a claim's: a code name dividing a sum's terms may be an array (``(x / norms).sum()``)."""
+    counts = {s for s in _free(expression) if isinstance(glossary.get(s.name), dict)
+              and _COUNT_MEANINGS & set(names.words(str(glossary[s.name].get("meaning", ""))))}
+    rewrite = {}
+    for node in _nodes(expression) if counts else ():
+        if isinstance(node, AppliedUndef) and node.func == _SUM and len(node.args) == 1 \
+                and isinstance(node.args[0], sympy.Mul):
+            out = [a for a in node.args[0].args if isinstance(a, sympy.Pow) and a.exp == -1 and a.base in counts]
+            if len(out) == 1:
+                rewrite[node] = _SUM(node.args[0] / out[0]) * out[0]
+    return substitute(expression, rewrite) if rewrite else expression
 
 
 def _as_means(expression: sympy.Basic) -> sympy.Basic:
@@ -1458,14 +1543,19 @@ def _held_name(node: sympy.Basic) -> str:
 
 @lru_cache(maxsize=1 << 15)
 def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
-    """``form`` read where its mask is on, or ``None`` when it has no mask: a masked mean (``sum(x * mask) /
-    (sum(mask) + eps)``) is the mean of ``x``, and every other mask factor (``(logp - old_logp) * mask``) is 1.
-    Code multiplies by a mask to leave out padding; a formula over the valid positions does not write it."""
-    masks = [s for s in _free(form) if _is_mask(s)]
-    if not masks:
+    """``form`` read where its mask is on, or ``None`` when it has no mask: the entries a mask selects (``x[mask !=
+    0]``, ``_SELECTIONS``), wherever they stand (``(valid * weights).sum()`` with ``valid = values[mask != 0]``), are
+    the array ``x``; a masked mean (``sum(x * mask) / (sum(mask) + eps)``) is the mean of ``x``, and every other
+    mask factor (``(logp - old_logp) * mask``) is 1. Code selects or multiplies by a mask to leave out padding; a
+    formula over the valid positions does not write it."""
+    if not any(_is_mask(s) for s in _free(form)):
         return None
+    selected = {n: n.args[0] for n in _nodes(form) if isinstance(n, AppliedUndef) and n.func.__name__ == "getitem"
+                and len(n.args) == 2 and _selection_mask(n.args[1]) is not None}
+    read = substitute(form, selected) if selected else form
+    masks = [s for s in _free(read) if _is_mask(s)]
     rewrite = {}
-    for node in _nodes(form):
+    for node in _nodes(read):
         if not isinstance(node, sympy.Mul):
             continue
         for count in node.args:
@@ -1483,7 +1573,7 @@ def _unmasked(form: sympy.Basic) -> sympy.Basic | None:
                 rest = [a for a in node.args if a is not count and a is not sums[0]]
                 rewrite[node] = sympy.Mul(_MEAN(sums[0].args[0] / mask), *rest)
                 break
-    stripped = substitute(form, rewrite) if rewrite else form
+    stripped = substitute(read, rewrite) if rewrite else read
     # only inside an operation's argument: a mask factor of a whole term decides where that term lands (which
     # positions get a penalty), which a formula over values does not say
     ones = {m: sympy.Integer(1) for m in masks}
@@ -1643,19 +1733,45 @@ def _unmeaned(form: sympy.Basic) -> sympy.Basic | None:
 
 
 def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
-    """Formulas of one SAU that build on each other (``h_lerp == h + a * (h_A - h)``, ``h_new == h_lerp /
-    norm(h_lerp)``), as code computes them in one expression: a formula left unknown is compared again with the
-    other formulas' left-hand names it reads replaced by their right-hand sides (one level). When that finds an
-    equivalent, each formula put in is realised inside the same code and counts as the same outcome, unless already
-    decided. Updates ``results`` in place."""
+    """Formulas of one SAU that build on each other, as code computes them in one expression. First, a definition
+    left undecided (``sigma_w == 1 / n_tok``) is looked for inside each other formula that reads its left-hand name
+    (``V == sum(sigma_w * V_tok)``), with it put in, whatever that formula's own outcome: code that weighs the
+    values equally computes ``values.mean()``, never the weights. Every definition of a name is tried so, each on
+    its own (a statement's alternatives: equal or position-decayed weights). An equivalent (every name following the
+    hints, ``tentative`` aside) realises the definition inside that formula's code, and the formula itself when it
+    was undecided. Then a formula left unknown (``h_new == h_lerp / norm(h_lerp)``) is compared again with the other
+    formulas' left-hand names it reads replaced by their right-hand sides (one level; the last definition of each):
+    when that finds an equivalent, each formula put in is realised inside the same code and counts as the same
+    outcome, unless already decided. A formula live sites disagree on (``_unless_contradicted``) is never chained nor
+    realised so: its contradiction stands. Updates ``results`` in place."""
+    def open_(number: int) -> bool:  # undecided, and not contradicted by live sites
+        return results[number].outcome == UNKNOWN and results[number].credit != _CONTRADICTED_CREDIT
+
+    for number, (text, lhs, rhs) in enumerate(parsed):
+        if not open_(number) or lhs is None or rhs is None:
+            continue
+        for other, (other_text, other_lhs, other_rhs) in enumerate(parsed):
+            if other == number or other_rhs is None or other_lhs == lhs or lhs not in _free(other_rhs) \
+                    or (results[other].outcome == UNKNOWN and not open_(other)):
+                continue
+            chained = _compare(other_text, other_lhs, substitute(other_rhs, {lhs: rhs}), search, frozenset({rhs}))
+            if chained.outcome != EQUIVALENT or chained.tentative:
+                continue
+            results[number] = FormulaResult(text, EQUIVALENT, chained.candidate,
+                                            f"realised inside {other_text} with {lhs.name} put in", chained.credit)
+            if results[other].outcome == UNKNOWN:
+                chained.difference = f"{chained.difference or 'equivalent'} with {lhs.name} put in"
+                results[other] = chained
+            break
     defined = {lhs: (number, rhs) for number, (_, lhs, rhs) in enumerate(parsed) if lhs is not None and rhs is not None}
     for number, (text, lhs, rhs) in enumerate(parsed):
-        if results[number].outcome != UNKNOWN or rhs is None:
+        if not open_(number) or rhs is None:
             continue
         used = {s: defined[s] for s in sorted(_free(rhs), key=lambda s: s.name) if s in defined and s != lhs}
         if not used:
             continue
-        chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search)
+        chained = _compare(text, lhs, substitute(rhs, {s: value for s, (_, value) in used.items()}), search,
+                           frozenset(value for _, value in used.values()))
         shown = ", ".join(s.name for s in used)
         if chained.outcome == UNKNOWN and chained.credit == _CONTRADICTED_CREDIT:  # live sites disagree on it
             chained.difference = f"with {shown} put in, {chained.difference}"
@@ -1666,7 +1782,7 @@ def _chain(parsed: list, results: list[FormulaResult], search: _Search) -> None:
         chained.difference = f"{chained.difference or 'equivalent'} with {shown} put in"
         results[number] = chained
         for symbol, (other, _) in used.items():
-            if results[other].outcome == UNKNOWN:
+            if open_(other):
                 results[other] = FormulaResult(parsed[other][0], chained.outcome, chained.candidate,
                                                f"realised inside {text}", chained.credit)
 
@@ -1930,9 +2046,21 @@ def _spelled_variant(claim: _Claim, functions, table, glossary: dict, variants: 
 
 def _spare(claim: _Claim, functions, table) -> frozenset[str]:
     """The functions a candidate calls that the claim does not and the operations table does not know (nor the
-    structural ones): the repository's own layers and modules, which a claim's placeholder or layer may stand for."""
+    structural ones): the repository's own layers and modules, which a claim's placeholder or layer may stand for.
+    Never a name another output of a call reads as (``_output_part``): a recurrent module's cell state or per-step
+    output, a top-k's indices, is no layer the claim applies, and filling a placeholder with it would make any
+    output of the call fit."""
     return frozenset(f for f in functions if f not in claim.functions and f not in table.activations
-                     and f not in table.operations and f not in _STRUCTURAL)
+                     and f not in table.operations and f not in _STRUCTURAL and not _output_part(f))
+
+
+def _output_part(name: str) -> bool:
+    """Whether ``name`` is what another output of a call returning several reads as
+    (``operations.output_part_names``): ``topk_indices``, or an attribute's name followed by a library module's other
+    part (``lstm_c_n``, ``gru_output``; a repository function so named, ``decoder_output``, too: the part words are
+    the table's)."""
+    calls, parts = operations.output_part_names()
+    return name in calls or any(name.endswith("_" + part) and len(name) > len(part) + 1 for part in parts)
 
 
 # words of a claimed function's name that make it a layer (``linear1``, ``linear_head``, ``conv2``)
@@ -2193,6 +2321,56 @@ def _orientations(base: _Claim, glossary: dict) -> tuple[_Claim, ...]:
     return tuple(found)
 
 
+def _residual(lhs: sympy.Symbol | None, base: _Claim, glossary: dict, words: frozenset[str]) -> tuple[_Claim, ...]:
+    """The claim ``rhs - lhs`` (one claim, or none) for a recursive equation ``lhs == rhs`` (``_recursive``) whose
+    left-hand side is a glossary symbol the right-hand side does not hold, where the statement or the mechanism
+    (``words``) names a method built on its residual (``residual_words`` of ``rules/words.yaml``: GAE, an advantage):
+    code computes a Bellman equation (``V == R + gamma * V_next``) as its residual, the TD error ``delta = r + gamma
+    * v_next - v`` that GAE sums (Sutton and Barto, Reinforcement Learning, 2nd ed., Eq. 6.5; Schulman et al. 2016,
+    GAE). Only recursive equations: any other one would read a fit's error (``W @ x + b - y``) as the claim ``y == W
+    @ x + b``; and not for a statement about a regression onto the target (``V`` fitted to ``r + gamma * V_next``),
+    where the same residual may be what the critic is wrongly regressed onto."""
+    if lhs is None or lhs in base.symbols or lhs.name not in glossary or not words & _RESIDUAL_WORDS \
+            or not _recursive(lhs, base.symbols, glossary):
+        return ()
+    found = _claim(base.rhs - lhs, glossary)
+    return (found,) if found is not None else ()
+
+
+_RESIDUAL_WORDS = word_list("residual_words", "rules")
+
+
+def _recursive(lhs: sympy.Symbol, symbols: tuple[sympy.Symbol, ...], glossary: dict) -> bool:
+    """Whether a right-hand symbol is the left-hand one a step away: named as shifted (``_names_shift``: ``V_next``)
+    with the other words of its name all words of the left-hand name (``V_next`` for ``V_option``), or a code name
+    the glossary gives it, without its shift words, one the glossary gives the left-hand side (``next_values`` for
+    ``values``). Words are compared before any normalisation, which reads ``next_values`` as ``next``."""
+    def keys(name: str) -> set[str]:
+        return {*_name_keys(name), _squashed(name)}
+
+    own = {key for name in _written(lhs.name, glossary) for key in keys(name)}
+    for symbol in symbols:
+        if not _names_shift(symbol):
+            continue
+        stem = set(names.words(symbol.name)) - _SHIFTS
+        if stem and stem <= set(names.words(lhs.name)):
+            return True
+        for name in _written(symbol.name, glossary):
+            words = names.words(name)
+            kept = [w for w in words if w not in _SHIFTS]
+            if kept and len(kept) < len(words) and keys("_".join(kept)) & own:
+                return True
+    return False
+
+
+def _written(symbol: str, glossary: dict) -> tuple[str, ...]:
+    """A symbol's name (its root, before any ``.``) and the code names the glossary gives it, as written (last
+    components)."""
+    root = symbol.split(".")[0]
+    entry = glossary.get(root, {})
+    return (root, *(_last_part(n) for n in entry.get("code_names", ())))
+
+
 _MATMUL = sympy.Function("matmul")
 # how many distinct functions a formula applies before live code applying them all may be computing it unread
 # (``_compare``'s live_shaped): exp, sum and matmul for attention; one or two (a sum, a log) are everywhere
@@ -2325,7 +2503,8 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     in live code (not ``requires_grad=False``) is the middle factor of a product ``X @ P @ Y`` in a live
     candidate's form (times a factor ``c``, ``_scale_of``: ``W0 + s * (B @ R @ A)``), backpropagation gives
     ``P.grad = c * X.T @ grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of
-    a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71). Derived from the last use only: a local
+    a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71), from the form as written and from its
+    modes (``_modes``: a class constant read as its value, ``self.s`` as the 1.0 ``__init__`` sets). Derived from the last use only: a local
     a later statement of its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of
     its own, its gradient there lacking the later factor. The candidate spans the forward from the line that writes
     the product to that last use, target ``P.grad``; none for a parameter whose gradient live code overwrites
@@ -2349,7 +2528,9 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
             read_later |= candidate.locals_read
             if used or dead(record, candidate):
                 continue
-            for form in _modes(candidate.forms())[0]:  # each helper's call as written (``choice``'s first)
+            # each helper's call as written (``choice``'s first), then read as its returns and each class constant as
+            # its value (``self.s`` as the 1.0 ``__init__`` sets): a mode may give the gradient a claim writes
+            for form in itertools.chain(*_modes(candidate.forms())):
                 for product, parameter, gradient in _parameter_products(form, frozenset(trained), template, before,
                                                                         after):
                     written = next((c for c in record.expressions for f in c.forms() if product in _nodes(f)),
@@ -2465,12 +2646,18 @@ def _accepted(tiny: bool, everyone: bool, most: bool, relevant: bool, on_target:
     return everyone or on_target or (relevant and most)
 
 
+# the reason of a formula of one symbol found at an alias of its left-hand name (``_bound_as_claimed``)
+_ALIAS = "an alias of its left-hand name, which says only which name holds which: counted, not settled on"
+
+
 def _bound_as_claimed(claim: _Claim, code: sympy.Basic, candidate: CodeExpression, on_target: bool) -> bool:
     """Whether an equivalent ``code`` may count for ``claim`` at ``candidate``: always, unless the claim is one
     symbol (``theta_target == theta``: no operation, it says only which name holds which). Such a claim counts only
     at a binding of its left-hand name itself (``on_target``) to one other name (``code`` a lone leaf, not the
     bound name read again): anywhere else a name meets it by chance (a local containing the left-hand name's words,
-    ``sqk_scale = config.sqk_scale``, or any ``return x``)."""
+    ``sqk_scale = config.sqk_scale``, or any ``return x``). Even there it is tentative (``_ALIAS``), never settled
+    on: an alias (``ma_length = n_gram``) shows neither that the code uses the name as the statement says (a macro
+    action closed after n tokens) nor that it is not rebound, and any setting copied into a local makes one."""
     if not isinstance(claim.rhs, sympy.Symbol):
         return True
     return on_target and isinstance(code, sympy.Symbol) and code.name != candidate.target
@@ -2763,9 +2950,7 @@ def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
 def _hints(symbol: str, glossary: dict) -> set[str]:
     """The keys of the code names the glossary gives ``symbol`` (and of the symbol itself): each name's
     normalised key, and its words run together (``_squashed``)."""
-    root = symbol.split(".")[0]
-    entry = glossary.get(root, {})
-    written = [root] + [_last_part(n) for n in entry.get("code_names", ())]
+    written = _written(symbol, glossary)
     return {k for n in written for k in _name_keys(n)} | {_squashed(n) for n in written}
 
 

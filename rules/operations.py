@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from extractors.formulas import Operation, Operations, Outputs, parse_formula
+from extractors.formulas import Operation, Operations, Outputs, other_parts, parse_formula
 
 if TYPE_CHECKING:
     import sympy
@@ -53,6 +53,17 @@ def load() -> Operations:
 def implementations() -> tuple[Implementation, ...]:
     """The packaged library implementations. Raises ``ValueError`` naming the entry when one is malformed."""
     return parse_implementations(_data(), load())
+
+
+@lru_cache(maxsize=1)
+def output_part_names() -> tuple[frozenset[str], frozenset[str]]:
+    """What the other outputs of a call returning several read as (``extractors.formulas.output_part``): (the
+    function names of the other parts of a call the table's ``outputs`` list, ``topk_indices``; the names of the
+    other parts of a library module's call, ``module_outputs``, which follow the called attribute's name:
+    ``output`` and ``c_n`` in ``lstm_output``, ``lstm_c_n``)."""
+    table = load()
+    calls = frozenset(f"{name}_{part}" for name, entry in table.outputs.items() for part in other_parts(entry))
+    return calls, frozenset(part for entry in table.module_outputs.values() for part in other_parts(entry))
 
 
 def parse_implementations(data: dict, table: Operations | None = None) -> tuple[Implementation, ...]:

@@ -915,3 +915,123 @@ def test_whole_axis_reads_beside_reads_laid_out_otherwise_stay_arrays() -> None:
     read = d2_formula._indexed_of(code("rewards[:, t] + gamma * values[t]"))
     assert {str(s) for s in read.free_symbols} >= {"values[t]", "rewards"}
     assert "rewards[:, t]" not in {str(s) for s in read.free_symbols}
+
+
+@pytest.mark.parametrize("name, part", [
+    ("topk_indices", True), ("lstm_c_n", True), ("gru_output", True), ("encoder_output", True),
+    ("lstm", False), ("topk", False), ("output", False), ("value_head", False), ("max_values", False),
+])
+def test_a_placeholder_is_never_filled_by_another_output_of_a_call(name: str, part: bool) -> None:
+    # the parts the table names besides the one that reads as the call itself: an LSTM's output and cell state,
+    # a top-k's indices; the final hidden state and the values are the call as written
+    assert d2_formula._output_part(name) is part
+    table = operations.load()
+    claim = d2_formula._claim(formula("W @ g(x)"), {})
+    known = name in table.operations or name in table.activations
+    assert (name in d2_formula._spare(claim, frozenset({name, "matmul"}), table)) is (not part and not known)
+
+
+@pytest.mark.parametrize("lhs, rhs, glossary, recursive", [
+    ("V", "r + gamma * V_next", {}, True),  # V_next is V a step away
+    ("V_option", "R + gamma * V_next", {}, True),
+    ("V_opt", "R + gamma * W_next", {"V_opt": {"code_names": ["values"]}, "W_next": {"code_names": ["next_values"]}},
+     True),  # a code name without its shift word is one of the left-hand side's
+    ("G", "r + gamma * V_next", {"G": {"code_names": ["returns"]}, "V_next": {"code_names": ["next_values"]}},
+     False),  # a return is not the value a step away
+    ("V", "r + gamma * V", {}, False),  # no symbol named as shifted
+    ("y", "W * x + b", {}, False),
+])
+def test_only_a_recursive_equation_is_read_as_its_residual(lhs: str, rhs: str, glossary: dict,
+                                                           recursive: bool) -> None:
+    glossary = {s: glossary.get(s, {"code_names": [s]}) for s in {lhs, *(str(x) for x in formula(rhs).free_symbols)}}
+    base = d2_formula._claim(formula(rhs), glossary)
+    residual = d2_formula._residual(sympy.Symbol(lhs), base, glossary, frozenset({"gae"}))
+    assert bool(residual) is recursive
+    if recursive:
+        assert sympy.simplify(residual[0].rhs - (formula(rhs) - sympy.Symbol(lhs))) == 0
+        # a statement about a regression onto the target names no method built on the residual
+        assert d2_formula._residual(sympy.Symbol(lhs), base, glossary, frozenset({"regressed", "target"})) == ()
+
+
+@pytest.mark.parametrize("written, read", [
+    ("(values[mask != 0] * weights).sum()", "sum(values * weights)"),  # a selection inside a product
+    ("values[mask.bool()][-1]", "values[-1]"),
+    ("(logp[attn_mask] * adv).mean() * c", "mean(logp * adv) * c"),
+    ("(x * mask).sum() / mask.sum()", "mean(x)"),  # the masked mean, as before
+])
+def test_the_entries_a_mask_selects_read_as_the_array_wherever_they_stand(written: str, read: str) -> None:
+    assert d2_formula._unmasked(code(written)) == code(read)
+
+
+@pytest.mark.parametrize("written", ["(values[values > 0] * weights).sum()", "values[idx] * weights"])
+def test_a_selection_by_anything_but_a_mask_stays_a_read(written: str) -> None:
+    assert d2_formula._unmasked(code(written)) is None
+
+
+def test_a_comprehension_over_a_range_or_a_local_array_reads_as_its_element() -> None:
+    env = {"raw": code("1.0 / (n - i)"), "masks": sympy.Symbol("self.masks")}
+    translator = Translator(operations.load(), env=env)
+
+    def read(text: str) -> sympy.Basic:
+        return translator.translate(cst.parse_expression(text))
+    assert read("[1.0 / (n - i) for i in range(n)]") == code("1.0 / (n - i)")  # the index stays its name
+    assert read("sum(1.0 / (n - i) for i in range(n))") == code("sum(1.0 / (n - i))")
+    assert read("[w / total for w in raw]") == code("1.0 / (n - i)") / sympy.Symbol("total")  # elementwise
+    assert read("[k for k in range(3)]") == sympy.Symbol("k") and "k" not in translator.env  # the scope is restored
+    for opaque in ("[f(x * m) for m in masks]",  # a local that is only another name (a setting's list)
+                   "[f(x * m) for m in self.masks]", "[w for w in raw if w > 0]",
+                   "[a * b for a in range(3) for b in range(2)]", "[w for w in xs]"):
+        assert read(opaque).name.startswith("<"), opaque
+
+
+@pytest.mark.parametrize("claimed, meaning, read", [
+    ("sum((1 / n) * V)", "number of tokens", "mean(V)"),
+    ("sum(V / n)", "segment length", "mean(V)"),
+    ("sum(V / (n * H))", "number of positions", "mean(V / H)"),
+    ("sum(V / n)", "normaliser", "sum(V / n)"),  # no count: 1 / n may differ term by term
+])
+def test_a_count_dividing_a_sums_terms_is_taken_out_of_the_sum(claimed: str, meaning: str, read: str) -> None:
+    expression = formula(claimed)
+    assert d2_formula._as_means(d2_formula._counts_out(expression, {"n": {"meaning": meaning}})) == formula(read)
+
+
+def test_a_definition_live_sites_disagree_on_is_never_realised_by_chaining(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed = [(text, *d2_formula._sides(formula(text), operations.load().operations))
+              for text in ("V == sum(w * U)", "w == 1 / n", "w == r / sum(r)")]
+    contradicted = d2_formula.FormulaResult(parsed[1][0], d2_formula.UNKNOWN, None, "live sites disagree",
+                                            d2_formula._CONTRADICTED_CREDIT)
+    results = [d2_formula.FormulaResult(parsed[0][0]), contradicted, d2_formula.FormulaResult(parsed[2][0])]
+    found = []
+
+    def compare(text, lhs, rhs, search, whole):  # every chained reading equivalent: only the guard can refuse
+        found.append(str(rhs))
+        return d2_formula.FormulaResult(text, d2_formula.EQUIVALENT, None, "", 1.0)
+    monkeypatch.setattr(d2_formula, "_compare", compare)
+    d2_formula._chain(parsed, results, None)
+    assert results[1] is contradicted
+    assert results[2].outcome == d2_formula.EQUIVALENT and "realised inside V == sum(w * U)" in results[2].difference
+    assert results[0].outcome == d2_formula.EQUIVALENT  # undecided, realised with the other definition put in
+
+
+def test_a_definition_put_in_is_never_read_as_a_quantity() -> None:
+    # r == CrossAttn(x, c) put into h_new == GRU(r, h): a local named cross_attn would hold it whatever it reads
+    chained = formula("GRU(CrossAttn(x, c), h)")
+    assert d2_formula._quantity_calls(chained) == {formula("CrossAttn(x, c)")}
+    assert d2_formula._quantity_calls(chained, frozenset({formula("CrossAttn(x, c)")})) == frozenset()
+
+
+@pytest.mark.parametrize("meaning, samplers", [
+    ("uniform draws", {"uniform", "rand", "rand_like", "random"}),
+    ("standard Gaussian noise", {"randn", "randn_like", "normal", "standard_normal"}),
+    ("uniform prior over the bins", set()),  # a law, but no draw
+    ("mean of the normal law", set()),
+    ("noise", set()),  # a draw of no named law
+    ("softmax routing weights", set()),  # an activation, as before
+])
+def test_a_meaning_naming_draws_of_a_law_is_produced_by_its_samplers(meaning: str, samplers: set) -> None:
+    produced = d2_formula._produced_by((sympy.Symbol("v"),), {"v": {"meaning": meaning}})
+    found = produced.get(sympy.Symbol("v"))
+    if samplers:
+        assert isinstance(found, frozenset) and samplers <= found
+    else:
+        assert not isinstance(found, frozenset)
