@@ -2504,9 +2504,9 @@ def autograd_gradients(index: RepositoryIndex) -> tuple[tuple[FunctionRecord, Co
     candidate's form (times a factor ``c``, ``_scale_of``: ``W0 + s * (B @ R @ A)``), backpropagation gives
     ``P.grad = c * X.T @ grad @ Y.T`` with ``grad`` the gradient arriving at the scaled product (the derivative of
     a trace form, Petersen and Pedersen, "The Matrix Cookbook", eq. 70-71), from the form as written and from its
-    modes (``_modes``: a class constant read as its value, ``self.s`` as the 1.0 ``__init__`` sets). Derived from the last use only: a local
-    a later statement of its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s * delta_W``) is no use of
-    its own, its gradient there lacking the later factor. The candidate spans the forward from the line that writes
+    modes (``_modes``: a class constant read as its value, ``self.s`` as the 1.0 ``__init__`` sets). Derived from
+    the last use only: a local a later statement of its function reads (``delta_W = B @ R @ A`` before ``W = W0 + s
+    * delta_W``) is no use of its own, its gradient there lacking the later factor. The candidate spans the forward from the line that writes
     the product to that last use, target ``P.grad``; none for a parameter whose gradient live code overwrites
     (``P.grad = ...``, any method of ``P.grad``: ``copy_``) or hooks (``P.register_hook``)."""
     dead: Callable[..., bool] = index.analysis(dead_functions)

@@ -274,8 +274,8 @@ class _Builder(Resolver):
         (``_idle_classes``)."""
         stores = {key: count for scan in self.scans.values() for key, count in scan.stores.items()}
         reads: dict[str, set[str]] = {}
-        for scope, found in self.cg.mentions.items():
-            seen = Counter(m.text.split(".")[0] for m in found if m.kind == "name")
+        for scope, mentions in self.cg.mentions.items():
+            seen = Counter(m.text.split(".")[0] for m in mentions if m.kind == "name")
             names = {name for name, count in seen.items() if count > stores.get((scope, name), 0)}
             for outer in _enclosing(scope):
                 reads.setdefault(outer, set()).update(names)
