@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Callable, cast
+from typing import Callable, Sequence, cast
 
 import libcst as cst
 import networkx
@@ -38,6 +38,10 @@ from extractors.visitor import Visitor
 from sau.vocabulary import Location, split_where
 
 MAX_EXPRESSION_NODES = 400  # a definition larger than this stays a name: bounds the work of every comparison
+# an operand whose printed tree is larger is put into no repository function: sympy evaluates what it builds (``exp``
+# of a product runs ``logcombine``) along the printed tree, which a chain ``x = layer(x)`` of choices makes
+# exponential in few distinct nodes (a VAE decoder's forward on 102 nodes printing as 143,316)
+MAX_TREE_NODES = 20_000
 _INLINE_DEPTH = 3
 _RETURN = "return"
 # ``choice(call, a, b, ...)``: a call of a helper that returns ``a`` in one mode and ``b`` in another (a gate that
@@ -218,6 +222,30 @@ def dag_size(expression: sympy.Basic, limit: int) -> int:
         seen.add(node)
         stack.extend(node.args)
     return len(seen)
+
+
+def _sprawling(operands: Sequence[sympy.Basic]) -> bool:
+    """Whether an operand's printed tree has more than ``MAX_TREE_NODES`` nodes."""
+    return any(tree_size(o, MAX_TREE_NODES) > MAX_TREE_NODES for o in operands)
+
+
+def tree_size(expression: sympy.Basic, limit: int) -> int:
+    """The number of nodes of the printed tree of ``expression`` (a shared subexpression counted at each of its
+    uses), counting stops past ``limit``. Linear in the shared graph: sympy's own evaluation (``exp`` of a product
+    runs ``logcombine`` on each factor) walks the printed tree, exponential in a chain ``x = layer(x)`` whose
+    layers each read ``x`` twice."""
+    sizes: dict = {}
+    stack = [(expression, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node in sizes:
+            continue
+        if expanded or not node.args:
+            sizes[node] = min(limit + 1, 1 + sum(sizes[a] for a in node.args))
+        else:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if a not in sizes)
+    return sizes[expression]
 
 
 def dag_nodes(expression: sympy.Basic, limit: int) -> list[sympy.Basic] | None:
@@ -820,7 +848,7 @@ class _Builder:
         part = self._part_asked(node)
         result = self._part_returns((key, f"{cls}.forward"), *part) if part is not None else \
             self._return_of((key, f"{cls}.forward"), paths=True)
-        if result is None or len(operands) > len(result[0]) or not operands:
+        if result is None or len(operands) > len(result[0]) or not operands or _sprawling(operands):
             return None
         parameters, returns = result
         mapping: dict = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
@@ -829,8 +857,7 @@ class _Builder:
             for returned in returns:
                 owned = {a: sympy.Symbol(f"self.{attribute}.{a.name[5:]}") for a in returned.free_symbols
                          if isinstance(a, sympy.Symbol) and a.name.startswith("self.")}
-                bodies.append(returned.xreplace({**owned, **mapping}) if part is None
-                              else substitute(returned, {**owned, **mapping}))
+                bodies.append(substitute(returned, {**owned, **mapping}))  # shared subtrees rebuilt once
         except (TypeError, ValueError, ArithmeticError):
             return None
         working = [b for b in bodies if b not in operands]
@@ -879,7 +906,7 @@ class _Builder:
         if result is None:
             return None
         parameters, returns = result
-        if len(operands) > len(parameters):
+        if len(operands) > len(parameters) or _sprawling(operands):
             return None
         named = keywords()  # translated only for a call the helper's returns read
         filled, given = self.unfilled.get(found, (frozenset(), ()))

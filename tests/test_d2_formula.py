@@ -309,6 +309,41 @@ def test_an_exhausted_budget_raises_and_counts_nodes() -> None:
     assert budget.spent > 10
 
 
+def test_tree_size_counts_each_use_of_a_shared_subexpression() -> None:
+    x, y = sympy.symbols("x y")
+    a = x * y + x  # Add(Mul(x, y), x): 5 printed nodes
+    assert expressions.tree_size(a, 100) == 5
+    for _ in range(15):
+        a = a * a + a  # sympy writes a**2 + a: two distinct nodes more, the printed tree doubled
+    assert expressions.dag_size(a, 1000) == 35
+    assert expressions.tree_size(a, 10 ** 9) == 229_374
+    assert expressions.tree_size(a, 1000) == 1001  # counting stops past the limit
+
+
+# each line doubles the printed tree of the one before and adds two distinct nodes: 35 nodes printing as 229,374
+_SPRAWLING_CHAIN = ["a0 = x * y + x"] + [f"a{i} = a{i - 1} * a{i - 1} + a{i - 1}" for i in range(1, 16)]
+_GATE_HELPER = "def gate(v):\n    return v * torch.exp(-v)\n\n\nclass Net:\n"
+_GATE_MODULE = ("class Gate(torch.nn.Module):\n    def forward(self, v):\n        return v * torch.exp(-v)\n\n\n"
+                "class Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                "        self.gate = Gate()\n")
+
+
+@pytest.mark.parametrize(("header", "call"), [(_GATE_HELPER, "gate"), (_GATE_MODULE, "self.gate")])
+def test_an_operand_whose_printed_tree_sprawls_is_put_into_no_repository_function(tmp_path: Path, header: str,
+                                                                                  call: str) -> None:
+    # sympy evaluates exp(-v) along the printed tree of v: a VAE decoder's chain of 102 nodes printing as 143,316
+    # kept one repository running for more than ten minutes; the call now stays as written
+    chained = "".join(f"        {line}\n" for line in _SPRAWLING_CHAIN)
+    source = (f"import torch\n\n\n{header}\n    def chained(self, x, y):\n{chained}        return {call}(a15)\n\n"
+              f"    def small(self, x, y):\n        return {call}(x * y)\n")
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    returned = {r.qualname.rsplit(".", 1)[-1]: c.expression for r in d2_formula.candidates(index)
+                for c in r.expressions if c.target == "return"}
+    x, y = sympy.symbols("x y")
+    assert x * y * sympy.exp(-x * y) in (returned["small"], *returned["small"].args)  # put in: the gate's product
+    assert returned["chained"].func.__name__ == "gate" and not returned["chained"].has(sympy.exp)
+
+
 def test_paths_through_if_statements_are_bounded(tmp_path: Path) -> None:
     lines = ["def f(x, flags):", "    y = x"]
     for number in range(6):  # 2**6 paths if followed naively
