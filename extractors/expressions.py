@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Callable, Sequence, cast
+from typing import Callable, cast
 
 import libcst as cst
 import networkx
@@ -31,6 +31,7 @@ from extractors.callgraph import CALL, build_call_graph
 from extractors.callgraph.model import module_name
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, output_part, source_text
+from extractors.sympy_graph import MAX_TREE_NODES, dag_nodes, dag_size, sprawls, substitute, tree_size
 from extractors.python_facts import child_nodes
 from extractors.trees import token_classes, visit
 from extractors.values import dotted_name, keyed_name
@@ -38,10 +39,6 @@ from extractors.visitor import Visitor
 from sau.vocabulary import Location, split_where
 
 MAX_EXPRESSION_NODES = 400  # a definition larger than this stays a name: bounds the work of every comparison
-# an operand whose printed tree is larger is put into no repository function: sympy evaluates what it builds (``exp``
-# of a product runs ``logcombine``) along the printed tree, which a chain ``x = layer(x)`` of choices makes
-# exponential in few distinct nodes (a VAE decoder's forward on 102 nodes printing as 143,316)
-MAX_TREE_NODES = 20_000
 _INLINE_DEPTH = 3
 _RETURN = "return"
 # ``choice(call, a, b, ...)``: a call of a helper that returns ``a`` in one mode and ``b`` in another (a gate that
@@ -72,6 +69,8 @@ class Binding:
         mapping = {sympy.Symbol(name): (sympy.Symbol(name) if keep(name) and id(used) not in through
                                         else used.expand(keep, memo, through))
                    for name, used in self.uses}
+        # a local whose expansion sprawls stays its name, as a definition too large to carry on does (``_Path.bind``)
+        mapping = {symbol: symbol if sprawls((value,)) else value for symbol, value in mapping.items()}
         result = memo[id(self)] = substitute(self.direct, mapping)
         return result
 
@@ -206,84 +205,6 @@ def code_expressions(index: RepositoryIndex, operations: Operations) -> list[Fun
     so that one run builds it once. Never raises on unusual code: a construct without formula meaning becomes an
     opaque symbol."""
     return _Builder(index, operations).build()
-
-
-def dag_size(expression: sympy.Basic, limit: int) -> int:
-    """The number of distinct subexpressions of ``expression``, counting stops past ``limit``.
-
-    Shared subexpressions count once, so the count is linear in memory even when the printed tree is exponential.
-    """
-    seen: set = set()
-    stack = [expression]
-    while stack and len(seen) <= limit:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(node.args)
-    return len(seen)
-
-
-def _sprawling(operands: Sequence[sympy.Basic]) -> bool:
-    """Whether an operand's printed tree has more than ``MAX_TREE_NODES`` nodes."""
-    return any(tree_size(o, MAX_TREE_NODES) > MAX_TREE_NODES for o in operands)
-
-
-def tree_size(expression: sympy.Basic, limit: int) -> int:
-    """The number of nodes of the printed tree of ``expression`` (a shared subexpression counted at each of its
-    uses), counting stops past ``limit``. Linear in the shared graph: sympy's own evaluation (``exp`` of a product
-    runs ``logcombine`` on each factor) walks the printed tree, exponential in a chain ``x = layer(x)`` whose
-    layers each read ``x`` twice."""
-    sizes: dict = {}
-    stack = [(expression, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node in sizes:
-            continue
-        if expanded or not node.args:
-            sizes[node] = min(limit + 1, 1 + sum(sizes[a] for a in node.args))
-        else:
-            stack.append((node, True))
-            stack.extend((a, False) for a in node.args if a not in sizes)
-    return sizes[expression]
-
-
-def dag_nodes(expression: sympy.Basic, limit: int) -> list[sympy.Basic] | None:
-    """The distinct subexpressions of ``expression`` (itself included), or ``None`` past ``limit`` of them. Linear in
-    the shared graph, where sympy's own ``atoms``, ``has`` and ``free_symbols`` walk the printed tree, which a
-    chain of local definitions makes exponential (``a1 = a0 * a0 + a0``, ...)."""
-    seen: dict = {}
-    stack = [expression]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen[node] = None
-        if len(seen) > limit:
-            return None
-        stack.extend(node.args)
-    return list(seen)
-
-
-def substitute(expression: sympy.Basic, mapping: dict) -> sympy.Basic:
-    """``expression`` with the subexpressions that are keys of ``mapping`` replaced, each shared subexpression
-    rebuilt once (``xreplace`` rebuilds the printed tree)."""
-    memo: dict = {}
-
-    def rebuild(node: sympy.Basic) -> sympy.Basic:
-        if node in mapping:
-            return mapping[node]
-        if node in memo:
-            return memo[node]
-        if not node.args:
-            result = node
-        else:
-            args = [rebuild(a) for a in node.args]
-            result = node.func(*args) if any(x is not y for x, y in zip(args, node.args)) else node
-        memo[node] = result
-        return result
-
-    return rebuild(expression) if mapping else expression
 
 
 class _Builder:
@@ -640,6 +561,7 @@ class _Builder:
     def _candidate(self, target, values, direct, sources, small, line_node, record, positions) -> CodeExpression:
         where = positions.get(line_node) or positions.get(small)
         line, end = (where.start.line, where.end.line) if where else (record.line, record.line)
+        values = [direct if sprawls((v,)) else v for v in values]  # too large to compare: the statement as written
         expression = values[0]
         alternatives = tuple(dict.fromkeys(v for v in values[1:] if v != expression))
         return CodeExpression(record.file, line, end, target, expression, record.qualname, source_text(small),
@@ -848,7 +770,7 @@ class _Builder:
         part = self._part_asked(node)
         result = self._part_returns((key, f"{cls}.forward"), *part) if part is not None else \
             self._return_of((key, f"{cls}.forward"), paths=True)
-        if result is None or len(operands) > len(result[0]) or not operands or _sprawling(operands):
+        if result is None or len(operands) > len(result[0]) or not operands or sprawls(operands):
             return None
         parameters, returns = result
         mapping: dict = {sympy.Symbol(p): o for p, o in zip(parameters, operands)}
@@ -906,7 +828,7 @@ class _Builder:
         if result is None:
             return None
         parameters, returns = result
-        if len(operands) > len(parameters) or _sprawling(operands):
+        if len(operands) > len(parameters) or sprawls(operands):
             return None
         named = keywords()  # translated only for a call the helper's returns read
         filled, given = self.unfilled.get(found, (frozenset(), ()))
@@ -919,7 +841,7 @@ class _Builder:
                         if p in parameters and parameters.index(p) >= len(operands)})
         try:
             # a part's operands may be other parts of large shared values: rebuilt once each (``substitute``)
-            bodies = [r.xreplace(mapping) if part is None else substitute(r, mapping) for r in returns]
+            bodies = [substitute(r, mapping) for r in returns]
         except (TypeError, ValueError, ArithmeticError):  # sympy refusing to rebuild: leave the call uninterpreted
             return None
         if part is not None and any(dag_size(b, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES for b in bodies):
@@ -1449,7 +1371,8 @@ class _Path:
         return tuple((name, self.bindings[name]) for name in names)
 
     def bind(self, name: str, binding: Binding) -> None:
-        if dag_size(binding.expression, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES:
+        if dag_size(binding.expression, MAX_EXPRESSION_NODES) > MAX_EXPRESSION_NODES or \
+                sprawls((binding.expression,)):
             self.forget(name)  # too large to carry on: later statements see the name itself
             return
         self.env[name] = binding.expression

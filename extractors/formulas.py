@@ -36,6 +36,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from extractors.guards import too_complex
+from extractors.sympy_graph import dag_nodes, substitute
 from extractors.values import dotted_name, keyed_name
 
 _MAX_DEPTH = 60
@@ -911,8 +912,8 @@ def _apply(form: sympy.Basic, operands: list[sympy.Basic]) -> sympy.Basic:
         position = _OPERAND_LETTERS.find(symbol.name)
         if len(symbol.name) == 1 and position >= 0:
             mapping[symbol] = operands[position] if position < len(operands) else MISSING_OPERAND
-    result = form.xreplace(mapping)
-    if result.atoms(AppliedUndef) and any(f.func.__name__ == "matmul" for f in result.atoms(AppliedUndef)):
+    result = substitute(form, mapping)  # an operand may be a large shared graph: walked by its distinct nodes
+    if any(isinstance(f, AppliedUndef) and f.func.__name__ == "matmul" for f in dag_nodes(result, 1 << 30) or ()):
         result = result.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ == "matmul",
                                 lambda e: matmul(*e.args) if len(e.args) == 2 else e)
     return result

@@ -128,7 +128,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, \
-    substitute
+    sprawls, substitute
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, HOOK, INSTANCE, INSTANTIATE, RUN, CallGraph, Mention,
                                         module_name)
@@ -1248,8 +1248,8 @@ def _modes(forms: tuple) -> tuple[tuple, tuple]:
 def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
     """(``form`` with each ``choice`` read as the call as written, the forms with the choices read as their
     returns, at most ``MAX_MODES``), computed once per form; the outermost choice is taken first."""
-    if not any(isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE for n in _nodes(form)):
-        return form, ()
+    if sprawls((form,)) or not any(isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE for n in _nodes(form)):
+        return form, ()  # a sprawling form is rebuilt no more (``extractors.expressions.MAX_TREE_NODES``)
     plain = form
     for _ in range(8):  # nested choices come off one level per pass
         chosen = {n: n.args[0] for n in _nodes(plain) if isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE}

@@ -10,7 +10,7 @@ import libcst as cst
 import pytest
 import sympy
 
-from extractors import expressions
+from extractors import expressions, sympy_graph
 from extractors.formulas import FormulaError, Translator, contracts_as_chain, contracts_as_product, parse_formula
 from extractors.repository import build_index
 from rules import d2_formula, equivalence, names, operations
@@ -309,19 +309,35 @@ def test_an_exhausted_budget_raises_and_counts_nodes() -> None:
     assert budget.spent > 10
 
 
-def test_tree_size_counts_each_use_of_a_shared_subexpression() -> None:
+def _sprawling_chain(levels: int) -> sympy.Basic:
+    """x*y + x, then a**2 + a per level: two distinct nodes more and the printed tree doubled at each level."""
     x, y = sympy.symbols("x y")
-    a = x * y + x  # Add(Mul(x, y), x): 5 printed nodes
-    assert expressions.tree_size(a, 100) == 5
-    for _ in range(15):
-        a = a * a + a  # sympy writes a**2 + a: two distinct nodes more, the printed tree doubled
-    assert expressions.dag_size(a, 1000) == 35
-    assert expressions.tree_size(a, 10 ** 9) == 229_374
-    assert expressions.tree_size(a, 1000) == 1001  # counting stops past the limit
+    a = x * y + x
+    for _ in range(levels):
+        a = a * a + a
+    return a
 
 
-# each line doubles the printed tree of the one before and adds two distinct nodes: 35 nodes printing as 229,374
-_SPRAWLING_CHAIN = ["a0 = x * y + x"] + [f"a{i} = a{i - 1} * a{i - 1} + a{i - 1}" for i in range(1, 16)]
+def test_tree_size_counts_each_use_of_a_shared_subexpression() -> None:
+    assert sympy_graph.tree_size(_sprawling_chain(0), 100) == 5  # Add(Mul(x, y), x)
+    chain = _sprawling_chain(15)
+    assert sympy_graph.dag_size(chain, 1000) == 35
+    assert sympy_graph.tree_size(chain, 10 ** 9) == 229_374
+    assert sympy_graph.tree_size(chain, 1000) == 1001  # counting stops past the limit
+
+
+def test_a_function_of_a_sprawling_operand_is_rebuilt_unevaluated() -> None:
+    # sympy evaluates exp(-v) and Abs(v) along the printed tree of v: 143,316 nodes of a VAE decoder's chain on 102
+    # distinct ones kept a repository running for more than ten minutes
+    x, v = sympy.symbols("x v")
+    chain = _sprawling_chain(12)
+    built = sympy_graph.substitute(sympy.exp(-v) + sympy.Abs(v), {v: chain})
+    assert {type(term) for term in built.args} == {sympy.exp, sympy.Abs}
+    assert sympy.Abs(chain, evaluate=False) in built.args
+    assert sympy_graph.substitute(sympy.exp(v), {v: sympy.log(x)}) == x  # a small operand is evaluated as ever
+
+
+_SPRAWLING_LINES = ["a0 = x * y + x"] + [f"a{i} = a{i - 1} * a{i - 1} + a{i - 1}" for i in range(1, 19)]
 _GATE_HELPER = "def gate(v):\n    return v * torch.exp(-v)\n\n\nclass Net:\n"
 _GATE_MODULE = ("class Gate(torch.nn.Module):\n    def forward(self, v):\n        return v * torch.exp(-v)\n\n\n"
                 "class Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
@@ -329,19 +345,16 @@ _GATE_MODULE = ("class Gate(torch.nn.Module):\n    def forward(self, v):\n      
 
 
 @pytest.mark.parametrize(("header", "call"), [(_GATE_HELPER, "gate"), (_GATE_MODULE, "self.gate")])
-def test_an_operand_whose_printed_tree_sprawls_is_put_into_no_repository_function(tmp_path: Path, header: str,
-                                                                                  call: str) -> None:
-    # sympy evaluates exp(-v) along the printed tree of v: a VAE decoder's chain of 102 nodes printing as 143,316
-    # kept one repository running for more than ten minutes; the call now stays as written
-    chained = "".join(f"        {line}\n" for line in _SPRAWLING_CHAIN)
-    source = (f"import torch\n\n\n{header}\n    def chained(self, x, y):\n{chained}        return {call}(a15)\n\n"
-              f"    def small(self, x, y):\n        return {call}(x * y)\n")
+def test_a_definition_whose_printed_tree_sprawls_stays_its_name(tmp_path: Path, header: str, call: str) -> None:
+    # a15 would print as 229,374 nodes, past sympy_graph.MAX_TREE_NODES (a14 below it): it stays a name, and the
+    # gate is put in around what a18 computes from it
+    chained = "".join(f"        {line}\n" for line in _SPRAWLING_LINES)
+    source = (f"import torch\n\n\n{header}\n    def chained(self, x, y):\n{chained}        return {call}(a18)\n")
     index = build_index(_repo(tmp_path, source), names.normalise)
-    returned = {r.qualname.rsplit(".", 1)[-1]: c.expression for r in d2_formula.candidates(index)
-                for c in r.expressions if c.target == "return"}
-    x, y = sympy.symbols("x y")
-    assert x * y * sympy.exp(-x * y) in (returned["small"], *returned["small"].args)  # put in: the gate's product
-    assert returned["chained"].func.__name__ == "gate" and not returned["chained"].has(sympy.exp)
+    (returned,) = [c.expression for r in d2_formula.candidates(index) if r.name == "chained"
+                   for c in r.expressions if c.target == "return"]
+    assert {s.name for s in returned.free_symbols} == {"a15"}
+    assert any(isinstance(n, sympy.exp) for n in sympy_graph.dag_nodes(returned, 1000) or ())
 
 
 def test_paths_through_if_statements_are_bounded(tmp_path: Path) -> None:
