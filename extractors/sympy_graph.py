@@ -8,6 +8,7 @@ follow the printed tree; the functions here follow the shared graph instead.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 import sympy
@@ -21,24 +22,24 @@ EVALUATED_TREE_NODES = 300
 
 
 def dag_size(expression: sympy.Basic, limit: int) -> int:
-    """The number of distinct subexpressions of ``expression``, counting stops past ``limit``.
+    """The number of distinct subexpressions of ``expression`` (``dag_nodes``), ``limit + 1`` past ``limit``.
 
     Shared subexpressions count once, so the count is linear in memory even when the printed tree is exponential.
     """
-    seen: set = set()
-    stack = [expression]
-    while stack and len(seen) <= limit:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(node.args)
-    return len(seen)
+    nodes = dag_nodes(expression, limit)
+    return limit + 1 if nodes is None else len(nodes)
 
 
 def sprawls(expressions: Sequence[sympy.Basic]) -> bool:
     """Whether the printed tree of one of ``expressions`` has more than ``MAX_TREE_NODES`` nodes (``tree_size``)."""
-    return any(tree_size(e, MAX_TREE_NODES) > MAX_TREE_NODES for e in expressions)
+    return any(_sprawling(e) for e in expressions)
+
+
+@lru_cache(maxsize=1 << 12)
+def _sprawling(expression: sympy.Basic) -> bool:
+    """``sprawls`` of one expression, computed once: a statement's forms are asked as candidates, as bindings and
+    again as expansions and modes."""
+    return tree_size(expression, MAX_TREE_NODES) > MAX_TREE_NODES
 
 
 def tree_size(expression: sympy.Basic, limit: int, sizes: dict | None = None) -> int:

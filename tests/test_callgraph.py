@@ -723,6 +723,9 @@ _LOSS_CLASS = ("class Loss:\n    def __init__(self, k):\n        self.k = k\n\n 
     ("    loss_fn = Loss(4)\n    return evaluate(loss_fn, draws)\n", True),  # handed on
     ("    loss_fn = Loss(4)\n\n    def inner():\n        return loss_fn(draws, 0.5)\n    return inner()\n", True),
     ("    global loss_fn\n    loss_fn = Loss(4)\n    return draws.mean()\n", True),  # another scope may read it
+    # bound in a nested function declaring it nonlocal: read by the enclosing one
+    ("    loss_fn = None\n\n    def inner():\n        nonlocal loss_fn\n        loss_fn = Loss(4)\n    inner()\n"
+     "    return loss_fn(draws, 0.5)\n", True),
     ("    Loss(4).k\n    return draws.mean()\n", True),  # not a statement of its own: the object is used
 ])
 def test_an_object_dropped_unused_never_runs_its_call_hooks(tmp_path, body, called) -> None:

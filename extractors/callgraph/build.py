@@ -3,7 +3,6 @@ into edges, link classes to the methods frameworks call, find the entry points a
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -291,12 +290,9 @@ class _Builder(Resolver):
         return frozenset(found)
 
     def _declared_shared(self, function: str, var: str) -> bool:
-        """Whether a ``global`` or ``nonlocal`` statement in ``function``'s lines names ``var``: its binding is then
-        read wherever that outer name is."""
-        info = self.cg.functions[function]
-        lines = self.index.lines.get(info.file, [])[info.line - 1:info.end_line]
-        pattern = re.compile(rf"^\s*(?:global|nonlocal)\s[^#]*\b{re.escape(var)}\b")
-        return any(pattern.match(line) for line in lines)
+        """Whether a ``global`` or ``nonlocal`` statement in ``function`` (or a function nested in it) names ``var``
+        (``Scan.declared``): its binding is then read wherever that outer name is."""
+        return any((function, var) in scan.declared for scan in self.scans.values())
 
     def _unseen(self, built: frozenset[str] | None = None) -> frozenset[str]:
         """The functions whose callers the graph may not see (``CallGraph.unseen``): every method of a class with a
