@@ -282,17 +282,13 @@ class _Builder(Resolver):
         for scan in self.scans.values():
             found.update((scope, line, called.rsplit(".", 1)[-1]) for scope, line, called in scan.dropped)
             for (scope, var), bindings in scan.var_bindings.items():
+                # a ``global``/``nonlocal`` statement mentions its names: a read, so such a binding is never idle
                 if scope not in self.cg.functions or var in reads.get(scope, ()) \
-                        or {"locals", "vars"} & reads.get(scope, set()) or self._declared_shared(scope, var):
+                        or {"locals", "vars"} & reads.get(scope, set()):
                     continue
                 found.update((scope, line, ctor.rsplit(".", 1)[-1]) for line, ctor, _, narrows in bindings
                              if ctor and not narrows)
         return frozenset(found)
-
-    def _declared_shared(self, function: str, var: str) -> bool:
-        """Whether a ``global`` or ``nonlocal`` statement in ``function`` (or a function nested in it) names ``var``
-        (``Scan.declared``): its binding is then read wherever that outer name is."""
-        return any((function, var) in scan.declared for scan in self.scans.values())
 
     def _unseen(self, built: frozenset[str] | None = None) -> frozenset[str]:
         """The functions whose callers the graph may not see (``CallGraph.unseen``): every method of a class with a

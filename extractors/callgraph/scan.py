@@ -74,10 +74,6 @@ class Scan:
     # ... as``, an import inside a function, ``+=``, or a ``global``/``nonlocal`` declaration (in every enclosing
     # scope and the module): what it holds there cannot be read from its assignments alone
     rebinds: set[tuple[str, str]] = field(default_factory=set)
-    # (scope, var) a ``global``/``nonlocal`` declaration names, in the declaring function, every enclosing scope and
-    # the module: the binding there is read wherever that outer name is (``extractors.callgraph.build``, idle
-    # instances)
-    declared: set[tuple[str, str]] = field(default_factory=set)
     params: set[tuple[str, str]] = field(default_factory=set)  # (function qualname, parameter name)
     reimported: set[str] = field(default_factory=set)  # local names two imports bind to different targets
     dynamic_attrs: set[str] = field(default_factory=set)  # classes whose methods call setattr(self, ...)
@@ -437,9 +433,7 @@ class Scanner(Visitor):
         """A ``global``/``nonlocal`` declaration: the variable of the module or of an enclosing function is
         rebound here, so its assignments there are not all its bindings."""
         for item in names:
-            scoped = {(scope, item.name.value) for scope in (*self.scopes, self.s.module)}
-            self.s.rebinds |= scoped
-            self.s.declared |= scoped
+            self.s.rebinds.update((scope, item.name.value) for scope in (*self.scopes, self.s.module))
 
     def visit_Lambda(self, node: cst.Lambda) -> None:
         # a lambda calls its loop variable when it is called, after the loop: the last object (late binding)
