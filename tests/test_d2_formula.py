@@ -1083,3 +1083,24 @@ def test_a_meaning_naming_draws_of_a_law_is_produced_by_its_samplers(meaning: st
         assert isinstance(found, frozenset) and samplers <= found
     else:
         assert not isinstance(found, frozenset)
+
+
+@pytest.mark.parametrize("body, status, score", [
+    # the reveal probability written under the glossary's names inside a count, in a function named otherwise
+    ("    k = n_masked * (alpha_s - alpha_t) / (1 - alpha_t)\n    return round(k)\n", Status.UNRESOLVED, 0.75),
+    # the same names bound, but combined otherwise (no reveal probability computed): absent
+    ("    k = n_masked * (alpha_s + alpha_t)\n    return round(k)\n", Status.SETTLED, 0.0),
+])
+def test_a_formula_computed_under_its_names_in_unnamed_code_is_never_settled_absent(
+        tmp_path: Path, body: str, status: Status, score: float) -> None:
+    source = ("def calculate_k(n_masked, alpha_s, alpha_t):\n" + body
+              + "\n\nif __name__ == '__main__':\n    calculate_k(10, 0.5, 0.2)\n")
+    index = build_index(_repo(tmp_path, source), names.normalise)
+    sau = _sau(["p_unmask == (alpha_s - alpha_t) / (1 - alpha_t)"],
+               {"p_unmask": ["p_unmask"], "alpha_s": ["alpha_s"], "alpha_t": ["alpha_t"]},
+               ["reverse_step", "q_posterior"])
+    verdict = d2_formula.check(sau, index)
+    assert (verdict.status, verdict.score) == (status, score), verdict.reason
+    if status == Status.UNRESOLVED:
+        assert "live code computes (alpha_s - alpha_t)/(1 - alpha_t) under the glossary's names at model.py:2" \
+            in verdict.reason

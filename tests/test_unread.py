@@ -203,6 +203,19 @@ def test_an_absent_d2_mechanism_rests_on_its_names_not_on_its_values(tmp_path, c
                                             "and nothing is assigned to the formula's left-hand names")
 
 
+def test_a_d2_absence_reads_a_partly_read_file_as_unread_from_its_first_line(tmp_path, capsys):
+    """D2 builds its candidates only from files libcst parses whole: the lines tree-sitter did read give facts to D1,
+    none to D2. A file holding the claim's computation before a syntax error keeps the D2 absence open (by the
+    conventions such code is a trace, not nothing), while D1's absence, resting on what tree-sitter read, settles."""
+    repo = make_repo(tmp_path)
+    (repo / "old.py").write_text("def step(first, second, scale):\n    update = scale * (first - second)\n"
+                                 "    return update\n\nprint 'python 2'\n")
+    code, claims, err = verify_json(tmp_path, repo, capsys)
+    assert code == 0 and "old.py:5: syntax error" in err
+    absent_held(claims["U-D2-001"], "old.py (read only in part, with tree-sitter)")
+    assert (claims["U-D1-001"]["score"], claims["U-D1-001"]["status"]) == (0.0, "settled")
+
+
 def test_refused_and_unparsable_files_hold_the_absence(tmp_path, capsys):
     """Siblings: a file the guards refuse, a notebook that is not JSON, a config that does not parse."""
     repo = make_repo(tmp_path)

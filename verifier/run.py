@@ -123,10 +123,12 @@ def _decide_all(index: RepositoryIndex, chosen: list[SAU], tell: Progress
         tell("call graph", 0, None, "")
         _prepare_call_graph(index)
     verdicts: list[Verdict] = []
+    # the whole text of each part read only in part: what a rule reading only whole parsed files did not read
+    whole = {key: "\n".join(index.lines.get(key, ())) for key in index.unread_text}
     for number, sau in enumerate(chosen, 1):
         stop_if_interrupted()
         tell(f"{sau.dimension} {sau.dimension.label}", number - 1, len(chosen), sau.id)
-        verdicts.append(hold(decide(sau, index), index.unread, index.unread_text))
+        verdicts.append(hold(decide(sau, index), index.unread, index.unread_text, whole))
     graph = index.computed(build_call_graph)
     return tuple(verdicts), graph.import_warnings() if graph is not None else ()
 

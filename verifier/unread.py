@@ -44,6 +44,10 @@ _NAMED = 3  # unread paths named in the reason; the warnings name every one
 # entry points, so it counts for every dimension).
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml")
 _READS_CONFIGS = frozenset({"D1", "D3"})
+# The dimensions whose rule reads nothing of a file libcst could not parse whole: D2's candidates are the
+# statements of parsed modules (``extractors.expressions``), while the tree-sitter fallback gives only facts
+# (values, names). For them a part read only in part is unread from its first line to its last.
+_WHOLE_FILES = frozenset({"D2"})
 # Outcomes that say no code calls something: unread lines could be the caller whatever they are named.
 _UNCALLED = frozenset({"unreached", "dead"})
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -247,14 +251,18 @@ def _outcomes_all(verdict: Verdict) -> set[str]:
     return found
 
 
-def hold(verdict: Verdict, unread: Mapping[str, str], unread_text: Mapping[str, str] | None = None) -> Verdict:
+def hold(verdict: Verdict, unread: Mapping[str, str], unread_text: Mapping[str, str] | None = None,
+         whole_text: Mapping[str, str] | None = None) -> Verdict:
     """``verdict`` unchanged, or, when it rests on an absence and ``unread`` (path -> why it was not read, as in
     ``RepositoryIndex.unread``) has a path that could hold its evidence, the same verdict unresolved with a reason
     naming those paths. ``unread_text`` (path -> the lines not read, as in ``RepositoryIndex.unread_text``) lets a
-    path whose unread lines provably cannot matter (``cannot_matter``) pass."""
+    path whose unread lines provably cannot matter (``cannot_matter``) pass; for a dimension whose rule reads only
+    whole parsed files (``_WHOLE_FILES``), ``whole_text`` (path -> the whole text of such a part) is what must not
+    matter instead."""
     if not unread or not rests_on_absence(verdict):
         return verdict
-    texts = unread_text or {}
+    whole = str(verdict.sau.dimension) in _WHOLE_FILES and whole_text is not None
+    texts = (whole_text if whole else unread_text) or {}
     paths = [path for path in unread if _may_matter(verdict, path)
              and (path not in texts or not cannot_matter(verdict, texts[path]))]
     if not paths:
