@@ -121,7 +121,7 @@ import dataclasses
 import itertools
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Callable, Container, NamedTuple, Sequence, cast
 
 import sympy
@@ -273,7 +273,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         return _absent(sau)
     if unnamed:  # found only under names the glossary cannot tie to the claim (u, v, p): open, never settled on it
         found = "" if computed is None else \
-            f"; live code computes {computed[0]} under the glossary's names at {computed[1].ref}: not absent"
+            f"; live code computes {computed[0]} under the glossary's names at {computed[1].ref}: not absent" \
+            if computed[0] is not None else \
+            f"; the search for the formulas under the glossary's names ran out of budget at {computed[1].ref}: open"
         return _ambiguous(sau, results, scope, "; ".join(_describe(r) for r in results)
                           + "; nothing in the code is named after the mechanism" + found, index, named_in_code, stubs)
     reason = "; ".join(_describe(r) for r in results)
@@ -403,44 +405,49 @@ def _absent(sau: SAU) -> Verdict:
 
 
 def _computed_unnamed(parsed: list, results: list[FormulaResult],
-                      search: _Search) -> tuple[sympy.Basic, CodeExpression] | None:
+                      search: _Search) -> tuple[sympy.Basic | None, CodeExpression] | None:
     """(the part, the candidate) of the first live candidate outside any test that computes a formula's right-hand
     side, whole or as a part (``_part_equals``: every name following the glossary hints, ``alpha_s`` and
     ``alpha_t`` in ``k = n * (alpha_s - alpha_t) / (1 - alpha_t)``), for a SAU whose mechanism the code never names;
     else ``None``. Such code computes the claim's own quantities under the paper's names in a function named
     otherwise (``_calculate_k``): the mechanism is not absent, so the SAU is never settled absent; the formula
     counts as supported in the estimate (``FormulaResult.supported``). Only candidates reading a hinted name for
-    every symbol of the formula are compared; a budget run out leaves the SAU open too."""
+    every symbol of the formula are compared; a budget run out leaves the SAU open too: (``None``, the candidate
+    being compared)."""
     plain = _Claimed(frozenset(), frozenset())
-    for (text, _, rhs), result in zip(parsed, results):
+    for (_, _, rhs), result in zip(parsed, results):
         claim = _claim(rhs, search.glossary) if rhs is not None else None
         if claim is None or not claim.symbols:
             continue
         hints = [frozenset(k for h in claim.hints[s] for k in _name_keys(h)) for s in claim.symbols]
         kept = frozenset().union(*hints)
-
-        def keep(name: str) -> bool:  # a local the glossary names, read as the leaf the formula names
-            return _glossary_named(_indexed(name.rsplit(".", 1)[-1]), kept)
-
+        # a local the glossary names, read as the leaf the formula names
+        keep = partial(_named_local, kept=kept)
         for record in search.records:
             if search.dead(record):
                 continue
             for candidate in record.expressions:
                 names_read = {*(leaf.name for leaf in candidate.expression.free_symbols), *candidate.locals_read}
-                if not all(any(_glossary_named(_indexed(n.rsplit(".", 1)[-1]), hinted) for n in names_read)
-                           for hinted in hints) or search.dead(record, candidate):
+                if not all(any(_named_local(n, hinted) for n in names_read) for hinted in hints) \
+                        or search.dead(record, candidate):
                     continue
                 for form in candidate.forms() + _kept_forms(candidate, kept, keep, search.cache):
                     code = _profile(candidate, form, False, plain, search.cache, search.budget)[0]
                     try:
                         part = next((p for p in _parts(_WHOLE(code)) if _part_equals(claim, p, search.budget)), None)
                     except equivalence.Exhausted:
-                        return sympy.Symbol(text), candidate
+                        return None, candidate
                     if part is not None:
                         result.supported = True
                         _add_near(result, candidate)
                         return part, candidate
     return None
+
+
+def _named_local(name: str, kept: frozenset[str]) -> bool:
+    """Whether a code name (its last component, an element read by its array) meets one of the glossary keys
+    ``kept`` (``_glossary_named``)."""
+    return _glossary_named(_indexed(name.rsplit(".", 1)[-1]), kept)
 
 
 # a form wrapped in it is a part of the wrapper, with its own sums and products less a term (``_parts``)
@@ -555,7 +562,7 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
     specific_names = specific | {"getitem", "matmul", "transpose", "mean", "sum", "prod", "max", "min", "clip", "where"}
 
     def keep(name: str) -> bool:  # a local the glossary names: also read as the leaf the formula names
-        return _glossary_named(_indexed(name.rsplit(".", 1)[-1]), kept_names)
+        return _named_local(name, kept_names)
 
     quantity_keys = frozenset(k for entry in quantities.values() for n in entry["code_names"] for k in _name_keys(n))
 
