@@ -31,7 +31,7 @@ from extractors.callgraph import CALL, build_call_graph
 from extractors.callgraph.model import module_name
 from extractors.facts import RepositoryIndex
 from extractors.formulas import Operations, Translator, apply_operation, output_part, source_text
-from extractors.sympy_graph import MAX_TREE_NODES, dag_nodes, dag_size, sprawls, substitute, tree_size
+from extractors.sympy_graph import dag_nodes, dag_size, sprawls, substitute
 from extractors.python_facts import child_nodes
 from extractors.trees import token_classes, visit
 from extractors.values import dotted_name, keyed_name

@@ -127,8 +127,7 @@ from typing import Callable, Container, NamedTuple, Sequence, cast
 import sympy
 from sympy.core.function import AppliedUndef
 
-from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_expressions, dag_nodes, dag_size, \
-    sprawls, substitute
+from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_expressions
 from extractors.callgraph.build import build_call_graph
 from extractors.callgraph.model import (CALL, DEAD, HOOK, INSTANCE, INSTANTIATE, RUN, CallGraph, Mention,
                                         module_name)
@@ -136,6 +135,7 @@ from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
 from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, WHOLE_AXIS, FormulaError, parse_formula,
                                  small_value, successor_index)
 from extractors.provenance import unpacked_passes
+from extractors.sympy_graph import dag_nodes, dag_size, sprawls, substitute
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import d1_elements, d1_numerical, equivalence, names, operations, traces
@@ -272,10 +272,12 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     if nothing and computed is None:
         return _absent(sau)
     if unnamed:  # found only under names the glossary cannot tie to the claim (u, v, p): open, never settled on it
-        found = "" if computed is None else \
-            f"; live code computes {computed[0]} under the glossary's names at {computed[1].ref}: not absent" \
-            if computed[0] is not None else \
-            f"; the search for the formulas under the glossary's names ran out of budget at {computed[1].ref}: open"
+        found = ""
+        if computed is not None and computed[0] is not None:
+            found = f"; live code computes {computed[0]} under the glossary's names at {computed[1].ref}: not absent"
+        elif computed is not None:
+            found = f"; the search for the formulas under the glossary's names ran out of budget at {computed[1].ref}" \
+                    ": open"
         return _ambiguous(sau, results, scope, "; ".join(_describe(r) for r in results)
                           + "; nothing in the code is named after the mechanism" + found, index, named_in_code, stubs)
     reason = "; ".join(_describe(r) for r in results)
@@ -427,7 +429,8 @@ def _computed_unnamed(parsed: list, results: list[FormulaResult],
             if search.dead(record):
                 continue
             for candidate in record.expressions:
-                names_read = {*(leaf.name for leaf in candidate.expression.free_symbols), *candidate.locals_read}
+                # the shared graph's leaves (``_free``): sympy's ``free_symbols`` walks the printed tree
+                names_read = {*(leaf.name for leaf in _free(candidate.expression)), *candidate.locals_read}
                 if not all(any(_named_local(n, hinted) for n in names_read) for hinted in hints) \
                         or search.dead(record, candidate):
                     continue
@@ -1305,7 +1308,7 @@ def _modes_of(form: sympy.Basic) -> tuple[sympy.Basic, tuple]:
     """(``form`` with each ``choice`` read as the call as written, the forms with the choices read as their
     returns, at most ``MAX_MODES``), computed once per form; the outermost choice is taken first."""
     if sprawls((form,)) or not any(isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE for n in _nodes(form)):
-        return form, ()  # a sprawling form is rebuilt no more (``extractors.expressions.MAX_TREE_NODES``)
+        return form, ()  # a sprawling form is rebuilt no more (``extractors.sympy_graph.MAX_TREE_NODES``)
     plain = form
     for _ in range(8):  # nested choices come off one level per pass
         chosen = {n: n.args[0] for n in _nodes(plain) if isinstance(n, AppliedUndef) and n.func.__name__ == CHOICE}
