@@ -1,7 +1,7 @@
-"""D1, the datasets, metrics and named components a numerical claim names beside its numbers ("OpenWebText
-tokenized to 32000 tokens", "RMSE and marginal NLL over 10 seeds", "rotary embedding with base 10000"); D2 reads
-those of a formula claim the same way ("a Gumbel-Softmax output"), present there only in the code computing its
-formulas (``rules.d2_formula``).
+"""D1, the datasets, metrics, named components and trained or frozen tensors a numerical claim names beside its
+numbers ("OpenWebText tokenized to 32000 tokens", "RMSE and marginal NLL over 10 seeds", "rotary embedding with base
+10000"); D2 reads those of a formula claim the same way ("a Gumbel-Softmax output"; and "only R is trained"), present
+there only in the code computing its formulas (``rules.d2_formula``).
 
 A D1 SAU's spec may list such elements under ``datasets``, ``metrics`` and ``scope`` (``{name, aliases}``, as D3
 reads them; ``verifier.specs.checks.parse_atoms``). Each is decided by D3's own presence lookup
@@ -9,19 +9,21 @@ reads them; ``verifier.specs.checks.parse_atoms``). Each is decided by D3's own 
 code computes it, a component or setting when live code builds or runs it): present holds (1), absent is settled
 missing (0; implemented only in dead code with nothing else of the claim holding, a trace, 0.25), ambiguous
 stays undecided (anywhere in 0..1, counted half in the estimate, or nothing when only a generic term or a related
-name hints at it, as D3 counts it). Each element counts in the SAU's compound score like
-one claimed value (``rules.d1_numerical.check``).
+name hints at it, as D3 counts it). A D2 claim's tensors listed under ``trainable`` are decided by
+``rules.trainable`` from the gradient settings of live code, with the same outcomes. Each element counts in the
+SAU's compound score like one claimed value (``rules.d1_numerical.check``).
 """
 
 from __future__ import annotations
 
 from extractors.callgraph import build_call_graph
 from extractors.facts import RepositoryIndex
-from rules import d3_protocol
+from rules import d3_protocol, trainable
 from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementFinding, ElementResult
 from sau.vocabulary import SAU, Evidence
 
-CATEGORIES = ("datasets", "metrics", "scope")  # what a claim is run on, measured by, and the components it names
+# what a claim is run on, measured by, the components it names, and the tensors it trains or freezes
+CATEGORIES = ("datasets", "metrics", "scope", trainable.CATEGORY)
 # the elements that make a claim a protocol's (what it runs on and measures): beside one of them present, a value
 # only dead code holds counts 0, as D3 counts it (a named component is no protocol: it leaves that trace at 0.25)
 PROTOCOL = ("datasets", "metrics")
@@ -36,14 +38,18 @@ def listed(sau: SAU) -> list[tuple[str, dict]]:
     return [(category, element) for category in CATEGORIES for element in sau.checks.get(category, ())]
 
 
-def results(sau: SAU, index: RepositoryIndex) -> list[ElementResult]:
-    """Each dataset and metric element of ``sau`` decided against ``index`` by D3's presence lookup (module
-    docstring); empty when the SAU lists none (the call graph is then not built)."""
+def results(sau: SAU, index: RepositoryIndex, within: frozenset[str] | None = None) -> list[ElementResult]:
+    """Each element of ``sau`` decided against ``index`` (module docstring): datasets, metrics and components by D3's
+    presence lookup, trained or frozen tensors by ``rules.trainable`` (reading only the tensors set in the call-graph
+    nodes ``within``, when given: D2's code computing the formula). Empty when the SAU lists none (the call graph is
+    then not built)."""
     elements = listed(sau)
     if not elements:
         return []
     graph = index.analysis(build_call_graph)
-    return [d3_protocol.decide_element(category, element, graph, index) for category, element in elements]
+    tensors = frozenset().union(*(trainable.terms(e) for c, e in elements if c == trainable.CATEGORY))
+    return [trainable.decide(element, index, tensors, within) if category == trainable.CATEGORY
+            else d3_protocol.decide_element(category, element, graph, index) for category, element in elements]
 
 
 def score(result: ElementResult, held: bool) -> float:
@@ -54,6 +60,13 @@ def score(result: ElementResult, held: bool) -> float:
     if result.outcome == ABSENT and not held and d3_protocol.only_dead(result):
         return TRACE
     return 0.0 if result.outcome == AMBIGUOUS and result.hint else _SCORES[result.outcome]
+
+
+def counted(found: list[ElementResult]) -> list[ElementResult]:
+    """The elements a D2 score counts: all but the tensors whose training is undecided, which count neither way, as
+    an element no check covers does not (``rules.trainable``: code that freezes them unnamed, or sets them only where
+    the claim's code is not, says nothing against the claim)."""
+    return [r for r in found if not (r.category == trainable.CATEGORY and r.outcome == AMBIGUOUS)]
 
 
 def bounds(result: ElementResult, held: bool) -> tuple[float, float]:

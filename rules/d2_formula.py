@@ -138,7 +138,7 @@ from extractors.provenance import unpacked_passes
 from extractors.sympy_graph import dag_nodes, dag_size, sprawls, substitute
 from extractors.walk import is_test_path
 from extractors.words import word_list
-from rules import d1_elements, d1_numerical, equivalence, names, operations, traces
+from rules import d1_elements, d1_numerical, equivalence, names, operations, trainable, traces
 from rules.d2_stubs import overriding_methods, stub_evidence, stub_of
 from rules.findings import FormulaFinding
 from rules.findings import FormulaOutcome as Outcome
@@ -287,7 +287,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     values = [o for _, outcomes in atom_results for o in outcomes]
     # the named components, datasets and metrics the statement claims beside its formulas (a Gumbel-Softmax output),
     # decided as D1 decides them: each one more element of the claim, present only in the code that computes them
-    elements = _where_computed(d1_elements.results(sau, index), results, index)
+    matched = [r.candidate for r in results if r.candidate is not None]
+    near = _code_of(matched, index.analysis(build_call_graph)) if matched else None
+    elements = _where_computed(d1_elements.results(sau, index, near), near)
     reason += _claimed_notes(atom_results, elements)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
     # does not show the claimed mechanism runs, so the stub decides as when nothing matched
@@ -297,18 +299,20 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
             # decides alone, as before values were checked (LABELLING.md: contradicted where used is 0, a trace 0.25)
             values, elements = [], []
         # values and components count beside formulas that all hold: a value only a trace implements counts 0 there
+        counted = d1_elements.counted(elements)
         score = share_score(sum(r.credit for r in results) + sum(d1_numerical.value_score(o, True) for o in values)
-                            + sum(d1_elements.score(e, True) for e in elements),
-                            len(results) + len(values) + len(elements))
+                            + sum(d1_elements.score(e, True) for e in counted),
+                            len(results) + len(values) + len(counted))
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else \
             d1_numerical.values_drift([d1_numerical.shown_outcome(o) for o in values]) or \
-            (Drift.MISSING if any(e.outcome == d1_elements.ABSENT for e in elements) else None)
+            (Drift.METHOD if any(map(_contradicted, elements)) else
+             Drift.MISSING if any(e.outcome == d1_elements.ABSENT for e in elements) else None)
         tentative = any(r.tentative for r in results)
         # a value found nowhere may be computed unnamed (`nn.Linear(d, 4 * d)` for a width of 2048) or written in
         # another form: beside a formula the code computes, its absence is no proof (open, counted 0); so is a
         # component named nowhere (an activation written out) or named only where its role is undecided
-        unseen = any(e.outcome != d1_elements.PRESENT for e in elements)
+        unseen = any(e.outcome != d1_elements.PRESENT and not _contradicted(e) for e in elements)
         undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values) or unseen
         status = Status.SETTLED if sau.complete and not tentative and not undecided else Status.UNRESOLVED
         if not sau.complete:
@@ -334,30 +338,44 @@ _RUNS_EDGES = frozenset({CALL, INSTANTIATE, HOOK, INSTANCE, RUN})
 _NEAR_CALLS = 4  # how many calls deep from the formula's function a claimed component still belongs to its code
 
 
-def _where_computed(elements: list[d1_elements.ElementResult], results: list[FormulaResult],
-                    index: RepositoryIndex) -> list[d1_elements.ElementResult]:
+def _where_computed(elements: list[d1_elements.ElementResult],
+                    near: frozenset[str] | None) -> list[d1_elements.ElementResult]:
     """``elements`` (``d1_elements.results``) with each present one kept present only when some place it is run
-    lies in the code that computes the SAU's matched formulas: their functions and the helpers inlined into them,
-    what those run within ``_NEAR_CALLS`` calls, and the constructors of their classes (``self.act = nn.ELU()`` for
-    a ``forward`` computing the formula). Elsewhere (a baseline's Gumbel-Softmax, a demo script's, a configuration
-    key) it is undecided: the claim is about the mechanism's own code. Unchanged when no formula matched (the
-    elements then only count in an estimate)."""
-    if not any(e.outcome == d1_elements.PRESENT for e in elements):
+    lies in ``near``, the code that computes the SAU's matched formulas (``_code_of``: their functions and the
+    helpers inlined into them, what those run within ``_NEAR_CALLS`` calls, and the constructors of their classes,
+    ``self.act = nn.ELU()`` for a ``forward`` computing the formula; ``None`` when no formula matched). Elsewhere
+    (a baseline's Gumbel-Softmax, a demo script's, a configuration key) it is undecided: the claim is about the
+    mechanism's own code; so is a tensor found trained where the claim freezes it, or the reverse, outside that code,
+    or one trained only by a library call there (``_tied``). Unchanged when no formula matched (the elements then
+    only count in an estimate)."""
+    if near is None or not any(map(_tied, elements)):
         return elements
-    found = [r.candidate for r in results if r.candidate is not None]
-    if not found:
-        return elements
-    near = _code_of(found, index.analysis(build_call_graph))
     kept = []
     for element in elements:
         # the places it plays its role: mentions in code (not a configuration key, not a message shown)
         places = [ref.scope for ref in element.refs if isinstance(ref, Mention) and ref.kind != "display"]
-        if element.outcome == d1_elements.PRESENT and not any(place in near for place in places):
+        if _tied(element) and not any(place in near for place in places):
             shown = element.refs[0].ref if element.refs else "elsewhere"
             element = replace(element, outcome=d1_elements.AMBIGUOUS,
                               note=f"run at {shown}, outside the code that computes the formula")
         kept.append(element)
     return kept
+
+
+def _tied(element: d1_elements.ElementResult) -> bool:
+    """Whether the element's decision holds only where the formula is computed: a present element, except a tensor
+    whose named settings agree with the claim (``rules.trainable``: its name ties them to the claim, and setup code
+    away from the formula freezes it); and a tensor found trained where the claim freezes it or the reverse (another
+    model's tensor of that name is no contradiction)."""
+    if element.category == trainable.CATEGORY:
+        return trainable.by_library(element) or _contradicted(element)
+    return element.outcome == d1_elements.PRESENT
+
+
+def _contradicted(element: d1_elements.ElementResult) -> bool:
+    """A tensor the code trains where the claim freezes it, or the reverse (``rules.trainable``): unlike a component
+    named nowhere, a decided contradiction, which may settle (as method drift)."""
+    return element.outcome == d1_elements.ABSENT and element.category == trainable.CATEGORY
 
 
 def _code_of(found: list[CodeExpression], graph: CallGraph) -> frozenset[str]:
@@ -3483,8 +3501,8 @@ def _ambiguous(sau: SAU, results: list[FormulaResult], scope: list[FunctionRecor
         shown = [r.expressions[-1] for r in scope if r.expressions][:_CANDIDATES_SHOWN]
         evidence = tuple(Evidence(c.file, c.line, c.end_line, index.snippet(c), "expression", cell=c.cell)
                          for c in shown)
-    values = [o.score for _, outcomes in atom_results for o in outcomes] + [d1_elements.score(e, True)
-                                                                             for e in elements]
+    values = [o.score for _, outcomes in atom_results for o in outcomes] + [
+        d1_elements.score(e, True) for e in d1_elements.counted(list(elements))]
     if values and estimate is not None:
         # values bound as claimed may raise the estimate, never to 1 while a formula is undecided (a changed
         # formula beside two matched values must still show)

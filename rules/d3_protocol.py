@@ -1628,7 +1628,7 @@ def _mention_order(mention: Mention) -> tuple:
 def element_note(result: ElementResult) -> str:
     """One element as a verdict's reason names it: its category in the singular (``scope`` stays), name, outcome and
     note, ``dataset 'OpenWebText' present (loaded at data.py:4)``."""
-    category = result.category[:-1] if result.category != "scope" else "scope"
+    category = result.category[:-1] if result.category.endswith("s") else result.category  # scope, trainable stay
     return f"{category} {result.name!r} {result.outcome} ({result.note})"
 
 

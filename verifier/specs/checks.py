@@ -53,6 +53,7 @@ def _strings(value: object) -> bool:
 # -- D1 ------------------------------------------------------------------------------------------------------------
 # a D1 claim's datasets, metrics and named components (scope), decided as D3 decides them
 ELEMENT_KEYS = ("datasets", "metrics", "scope")
+TRAINABLE_KEY = "trainable"  # the tensors a claim trains or freezes (rules.trainable)
 ATOM_KEYS = ("atoms", *ELEMENT_KEYS, "paired")
 
 
@@ -145,7 +146,7 @@ def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
 
 
 # -- D2 ------------------------------------------------------------------------------------------------------------
-FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS)
+FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS, TRAINABLE_KEY)
 
 
 def parse_formulas(data: dict, entry: Entry) -> dict:
@@ -154,11 +155,14 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     one) naming what implements it, and optionally ``atoms``: the values the statement claims beside its formulas
     (a layer width, a temperature, a discount), written and decided as D1's atoms (``parse_atoms``), and
     ``datasets``, ``metrics`` and ``scope``: the named components, datasets and metrics it claims beside them
-    (``{name, aliases}``: a Gumbel-Softmax output, a GRU), as D1 lists them (``rules.d1_elements``). Read when the
-    SAU is checkable or gives any of these keys."""
+    (``{name, aliases}``: a Gumbel-Softmax output, a GRU), as D1 lists them (``rules.d1_elements``), and
+    ``trainable``, the tensors it trains or freezes (``{name, aliases, trained, library}``, ``rules.trainable``).
+    Read when the SAU is checkable or gives any of these keys."""
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
     claimed: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
+    if TRAINABLE_KEY in data:
+        claimed[TRAINABLE_KEY] = _trainable(data[TRAINABLE_KEY], entry)
     if "atoms" in data:
         claimed["atoms"] = atoms(data, entry)
     formulas = data.get("formulas", [])
@@ -218,6 +222,26 @@ def _named_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
             raise entry.error(f"each of {key} needs a name and optional aliases (list)",
                               item.get("__line__", entry.line) if isinstance(item, dict) else None)
         elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", []))})
+    return tuple(elements)
+
+
+def _trainable(value: object, entry: Entry) -> tuple[dict, ...]:
+    """``trainable``: a non-empty list of ``{name, aliases, trained, library}`` (``trained`` a boolean; ``aliases``
+    and ``library`` lists of names). Raises ``SpecError`` at the entry's line."""
+    if not isinstance(value, list) or not value:
+        raise entry.error("trainable must be a non-empty list of {name, aliases, trained, library}")
+    elements = []
+    for item in value:
+        if isinstance(item, dict):
+            only(item, {"name", "aliases", "trained", "library"}, f"{entry.sau_id}: an element of trainable", entry)
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
+                or not isinstance(item.get("trained"), bool) or not _strings(item.get("aliases", [])) \
+                or not _strings(item.get("library", [])):
+            raise entry.error("each of trainable needs a name, trained (true or false), and optional aliases and "
+                              "library (lists of names)",
+                              item.get("__line__", entry.line) if isinstance(item, dict) else None)
+        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])), "trained": item["trained"],
+                         "library": tuple(item.get("library", []))})
     return tuple(elements)
 
 
