@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 from extractors.callgraph import build_call_graph
-from extractors.callgraph.model import module_name
+from extractors.callgraph.model import DEAD, LIVE, MAYBE, module_name
 from extractors.facts import RepositoryIndex
 from extractors.values import dotted_name
+from extractors.walk import is_test_path
 from sau.vocabulary import Location, split_where
 
 BUFFER, PARAMETER, LAYER, FLAG = "buffer", "parameter", "layer", "flag"
@@ -44,13 +45,19 @@ class GradSetting(Location):
     ``self.lora_B``, ``param``; ``<expr>`` for a part that is no name, ``self.blocks[0].weight`` gives
     ``<expr>.weight``), ``trained`` true (trained), false (frozen) or ``None`` (a flag that is not a literal),
     ``how`` one of ``buffer``, ``parameter``, ``layer``, ``flag``, ``scope`` the call-graph node whose code holds it
-    (``pkg.mod.Class.method``, or ``pkg.mod`` at a module's top level)."""
+    (``pkg.mod.Class.method``, or ``pkg.mod`` at a module's top level). ``sizes``, for an ``nn.Parameter`` built
+    from a tensor factory (``torch.ones``, ``zeros``, ``full``, ``randn``, ``rand``, ``empty``, ``tensor``, maybe
+    scaled: ``init * torch.ones(d)``), its dimensions as written, each the names its size reads joined by ``*``
+    or an integer literal (``torch.full((cfg.d_model,), v)`` gives ``("d_model",)``, ``torch.ones(n_heads, d_head)``
+    ``("n_heads", "d_head")``, ``torch.zeros(1)`` ``("1",)``, ``torch.tensor(0.05)`` ``()``); ``None`` when it is not
+    built so or a size is neither (``torch.ones(shape)`` with a shape computed elsewhere gives ``("shape",)``)."""
 
     target: str
     written: str
     trained: bool | None
     how: str
     scope: str
+    sizes: tuple[str, ...] | None = None
 
 
 def gradient_settings(index: RepositoryIndex) -> tuple[GradSetting, ...]:
@@ -67,6 +74,25 @@ def gradient_settings(index: RepositoryIndex) -> tuple[GradSetting, ...]:
     return tuple(sorted(found, key=lambda s: (s.where, s.line)))
 
 
+def running_settings(index: RepositoryIndex) -> tuple[list[GradSetting], list[GradSetting]]:
+    """The gradient settings of code that runs (``live`` in the call graph) and of code that may run (``maybe``, or
+    a node the graph lacks, such as a notebook cell's top level), in that order; those of dead code and of tests are
+    left out."""
+    graph = index.analysis(build_call_graph)
+    live: list[GradSetting] = []
+    maybe: list[GradSetting] = []
+    for setting in index.analysis(gradient_settings):
+        if is_test_path(setting.file):
+            continue
+        try:
+            state = graph.liveness(setting.scope)
+        except KeyError:
+            state = MAYBE
+        if state != DEAD:
+            (live if state == LIVE else maybe).append(setting)
+    return live, maybe
+
+
 def _settings(nodes: list, key: str, scope: str, index: RepositoryIndex) -> list[GradSetting]:
     """The settings in ``nodes`` (a function's body, or a module's top-level statements) of the source ``key``."""
     positions = index.positions.get(key)
@@ -77,21 +103,21 @@ def _settings(nodes: list, key: str, scope: str, index: RepositoryIndex) -> list
         node.visit(collector)
     file, cell = split_where(key)
     settings = []
-    for node, target, written, trained, how in collector.found:
+    for node, target, written, trained, how, sizes in collector.found:
         place = positions.get(node)
         if place is None:
             continue
         settings.append(GradSetting(file, place.start.line, place.start.line, target, written, trained, how, scope,
-                                    cell=cell))
+                                    sizes, cell=cell))
     return settings
 
 
 class _Collector(cst.CSTVisitor):
-    """Collects ``(node, target, written, trained, how)`` for each setting below the visited node, not entering
+    """Collects ``(node, target, written, trained, how, sizes)`` for each setting below the visited node, not entering
     nested functions or classes (the call graph reads those as functions of their own)."""
 
     def __init__(self) -> None:
-        self.found: list[tuple[cst.CSTNode, str, str, bool | None, str]] = []
+        self.found: list[tuple[cst.CSTNode, str, str, bool | None, str, tuple[str, ...] | None]] = []
         self.loops: dict[str, str] = {}  # loop variable -> the module whose parameters() it runs over, as written
         self.guarded = 0  # the ifs the visit is inside
 
@@ -140,7 +166,7 @@ class _Collector(cst.CSTVisitor):
     def _assigned(self, node: cst.CSTNode, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         if isinstance(target, cst.Attribute) and target.attr.value == "requires_grad":
             written = self._target(target.value)
-            self.found.append((node, _last(written), written, _flag(value), FLAG))
+            self.found.append((node, _last(written), written, _flag(value), FLAG, None))
             return
         if not isinstance(value, cst.Call) or not isinstance(target, (cst.Name, cst.Attribute)):
             return
@@ -151,9 +177,10 @@ class _Collector(cst.CSTVisitor):
             positional = [a.value for a in value.args if a.keyword is None and not a.star]
             flag = keyword if keyword is not None else positional[1] if len(positional) > 1 else None
             trained = True if flag is None else _flag(flag)
-            self.found.append((node, _last(written), written, trained, PARAMETER))
+            sizes = _sizes(positional[0]) if positional else None
+            self.found.append((node, _last(written), written, trained, PARAMETER, sizes))
         elif callee in _LAYERS:
-            self.found.append((node, _last(written), written, True, LAYER))
+            self.found.append((node, _last(written), written, True, LAYER, None))
 
     def visit_Call(self, node: cst.Call) -> None:
         if not isinstance(node.func, cst.Attribute):
@@ -163,11 +190,11 @@ class _Collector(cst.CSTVisitor):
         if method == "register_buffer" and arguments and isinstance(arguments[0].value, cst.SimpleString):
             name = arguments[0].value.evaluated_value
             if isinstance(name, str) and name.isidentifier():
-                self.found.append((node, name, name, False, BUFFER))
+                self.found.append((node, name, name, False, BUFFER, None))
         elif method == "requires_grad_":
             written = self._target(node.func.value)
             trained = True if not arguments else _flag(arguments[0].value)
-            self.found.append((node, _last(written), written, trained, FLAG))
+            self.found.append((node, _last(written), written, trained, FLAG, None))
 
 
 def _written(node: cst.BaseExpression) -> str:
@@ -177,6 +204,48 @@ def _written(node: cst.BaseExpression) -> str:
     if name is not None:
         return name
     return f"{_written(node.value)}.{node.attr.value}" if isinstance(node, cst.Attribute) else "<expr>"
+
+
+_FACTORIES = frozenset({"ones", "zeros", "full", "randn", "rand", "empty", "tensor", "as_tensor"})
+
+
+def _sizes(node: cst.BaseExpression) -> tuple[str, ...] | None:
+    """The dimensions of the tensor ``node`` builds with a tensor factory (``GradSetting.sizes``), or ``None``."""
+    if isinstance(node, cst.BinaryOperation):  # a scale times the factory's tensor: init * torch.ones(d)
+        found = [s for s in (_sizes(node.left), _sizes(node.right)) if s is not None]
+        return found[0] if len(found) == 1 else None
+    if not isinstance(node, cst.Call):
+        return None
+    factory = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+    arguments = [a.value for a in node.args if a.keyword is None and not a.star]
+    if factory not in _FACTORIES or not arguments:
+        return None
+    if factory in ("tensor", "as_tensor"):  # a number is a scalar: no dimension
+        return () if isinstance(arguments[0], (cst.Integer, cst.Float)) else None
+    dimensions = arguments[:1] if factory == "full" else arguments
+    if len(dimensions) == 1 and isinstance(dimensions[0], (cst.Tuple, cst.List)):
+        dimensions = [e.value for e in dimensions[0].elements]
+    sizes = [_size(d) for d in dimensions]
+    return None if any(s is None for s in sizes) else tuple(s for s in sizes if s is not None)
+
+
+def _size(node: cst.BaseExpression) -> str | None:
+    """One dimension: an integer literal as written, or the last components of the names it reads joined by ``*``
+    (``n_heads * d_head``, ``config.d_model``), or ``None``."""
+    if isinstance(node, cst.Integer):
+        return node.value
+    names = _names(node)
+    return "*".join(names) if names else None
+
+
+def _names(node: cst.BaseExpression) -> list[str]:
+    """The last components of the names and attributes ``node`` reads, in order."""
+    name = dotted_name(node)
+    if name is not None:
+        return [name.rsplit(".", 1)[-1]]
+    if isinstance(node, cst.BinaryOperation):
+        return _names(node.left) + _names(node.right)
+    return []
 
 
 def _last(written: str) -> str:

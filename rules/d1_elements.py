@@ -9,21 +9,23 @@ reads them; ``verifier.specs.checks.parse_atoms``). Each is decided by D3's own 
 code computes it, a component or setting when live code builds or runs it): present holds (1), absent is settled
 missing (0; implemented only in dead code with nothing else of the claim holding, a trace, 0.25), ambiguous
 stays undecided (anywhere in 0..1, counted half in the estimate, or nothing when only a generic term or a related
-name hints at it, as D3 counts it). A D2 claim's tensors listed under ``trainable`` are decided by
-``rules.trainable`` from the gradient settings of live code, with the same outcomes. Each element counts in the
-SAU's compound score like one claimed value (``rules.d1_numerical.check``).
+name hints at it, as D3 counts it). A D2 claim's tensors listed under ``trainable`` and ``shapes`` are decided by
+``rules.trainable`` and ``rules.granularity`` from how live code sets up its parameters, with the same outcomes.
+Each element counts in the SAU's compound score like one claimed value (``rules.d1_numerical.check``).
 """
 
 from __future__ import annotations
 
 from extractors.callgraph import build_call_graph
 from extractors.facts import RepositoryIndex
-from rules import d3_protocol, trainable
+from rules import d3_protocol, granularity, trainable
 from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementFinding, ElementResult
 from sau.vocabulary import SAU, Evidence
 
 # what a claim is run on, measured by, the components it names, and the tensors it trains or freezes
-CATEGORIES = ("datasets", "metrics", "scope", trainable.CATEGORY)
+CATEGORIES = ("datasets", "metrics", "scope", trainable.CATEGORY, granularity.CATEGORY)
+# the elements decided from a parameter's own settings: undecided, they count neither way (``counted``)
+_OWN_SETTINGS = (trainable.CATEGORY, granularity.CATEGORY)
 # the elements that make a claim a protocol's (what it runs on and measures): beside one of them present, a value
 # only dead code holds counts 0, as D3 counts it (a named component is no protocol: it leaves that trace at 0.25)
 PROTOCOL = ("datasets", "metrics")
@@ -49,6 +51,7 @@ def results(sau: SAU, index: RepositoryIndex, within: frozenset[str] | None = No
     graph = index.analysis(build_call_graph)
     tensors = frozenset().union(*(trainable.terms(e) for c, e in elements if c == trainable.CATEGORY))
     return [trainable.decide(element, index, tensors, within) if category == trainable.CATEGORY
+            else granularity.decide(element, index, within) if category == granularity.CATEGORY
             else d3_protocol.decide_element(category, element, graph, index) for category, element in elements]
 
 
@@ -63,10 +66,16 @@ def score(result: ElementResult, held: bool) -> float:
 
 
 def counted(found: list[ElementResult]) -> list[ElementResult]:
-    """The elements a D2 score counts: all but the tensors whose training is undecided, which count neither way, as
-    an element no check covers does not (``rules.trainable``: code that freezes them unnamed, or sets them only where
-    the claim's code is not, says nothing against the claim)."""
-    return [r for r in found if not (r.category == trainable.CATEGORY and r.outcome == AMBIGUOUS)]
+    """The elements a D2 score counts: all but the tensors whose training or dimensions are undecided, which count
+    neither way, as an element no check covers does not (``rules.trainable``, ``rules.granularity``: code that
+    freezes them unnamed, or builds them in a way the rule does not read, says nothing against the claim)."""
+    return [r for r in found if not (r.category in _OWN_SETTINGS and r.outcome == AMBIGUOUS)]
+
+
+def contradicted(result: ElementResult) -> bool:
+    """A parameter whose own settings contradict the claim (trained where it is claimed frozen, or the reverse; a
+    single value where a vector is claimed): unlike a component named nowhere, a decided contradiction."""
+    return result.category in _OWN_SETTINGS and result.outcome == ABSENT
 
 
 def bounds(result: ElementResult, held: bool) -> tuple[float, float]:

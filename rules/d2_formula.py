@@ -306,13 +306,13 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
         drift = Drift.METHOD if any(r.outcome == DRIFTED for r in results) else \
             Drift.UNUSED if any(r.outcome == UNREACHED for r in results) else \
             d1_numerical.values_drift([d1_numerical.shown_outcome(o) for o in values]) or \
-            (Drift.METHOD if any(map(_contradicted, elements)) else
+            (Drift.METHOD if any(map(d1_elements.contradicted, elements)) else
              Drift.MISSING if any(e.outcome == d1_elements.ABSENT for e in elements) else None)
         tentative = any(r.tentative for r in results)
         # a value found nowhere may be computed unnamed (`nn.Linear(d, 4 * d)` for a width of 2048) or written in
         # another form: beside a formula the code computes, its absence is no proof (open, counted 0); so is a
         # component named nowhere (an activation written out) or named only where its role is undecided
-        unseen = any(e.outcome != d1_elements.PRESENT and not _contradicted(e) for e in elements)
+        unseen = any(e.outcome != d1_elements.PRESENT and not d1_elements.contradicted(e) for e in elements)
         undecided = any(o.outcome in (d1_numerical.AMBIGUOUS, d1_numerical.ABSENT) for o in values) or unseen
         status = Status.SETTLED if sau.complete and not tentative and not undecided else Status.UNRESOLVED
         if not sau.complete:
@@ -365,17 +365,13 @@ def _where_computed(elements: list[d1_elements.ElementResult],
 def _tied(element: d1_elements.ElementResult) -> bool:
     """Whether the element's decision holds only where the formula is computed: a present element, except a tensor
     whose named settings agree with the claim (``rules.trainable``: its name ties them to the claim, and setup code
-    away from the formula freezes it); and a tensor found trained where the claim freezes it or the reverse (another
-    model's tensor of that name is no contradiction)."""
+    away from the formula freezes it); and a parameter whose settings contradict the claim (another model's tensor of
+    that name is no contradiction)."""
     if element.category == trainable.CATEGORY:
-        return trainable.by_library(element) or _contradicted(element)
-    return element.outcome == d1_elements.PRESENT
+        return trainable.by_library(element) or d1_elements.contradicted(element)
+    return element.outcome == d1_elements.PRESENT or d1_elements.contradicted(element)
 
 
-def _contradicted(element: d1_elements.ElementResult) -> bool:
-    """A tensor the code trains where the claim freezes it, or the reverse (``rules.trainable``): unlike a component
-    named nowhere, a decided contradiction, which may settle (as method drift)."""
-    return element.outcome == d1_elements.ABSENT and element.category == trainable.CATEGORY
 
 
 def _code_of(found: list[CodeExpression], graph: CallGraph) -> frozenset[str]:

@@ -28,10 +28,12 @@ found only through a library call, or contradicted, only where that lies in the 
 
 from __future__ import annotations
 
+from typing import Callable
+
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import DEAD, LIVE, CallGraph, Mention
+from extractors.callgraph.model import LIVE, CallGraph, Mention
 from extractors.facts import RepositoryIndex
-from extractors.trainability import FLAG, GradSetting, gradient_settings
+from extractors.trainability import FLAG, GradSetting, running_settings
 from extractors.walk import is_test_path
 from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementResult
 
@@ -57,21 +59,8 @@ def decide(element: dict, index: RepositoryIndex, claimed_names: frozenset[str] 
     graph = index.analysis(build_call_graph)
     names = terms(element)
     claimed = element["trained"]
-    live: list[GradSetting] = []
-    unsure: list[GradSetting] = []
-    for setting in index.analysis(gradient_settings):
-        if is_test_path(setting.file):
-            continue
-        state = _liveness(graph, setting.scope)
-        if state == DEAD:
-            continue
-        (live if state == LIVE else unsure).append(setting)
-    named = [s for s in live if s.target in names]
-    maybe = [s for s in unsure if s.target in names]
-    if within is not None and len({s.trained for s in _deciding(named)}) > 1:
-        # the name's tensors disagree (a baseline's trained lora_B beside the method's frozen one): the formula's own
-        named = [s for s in named if s.scope in within]
-        maybe = [s for s in maybe if s.scope in within]
+    live, unsure = running_settings(index)
+    named, maybe = named_settings(names, live, unsure, within, lambda found: {s.trained for s in _deciding(found)})
     others = [s for s in live if s.target not in names | claimed_names and s.how == FLAG and s.trained is False]
     result = _outcome(element, claimed, named, others, maybe)
     if result is not None:
@@ -83,7 +72,7 @@ def decide(element: dict, index: RepositoryIndex, claimed_names: frozenset[str] 
     if others:
         return ElementResult(CATEGORY, element["name"], AMBIGUOUS,
                              f"not named where gradients are set; a freeze of other tensors at {others[0].ref} may "
-                             "reach it", _mentions(others))
+                             "reach it", mentions(others))
     return ElementResult(CATEGORY, element["name"], AMBIGUOUS, "not named where gradients are set", hint=True)
 
 
@@ -101,12 +90,12 @@ def _outcome(element: dict, claimed: bool, named: list[GradSetting], others: lis
     if not named:
         if unsure:
             return ElementResult(CATEGORY, name, AMBIGUOUS, f"set only in code that may not run ({unsure[0].ref})",
-                                 _mentions(unsure))
+                                 mentions(unsure))
         return None
     flags = [s for s in named if s.how == FLAG]
     deciding = _deciding(named)
     values = {s.trained for s in deciding}
-    refs = _mentions(deciding + [s for s in named if s not in deciding])
+    refs = mentions(deciding + [s for s in named if s not in deciding])
     if None in values or len(values) > 1:
         return ElementResult(CATEGORY, name, AMBIGUOUS, "its settings disagree or are not literals ("
                              + ", ".join(_shown(deciding)) + ")", refs)
@@ -115,10 +104,24 @@ def _outcome(element: dict, claimed: bool, named: list[GradSetting], others: lis
         # trained by its definition, but a loop or module call freezing unnamed tensors may run after it
         return ElementResult(CATEGORY, name, AMBIGUOUS, f"trained where defined ({', '.join(_shown(deciding))}), "
                              f"but a freeze of unnamed tensors at {others[0].ref} may reach it",
-                             refs + _mentions(others[:1]))
+                             refs + mentions(others[:1]))
     state = "trained" if trained else "frozen"
     outcome = PRESENT if trained == claimed else ABSENT
     return ElementResult(CATEGORY, name, outcome, f"{state}: {', '.join(_shown(deciding))}", refs)
+
+
+def named_settings(names: frozenset[str], live: list[GradSetting], unsure: list[GradSetting],
+                   within: frozenset[str] | None, readings: Callable[[list[GradSetting]], set]
+                   ) -> tuple[list[GradSetting], list[GradSetting]]:
+    """The settings of the tensors ``names`` name, in code that runs and in code that may run; when their
+    ``readings`` disagree and ``within`` (a formula's code) is given, only those set there: a baseline's trained
+    ``lora_B`` beside the method's frozen one is another tensor of the same name."""
+    named = [s for s in live if s.target in names]
+    maybe = [s for s in unsure if s.target in names]
+    if within is not None and len(readings(named)) > 1:
+        named = [s for s in named if s.scope in within]
+        maybe = [s for s in maybe if s.scope in within]
+    return named, maybe
 
 
 def _deciding(named: list[GradSetting]) -> list[GradSetting]:
@@ -126,20 +129,13 @@ def _deciding(named: list[GradSetting]) -> list[GradSetting]:
     return [s for s in named if s.how == FLAG] or named
 
 
-def _liveness(graph: CallGraph, scope: str) -> str:
-    """The scope's liveness, or ``maybe`` for a node the graph lacks (a notebook cell's top level)."""
-    try:
-        return graph.liveness(scope)
-    except KeyError:
-        return "maybe"
-
-
 def _shown(settings: list[GradSetting]) -> list[str]:
     shown = [f"{s.how} {s.written} at {s.ref}" for s in settings[:_SHOWN]]
     return shown + ["..."] if len(settings) > _SHOWN else shown
 
 
-def _mentions(settings: list[GradSetting]) -> tuple[Mention, ...]:
+def mentions(settings: list[GradSetting]) -> tuple[Mention, ...]:
+    """Each setting as a ``Mention`` at its line, in the call-graph node holding it (for D2's nearness test)."""
     return tuple(Mention.at(s.where, s.line, s.scope, s.written, "binding") for s in settings)
 
 

@@ -54,6 +54,7 @@ def _strings(value: object) -> bool:
 # a D1 claim's datasets, metrics and named components (scope), decided as D3 decides them
 ELEMENT_KEYS = ("datasets", "metrics", "scope")
 TRAINABLE_KEY = "trainable"  # the tensors a claim trains or freezes (rules.trainable)
+SHAPES_KEY = "shapes"  # the dimensions a claim's parameters vary over (rules.granularity)
 ATOM_KEYS = ("atoms", *ELEMENT_KEYS, "paired")
 
 
@@ -146,7 +147,7 @@ def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
 
 
 # -- D2 ------------------------------------------------------------------------------------------------------------
-FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS, TRAINABLE_KEY)
+FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS, TRAINABLE_KEY, SHAPES_KEY)
 
 
 def parse_formulas(data: dict, entry: Entry) -> dict:
@@ -156,13 +157,16 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     (a layer width, a temperature, a discount), written and decided as D1's atoms (``parse_atoms``), and
     ``datasets``, ``metrics`` and ``scope``: the named components, datasets and metrics it claims beside them
     (``{name, aliases}``: a Gumbel-Softmax output, a GRU), as D1 lists them (``rules.d1_elements``), and
-    ``trainable``, the tensors it trains or freezes (``{name, aliases, trained, library}``, ``rules.trainable``).
-    Read when the SAU is checkable or gives any of these keys."""
+    ``trainable``, the tensors it trains or freezes (``{name, aliases, trained, library}``, ``rules.trainable``),
+    and ``shapes``, the dimensions its parameters vary over (``{name, aliases, per, other}``,
+    ``rules.granularity``). Read when the SAU is checkable or gives any of these keys."""
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
     claimed: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
     if TRAINABLE_KEY in data:
         claimed[TRAINABLE_KEY] = _trainable(data[TRAINABLE_KEY], entry)
+    if SHAPES_KEY in data:
+        claimed[SHAPES_KEY] = _shapes(data[SHAPES_KEY], entry)
     if "atoms" in data:
         claimed["atoms"] = atoms(data, entry)
     formulas = data.get("formulas", [])
@@ -242,6 +246,26 @@ def _trainable(value: object, entry: Entry) -> tuple[dict, ...]:
                               item.get("__line__", entry.line) if isinstance(item, dict) else None)
         elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])), "trained": item["trained"],
                          "library": tuple(item.get("library", []))})
+    return tuple(elements)
+
+
+def _shapes(value: object, entry: Entry) -> tuple[dict, ...]:
+    """``shapes``: a non-empty list of ``{name, aliases, per, other}`` (``per`` a non-empty list of dimension names,
+    ``aliases`` and ``other`` lists of names). Raises ``SpecError`` at the entry's line."""
+    if not isinstance(value, list) or not value:
+        raise entry.error("shapes must be a non-empty list of {name, aliases, per, other}")
+    elements = []
+    for item in value:
+        if isinstance(item, dict):
+            only(item, {"name", "aliases", "per", "other"}, f"{entry.sau_id}: an element of shapes", entry)
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
+                or not _strings(item.get("per")) or not item["per"] or not _strings(item.get("aliases", [])) \
+                or not _strings(item.get("other", [])):
+            raise entry.error("each of shapes needs a name, per (a list of dimension names), and optional aliases "
+                              "and other (lists of names)",
+                              item.get("__line__", entry.line) if isinstance(item, dict) else None)
+        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])), "per": tuple(item["per"]),
+                         "other": tuple(item.get("other", []))})
     return tuple(elements)
 
 
