@@ -450,7 +450,7 @@ class Candidates:
         if _no_count(atom):  # n_lambda = len(grid) counts the lambdas the claim gives (0.7, 0.8, 0.9): not them
             agreeing, narrower, weak = ([f for f in group if not _counts(f)] for group in (agreeing, narrower, weak))
             broader = tuple(f for f in broader if not _counts(f))
-        corroborated = _corroborated(atom, weak)
+        corroborated = _corroborated(atom, weak) | _passed_to_owner(atom, weak)
         agreeing += [f for f in weak if id(f) in corroborated]
         weak = [f for f in weak if id(f) not in corroborated]
         periods = word_list("period_words", "rules") - claimed_words
@@ -586,6 +586,19 @@ def _corroborated(atom: Atom, weak: list[Fact]) -> set[int]:
         if len(held) >= 2:
             out.update(id(f) for f in facts)
     return out
+
+
+def _passed_to_owner(atom: Atom, weak: list[Fact]) -> set[int]:
+    """The ids of the generic-name keyword facts passed to a call named after what the atom's own names qualify
+    (``Candidates``): ``tau=10`` in ``F.gumbel_softmax(...)`` is ``gumbel_tau``, the word ``gumbel`` naming the
+    callee; a ``tau`` passed elsewhere may be any temperature. The shared word must be one of the atom's specific
+    names' words that no generic name of it holds (not ``tau`` itself)."""
+    all_names = (atom.name, *atom.aliases)
+    generic_words = {w for n in all_names if names.is_generic(n) for w in names.words(n)}
+    owners = {w for n in all_names if not names.is_generic(n) for w in names.words(n)} - generic_words
+    owners = {w for w in owners if not names.is_generic(w)}
+    return {id(f) for f in weak if f.kind == K.KEYWORD and f.context
+            and owners & set(names.words(f.context.rsplit(".", 1)[-1]))}
 
 
 def _resolved(facts: list[Fact], index: RepositoryIndex, keys: frozenset[str],
