@@ -12,6 +12,8 @@ from extractors.repository import build_index
 from extractors.trainability import gradient_settings
 from rules import d2_formula, granularity, names
 from sau.vocabulary import SAU, Drift, Status
+from verifier.specs.errors import SpecError
+from verifier.specs.project import load_project_spec
 
 # an nGPT attention block: queries and keys normalised, then scaled by s_qk; run from a __main__ block
 _BLOCK = """\
@@ -93,3 +95,21 @@ def test_a_per_head_scale_settles_on_the_dimensions_it_is_built_with(tmp_path: P
 def test_a_parameter_named_nowhere_is_undecided_only_as_a_hint(tmp_path: Path) -> None:
     result = granularity.decide({**_PER_HEAD, "name": "alpha_A", "aliases": ()}, _index(tmp_path, "torch.ones(4)"))
     assert (result.outcome, result.note, result.hint) == ("ambiguous", "no nn.Parameter of that name is built", True)
+
+
+def test_a_spec_lists_shapes_and_rejects_one_without_dimensions(tmp_path: Path) -> None:
+    head = ("schema: sauverify-spec/1\nbenchmark_id: t-001\nslug: t\ntitle: T\nvenue: V\nsaus:\n"
+            "  - id: t-D2-009\n    dimension: D2\n    source: Eq 15\n    statement: q scaled by s_qk, per head.\n"
+            "    formulas: [\"q_n == q * s_qk\"]\n"
+            "    glossary:\n      q_n: {meaning: a, code_names: [q]}\n      q: {meaning: b, code_names: [q]}\n"
+            "      s_qk: {meaning: c, code_names: [sqk]}\n    mechanism: [forward]\n    shapes:\n")
+    good = tmp_path / "good.yaml"
+    good.write_text(head + "      - {name: s_qk, aliases: [sqk], per: [n_heads], other: [d_head]}\n")
+    assert load_project_spec(good).saus[0].checks["shapes"] == (
+        {"name": "s_qk", "aliases": ("sqk",), "per": ("n_heads",), "other": ("d_head",)},)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(head + "      - {name: s_qk, per: []}\n")
+    with pytest.raises(SpecError, match="each of shapes needs a name, optional aliases \\(a list of names\\), and per "
+                                        "\\(a non-empty list of dimension names\\)") as error:
+        load_project_spec(bad)
+    assert str(error.value).startswith(f"{bad}:18: ")

@@ -156,7 +156,8 @@ def test_a_spec_lists_trainable_tensors_and_rejects_a_malformed_one(tmp_path: Pa
                                                  "library": ()},)
     bad = tmp_path / "bad.yaml"
     bad.write_text(head + "      - {name: R, trained: yes please}\n")
-    with pytest.raises(SpecError, match="each of trainable needs a name, trained \\(true or false\\)") as error:
+    with pytest.raises(SpecError, match="each of trainable needs a name, optional aliases \\(a list of names\\), and "
+                                        "trained \\(true or false\\), library") as error:
         load_project_spec(bad)
     assert error.value.line == 20
 

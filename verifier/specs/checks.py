@@ -163,10 +163,7 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
     claimed: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
-    if TRAINABLE_KEY in data:
-        claimed[TRAINABLE_KEY] = _trainable(data[TRAINABLE_KEY], entry)
-    if SHAPES_KEY in data:
-        claimed[SHAPES_KEY] = _shapes(data[SHAPES_KEY], entry)
+    claimed |= {key: _setup_elements(data[key], key, entry) for key in _SETUP_KEYS if key in data}
     if "atoms" in data:
         claimed["atoms"] = atoms(data, entry)
     formulas = data.get("formulas", [])
@@ -229,44 +226,40 @@ def _named_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
     return tuple(elements)
 
 
-def _trainable(value: object, entry: Entry) -> tuple[dict, ...]:
-    """``trainable``: a non-empty list of ``{name, aliases, trained, library}`` (``trained`` a boolean; ``aliases``
-    and ``library`` lists of names). Raises ``SpecError`` at the entry's line."""
+# a parameter's own set-up (rules.trainable, rules.granularity): each key beyond name and aliases, and its kind
+_SETUP_KEYS = {TRAINABLE_KEY: {"trained": "flag", "library": "names"}, SHAPES_KEY: {"per": "dims", "other": "names"}}
+_SETUP_KINDS = {"flag": "true or false", "names": "a list of names", "dims": "a non-empty list of dimension names"}
+
+
+def _setup_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
+    """``trainable`` (``{name, aliases, trained, library}``: ``trained`` a boolean, ``library`` a list of names) or
+    ``shapes`` (``{name, aliases, per, other}``: ``per`` a non-empty list of dimension names, ``other`` a list of
+    names): a non-empty list of such mappings, ``aliases`` a list of names. Raises ``SpecError`` at the element's
+    line (the entry's when the list itself is wrong)."""
+    kinds = _SETUP_KEYS[key]
     if not isinstance(value, list) or not value:
-        raise entry.error("trainable must be a non-empty list of {name, aliases, trained, library}")
+        raise entry.error(f"{key} must be a non-empty list of {{name, aliases, {', '.join(kinds)}}}")
+    usage = ", ".join(f"{k} ({_SETUP_KINDS[kind]})" for k, kind in kinds.items())
     elements = []
     for item in value:
         if isinstance(item, dict):
-            only(item, {"name", "aliases", "trained", "library"}, f"{entry.sau_id}: an element of trainable", entry)
+            only(item, {"name", "aliases", *kinds}, f"{entry.sau_id}: an element of {key}", entry)
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
-                or not isinstance(item.get("trained"), bool) or not _strings(item.get("aliases", [])) \
-                or not _strings(item.get("library", [])):
-            raise entry.error("each of trainable needs a name, trained (true or false), and optional aliases and "
-                              "library (lists of names)",
+                or not _strings(item.get("aliases", [])) or not all(_kind_holds(kind, item.get(k))
+                                                                  for k, kind in kinds.items()):
+            raise entry.error(f"each of {key} needs a name, optional aliases (a list of names), and {usage}",
                               item.get("__line__", entry.line) if isinstance(item, dict) else None)
-        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])), "trained": item["trained"],
-                         "library": tuple(item.get("library", []))})
+        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])),
+                         **{k: item[k] if kind == "flag" else tuple(item.get(k, [])) for k, kind in kinds.items()}})
     return tuple(elements)
 
 
-def _shapes(value: object, entry: Entry) -> tuple[dict, ...]:
-    """``shapes``: a non-empty list of ``{name, aliases, per, other}`` (``per`` a non-empty list of dimension names,
-    ``aliases`` and ``other`` lists of names). Raises ``SpecError`` at the entry's line."""
-    if not isinstance(value, list) or not value:
-        raise entry.error("shapes must be a non-empty list of {name, aliases, per, other}")
-    elements = []
-    for item in value:
-        if isinstance(item, dict):
-            only(item, {"name", "aliases", "per", "other"}, f"{entry.sau_id}: an element of shapes", entry)
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
-                or not _strings(item.get("per")) or not item["per"] or not _strings(item.get("aliases", [])) \
-                or not _strings(item.get("other", [])):
-            raise entry.error("each of shapes needs a name, per (a list of dimension names), and optional aliases "
-                              "and other (lists of names)",
-                              item.get("__line__", entry.line) if isinstance(item, dict) else None)
-        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])), "per": tuple(item["per"]),
-                         "other": tuple(item.get("other", []))})
-    return tuple(elements)
+def _kind_holds(kind: str, value: object) -> bool:
+    if kind == "flag":
+        return isinstance(value, bool)
+    if kind == "dims":
+        return _strings(value) and bool(value)
+    return value is None or _strings(value)
 
 
 # -- D4 ------------------------------------------------------------------------------------------------------------
