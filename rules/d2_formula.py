@@ -345,9 +345,8 @@ def _where_computed(elements: list[d1_elements.ElementResult],
     helpers inlined into them, what those run within ``_NEAR_CALLS`` calls, and the constructors of their classes,
     ``self.act = nn.ELU()`` for a ``forward`` computing the formula; ``None`` when no formula matched). Elsewhere
     (a baseline's Gumbel-Softmax, a demo script's, a configuration key) it is undecided: the claim is about the
-    mechanism's own code; so is a tensor found trained where the claim freezes it, or the reverse, outside that code,
-    or one trained only by a library call there (``_tied``). Unchanged when no formula matched (the elements then
-    only count in an estimate)."""
+    mechanism's own code; so is a parameter whose settings contradict the claim elsewhere (``_tied``). Unchanged
+    when no formula matched (the elements then only count in an estimate)."""
     if near is None or not any(map(_tied, elements)):
         return elements
     kept = []
@@ -363,12 +362,10 @@ def _where_computed(elements: list[d1_elements.ElementResult],
 
 
 def _tied(element: d1_elements.ElementResult) -> bool:
-    """Whether the element's decision holds only where the formula is computed: a present element, except a tensor
-    whose named settings agree with the claim (``rules.trainable``: its name ties them to the claim, and setup code
-    away from the formula freezes it); and a parameter whose settings contradict the claim (another model's tensor of
-    that name is no contradiction)."""
-    if element.category == trainable.CATEGORY:
-        return trainable.by_library(element) or d1_elements.contradicted(element)
+    """Whether the element's decision holds only where the formula is computed: a present element, and a parameter
+    whose settings contradict the claim (another model's tensor of that name is no contradiction). A tensor's
+    settings count only there too (its definition in the constructor of the class computing the formula): a layer
+    defined with frozen factors elsewhere may never be put into the model the optimizer trains."""
     return element.outcome == d1_elements.PRESENT or d1_elements.contradicted(element)
 
 

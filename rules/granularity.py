@@ -8,7 +8,9 @@ the names of dimensions that are not (``[d_head, head_dim]``: one vector shared 
 named definitions are the ``nn.Parameter``s whose target is its name or an alias, built from a tensor factory
 (``torch.full((d_model,), v)``, ``init * torch.ones(n_heads, d_head)``), each read where it runs:
 
-- **present** when every one has a dimension named in ``per``;
+- **present** when every one is a vector along a dimension named in ``per`` (one dimension: a parameter of two or
+  more lines up with the operand's last axes, whose layout static reading does not know: ``(n_heads, d_head)``
+  against queries laid out ``(batch, heads, positions, head size)`` scales positions, not heads);
 - **absent** (the claimed granularity contradicted) when every one is a single value (``torch.tensor(0.05)``,
   ``torch.zeros(1)``) or has only dimensions named in ``other``;
 - **ambiguous** otherwise: definitions that disagree, a size the names do not tell (``torch.ones(shape)``), a
@@ -62,7 +64,9 @@ def _reading(sizes: tuple[str, ...] | None, per: frozenset[str], other: frozense
         return None
     names = {n for size in sizes for n in size.split("*") if not n.isdigit()}
     if names & per:
-        return PRESENT
+        # one dimension lines up with the operand's last one whatever its layout; two or more line up with the
+        # operand's last axes, which may be (positions, head size) where the claim needs (heads, head size)
+        return PRESENT if len(sizes) == 1 else None
     if all(size == "1" for size in sizes) or (names and names <= other and all(not s.isdigit() for s in sizes)):
         return ABSENT  # one value for all, or only dimensions the claim says it does not vary over
     return None

@@ -21,9 +21,10 @@ that may not run leaves the element undecided. A ``requires_grad`` flag (``x.req
   may reach it, settings only in code that may not run, or none at all.
 
 Each element counts as one element of the claim, as a dataset or a named component does (``rules.d1_elements``).
-D2 reads the named settings of the code computing the formula when a name's settings disagree, and keeps an element
-found only through a library call, or contradicted, only where that lies in the formula's code
-(``rules.d2_formula``): the name ties a tensor's settings to the claim, wherever the code freezes it.
+D2 reads the named settings of the code computing the formula when a name's settings disagree, and keeps a decided
+element only where some setting behind it lies in the formula's code (``rules.d2_formula``: its functions and the
+constructors of their classes): a layer built with frozen factors that code elsewhere never puts into the trained
+model says nothing of what the optimizer moves.
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ from extractors.walk import is_test_path
 from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementResult
 
 CATEGORY = "trainable"
-_LIBRARY_NOTE = "realised by the library"
 _SHOWN = 2  # settings named in a note
 
 
@@ -67,19 +67,13 @@ def decide(element: dict, index: RepositoryIndex, claimed_names: frozenset[str] 
         return result
     calls = _library_calls(element.get("library", ()), graph)
     if calls:
-        return ElementResult(CATEGORY, element["name"], PRESENT, f"{_LIBRARY_NOTE} ({calls[0].text} at "
+        return ElementResult(CATEGORY, element["name"], PRESENT, f"realised by the library ({calls[0].text} at "
                              f"{calls[0].ref})", tuple(calls))
     if others:
         return ElementResult(CATEGORY, element["name"], AMBIGUOUS,
                              f"not named where gradients are set; a freeze of other tensors at {others[0].ref} may "
                              "reach it", mentions(others))
     return ElementResult(CATEGORY, element["name"], AMBIGUOUS, "not named where gradients are set", hint=True)
-
-
-def by_library(result: ElementResult) -> bool:
-    """Whether the element was found present only through a library call (its note says so): unlike a named
-    tensor's settings, a call says nothing of which tensor it trains, so D2 keeps it only beside the formula's code."""
-    return result.category == CATEGORY and result.note.startswith(_LIBRARY_NOTE)
 
 
 def _outcome(element: dict, claimed: bool, named: list[GradSetting], others: list[GradSetting],

@@ -73,8 +73,10 @@ def test_a_parameter_s_dimensions_are_read_from_the_tensor_factory_that_builds_i
     # one entry per head (the width is heads times head size): the claim holds
     ("torch.full((d_model,), 1.0)", Status.SETTLED, 1.0, None,
      "shape 's_qk' present (self.sqk of shape (d_model,) at model.py:9)"),
-    ("torch.ones(n_heads, self.d_head)", Status.SETTLED, 1.0, None,
-     "shape 's_qk' present (self.sqk of shape (n_heads, d_head) at model.py:9)"),
+    # a matrix lines up with the last axes of q, laid out (positions, head size) here: heads or not, reading the
+    # definition alone does not tell
+    ("torch.ones(n_heads, self.d_head)", Status.UNRESOLVED, 1.0, None,
+     "shape 's_qk' ambiguous (its dimensions do not tell (self.sqk of shape (n_heads, d_head) at model.py:9))"),
     # one vector of the head's size, shared by every head: the per-head element fails (2 of 3 elements hold)
     ("torch.ones(self.d_head)", Status.SETTLED, 0.75, Drift.METHOD,
      "shape 's_qk' absent (self.sqk of shape (d_head,) at model.py:9: no dimension of n_heads, d_model)"),

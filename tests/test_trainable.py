@@ -24,7 +24,7 @@ import torch.nn as nn
 class SBLayer(nn.Module):
     def __init__(self, base, B, A, r):
         super().__init__()
-        self.base_layer = base
+        self.base_layer = base{freeze}
 {factors}
         self.R = nn.Parameter(torch.eye(r))
         self.s = 1.0
@@ -43,6 +43,7 @@ def build(base, B, A, r):
 if __name__ == "__main__":
     build(nn.Linear(4, 4), torch.zeros(4, 2), torch.zeros(2, 4), 2)
 """
+_FREEZE = "; self.base_layer.requires_grad_(False)"  # the base layer frozen where the layer is built
 _BUFFERS = '        self.register_buffer("B", B)\n        self.register_buffer("A", A)'
 _FROZEN_BASE = "    for p in layer.base_layer.parameters():\n        p.requires_grad = False"
 
@@ -69,7 +70,7 @@ def _sau(elements=_ELEMENTS) -> SAU:
 
 
 def test_gradient_settings_read_buffers_parameters_flags_and_loops_over_a_modules_parameters(tmp_path: Path) -> None:
-    index = _index(tmp_path, _LAYER.format(factors=_BUFFERS, build=_FROZEN_BASE))
+    index = _index(tmp_path, _LAYER.format(freeze="", factors=_BUFFERS, build=_FROZEN_BASE))
     found = [(s.line, s.target, s.written, s.trained, s.how, s.scope) for s in index.analysis(gradient_settings)]
     assert found == [
         (9, "B", "B", False, "buffer", "layer.SBLayer.__init__"),
@@ -81,16 +82,30 @@ def test_gradient_settings_read_buffers_parameters_flags_and_loops_over_a_module
 
 def test_a_claim_whose_formula_holds_and_whose_tensors_are_trained_and_frozen_as_claimed_settles_at_one(
         tmp_path: Path) -> None:
-    index = _index(tmp_path, _LAYER.format(factors=_BUFFERS, build="    layer.base_layer.requires_grad_(False)"))
+    index = _index(tmp_path, _LAYER.format(freeze=_FREEZE, factors=_BUFFERS, build="    pass"))
     verdict = d2_formula.check(_sau(), index)
     assert (verdict.status, verdict.score) == (Status.SETTLED, 1.0), verdict.reason
     assert "trainable 'R' present (trained: parameter self.R at layer.py:11)" in verdict.reason
     assert "trainable 'B' present (frozen: buffer B at layer.py:9)" in verdict.reason
+    assert "trainable 'W_0' present (frozen: flag self.base_layer at layer.py:8)" in verdict.reason
+
+
+def test_tensors_set_up_away_from_the_code_computing_the_formula_leave_the_claim_open(tmp_path: Path) -> None:
+    # the adapted weight worked out by a helper outside the layer: the layer's frozen factors may never be the ones
+    # the helper is handed (a layer defined but never put into the model), so they decide nothing there
+    helper = ("\n\ndef merged(layer):\n    W = layer.base_layer.weight + layer.s * (layer.B @ layer.R @ layer.A)\n"
+              "    return W\n\n\nmerged(build(nn.Linear(4, 4), torch.zeros(4, 2), torch.zeros(2, 4), 2))\n")
+    source = _LAYER.format(freeze=_FREEZE, factors=_BUFFERS, build="    pass").replace(
+        "        W = self.base_layer.weight + self.s * (self.B @ self.R @ self.A)\n        return x @ W.T",
+        "        return x")
+    verdict = d2_formula.check(_sau(), _index(tmp_path, source + helper))
+    assert (verdict.status, verdict.score) == (Status.UNRESOLVED, 1.0), verdict.reason
+    assert "trainable 'B' ambiguous (run at layer.py:9, outside the code that computes the formula)" in verdict.reason
 
 
 def test_factors_the_claim_freezes_but_the_code_trains_settle_as_method_drift(tmp_path: Path) -> None:
     trained = "        self.B = nn.Parameter(B)\n        self.A = nn.Parameter(A)"
-    index = _index(tmp_path, _LAYER.format(factors=trained, build="    layer.base_layer.requires_grad_(False)"))
+    index = _index(tmp_path, _LAYER.format(freeze=_FREEZE, factors=trained, build="    pass"))
     verdict = d2_formula.check(_sau(), index)
     # the formula and R hold, B and A are trained: 2 of 4 elements hold beside the formula -> 3/5, 0.5 on the scale
     assert (verdict.status, verdict.score, verdict.drift) == (Status.SETTLED, 0.5, Drift.METHOD), verdict.reason
@@ -113,7 +128,7 @@ def test_factors_the_claim_freezes_but_the_code_trains_settle_as_method_drift(tm
 ])
 def test_a_trained_tensor_is_decided_by_what_may_freeze_it(tmp_path: Path, build: str, outcome: str,
                                                            note: str) -> None:
-    index = _index(tmp_path, _LAYER.format(factors=_BUFFERS, build=build))
+    index = _index(tmp_path, _LAYER.format(freeze=_FREEZE, factors=_BUFFERS, build=build))
     names_claimed = frozenset().union(*map(trainable.terms, _ELEMENTS))
     result = trainable.decide(_ELEMENTS[0], index, names_claimed)
     assert (result.outcome, result.note) == (outcome, note)
@@ -136,7 +151,7 @@ def test_the_baselines_tensors_of_the_same_name_do_not_decide_the_formulas_own(t
                 "        self.B = nn.Parameter(B)\n        self.A = nn.Parameter(A)\n\n\n"
                 "if __name__ == '__main__':\n    LoRA(torch.zeros(4, 2), torch.zeros(2, 4))\n")
     frozen_base = "    layer.base_layer.requires_grad_(False)"
-    index = _index(tmp_path, _LAYER.format(factors=_BUFFERS, build=frozen_base) + baseline)
+    index = _index(tmp_path, _LAYER.format(freeze=_FREEZE, factors=_BUFFERS, build=frozen_base) + baseline)
     assert trainable.decide(_ELEMENTS[1], index).outcome == "ambiguous"  # without the formula's code: disagree
     verdict = d2_formula.check(_sau(), index)
     assert (verdict.status, verdict.score) == (Status.SETTLED, 1.0), verdict.reason
@@ -164,7 +179,7 @@ def test_a_spec_lists_trainable_tensors_and_rejects_a_malformed_one(tmp_path: Pa
 
 def test_a_tensor_whose_training_is_undecided_keeps_the_claim_open_without_lowering_its_estimate(
         tmp_path: Path) -> None:
-    index = _index(tmp_path, _LAYER.format(factors=_BUFFERS, build="    pass"))  # nothing names W_0's freeze
+    index = _index(tmp_path, _LAYER.format(freeze="", factors=_BUFFERS, build="    pass"))  # nothing freezes W_0
     verdict = d2_formula.check(_sau(), index)
     assert (verdict.status, verdict.score) == (Status.UNRESOLVED, 1.0), verdict.reason
     assert "trainable 'W_0' ambiguous (not named where gradients are set)" in verdict.reason
