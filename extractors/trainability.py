@@ -186,14 +186,17 @@ class _Collector(cst.CSTVisitor):
         if not isinstance(node.func, cst.Attribute):
             return
         method = node.func.attr.value
-        arguments = [a for a in node.args if not a.star]
-        if method == "register_buffer" and arguments and isinstance(arguments[0].value, cst.SimpleString):
-            name = arguments[0].value.evaluated_value
+        positional = [a.value for a in node.args if not a.star and a.keyword is None]
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if method == "register_buffer":
+            given = keywords.get("name", positional[0] if positional else None)
+            name = given.evaluated_value if isinstance(given, cst.SimpleString) else None
             if isinstance(name, str) and name.isidentifier():
                 self.found.append((node, name, name, False, BUFFER, None))
         elif method == "requires_grad_":
             written = self._target(node.func.value)
-            trained = True if not arguments else _flag(arguments[0].value)
+            flag = keywords.get("requires_grad", positional[0] if positional else None)
+            trained = True if flag is None else _flag(flag)
             self.found.append((node, _last(written), written, trained, FLAG, None))
 
 

@@ -183,3 +183,17 @@ def test_a_tensor_whose_training_is_undecided_keeps_the_claim_open_without_lower
     verdict = d2_formula.check(_sau(), index)
     assert (verdict.status, verdict.score) == (Status.UNRESOLVED, 1.0), verdict.reason
     assert "trainable 'W_0' ambiguous (not named where gradients are set)" in verdict.reason
+
+
+def test_gradient_settings_read_keyword_arguments_and_leave_out_what_they_cannot_name(tmp_path: Path) -> None:
+    source = ("import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def __init__(self, flag):\n"
+              "        super().__init__()\n"
+              "        self.register_buffer(tensor=torch.zeros(1), name=\"q\")\n"
+              "        self.register_buffer(f\"q{1}\", torch.zeros(1))\n"
+              "        self.r.requires_grad_(requires_grad=False)\n"
+              "        self.s = nn.Parameter(torch.ones(2), requires_grad=flag)\n"
+              "        self.t[0].requires_grad = False\n")
+    found = [(s.line, s.target, s.written, s.trained, s.how)
+             for s in _index(tmp_path, source, "m.py").analysis(gradient_settings)]
+    assert found == [(8, "q", "q", False, "buffer"), (10, "r", "self.r", False, "flag"),
+                     (11, "s", "self.s", None, "parameter"), (12, "<expr>", "<expr>", False, "flag")]
