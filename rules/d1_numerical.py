@@ -592,11 +592,11 @@ def _passed_to_owner(atom: Atom, weak: list[Fact]) -> set[int]:
     """The ids of the generic-name keyword facts passed to a call named after what the atom's own names qualify
     (``Candidates``): ``tau=10`` in ``F.gumbel_softmax(...)`` is ``gumbel_tau``, the word ``gumbel`` naming the
     callee; a ``tau`` passed elsewhere may be any temperature. The shared word must be one of the atom's specific
-    names' words that no generic name of it holds (not ``tau`` itself)."""
+    names' words, of three letters or more, that no generic name of it holds (not ``tau`` itself)."""
     all_names = (atom.name, *atom.aliases)
     generic_words = {w for n in all_names if names.is_generic(n) for w in names.words(n)}
     owners = {w for n in all_names if not names.is_generic(n) for w in names.words(n)} - generic_words
-    owners = {w for w in owners if not names.is_generic(w)}
+    owners = {w for w in owners if len(w) > 2 and not names.is_generic(w)}  # not n of n_init, in of T_in
     return {id(f) for f in weak if f.kind == K.KEYWORD and f.context
             and owners & set(names.words(f.context.rsplit(".", 1)[-1]))}
 
