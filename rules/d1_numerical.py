@@ -1752,6 +1752,9 @@ def _trace_reason(fact: Fact, liveness: str, index: RepositoryIndex | None = Non
         return f"sits in code no entry point reaches ({scope or module_name(fact.file)})"
     if index is not None and _in_unloaded_config(fact, index):
         return f"sits in {fact.file}, which no code loads (no code names the file, its folder or its format)"
+    unused = _unused_object(fact, index) if index is not None and fact.kind == K.KEYWORD else None
+    if unused is not None:
+        return f"is passed to {fact.context.rsplit('.', 1)[-1]}, whose object {unused.path} ({unused.ref}) no code uses"
     if fact.unread or (index is not None and _never_read(fact, index)):
         owner = fact.context.rsplit(".", 1)[-1] if fact.kind == K.KEYWORD else fact.context
         return f"{owner} never reads its parameter {fact.name!r}"
@@ -2052,10 +2055,35 @@ def _whole_sections(index: RepositoryIndex) -> frozenset[tuple[str, str]]:
 
 
 def _never_read(fact: Fact, index: RepositoryIndex) -> bool:
-    """A parameter default its own function never reads, a keyword passed to such a parameter, or a key of a
-    configuration file no code can load (``extractors.provenance.unloaded_configs``)."""
-    return fact.unread or (fact.kind == K.KEYWORD and index.keyword_unread(fact)) \
+    """A parameter default its own function never reads, a keyword passed to such a parameter or to the
+    construction of an object nothing uses (``_unused_object``), or a key of a configuration file no code can load
+    (``extractors.provenance.unloaded_configs``)."""
+    return fact.unread or (fact.kind == K.KEYWORD and (index.keyword_unread(fact)
+                                                       or _unused_object(fact, index) is not None)) \
         or _in_unloaded_config(fact, index)
+
+
+def _unused_object(fact: Fact, index: RepositoryIndex) -> Fact | None:
+    """The binding of an object the keyword ``fact`` helps build, when no code reads the name it is bound to
+    (``self.wavelet_transformer_2d = WaveletTransform(mode=...)`` and nothing reads ``wavelet_transformer_2d``: the
+    object is never applied, so what it was given is a trace, as CONVENTIONS.md counts "a flag that selects
+    nothing"); ``None`` otherwise. A name any code reads, also as a string (``getattr(self, "proj")``), is used; a
+    name ending in a number (``layer1``) may be reached by a name worked out at run time (``getattr(self,
+    f"layer{i}")``)."""
+    for holder in index.analysis(_built_bindings).get(fact.where, ()):
+        if holder.line <= fact.line <= holder.end_line and not index.reads.get(holder.name) \
+                and not holder.name[-1:].isdigit():
+            return holder
+    return None
+
+
+def _built_bindings(index: RepositoryIndex) -> dict[str, list[Fact]]:
+    """Analysis provider: per source key, the assignments binding an object the code constructs (``Fact.built``)."""
+    out: dict[str, list[Fact]] = {}
+    for fact in index.facts:
+        if fact.kind == K.ASSIGNMENT and fact.built:
+            out.setdefault(fact.where, []).append(fact)
+    return out
 
 
 def _in_unloaded_config(fact: Fact, index: RepositoryIndex) -> bool:
