@@ -2069,10 +2069,13 @@ def _unused_object(fact: Fact, index: RepositoryIndex) -> Fact | None:
     object is never applied, so what it was given is a trace, as CONVENTIONS.md counts "a flag that selects
     nothing"); ``None`` otherwise. A name any code reads, also as a string (``getattr(self, "proj")``), is used; a
     name ending in a number (``layer1``) may be reached by a name worked out at run time (``getattr(self,
-    f"layer{i}")``)."""
+    f"layer{i}")``); an attribute of a class with a library base (an ``nn.Module``, a Hugging Face model) may be read
+    by the library (``CallGraph.unseen``: its ``lm_head``, its submodules through ``modules()``)."""
+    unseen = index.analysis(build_call_graph).unseen
     for holder in index.analysis(_built_bindings).get(fact.where, ()):
         if holder.line <= fact.line <= holder.end_line and not index.reads.get(holder.name) \
-                and not holder.name[-1:].isdigit():
+                and not holder.name[-1:].isdigit() \
+                and not (holder.path.startswith("self.") and f"{module_name(holder.file)}.{holder.context}" in unseen):
             return holder
     return None
 
