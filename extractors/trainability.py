@@ -28,7 +28,9 @@ import libcst as cst
 from extractors.callgraph import build_call_graph
 from extractors.callgraph.model import DEAD, LIVE, MAYBE, module_name
 from extractors.facts import RepositoryIndex
+from extractors.trees import visit
 from extractors.values import dotted_name
+from extractors.visitor import Visitor
 from extractors.walk import is_test_path
 from sau.vocabulary import Location, split_where
 
@@ -100,7 +102,7 @@ def _settings(nodes: list, key: str, scope: str, index: RepositoryIndex) -> list
         return []
     collector = _Collector()
     for node in nodes:
-        node.visit(collector)
+        visit(node, collector)  # the project's read-only walk: libcst's own rebuilds every node it leaves
     file, cell = split_where(key)
     settings = []
     for node, target, written, trained, how, sizes in collector.found:
@@ -112,7 +114,7 @@ def _settings(nodes: list, key: str, scope: str, index: RepositoryIndex) -> list
     return settings
 
 
-class _Collector(cst.CSTVisitor):
+class _Collector(Visitor):
     """Collects ``(node, target, written, trained, how, sizes)`` for each setting below the visited node, not entering
     nested functions or classes (the call graph reads those as functions of their own)."""
 

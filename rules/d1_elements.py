@@ -42,9 +42,10 @@ def listed(sau: SAU) -> list[tuple[str, dict]]:
 
 def results(sau: SAU, index: RepositoryIndex, within: frozenset[str] | None = None) -> list[ElementResult]:
     """Each element of ``sau`` decided against ``index`` (module docstring): datasets, metrics and components by D3's
-    presence lookup, trained or frozen tensors by ``rules.trainable`` (reading only the tensors set in the call-graph
-    nodes ``within``, when given: D2's code computing the formula). Empty when the SAU lists none (the call graph is
-    then not built)."""
+    presence lookup, trained or frozen tensors and parameters' dimensions by ``rules.trainable`` and
+    ``rules.granularity`` (``within``, when given, D2's code computing the formula: the call-graph nodes whose
+    settings decide when one name's settings disagree). Empty when the SAU lists none (the call graph is then not
+    built)."""
     elements = listed(sau)
     if not elements:
         return []

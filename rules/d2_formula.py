@@ -288,7 +288,8 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     # the named components, datasets and metrics the statement claims beside its formulas (a Gumbel-Softmax output),
     # decided as D1 decides them: each one more element of the claim, present only in the code that computes them
     matched = [r.candidate for r in results if r.candidate is not None]
-    near = _code_of(matched, index.analysis(build_call_graph)) if matched else None
+    # the formula's code, only for a SAU listing elements (the graph walk is work every other D2 SAU would pay)
+    near = _code_of(matched, index.analysis(build_call_graph)) if matched and d1_elements.listed(sau) else None
     elements = _where_computed(d1_elements.results(sau, index, near), near)
     reason += _claimed_notes(atom_results, elements)
     # a live function the mechanism owns is a stub: an equivalent elsewhere (a second copy of the computation)
@@ -367,8 +368,6 @@ def _tied(element: d1_elements.ElementResult) -> bool:
     settings count only there too (its definition in the constructor of the class computing the formula): a layer
     defined with frozen factors elsewhere may never be put into the model the optimizer trains."""
     return element.outcome == d1_elements.PRESENT or d1_elements.contradicted(element)
-
-
 
 
 def _code_of(found: list[CodeExpression], graph: CallGraph) -> frozenset[str]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from extractors.facts import RepositoryIndex
 from extractors.trainability import PARAMETER, GradSetting, running_settings
 from rules.d3_protocol import ABSENT, AMBIGUOUS, PRESENT, ElementResult
-from rules.trainable import mentions, named_settings
+from rules.trainable import mentions, named_settings, terms
 
 CATEGORY = "shapes"
 
@@ -40,8 +40,7 @@ def decide(element: dict, index: RepositoryIndex, within: frozenset[str] | None 
     def readings(found: list[GradSetting]) -> set[str | None]:
         return {_reading(s.sizes, per, other) for s in found}
 
-    names = frozenset((name, *element.get("aliases", ())))
-    named, maybe = named_settings(names, [s for s in live if s.how == PARAMETER],
+    named, maybe = named_settings(terms(element), [s for s in live if s.how == PARAMETER],
                                   [s for s in unsure if s.how == PARAMETER], within, readings)
     if not named:
         if maybe:

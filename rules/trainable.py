@@ -43,7 +43,7 @@ _SHOWN = 2  # settings named in a note
 
 
 def terms(element: dict) -> frozenset[str]:
-    """The names a ``trainable`` element's tensors go by: its name and aliases."""
+    """The names an element's tensors go by (``trainable`` and ``shapes`` elements): its name and aliases."""
     return frozenset((element["name"], *element.get("aliases", ())))
 
 
@@ -53,9 +53,8 @@ def decide(element: dict, index: RepositoryIndex, claimed_names: frozenset[str] 
     ``claimed_names`` the names of every tensor the same claim lists (``terms`` of each): a freeze of one of those is
     the claim's own, not one of unnamed tensors that may reach this one; ``within``, when given, the call-graph nodes
     whose named settings count when the name's settings disagree (a formula's code: a baseline's trained ``lora_B``
-    elsewhere is another tensor). The
-    result's refs are ``Mention``s at the settings behind it (scope: the call-graph node holding each), best
-    first."""
+    elsewhere is another tensor). The result's refs are ``Mention``s at the settings behind it (scope: the
+    call-graph node holding each), best first."""
     graph = index.analysis(build_call_graph)
     names = terms(element)
     claimed = element["trained"]
@@ -138,6 +137,6 @@ def _library_calls(library: tuple[str, ...], graph: CallGraph) -> list[Mention]:
     if not library:
         return []
     wanted = set(library)
-    return [m for text, mentions in graph.mentions_by_text().items() if text.rsplit(".", 1)[-1] in wanted
-            for m in mentions if m.context == "call" and not is_test_path(m.file)
+    return [m for text, found in graph.mentions_by_text().items() if text.rsplit(".", 1)[-1] in wanted
+            for m in found if m.context == "call" and not is_test_path(m.file)
             and m.scope in graph.graph and graph.liveness(m.scope) == LIVE]

@@ -197,3 +197,12 @@ def test_gradient_settings_read_keyword_arguments_and_leave_out_what_they_cannot
              for s in _index(tmp_path, source, "m.py").analysis(gradient_settings)]
     assert found == [(8, "q", "q", False, "buffer"), (10, "r", "self.r", False, "flag"),
                      (11, "s", "self.s", None, "parameter"), (12, "<expr>", "<expr>", False, "flag")]
+
+
+def test_a_loop_freezing_some_tensors_of_a_module_by_name_is_no_freeze_of_the_module(tmp_path: Path) -> None:
+    source = ("def setup(model):\n    for name, p in model.encoder.named_parameters():\n"
+              "        if \"bias\" in name:\n            p.requires_grad = True\n        p.requires_grad = False\n")
+    found = [(s.line, s.target, s.written, s.trained)
+             for s in _index(tmp_path, source, "m.py").analysis(gradient_settings)]
+    # inside the if, only some tensors: the loop variable stays unnamed; outside it, every tensor of the encoder
+    assert found == [(4, "p", "p", True), (5, "encoder", "model.encoder.parameters()", False)]
