@@ -230,7 +230,7 @@ class _Builder:
         self.inlined: list[tuple[str, str]] = []  # the helpers inlined since the statement being read began
         # (call graph scope, line, called name) -> (source key, qualname) of the repository function a call of a
         # module attribute runs (``F.attention(...)`` after ``from . import functional as F``); built on first use
-        self.module_calls: dict[tuple[str, int, str], tuple[str, str]] | None = None
+        self.module_calls: dict[tuple[str, int, str], set[tuple[tuple[str, str], bool]]] | None = None
         # the call an unpacking reads one part of (``a, b = helper(x)``: the call, the part's position, the number of
         # parts), and whether a helper's tuple returns gave that part (``_unpacked``, ``_inline``)
         self.unpacking: tuple[cst.Call, int, int] | None = None
@@ -820,9 +820,10 @@ class _Builder:
                 return self._module_call(node, steps[0], func.attr.value, operands)
             if steps is not None and len(operands) == 1:  # self.act(x) with self.act = nn.GELU(): gelu(x)
                 return self._apply_steps(steps, func.attr.value, operands[0])
-        found = self._resolve(node.func, key, qualname)
+        found = self._resolve(node.func, key, qualname, methods=True)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
+        receiver = _receiver(func) if "." in found[1] else None
         part = self._part_asked(node)
         result = self._part_returns(found, *part) if part is not None else self._return_of(found)
         if result is None:
@@ -839,6 +840,9 @@ class _Builder:
         # keyword arguments by the parameter they name (self.q_sample(x_start=x0, t=t, noise=eps))
         mapping.update({sympy.Symbol(p): v for p, v in named.items()
                         if p in parameters and parameters.index(p) >= len(operands)})
+        if receiver is not None:  # ``gen.generate()``: the method's ``self.rng`` is ``gen.rng``
+            mapping.update({a: sympy.Symbol(f"{receiver}.{a.name[5:]}") for r in returns for a in r.free_symbols
+                            if isinstance(a, sympy.Symbol) and a.name.startswith("self.")})
         try:
             # a part's operands may be other parts of large shared values: rebuilt once each (``substitute``)
             bodies = [substitute(r, mapping) for r in returns]
@@ -860,7 +864,10 @@ class _Builder:
         self.inlined.append(found)
         return sympy.Function(CHOICE)(written, *working)
 
-    def _resolve(self, func, key: str, qualname: str) -> tuple[str, str] | None:
+    def _resolve(self, func, key: str, qualname: str, methods: bool = False) -> tuple[str, str] | None:
+        """(source key, qualname) of the repository function a call of ``func`` runs: a function of the module or
+        one named so only once, a method of ``self``'s class, a module's function, and with ``methods`` a method
+        of another object the call graph types to one class (``_module_function``); else None."""
         if isinstance(func, cst.Name):
             if (key, func.value) in self.functions:
                 return key, func.value
@@ -872,14 +879,16 @@ class _Builder:
             method = f"{owner}.{func.attr.value}" if owner else func.attr.value
             return (key, method) if (key, method) in self.functions else None
         if isinstance(func, cst.Attribute) and func.value is not None and dotted_name(func.value) is not None:
-            return self._module_function(func, key, qualname)
+            return self._module_function(func, key, qualname, methods and _receiver(func) is not None)
         return None
 
-    def _module_function(self, func: cst.Attribute, key: str, qualname: str) -> tuple[str, str] | None:
+    def _module_function(self, func: cst.Attribute, key: str, qualname: str,
+                         methods: bool = False) -> tuple[str, str] | None:
         """The repository function a call of a module's attribute runs, as the call graph resolved it (``F.attention``
         after ``from . import functional as F`` is the repository's own ``functional.attention``, not a library
-        operation of that name), or None: a library module, a method of an object, or a call the graph left
-        unresolved."""
+        operation of that name), or None: a library module, a call the graph left unresolved, or one it resolved
+        to several functions; a method of an object (``gen.generate()`` after ``gen = Generator(...)``) only with
+        ``methods``."""
         if self.module_calls is None:
             graph = self.index.analysis(build_call_graph)
             ours = {id(node): entry for entry, node in self.functions.items()}
@@ -887,15 +896,21 @@ class _Builder:
             for scope in graph.graph.nodes:
                 for site in graph.callees_in_order(scope):
                     info = graph.functions.get(site.callee) if site.kind == CALL and site.callee else None
-                    if info is not None and info.class_name is None and id(info.node) in ours:
-                        self.module_calls[(scope, site.line, info.name)] = ours[id(info.node)]
+                    if info is not None and id(info.node) in ours:
+                        # an object of a choice of classes calls each one's method from one line: none is the call
+                        self.module_calls.setdefault((scope, site.line, info.name), set()).add(
+                            (ours[id(info.node)], info.class_name is not None))
         where = self.index.positions.get(key, {}).get(func)
         if where is None:
             return None
         file, cell = split_where(key)
         module = module_name(file)
         scope = f"{module}.{qualname}" if qualname else f"{module}#{cell}" if cell else module
-        return self.module_calls.get((scope, where.start.line, func.attr.value))
+        found = self.module_calls.get((scope, where.start.line, func.attr.value), set())
+        if len(found) != 1:
+            return None
+        (entry, method), = found
+        return entry if methods or not method else None
 
     def _helper_body(self, found: tuple[str, str], statements, part: int | None = None) -> FunctionRecord:
         """The candidates of ``statements`` of the helper ``found`` read for inlining: as its own body (its class's
@@ -1199,6 +1214,13 @@ def _self_targets(function: cst.FunctionDef) -> list[str]:
     visitor = _SelfTargets()
     visit(function.body, visitor)
     return visitor.found
+
+
+def _receiver(func: cst.Attribute) -> str | None:
+    """The dotted name of the object whose method ``func`` is (``gen`` of ``gen.generate``, ``self.sampler`` of
+    ``self.sampler.draw``), or None for a method of ``self`` itself or a receiver that is no dotted name."""
+    receiver = dotted_name(func.value) if isinstance(func, cst.Attribute) else None
+    return receiver if receiver not in (None, "self", "cls") else None
 
 
 def _parameters(node: cst.FunctionDef) -> list[str]:

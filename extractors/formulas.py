@@ -431,7 +431,8 @@ class Translator:
         else:
             return self._unsupported(node, "call of an expression")
         positional = self._positional(node, depth)
-        if receiver is None and self.resolve_call is not None:
+        if self.resolve_call is not None:
+            # with a receiver, only a method of an object of the repository's own class (``gen.generate()``)
             resolved = self.resolve_call(node, positional, partial(self._keywords, node, depth))
             if resolved is not None:
                 return resolved

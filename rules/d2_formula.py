@@ -1060,9 +1060,14 @@ def _bound_to(candidate: CodeExpression, operation: str | frozenset[str], cache:
                 if id(used) in seen:
                     continue
                 seen.add(id(used))
-                if pattern is not None and used.expression.match(pattern) is not None \
-                        or isinstance(operation, frozenset) and isinstance(used.expression, AppliedUndef) \
-                        and used.expression.func.__name__ in operation:
+                value = used.expression
+                # a helper's value unpacked under its name (``cal_data, _ = gen.generate()``): a choice of the
+                # name and what the helper computes, each option read
+                options = value.args[1:] if isinstance(value, AppliedUndef) and value.func.__name__ == CHOICE \
+                    else (value,)
+                if any(pattern is not None and option.match(pattern) is not None
+                       or isinstance(operation, frozenset) and isinstance(option, AppliedUndef)
+                       and option.func.__name__ in operation for option in options):
                     found.add(name)
                 stack.append(used)
         cache[key] = frozenset(found)
