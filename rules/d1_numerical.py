@@ -427,6 +427,10 @@ class Candidates:
     def of(cls, atom: Atom, index: RepositoryIndex) -> "Candidates":
         all_names = (atom.name, *atom.aliases)
         keys = frozenset(names.normalise(n) for n in all_names if not names.is_generic(n))
+        # a code name spelled like one of the claim's with its words joined or apart (lambda_preactiv for
+        # lambda_pre_activ, warm_up_steps for warmup_steps) is that name
+        spelled = index.analysis(_keys_by_spelling)
+        keys |= frozenset(k for n in all_names if not names.is_generic(n) for k in spelled.get(names.squashed(n), ()))
         weak_keys = frozenset(names.normalise(n) for n in all_names) - keys
         # narrower names hold the claim name's own tokens, or its alias group's (num_fourier_blocks for n_blocks)
         narrow_keys = keys | frozenset(names.token_key(n) for n in all_names if not names.is_generic(n))
@@ -1183,6 +1187,17 @@ def _running_total(fact: Fact) -> bool:
     """Whether ``fact`` is the constant start of a name updated in place (``n = 0`` then ``n += k``): the extractor
     marks such an assignment computed while keeping its value (``extractors.python_facts``)."""
     return fact.computed and fact.value is not None and fact.kind == K.ASSIGNMENT
+
+
+def _keys_by_spelling(index: RepositoryIndex) -> dict[str, frozenset[str]]:
+    """Each squashed spelling of a fact name of ``index`` (``names.squashed``) with the index keys of the names
+    spelled so; computed once per index (``RepositoryIndex.analysis``)."""
+    found: dict[str, set[str]] = {}
+    for key, facts in index.by_name.items():
+        for fact in facts:
+            if fact.name:
+                found.setdefault(names.squashed(fact.name.rsplit(".", 1)[-1]), set()).add(key)
+    return {spelling: frozenset(keys) for spelling, keys in found.items()}
 
 
 def _candidates(keys: frozenset[str], index: RepositoryIndex, narrow_keys: frozenset[str] | None = None,

@@ -130,6 +130,15 @@ def token_key(name: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def squashed(name: str) -> str:
+    """``name`` lower-cased with every separator taken out, its letters and digits kept in order (Greek letters
+    spelled out): ``lambda_pre_activ``, ``lambda_preactiv`` and ``LambdaPreActiv`` all give ``lambdapreactiv``, and
+    ``w_vz`` and ``Wvz`` give ``wvz``. Two names alike once squashed are one name written with its words joined or
+    apart, which the sorted word keys of ``normalise`` cannot tell (``preactiv`` is one word, ``pre_activ`` two)."""
+    return "".join(words(_greek_to_ascii(name)))
+
+
+@lru_cache(maxsize=65536)
 def normalise(name: str) -> str:
     """The lookup key of ``name``: its sorted normalised tokens joined by ``_``, mapped to its alias group's key."""
     key = token_key(name)

@@ -15,6 +15,14 @@ def test_aliases_and_spelling_variants_agree():
     assert normalise("minibatch size") == normalise("batch_size") == normalise("train_batch_size")
 
 
+def test_a_name_squashed_keeps_its_letters_in_order():
+    assert names.squashed("lambda_pre_activ") == names.squashed("LambdaPreActiv") == "lambdapreactiv"
+    assert names.squashed("w_vz") == names.squashed("Wvz") == "wvz"
+    assert names.squashed("warm_up_steps") == names.squashed("warmup_steps")
+    assert names.squashed("γ_1") == "gamma1"
+    assert names.squashed("vz_w") != names.squashed("w_vz")  # word order counts, unlike normalise's keys
+
+
 def test_a_count_is_not_an_index():
     assert normalise("num_phases") != normalise("phase")
     assert normalise("seeds") != normalise("seed")
