@@ -664,9 +664,15 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
         if parts and kept_names:  # a local the glossary names kept as a leaf (``rewards`` for r_t), as when matching
             forms, branches = readings(candidate, candidate.forms() + _kept_forms(
                 candidate, kept_names, keep, search.cache, quantity_named, not base.tiny), False)
-        for form in forms if parts else ():
-            code, _, _, opaque, _ = _profile(candidate, form, keeps_small, claimed_keys, search.cache, search.budget)
-            for part in () if opaque or form in branches else _parts(code):
+        profiles = [(code, opaque) for form in (forms if parts else ()) if form not in branches
+                    for code, _, _, opaque, _ in (_profile(candidate, form, keeps_small, claimed_keys, search.cache,
+                                                           search.budget),)]
+        if any(not opaque and _part_equals(base, code, search.budget) for code, opaque in profiles):
+            # the whole computes the formula (-mean(log(sigmoid(d))) for -log(sigmoid(d))): a part of it that
+            # differs (the log-sigmoid, negated) is no other site's drift
+            return None
+        for code, opaque in profiles:
+            for part in () if opaque else _parts(code):
                 found = _part_drift(text, candidate, part, base, specific, search.budget)
                 if found is not None:
                     return found
@@ -760,8 +766,9 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
             hinted = found
             if oriented in residual and (hinted < len(claim.symbols) or not in_scope or target_differs()):
                 continue  # the residual reading is never a near candidate nor an estimate's support
-            if _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols), relevant,
-                         on_target, tied, lhs is not None) and _bound_as_claimed(claim, code, candidate, on_target):
+            if hinted != CROSSED and _accepted(claim.tiny, hinted == len(claim.symbols), hinted * 2 > len(claim.symbols),
+                                               relevant, on_target, tied, lhs is not None) \
+                    and _bound_as_claimed(claim, code, candidate, on_target):
                 if not dead:
                     result.outcome, result.candidate, result.credit, result.part = EQUIVALENT, candidate, 1.0, factor
                     # a name the glossary does not tie to its symbol may be another quantity of the same shape
@@ -2764,9 +2771,15 @@ def _profile(candidate: CodeExpression, form: sympy.Basic, keeps_small: bool, cl
     return cached[:5]
 
 
+# the hint count of a renaming that gives a symbol a leaf the glossary names for another one only: such a match is
+# near, never equivalent (``_renamings``)
+CROSSED = -1
+
+
 def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints: dict, hinted_only: bool = False):
     """Consistent renamings of code leaves to formula symbols, those following the glossary hints first: yields
-    ``({leaf: symbol}, how many symbols follow their hints)``; at most ``MAX_RENAMINGS``, out of at most
+    ``({leaf: symbol}, how many symbols follow their hints)``, the count ``CROSSED`` (last) for a renaming that
+    gives a symbol a leaf the hints name for another symbol only; at most ``MAX_RENAMINGS``, out of at most
     ``4 * MAX_RENAMINGS`` tried (``hinted_only``: only the leaves each symbol's hints name)."""
     keyed = [(leaf, _leaf_key(leaf)) for leaf in leaves]
     named = set().union(*(hints[s] for s in symbols)) if symbols else set()
@@ -2783,14 +2796,20 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
                                                                       if leaf in qualified and leaf not in exact]
         others = [leaf for leaf, _ in allowed if leaf not in exact and leaf not in qualified] \
             if len(symbols) <= MAX_SYMBOLS and not hinted_only else []
-        options.append([(leaf, True) for leaf in preferred] + [(leaf, False) for leaf in others])
+        # a leaf the glossary names for another symbol only (chosen_reward for r_plus) standing for this one swaps
+        # what the claim tells apart (the rejected score minus the chosen one): CROSSED
+        options.append([(leaf, True) for leaf in preferred] + [
+            (leaf, CROSSED if any(_follows(leaf, key, hints[t]) for t in symbols if t != s) else False)
+            for leaf, key in allowed if leaf in others])
     found: list[tuple[dict, int]] = []
     for tried, choice in enumerate(itertools.product(*options)):
         if tried >= 4 * MAX_RENAMINGS or len(found) >= MAX_RENAMINGS:
             break
         chosen = [leaf for leaf, _ in choice]
         if len(set(chosen)) == len(chosen):
-            found.append(({leaf: s for leaf, s in zip(chosen, symbols)}, sum(1 for _, hinted in choice if hinted)))
+            crossed = any(hinted is CROSSED for _, hinted in choice)
+            found.append(({leaf: s for leaf, s in zip(chosen, symbols)},
+                          CROSSED if crossed else sum(1 for _, hinted in choice if hinted is True)))
     # most hints first: of two renamings a symmetric formula makes equal (gamma * V_next), the one the glossary
     # names counts (a stable sort keeps the product's order among equals)
     yield from sorted(found, key=lambda pair: -pair[1])
