@@ -823,7 +823,7 @@ class _Builder:
         found = self._resolve(node.func, key, qualname, methods=True)
         if found is None or len(self.in_progress) >= _INLINE_DEPTH:
             return None
-        receiver = _receiver(func) if "." in found[1] else None
+        receiver = _receiver(func) if isinstance(func, cst.Attribute) and "." in found[1] else None
         part = self._part_asked(node)
         result = self._part_returns(found, *part) if part is not None else self._return_of(found)
         if result is None:
@@ -1219,7 +1219,7 @@ def _self_targets(function: cst.FunctionDef) -> list[str]:
 def _receiver(func: cst.Attribute) -> str | None:
     """The dotted name of the object whose method ``func`` is (``gen`` of ``gen.generate``, ``self.sampler`` of
     ``self.sampler.draw``), or None for a method of ``self`` itself or a receiver that is no dotted name."""
-    receiver = dotted_name(func.value) if isinstance(func, cst.Attribute) else None
+    receiver = dotted_name(func.value)
     return receiver if receiver not in (None, "self", "cls") else None
 
 
