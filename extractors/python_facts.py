@@ -38,6 +38,9 @@ from sau.vocabulary import Value
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
 # a dotted key path a config accessor reads (``cfg.get("training.batch_size")``): its last part is the key read
 _KEY_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)+$")
+# the same with parts an f-string works out at run time (f"{stage}.layer_wise_decay": "{}.layer_wise_decay")
+_COMPUTED_KEY_PATH = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_\-]*|\{\})(?:\.(?:[A-Za-z_][A-Za-z0-9_\-]*|\{\}))*"
+                                r"\.[A-Za-z_][A-Za-z0-9_\-]*$")
 _DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
 _MODEL_BASES = {"BaseModel", "pydantic.BaseModel", "BaseSettings"}
 _FIELD_CALLS = {"field", "Field", "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field"}
@@ -740,6 +743,15 @@ class _FactVisitor(Visitor):
                 line, end = self._lines(node)
                 self.found.calls.append(CallFact(self.file, line, end, dotted, self._context(), (),
                                                  referenced=True, cell=self.cell))
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> None:
+        # a key path under a section worked out at run time (cfg.get(f"{stage}.layer_wise_decay", 1.0)) reads its
+        # last key, as the plain path "stage1.layer_wise_decay" does (visit_SimpleString)
+        text = _key_text(node)
+        if text is not None and _COMPUTED_KEY_PATH.match(text):
+            key = text.rsplit(".", 1)[-1].replace("-", "_")
+            self.found.reads[key] += 1
+            self._read_scope(key, node)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if id(node) in self.dict_keys:

@@ -2050,6 +2050,13 @@ def _parts(expression: sympy.Basic) -> tuple[sympy.Basic, ...]:
         if not scaled:
             found[node] = None
         queue.extend((node, arg) for arg in node.args)
+        if isinstance(node, sympy.Mul) and len(node.args) > 2:
+            # the factors of a product that read one name: nu * sigmoid(nu) inside a gated product whose other
+            # factors are many scales (u's own), which removing one factor at a time would not reach in time
+            for symbol in sorted(node.free_symbols, key=str):
+                grouped = [a for a in node.args if symbol in a.free_symbols]
+                if 1 < len(grouped) < len(node.args):
+                    queue.append((node, sympy.Mul(*grouped)))
         if isinstance(node, (sympy.Mul, sympy.Add)) and len(node.args) > 2:
             # a product or sum less one of its factors or terms: v * sigmoid(v) inside u * v * sigmoid(v)
             queue.extend((node, node / arg if isinstance(node, sympy.Mul) else node - arg) for arg in node.args
