@@ -2434,7 +2434,7 @@ def _recursive(lhs: sympy.Symbol, symbols: tuple[sympy.Symbol, ...], glossary: d
     the glossary gives it, without its shift words, one the glossary gives the left-hand side (``next_values`` for
     ``values``). Words are compared before any normalisation, which reads ``next_values`` as ``next``."""
     def keys(name: str) -> set[str]:
-        return {*_name_keys(name), _squashed(name)}
+        return {*_name_keys(name), names.squashed(name)}
 
     own = {key for name in _written(lhs.name, glossary) for key in keys(name)}
     for symbol in symbols:
@@ -2814,7 +2814,7 @@ def _renamings(symbols: Sequence[sympy.Symbol], leaves: list[sympy.Basic], hints
             break
         chosen = [leaf for leaf, _ in choice]
         if len(set(chosen)) == len(chosen):
-            crossed = any(hinted is CROSSED for _, hinted in choice)
+            crossed = any(hinted == CROSSED for _, hinted in choice)
             found.append(({leaf: s for leaf, s in zip(chosen, symbols)},
                           CROSSED if crossed else sum(1 for _, hinted in choice if hinted is True)))
     # most hints first: of two renamings a symmetric formula makes equal (gamma * V_next), the one the glossary
@@ -3049,9 +3049,9 @@ def _assigned_to(hints: set[str], assigned: set[str]) -> set[str]:
 
 def _hints(symbol: str, glossary: dict) -> set[str]:
     """The keys of the code names the glossary gives ``symbol`` (and of the symbol itself): each name's
-    normalised key, and its words run together (``_squashed``)."""
+    normalised key, and its words run together (``names.squashed``)."""
     written = _written(symbol, glossary)
-    return {k for n in written for k in _name_keys(n)} | {_squashed(n) for n in written}
+    return {k for n in written for k in _name_keys(n)} | {names.squashed(n) for n in written}
 
 
 def _name_keys(name: str) -> tuple[str, str]:
@@ -3065,18 +3065,12 @@ def _glossary_named(name: str, keys) -> bool:
     return any(key in keys for key in _name_keys(name))
 
 
-def _squashed(name: str) -> str:
-    """``name``'s words run together (``lambda_pre_activ`` and ``lambda_preactiv`` -> ``lambdapreactiv``): two
-    spellings that split a compound word differently name the same thing."""
-    return "".join(names.words(name))
-
-
 def _follows(leaf: sympy.Basic, key: str, hints: set[str]) -> bool:
     """True when a code leaf (its ``_leaf_key`` ``key``) is one a symbol's ``hints`` name: by key, or with its
     words run together, or with a last ordinal word read as the index it stands for (``reward_second`` for
     ``reward_2``, ``_indexed``)."""
     name = _leaf_name(leaf)
-    return key in hints or _squashed(name) in hints or _glossary_named(_indexed(name), hints)
+    return key in hints or names.squashed(name) in hints or _glossary_named(_indexed(name), hints)
 
 
 @lru_cache(maxsize=1 << 14)
