@@ -37,10 +37,10 @@ from sau.vocabulary import Value
 
 _IDENTIFIER = re.compile(r"^-{0,2}[A-Za-z_][A-Za-z0-9_\-]*$")
 # a dotted key path a config accessor reads (``cfg.get("training.batch_size")``): its last part is the key read
-_KEY_PATH = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:\.[A-Za-z_][A-Za-z0-9_\-]*)+$")
+_KEY = r"[A-Za-z_][A-Za-z0-9_\-]*"
+_KEY_PATH = re.compile(rf"^{_KEY}(?:\.{_KEY})+$")
 # the same with parts an f-string works out at run time (f"{stage}.layer_wise_decay": "{}.layer_wise_decay")
-_COMPUTED_KEY_PATH = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_\-]*|\{\})(?:\.(?:[A-Za-z_][A-Za-z0-9_\-]*|\{\}))*"
-                                r"\.[A-Za-z_][A-Za-z0-9_\-]*$")
+_COMPUTED_KEY_PATH = re.compile(rf"^(?:{_KEY}|\{{\}})(?:\.(?:{_KEY}|\{{\}}))*\.{_KEY}$")
 _DATACLASS_DECORATORS = {"dataclass", "dataclasses.dataclass", "attr.s", "attrs.define", "define", "frozen"}
 _MODEL_BASES = {"BaseModel", "pydantic.BaseModel", "BaseSettings"}
 _FIELD_CALLS = {"field", "Field", "dataclasses.field", "pydantic.Field", "attr.ib", "attrs.field"}
@@ -749,20 +749,24 @@ class _FactVisitor(Visitor):
         # last key, as the plain path "stage1.layer_wise_decay" does (visit_SimpleString)
         text = _key_text(node)
         if text is not None and _COMPUTED_KEY_PATH.match(text):
-            key = text.rsplit(".", 1)[-1].replace("-", "_")
-            self.found.reads[key] += 1
-            self._read_scope(key, node)
+            self._read_key(text, node)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if id(node) in self.dict_keys:
             return
         text = node.evaluated_value
         if isinstance(text, str) and (_IDENTIFIER.match(text) or _KEY_PATH.match(text)):
-            key = text.lstrip("-").rsplit(".", 1)[-1].replace("-", "_")
-            self.found.reads[key] += 1
+            key = self._read_key(text, node)
             if id(node) in self.stored_key_nodes:
                 self.found.unread_mentions[key] += 1
-            self._read_scope(key, node)
+
+    def _read_key(self, text: str, node: cst.CSTNode) -> str:
+        """Count a read of the key a string names (``"--batch-size"``, ``"train.lr"``: its last part, ``-`` as
+        ``_``) at ``node``; returns the key."""
+        key = text.lstrip("-").rsplit(".", 1)[-1].replace("-", "_")
+        self.found.reads[key] += 1
+        self._read_scope(key, node)
+        return key
 
 
 def _renames(value: cst.BaseExpression) -> bool:

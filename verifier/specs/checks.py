@@ -163,7 +163,7 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
     claimed: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
-    claimed |= {key: _setup_elements(data[key], key, entry) for key in _SETUP_KEYS if key in data}
+    claimed |= {key: _named_elements(data[key], key, entry, _SETUP_KEYS[key]) for key in _SETUP_KEYS if key in data}
     if "atoms" in data:
         claimed["atoms"] = atoms(data, entry)
     formulas = data.get("formulas", [])
@@ -209,45 +209,33 @@ def parse_protocol(data: dict, entry: Entry) -> dict:
     return {key: _named_elements(data[key], key, entry) for key in PROTOCOL_KEYS if key in data}
 
 
-def _named_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
-    if not isinstance(value, list) or not value:
-        raise entry.error(f"{key} must be a non-empty list of {{name, aliases}}")
-    elements = []
-    for item in value:
-        if isinstance(item, str):
-            item = {"name": item}
-        if isinstance(item, dict):
-            only(item, {"name", "aliases"}, f"{entry.sau_id}: an element of {key}", entry)
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
-                or not _strings(item.get("aliases", [])):
-            raise entry.error(f"each of {key} needs a name and optional aliases (list)",
-                              item.get("__line__", entry.line) if isinstance(item, dict) else None)
-        elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", []))})
-    return tuple(elements)
-
-
 # a parameter's own set-up (rules.trainable, rules.granularity): each key beyond name and aliases, and its kind
 _SETUP_KEYS = {TRAINABLE_KEY: {"trained": "flag", "library": "names"}, SHAPES_KEY: {"per": "dims", "other": "names"}}
 _SETUP_KINDS = {"flag": "true or false", "names": "a list of names", "dims": "a non-empty list of dimension names"}
 
 
-def _setup_elements(value: object, key: str, entry: Entry) -> tuple[dict, ...]:
-    """``trainable`` (``{name, aliases, trained, library}``: ``trained`` a boolean, ``library`` a list of names) or
-    ``shapes`` (``{name, aliases, per, other}``: ``per`` a non-empty list of dimension names, ``other`` a list of
-    names): a non-empty list of such mappings, ``aliases`` a list of names. Raises ``SpecError`` at the element's
-    line (the entry's when the list itself is wrong)."""
-    kinds = _SETUP_KEYS[key]
+def _named_elements(value: object, key: str, entry: Entry, kinds: dict[str, str] | None = None) -> tuple[dict, ...]:
+    """A non-empty list of ``{name, aliases}`` elements (a bare string is a name), ``aliases`` a list of names; with
+    ``kinds`` (``_SETUP_KEYS``: ``trainable``'s ``{name, aliases, trained, library}``, ``shapes``' ``{name, aliases,
+    per, other}``) each element a mapping that also holds those keys, each of its kind (``_SETUP_KINDS``: ``flag`` a
+    boolean, ``dims`` a non-empty list of names, ``names`` an optional list of names). Raises ``SpecError`` at the
+    element's line (the entry's when the list itself is wrong)."""
+    kinds = kinds or {}
     if not isinstance(value, list) or not value:
-        raise entry.error(f"{key} must be a non-empty list of {{name, aliases, {', '.join(kinds)}}}")
-    usage = ", ".join(f"{k} ({_SETUP_KINDS[kind]})" for k, kind in kinds.items())
+        raise entry.error(f"{key} must be a non-empty list of {{{', '.join(('name', 'aliases', *kinds))}}}")
+    needs = (f"a name, optional aliases (a list of names), and "
+             + ", ".join(f"{k} ({_SETUP_KINDS[kind]})" for k, kind in kinds.items())) if kinds \
+        else "a name and optional aliases (list)"
     elements = []
     for item in value:
+        if isinstance(item, str) and not kinds:
+            item = {"name": item}
         if isinstance(item, dict):
             only(item, {"name", "aliases", *kinds}, f"{entry.sau_id}: an element of {key}", entry)
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip() \
                 or not _strings(item.get("aliases", [])) or not all(_kind_holds(kind, item.get(k))
                                                                   for k, kind in kinds.items()):
-            raise entry.error(f"each of {key} needs a name, optional aliases (a list of names), and {usage}",
+            raise entry.error(f"each of {key} needs {needs}",
                               item.get("__line__", entry.line) if isinstance(item, dict) else None)
         elements.append({"name": item["name"], "aliases": tuple(item.get("aliases", [])),
                          **{k: item[k] if kind == "flag" else tuple(item.get(k, [])) for k, kind in kinds.items()}})
