@@ -65,8 +65,10 @@ def test_a_parameter_no_call_passes_keeps_its_default_through_the_callers(tmp_pa
     ("run(sweep)", {"runner.py": "def run(f):\n    return f(1, 2)\n"}),  # handed over: its calls are not seen
     ("sweep(1)", {"tasks.py": "TASKS = ['sweep']\n"}),  # a string may name it for a lookup
     ("sweep(1)", {"conf.yaml": "target: main.sweep\n"}),  # so may a configuration file
-    ("sweep(1)", {"other.py": "def go(x):\n    x.sweep(1, True)\n"}),  # a same-named call may be it
-    ("sweep(1)", {"other.py": "def go(x):\n    x.sweep()\n"}),  # one missing a required argument is another's
+    # a same-named call that may run may be it
+    ("sweep(1)", {"other.py": "def go(x):\n    x.sweep(1, True)\n\n\ngo(object())\n"}),
+    # one missing a required argument is another's
+    ("sweep(1)", {"other.py": "def go(x):\n    x.sweep()\n\n\ngo(object())\n"}),
 ])
 def test_every_way_a_value_may_differ_keeps_the_arm(tmp_path, call, extra) -> None:
     main = SWEEP.format(call=call)
@@ -75,6 +77,75 @@ def test_every_way_a_value_may_differ_keeps_the_arm(tmp_path, call, extra) -> No
     graph = graph_of(tmp_path, {"lib.py": APPLY, "main.py": main, **extra})
     assert arms(graph) == []
     assert graph.liveness("lib.blend") == LIVE
+
+
+def test_a_call_no_run_makes_gives_no_value(tmp_path) -> None:
+    """A call inside a function nothing calls (and no string, configuration or framework may call) is made by no
+    run: the arm it alone would take is dead all the same, and the reason says which calls counted."""
+    unrun = {"other.py": "def go(x):\n    x.sweep(1, True)\n"}
+    graph = graph_of(tmp_path, {"lib.py": APPLY, "main.py": SWEEP.format(call="sweep(1)"), **unrun})
+    assert arms(graph) == [("lib.py", 4, 4)]
+    assert graph.dead_branches[0].why == ("`head is not None and merged` is False in every run (head: None, every "
+                                          "call of apply gives it that, main.py:5)")
+    # in a library of definitions (nothing runs its own code) anyone may call go: the arm stays
+    library = {"lib.py": APPLY, "main.py": SWEEP.split("\n\nif __name__")[0] + "\n", **unrun}
+    assert arms(graph_of(tmp_path / "library", library)) == []
+
+
+ORACLES = """def pick(probs, oracle_fn=None):
+    if oracle_fn is not None:
+        return oracle_fn(probs)
+    else:
+        return probs.random_subset()
+
+
+def top_k(probs):
+    return probs.top()
+
+
+def margin(probs):
+    return probs.margin()
+
+
+def sample(probs, oracle):
+    if oracle == "top":
+        {first}
+    elif oracle == "margin":
+        oracle_fn = margin
+    else:
+        raise ValueError(oracle)
+    return pick(probs, oracle_fn=oracle_fn)
+
+
+if __name__ == "__main__":
+    import sys
+    sample(load(), sys.argv[1])
+"""
+
+
+@pytest.mark.parametrize("first, dead", [
+    # every binding names one of the repository's functions: never None (unbound, the call raises)
+    ("oracle_fn = top_k", [("main.py", 5, 5)]),
+    ("unused = top_k", [("main.py", 5, 5)]),  # bound on one path only: where the call runs, it holds margin
+    ("oracle_fn = top_k()", []),  # a call's result may be None
+    ("oracle_fn = probs.top_k", []),  # so may an attribute
+    ("oracle_fn = top_k if probs else None", []),
+])
+def test_a_name_bound_only_to_functions_is_not_none(tmp_path, first, dead) -> None:
+    graph = graph_of(tmp_path, {"main.py": ORACLES.replace("{first}", first)})
+    assert graph.liveness("main.pick") == LIVE  # read and run
+    assert arms(graph) == dead
+    if dead:
+        assert graph.dead_branches[0].why.startswith(
+            "`oracle_fn is not None` is True in every run (oracle_fn: a function or class, every call of pick gives "
+            "it that, main.py:")
+
+
+def test_a_name_also_bound_to_none_keeps_the_arm(tmp_path) -> None:
+    text = ORACLES.replace("{first}", "oracle_fn = top_k").replace('raise ValueError(oracle)', 'oracle_fn = None')
+    graph = graph_of(tmp_path, {"main.py": text})
+    assert graph.liveness("main.pick") == LIVE
+    assert arms(graph) == []
 
 
 def test_functions_a_library_or_a_decorator_may_call_keep_their_arms(tmp_path) -> None:

@@ -52,8 +52,21 @@ if TYPE_CHECKING:
 
 _UNKNOWN: Final = object()  # a name whose value differs between runs, or that this analysis cannot tell
 _MISSING: Final = object()  # a parameter without a default
+
+
+class _Defined:
+    """The value of a name bound only to the repository's functions or classes: some object, never None, true."""
+
+    def __repr__(self) -> str:
+        return "a function or class"
+
+
+_DEFINED: Final = _Defined()
 # Decorators that neither register a function nor change how it is called (extractors/words.yaml)
 _PLAIN_DECORATORS = word_list("plain_decorators")
+# Methods a framework calls on objects, and attribute names the call graph does not guess callees for: a method so
+# named may run without an edge the graph sees (extractors/words.yaml)
+_HOOK_NAMES = word_list("framework_hooks") | word_list("common_attributes")
 _EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 # Reflection that may rebind names this analysis reads, as mention texts: a bare name (``exec``, not ``model.eval``)
 # or a dotted ending (``.__dict__``). Of module names; of anything, parameter defaults included (``fire.Fire`` hands
@@ -86,20 +99,23 @@ class DeadBranch:
     why: str
 
 
-def dead_branches(r: Resolver, unseen: frozenset[str]) -> list[DeadBranch]:
+def dead_branches(r: Resolver, unseen: frozenset[str], starts: tuple[str, ...] | None = None) -> list[DeadBranch]:
     """The arms no run takes in the repository ``r`` resolves (its scans, call sites and parsed modules, after name
     resolution), in scan order. ``unseen`` holds the functions a library may call without a call the graph sees
-    (``CallGraph.unseen``): their parameters are never known. Never raises on odd code: a test it cannot read
-    decides nothing."""
-    return _Analysis(r, unseen).run()
+    (``CallGraph.unseen``): their parameters are never known. ``starts``: the graph nodes of the entry points of a
+    repository that runs its own code (``None`` for a library of definitions, whose functions anyone may call): a
+    call only functions none of them may reach make is made by no run (``_Analysis._may_run``). Never raises on
+    odd code: a test it cannot read decides nothing."""
+    return _Analysis(r, unseen, starts).run()
 
 
 class _Analysis:
     """One repository's evaluation of its ``if`` tests; walks of scopes and parameter values are memoised."""
 
-    def __init__(self, r: Resolver, unseen: frozenset[str]) -> None:
+    def __init__(self, r: Resolver, unseen: frozenset[str], starts: tuple[str, ...] | None) -> None:
         self.r = r
         self.unseen = unseen
+        self.starts = starts
         self.dynamic = any(data.get("dynamic") for _, data in r.cg.graph.nodes(data=True))
         self.walks: dict[str, _ScopeWalk | None] = {}
         self.parameters: dict[tuple[str, str], tuple[object, str]] = {}
@@ -109,6 +125,7 @@ class _Analysis:
         self._configs: str | None = None
         self._reflects: frozenset[str] | None = None
         self._python: str | None = None
+        self._running: frozenset[str] | None = None
 
     def run(self) -> list[DeadBranch]:
         found: list[DeadBranch] = []
@@ -182,7 +199,8 @@ class _Analysis:
             if name in walk.parameters:
                 return self._parameter(scope, name) if name not in walk.bindings else (_UNKNOWN, "")
             if name in walk.bindings:
-                return self._local(walk, key, name, at)
+                value, why = self._local(walk, key, name, at)
+                return (value, why) if value is not _UNKNOWN else self._defined(walk, info.module, key, name)
             if self._nested(info.qualname):
                 return _UNKNOWN, ""  # in a function (or a class) nested in a function: the enclosing names come first
             return self._module_constant(module, name, None)
@@ -204,6 +222,25 @@ class _Analysis:
         if value is _UNKNOWN or place is None or not _dominates(path, place):
             return _UNKNOWN, ""
         return value, f"bound once, at {key}:{line}"
+
+    def _defined(self, walk: _ScopeWalk, module: str, key: str, name: str) -> tuple[object, str]:
+        """``_DEFINED`` for a local every binding of which names a function or class of the repository
+        (``fn = top_k_oracle`` in one arm, ``fn = margin_oracle`` in another): wherever a read of it runs, it holds
+        one of them (unbound, the read raises and nothing after it runs). Else (``_UNKNOWN``, "")."""
+        bindings = walk.bindings.get(name, [])
+        named = walk.named.get(name, [])
+        if not bindings or len(named) != len(bindings):
+            return _UNKNOWN, ""
+        counts, _ = self._name_uses()
+        for text in named:
+            if text in walk.bindings or text in walk.parameters or counts.get(text, 0):
+                return _UNKNOWN, ""  # a local of the function, or a name assigned somewhere: not only the definition
+            resolved = self.r.resolve(text, module)
+            if resolved is None or resolved[0] != "repo" or (
+                    resolved[1] not in self.r.cg.functions and resolved[1] not in self.r.cg.classes):
+                return _UNKNOWN, ""
+        lines = ", ".join(f"{key}:{line}" for _, _, line in bindings)
+        return _DEFINED, f"bound only to the repository's {', '.join(sorted(set(named)))} ({lines})"
 
     def _module_constant(self, module: str, name: str, at: cst.If | None) -> tuple[object, str]:
         walk = self._module_walk(module)
@@ -307,9 +344,13 @@ class _Analysis:
             return _UNKNOWN, ""  # picked from a namespace by a run-time name (vars(models)[name](...))
         values: set[tuple[type, object]] = set()
         passed = False
+        counted: list[CallSite] = []
         for site in sites:
             if site.kind in (REFERENCE, INSTANCE):
                 return _UNKNOWN, ""  # handed over or called as an instance: its calls are not these
+            if site.scope in self.r.cg.functions and site.scope not in self._may_run():
+                continue  # a call in a function no run reaches gives the parameter nothing
+            counted.append(site)
             calls = self._calls_at(site, short)
             if not calls:
                 return _UNKNOWN, ""
@@ -328,8 +369,35 @@ class _Analysis:
             return _UNKNOWN, ""
         value = next(iter(values))[1]
         if passed:
-            return value, f"every call of {short} gives it that, {sites[0].ref}"
-        return value, f"its default; no call of {short} passes it, {sites[0].ref}"
+            which = "every call" if len(counted) == len(sites) else "every call that may run"
+            return value, f"{which} of {short} gives it that, {counted[0].ref}"
+        return value, f"its default; no call of {short} passes it, {counted[0].ref}"
+
+    def _may_run(self) -> frozenset[str]:
+        """The functions some run may execute, a superset of what liveness later finds (every function where the
+        repository is a library, ``starts`` ``None``): whatever any edge of the graph, guesses by name included,
+        reaches from the entry points, from the functions a library, a framework or a decorator may call
+        (``unseen``, hooks and dunders, decorated ones, methods named like a common attribute, which get no guessed
+        edges) and from those a string or a configuration file names. A call made only inside the other functions
+        is made by no run (LABELLING.md: code no entry point reaches is a trace)."""
+        if self._running is None and self.starts is None:
+            self._running = frozenset(self.r.cg.functions)
+        if self._running is None:
+            g = self.r.cg.graph
+            _, strings = self._name_uses()
+            starts = [node for node in self.starts or () if node in g]
+            starts += [q for q, info in self.r.cg.functions.items()
+                       if q in self.unseen or info.node.decorators or info.name.startswith("__")
+                       or info.name in _HOOK_NAMES or info.name in _PROTOCOL_METHODS or info.name in strings
+                       or self._in_configs(info.name)]
+            seen: set[str] = set()
+            while starts:
+                node = starts.pop()
+                if node not in seen:
+                    seen.add(node)
+                    starts.extend(g.successors(node))
+            self._running = frozenset(seen)
+        return self._running
 
     def _own_attribute(self, scope: str, attribute: str) -> tuple[object, str]:
         """(value, why) of ``self.attribute`` read in the method ``scope``: what its class's ``__init__`` binds it
@@ -537,6 +605,8 @@ class _ScopeWalk:
         self.positions = positions
         self.parameters = frozenset(parameters)
         self.bindings: dict[str, list[tuple[Path, object, int]]] = {}
+        # name -> the plain names (not None/True/False) its bindings assign to it alone (``fn = top_k_oracle``)
+        self.named: dict[str, list[str]] = {}
         # attribute -> [(path, the value's expression when one expression is bound to it alone, line)] of self.<attr>
         self.attributes: dict[str, list[tuple[Path, cst.BaseExpression | None, int]]] = {}
         self.places: dict[int, Path] = {}
@@ -603,6 +673,8 @@ class _ScopeWalk:
             single = node.value if len(node.targets) == 1 else None
             for target in node.targets:
                 self._target(target.target, here, line_of, value, single)
+                if isinstance(target.target, cst.Name) and isinstance(node.value, cst.Name) and value is _UNKNOWN:
+                    self.named.setdefault(target.target.value, []).append(node.value.value)
             self._expression(node.value, here)
         elif isinstance(node, cst.AnnAssign):
             if node.value is not None:
@@ -786,15 +858,19 @@ def _truth(test: cst.BaseExpression, values: Mapping[str, object]) -> bool | Non
         if first is _UNKNOWN or second is _UNKNOWN:
             return None
         if isinstance(operator, (cst.Is, cst.IsNot)):
+            if _DEFINED in (first, second) and None in (first, second):
+                return isinstance(operator, cst.IsNot)  # a function or class is not None
             if not all(v is None or type(v) is bool for v in (first, second)):
                 return None  # identity of numbers and strings is an implementation detail
             return (first is second) == isinstance(operator, cst.Is)
         if isinstance(operator, (cst.Equal, cst.NotEqual)):
+            if _DEFINED in (first, second):
+                return None  # a class may define its own equality
             return (first == second) == isinstance(operator, cst.Equal)
         return None
     if isinstance(test, cst.Name) or _own(test):
         value = _operand(test, values)
-        return None if value is _UNKNOWN else bool(value)
+        return None if value is _UNKNOWN else True if value is _DEFINED else bool(value)
     return None
 
 

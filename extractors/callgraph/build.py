@@ -97,11 +97,14 @@ class _Builder(Resolver):
         # would fail at run time (benchmarks/truth/CONVENTIONS.md, "Code that would fail at run time"), its calls into
         # the unreadable file aside (``CallGraph.unreadable_imports``)
         self._not_run = frozenset(broken) & frozenset(self.scans)
-        for branch in dead_branches(self, self._unseen()):
+        found = tuple(entry_points(self))
+        # a call in a function no entry point could reach gives a parameter no value (``dead_branches``); in a
+        # library of definitions any function may be called from outside
+        starts = tuple(e.node for e in found) if self._runnable(found) else None
+        for branch in dead_branches(self, self._unseen(), starts):
             self._prune(branch)
         self._hooks()
         self._commands()
-        found = tuple(entry_points(self))
         self.cg.entry_points = tuple(e for e in found if self._module_of(e.node) not in self._not_run)
         self._reach(found)
         return self.cg
@@ -290,6 +293,15 @@ class _Builder(Resolver):
                              if ctor and not narrows)
         return frozenset(found)
 
+    def _runnable(self, found: tuple[EntryPoint, ...]) -> bool:
+        """Whether the entry points ``found`` run repository code (``CallGraph.runnable``). A script runs it only
+        through a call at its top level: a class statement naming a repository base class (a ``reference`` site)
+        runs nothing, so a folder of definitions is not runnable; a test file's own __main__ is a check, not an
+        experiment: alone it leaves a library a library."""
+        return any(e.kind != TEST_MAIN and (e.kind != "script" or any(
+            site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ())))
+            for e in found)
+
     def _unseen(self, built: frozenset[str] | None = None) -> frozenset[str]:
         """The functions whose callers the graph may not see (``CallGraph.unseen``): every method of a class with a
         base outside the repository (a library may call it: a Trainer's ``compute_loss``, an environment's
@@ -373,12 +385,7 @@ class _Builder(Resolver):
         self.cg._decorated = decorated
         self.cg.halted = bool(found) and not self.cg.entry_points
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
-        # a script runs repository code only through a call at its top level: a class statement naming a
-        # repository base class (a ``reference`` site) runs nothing, so a folder of definitions is not runnable
-        # a test file's own __main__ is a check, not an experiment: alone it leaves a library a library
-        self.cg.runnable = any(e.kind != TEST_MAIN and (e.kind != "script" or any(
-            site.callee and site.kind != REFERENCE for site in self.cg._sites.get(e.node, ())))
-            for e in found)
+        self.cg.runnable = self._runnable(found)
         # a library calls methods only of objects some code that may run made (``_built``): where every entry point
         # fails at import, none (and never those of a module that cannot be imported)
         self.cg.unseen = frozenset() if self.cg.halted else self._unseen(self._built())
