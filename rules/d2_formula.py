@@ -90,7 +90,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
   and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
   ``cov_f`` holds ``cov``; one-letter names aside), and the formulas' search finds none of them computed: the SAU
-  scores 0, settled (found only under one-letter names, ``u``, ``v``, it stays open).
+  scores 0, settled (found only under one-letter names, ``u``, ``v``, it stays open). Left-hand names every script
+  binds for its own results (``loss``, ``reward``: ``_common_name``) do not keep it from being absent when no
+  formula meets a candidate near it (``_nothing_alike``): that ``loss`` is another quantity (a mean squared error
+  where the claim is a cross-entropy).
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
@@ -122,7 +125,7 @@ import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from typing import Callable, Container, NamedTuple, Sequence, cast
+from typing import Callable, Collection, Container, NamedTuple, Sequence, cast
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -234,6 +237,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     # no name of the mechanism, nor a left-hand name other than a generic one (u, v): absent, unless the search
     # below finds the formulas computed all the same under one-letter names
     unnamed = not named_in_code and not lhs_found and bool(keys)
+    # the left-hand names code assigns are only names every script binds for its own results (loss, reward): the
+    # formula's quantity is absent too when nothing computes anything like it (``_nothing_alike``)
+    common_only = not named_in_code and bool(keys) and all(_common_name(k) for k in lhs_found)
     if unnamed and not parsed:
         return _absent(sau)
     dead = index.analysis(dead_functions)
@@ -267,10 +273,10 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                    if pending else f"operation budget of {budget} exhausted chaining the formulas")
         return _ambiguous(sau, results, scope, "; ".join([*(_describe(r) for r in results), stopped]), index,
                           named_in_code, stubs)
-    nothing = unnamed and all(r.outcome == UNKNOWN for r in results)
+    nothing = (unnamed or common_only and _nothing_alike(results)) and all(r.outcome == UNKNOWN for r in results)
     computed = _computed_unnamed(parsed, results, search) if nothing else None
     if nothing and computed is None:
-        return _absent(sau)
+        return _absent(sau, () if unnamed else lhs_found)
     if unnamed:  # found only under names the glossary cannot tie to the claim (u, v, p): open, never settled on it
         found = ""
         if computed is not None and computed[0] is not None:
@@ -409,11 +415,21 @@ def _claimed_notes(atom_results: Sequence[tuple[Atom, list[d1_numerical.ValueOut
     return notes
 
 
-def _absent(sau: SAU) -> Verdict:
-    """The settled verdict of a mechanism the code neither names nor computes (module docstring, **absent**)."""
+def _nothing_alike(results: list[FormulaResult]) -> bool:
+    """Whether no formula met a candidate near it (``FormulaResult.near``: its shape with the glossary's names) nor
+    one its names support: a ``loss`` the code binds then computes something else (a mean squared error where the
+    claim is a cross-entropy), not the claim's quantity in a form not read."""
+    return all(not r.near and not r.supported and r.candidate is None for r in results)
+
+
+def _absent(sau: SAU, common: Collection[str] = ()) -> Verdict:
+    """The settled verdict of a mechanism the code neither names nor computes (module docstring, **absent**);
+    ``common``: the left-hand names code assigns, each one every script binds (``_common_name``)."""
     shown = ", ".join(sau.checks.get("mechanism", ()))
+    assigned = "nothing is assigned to the formula's left-hand names" if not common else (
+        f"what code assigns to {', '.join(sorted(common))} computes nothing like the formula")
     return Verdict(sau, 0.0, Status.SETTLED, f"absent: nothing in the code is named after the mechanism ({shown}) "
-                   "and nothing is assigned to the formula's left-hand names", RULE, Drift.MISSING)
+                   f"and {assigned}", RULE, Drift.MISSING)
 
 
 def _computed_unnamed(parsed: list, results: list[FormulaResult],
