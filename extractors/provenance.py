@@ -245,7 +245,7 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
 class UnpackedPasses:
     """Which bindings the repository's calls unpacking mappings of unknown keys (``extractors.facts.Unpacking``) may
     pass as keywords. ``anything``: some call names neither the section it unpacks nor a callee whose keywords are
-    known (``equation_fn(**args)`` with ``args`` passed in), so any key may reach code. Otherwise ``routes``: per call,
+    known (``equation_fn(**args)`` with ``args`` passed in), so any key may reach code. ``routes``: per other call,
     (the section, or ``None`` for any; the keywords its callee takes and reads, or ``None`` for any). Build with
     ``unpacked_passes``."""
 
@@ -273,6 +273,7 @@ def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
     class turning keys into attributes (``argparse.Namespace(**cfg)``: ``attribute_bags`` of
     ``extractors/words.yaml``) takes none by keyword: its attributes are read as attributes, reads of their own."""
     routes: list[tuple[str | None, frozenset[str] | None]] = []
+    anything = False
     for unpacking in index.unpackings:
         short = unpacking.callee.rsplit(".", 1)[-1]
         accepted = frozenset() if short in word_list("attribute_bags") else \
@@ -281,9 +282,10 @@ def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
             accepted = frozenset(name for name in accepted if index.parameter_reads.get(
                 (short, name), index.reads.get(name, 0) > 0))
         if accepted is None and unpacking.section is None:
-            return UnpackedPasses(True)
+            anything = True  # the other calls' routes are still kept: what they pass is read by name there
+            continue
         routes.append((unpacking.section, accepted))
-    return UnpackedPasses(False, tuple(dict.fromkeys(routes)))
+    return UnpackedPasses(anything, tuple(dict.fromkeys(routes)))
 
 
 def unloaded_configs(index: RepositoryIndex) -> frozenset[str]:

@@ -928,6 +928,13 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
             return ValueOutcome(value, AMBIGUOUS, (effective[0], clash),
                                 f"bound at {_at(effective[0])}, but code placed there binds "
                                 f"{show_value(clash.value)} at {_at(clash)} in the same function")
+        if effective and all(_passed_only_blindly(f, index) for f in effective):
+            # no code reads the key by name: only a call unpacking a mapping nothing ties to a section or to a callee
+            # whose keywords are known (equation_fn(**args)) may pass it, which may as well hold other keys
+            return ValueOutcome(value, AMBIGUOUS, tuple(effective),
+                                f"bound at {_at(effective[0])}, which no code reads by name; only a call unpacking a "
+                                f"mapping of keys static reading does not know ({_blind_callee(index)}(**...)) "
+                                f"may pass it", estimate=_SCORES[MATCHED])
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
                                 consumers=_consumers(effective, index))
@@ -2042,6 +2049,20 @@ def _may_be_read(fact: Fact, index: RepositoryIndex) -> bool:
     (``extractors.provenance.unpacked_passes``); never a parameter default its function does not read."""
     return not _never_read(fact, index) and (index.analysis(unpacked_passes).may_pass(fact) or _is_read(fact, index)
                                              or _in_whole_section(fact, index))
+
+
+def _passed_only_blindly(fact: Fact, index: RepositoryIndex) -> bool:
+    """Whether a configuration key counts as read only because some call unpacks a mapping whose section and
+    callee static reading does not know (``UnpackedPasses.anything``): no read by name, no section code consumes
+    whole, no unpacking whose route names its section or a callee taking it."""
+    passes = index.analysis(unpacked_passes)
+    return fact.kind == K.CONFIG and passes.anything and not _is_read(fact, index) \
+        and not _in_whole_section(fact, index) and not replace(passes, anything=False).may_pass(fact)
+
+
+def _blind_callee(index: RepositoryIndex) -> str:
+    """The callee of the first call unpacking a mapping of unknown keys into code whose keywords are not known."""
+    return next((u.callee for u in index.unpackings if u.section is None), index.unpackings[0].callee)
 
 
 def _in_whole_section(fact: Fact, index: RepositoryIndex) -> bool:
