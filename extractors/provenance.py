@@ -285,7 +285,34 @@ def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
             anything = True  # the other calls' routes are still kept: what they pass is read by name there
             continue
         routes.append((unpacking.section, accepted))
+    routes.extend(_instantiated_sections(index))
     return UnpackedPasses(anything, tuple(dict.fromkeys(routes)))
+
+
+# Calls that build the object a configuration section names under ``_target_``, passing the section's other keys as
+# keywords (Hydra's ``hydra.utils.instantiate``, the documented ``_target_`` convention; its ``call`` only by that
+# dotted name, a bare ``call`` being anything)
+_INSTANTIATE_CALLS = frozenset({"instantiate", "hydra.utils.instantiate", "hydra.utils.call"})
+
+
+def _instantiated_sections(index: RepositoryIndex) -> list[tuple[str | None, frozenset[str] | None]]:
+    """The routes of configuration sections naming a class or function under ``_target_`` (``generator:
+    {_target_: nets.Precond, num_blocks: [3, 5, 7]}``) when code calls Hydra's ``instantiate``: (the section, the
+    keywords the target takes and reads, ``None`` for any, as for an unpacking of that section into it)."""
+    if not any(call.callee in _INSTANTIATE_CALLS for call in index.calls):
+        return []
+    found: list[tuple[str | None, frozenset[str] | None]] = []
+    for fact in index.facts:
+        if fact.kind != K.CONFIG or fact.name != "_target_" or not isinstance(fact.value, str) or "." not in fact.path:
+            continue
+        section = fact.path.split(".")[-2]
+        short = fact.value.rsplit(".", 1)[-1]
+        accepted = index.keyword_parameters.get(short)
+        if accepted:
+            accepted = frozenset(name for name in accepted if index.parameter_reads.get(
+                (short, name), index.reads.get(name, 0) > 0))
+        found.append((section, accepted))
+    return found
 
 
 def unloaded_configs(index: RepositoryIndex) -> frozenset[str]:
