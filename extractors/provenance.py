@@ -276,11 +276,7 @@ def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
     anything = False
     for unpacking in index.unpackings:
         short = unpacking.callee.rsplit(".", 1)[-1]
-        accepted = frozenset() if short in word_list("attribute_bags") else \
-            index.keyword_parameters.get(short) if short else None
-        if accepted:
-            accepted = frozenset(name for name in accepted if index.parameter_reads.get(
-                (short, name), index.reads.get(name, 0) > 0))
+        accepted = frozenset() if short in word_list("attribute_bags") else _taken(short, index) if short else None
         if accepted is None and unpacking.section is None:
             anything = True  # the other calls' routes are still kept: what they pass is read by name there
             continue
@@ -305,14 +301,16 @@ def _instantiated_sections(index: RepositoryIndex) -> list[tuple[str | None, fro
     for fact in index.facts:
         if fact.kind != K.CONFIG or fact.name != "_target_" or not isinstance(fact.value, str) or "." not in fact.path:
             continue
-        section = fact.path.split(".")[-2]
-        short = fact.value.rsplit(".", 1)[-1]
-        accepted = index.keyword_parameters.get(short)
-        if accepted:
-            accepted = frozenset(name for name in accepted if index.parameter_reads.get(
-                (short, name), index.reads.get(name, 0) > 0))
-        found.append((section, accepted))
+        found.append((fact.path.split(".")[-2], _taken(fact.value.rsplit(".", 1)[-1], index)))
     return found
+
+
+def _taken(short: str, index: RepositoryIndex) -> frozenset[str] | None:
+    """The keywords the repository's callee ``short`` takes and reads (``None`` for any: unknown, or ``**kwargs``)."""
+    accepted = index.keyword_parameters.get(short)
+    if not accepted:
+        return accepted
+    return frozenset(name for name in accepted if index.parameter_reads.get((short, name), index.reads.get(name, 0) > 0))
 
 
 def unloaded_configs(index: RepositoryIndex) -> frozenset[str]:
