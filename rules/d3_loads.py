@@ -12,13 +12,17 @@ to another dataset: the resolved value decides.
 ``loader_values`` (an analysis provider) reads each Python file once with ``ast`` and records each loader call
 (``rules/roles.yaml``, ``loader_words``) with the names its argument resolution went through and the strings it
 resolved. A name resolves when it is upper case (a constant) and the whole repository binds it at module level
-once, to a string or to a table of strings keyed by strings or by such names, or when it is a local of the function
-making the call that the function binds once, to a string, and takes from nowhere else (no parameter, ``global``,
-loop or second assignment of it: ``name = "openwebtext"`` then ``load_dataset(name)``); anything else is left
-unresolved, and a body making a loader call with nothing resolved may load anything, unless the call loads no data: its
+once, to a string or to a table of strings keyed by strings or by such names; anything else is left unresolved,
+and a body making a loader call with nothing resolved may load anything, unless the call loads no data: its
 dotted callee or first argument names a tokenizer, a model, a checkpoint or a configuration (``rules/roles.yaml``,
 ``non_data_words``: ``sp.Load(tokenizer_path)``), it opens a file for writing, or it only builds a path from
 nothing resolved (``path_builders``: ``Path(output_dir)``).
+
+A local of the function making the call that the function binds once, to a string, and takes from nowhere else (no
+parameter, ``global``, loop or second assignment of it: ``name = "openwebtext"`` then ``load_dataset(name)``) is
+recorded apart (``LoadedValue.local_values``): such a string shows what the call loads when it names a dataset, but
+a local's path rarely does (``data_path = "./dataset"``), so it never shows that a body loads *other* data and is
+left out of ``at`` and ``within``.
 """
 
 from __future__ import annotations
@@ -44,9 +48,8 @@ class LoadedValue:
     the call's lines (1-based, inclusive), ``names`` the module-level identifiers the resolution read
     (``("DATASET_PATHS", "TASK_HH_RLHF")``), ``values`` the strings the loader receives (``("Anthropic/hh-rlhf",)``;
     empty when no argument resolves); ``data`` false when the call loads a tokenizer, a model, a checkpoint or a
-    configuration (module docstring); ``local_names`` the calling function's locals the resolution read and
-    ``local_lines`` the lines binding them (a local's name means nothing outside its function: kept apart from
-    ``names``)."""
+    configuration (module docstring); ``local_values`` the strings arguments receive through the calling
+    function's string locals and ``local_lines`` the lines binding those locals (module docstring: kept apart)."""
 
     file: str
     line: int
@@ -54,7 +57,7 @@ class LoadedValue:
     names: frozenset[str]
     values: tuple[str, ...]
     data: bool = True
-    local_names: frozenset[str] = frozenset()
+    local_values: tuple[str, ...] = ()
     local_lines: frozenset[int] = frozenset()
 
 
@@ -69,7 +72,7 @@ class LoaderValues:
         or ``None`` when no resolved argument there reads ``name``."""
         last = name.rsplit(".", 1)[-1]
         found = [v for lv in self.by_file.get(file, ()) if lv.line <= line <= lv.end_line
-                 and (last in lv.names or last in lv.local_names) for v in lv.values]
+                 and last in lv.names for v in lv.values]
         return tuple(found) if found else None
 
     def through(self, name: str) -> tuple[str, ...] | None:
@@ -128,11 +131,12 @@ def loader_values(index: RepositoryIndex) -> LoaderValues:
                 continue
             names: frozenset[str] = frozenset()
             values: list[str] = []
-            local_names: set[str] = set()
+            local_lines: set[int] = set()
+            local_values: list[str] = []
             for arg in [*node.args, *(k.value for k in node.keywords)]:
                 if isinstance(arg, ast.Name) and arg.id in local:  # a local shadows a module constant's name
-                    local_names.add(arg.id)
-                    values.append(local[arg.id][1])
+                    local_lines.add(local[arg.id][0])
+                    local_values.append(local[arg.id][1])
                     continue
                 resolved = _resolve(arg, strings, tables)
                 if resolved is not None:
@@ -143,7 +147,7 @@ def loader_values(index: RepositoryIndex) -> LoaderValues:
             data = _loads_data(node) and (bool(values) or _callee(node.func).lower() not in _PATH_BUILDERS)
             found.by_file.setdefault(key, []).append(
                 LoadedValue(key, node.lineno, node.end_lineno or node.lineno, names, tuple(values), data,
-                            frozenset(local_names), frozenset(local[n][0] for n in local_names)))
+                            tuple(local_values), frozenset(local_lines)))
     return found
 
 

@@ -799,10 +799,12 @@ def _loads_other(mention: Mention, graph: CallGraph, loads: LoaderValues, terms:
 def _loaded_values(mention: Mention, graph: CallGraph, loads: LoaderValues) -> tuple[str, ...] | None:
     """The strings the loading code a mention names receives (``rules.d3_loads``): the loader call whose argument
     resolves through a name, the loader calls of the body of a class or function defined or called, or the loader
-    arguments resolving through the constant a string is bound to; ``None`` when they do not all resolve or the
-    mention is none of these."""
+    arguments resolving through the module constant a string is bound to; ``None`` when they do not all resolve or
+    the mention is none of these (a string bound to a function's local: ``rules.d3_loads``)."""
     calls = _string_loads(mention, graph, loads)
     if calls is not None:
+        if mention.scope in graph.functions:  # a local's string never shows other data loaded (rules.d3_loads)
+            return None
         values = [v for call in calls for v in call.values]
         return tuple(values) if values else None
     if mention.kind == "name" and mention.context.startswith("arg:"):
@@ -834,9 +836,9 @@ def _loaded_through(mention: Mention, graph: CallGraph, loads: LoaderValues, ter
     dataset's string through the name it is bound to (``_string_loads``), resolving to a value one of ``terms``
     matches, and that runs (its ``if`` tests select it by strings a run can supply: ``rules.d3_flow.supplied``);
     ``None`` when there is none. The string is then loaded as if written in the call (CONVENTIONS.md, "a path ...
-    that reaches a loader"), as ``_loads_other`` reads the same resolution the other way."""
+    that reaches a loader"), as ``_loads_other`` reads a constant's resolution the other way."""
     calls = [c for c in _string_loads(mention, graph, loads) or () if c.data
-             and any(term_matches(t, v) for t in terms for v in c.values)]
+             and any(term_matches(t, v) for t in terms for v in (*c.values, *c.local_values))]
     if not calls:
         return None
     scopes = [mention.scope] if mention.scope in graph.functions else list(graph.mentions)
