@@ -1,25 +1,34 @@
-"""D3: the constant values loader calls receive, resolved through module-level names and tables.
+"""D3: the constant values loader calls receive, resolved through module-level names and tables and through a
+function's string locals.
 
 A dataset is loaded where a live loading call receives its name or path (benchmarks/truth/CONVENTIONS.md,
 "Protocol"). Code often hands the loader a name standing for that string rather than the string itself:
 ``load_dataset(DATASET_PATHS[TASK_HH_RLHF])`` with ``DATASET_PATHS = {TASK_HH_RLHF: "Anthropic/hh-rlhf"}`` at module
-level, or ``load_dataset(HH_PATH)`` with ``HH_PATH = "Anthropic/hh-rlhf"``. The key's own name (``TASK_HH_RLHF``)
+level, ``load_dataset(HH_PATH)`` with ``HH_PATH = "Anthropic/hh-rlhf"``, or ``load_dataset(name)`` with ``name =
+"Anthropic/hh-rlhf"`` a line above. The key's own name (``TASK_HH_RLHF``)
 or a class named after the dataset (``HHRLHFDataset``) says nothing about what is loaded once the table maps the key
 to another dataset: the resolved value decides.
 
 ``loader_values`` (an analysis provider) reads each Python file once with ``ast`` and records each loader call
 (``rules/roles.yaml``, ``loader_words``) with the names its argument resolution went through and the strings it
-resolved. A name resolves only when it is upper case (a constant) and the whole repository binds it at module level
+resolved. A name resolves when it is upper case (a constant) and the whole repository binds it at module level
 once, to a string or to a table of strings keyed by strings or by such names; anything else is left unresolved,
 and a body making a loader call with nothing resolved may load anything, unless the call loads no data: its
 dotted callee or first argument names a tokenizer, a model, a checkpoint or a configuration (``rules/roles.yaml``,
 ``non_data_words``: ``sp.Load(tokenizer_path)``), it opens a file for writing, or it only builds a path from
 nothing resolved (``path_builders``: ``Path(output_dir)``).
+
+A local of the function making the call that the function binds once, to a string, and takes from nowhere else (no
+parameter, ``global``, loop or second assignment of it: ``name = "openwebtext"`` then ``load_dataset(name)``) is
+recorded apart (``LoadedValue.local_values``): such a string shows what the call loads when it names a dataset, but
+a local's path rarely does (``data_path = "./dataset"``), so it never shows that a body loads *other* data and is
+left out of ``at`` and ``within``.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from extractors.facts import RepositoryIndex
@@ -36,10 +45,11 @@ _WRITE_MODES = ("w", "a", "x")  # open(f, "w"), np.memmap(f, mode="w+"): a file 
 @dataclass(frozen=True)
 class LoadedValue:
     """One loader call and the strings its arguments resolve to: ``file`` (relative POSIX path), ``line``/``end_line``
-    the call's lines (1-based, inclusive), ``names`` the identifiers the resolution read (``("DATASET_PATHS",
-    "TASK_HH_RLHF")``), ``values`` the strings the loader receives (``("Anthropic/hh-rlhf",)``; empty when no
-    argument resolves); ``data`` false when the call loads a tokenizer, a model, a checkpoint or a configuration
-    (module docstring)."""
+    the call's lines (1-based, inclusive), ``names`` the module-level identifiers the resolution read
+    (``("DATASET_PATHS", "TASK_HH_RLHF")``), ``values`` the strings the loader receives (``("Anthropic/hh-rlhf",)``;
+    empty when no argument resolves); ``data`` false when the call loads a tokenizer, a model, a checkpoint or a
+    configuration (module docstring); ``local_values`` the strings arguments receive through the calling
+    function's string locals and ``local_lines`` the lines binding those locals (module docstring: kept apart)."""
 
     file: str
     line: int
@@ -47,6 +57,8 @@ class LoadedValue:
     names: frozenset[str]
     values: tuple[str, ...]
     data: bool = True
+    local_values: tuple[str, ...] = ()
+    local_lines: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -59,16 +71,24 @@ class LoaderValues:
         """The strings a loader call spanning ``line`` of ``file`` receives through ``name`` (its last dotted part),
         or ``None`` when no resolved argument there reads ``name``."""
         last = name.rsplit(".", 1)[-1]
-        found = [v for lv in self.by_file.get(file, ()) if lv.line <= line <= lv.end_line and last in lv.names
-                 for v in lv.values]
+        found = [v for lv in self.by_file.get(file, ()) if lv.line <= line <= lv.end_line
+                 and last in lv.names for v in lv.values]
         return tuple(found) if found else None
 
     def through(self, name: str) -> tuple[str, ...] | None:
-        """The strings of the loader arguments that resolve through ``name`` (its last dotted part), or ``None``
-        when none does."""
-        last = name.rsplit(".", 1)[-1]
-        found = [v for calls in self.by_file.values() for lv in calls if last in lv.names for v in lv.values]
+        """The strings of the loader arguments that resolve through the module-level ``name`` (its last dotted
+        part), or ``None`` when none does."""
+        found = [v for lv in self.calls_through(name) for v in lv.values]
         return tuple(found) if found else None
+
+    def calls_through(self, name: str) -> list[LoadedValue]:
+        """The loader calls whose arguments resolve through the module-level ``name`` (its last dotted part)."""
+        last = name.rsplit(".", 1)[-1]
+        return [lv for calls in self.by_file.values() for lv in calls if last in lv.names]
+
+    def bound_at(self, file: str, line: int) -> list[LoadedValue]:
+        """The loader calls of ``file`` whose arguments resolve through a function's local bound on ``line``."""
+        return [lv for lv in self.by_file.get(file, ()) if line in lv.local_lines]
 
     def within(self, file: str, line: int, end_line: int) -> tuple[str, ...] | None:
         """Every string the data-loading calls of ``file`` between ``line`` and ``end_line`` (the body of a class or
@@ -106,12 +126,18 @@ def loader_values(index: RepositoryIndex) -> LoaderValues:
     strings, tables = _module_constants(trees.values())
     found = LoaderValues()
     for key, tree in trees.items():
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or not set(words(_callee(node.func))) & _LOADER_WORDS:
+        for node, local in _calls_with_locals(tree):
+            if not set(words(_callee(node.func))) & _LOADER_WORDS:
                 continue
             names: frozenset[str] = frozenset()
             values: list[str] = []
+            local_lines: set[int] = set()
+            local_values: list[str] = []
             for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(arg, ast.Name) and arg.id in local:  # a local shadows a module constant's name
+                    local_lines.add(local[arg.id][0])
+                    local_values.append(local[arg.id][1])
+                    continue
                 resolved = _resolve(arg, strings, tables)
                 if resolved is not None:
                     names |= resolved[0]
@@ -120,8 +146,55 @@ def loader_values(index: RepositoryIndex) -> LoaderValues:
             # a path built from nothing resolved (Path(output_dir)) loads nothing and says nothing of what is loaded
             data = _loads_data(node) and (bool(values) or _callee(node.func).lower() not in _PATH_BUILDERS)
             found.by_file.setdefault(key, []).append(
-                LoadedValue(key, node.lineno, node.end_lineno or node.lineno, names, tuple(values), data))
+                LoadedValue(key, node.lineno, node.end_lineno or node.lineno, names, tuple(values), data,
+                            tuple(local_values), frozenset(local_lines)))
     return found
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _calls_with_locals(tree: ast.Module) -> Iterator[tuple[ast.Call, dict[str, tuple[int, str]]]]:
+    """Each call of ``tree`` with the string locals of the innermost function whose body makes it
+    (``_string_locals``; none at module level, in a class body or a lambda, or in a function's decorators and
+    defaults, which run where the function is defined)."""
+    pending: list[tuple[ast.AST, dict[str, tuple[int, str]]]] = [(tree, {})]
+    while pending:
+        node, local = pending.pop()
+        if isinstance(node, ast.Call):
+            yield node, local
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = _string_locals(node)
+            pending.extend((child, inner) for child in node.body)
+            pending.extend((child, local) for child in (*node.decorator_list, node.args))
+            continue
+        scoped = {} if isinstance(node, (ast.Lambda, ast.ClassDef)) else local
+        pending.extend((child, scoped) for child in ast.iter_child_nodes(node))
+
+
+def _string_locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[int, str]]:
+    """The locals ``function``'s own body (nested functions, lambdas and classes left out) binds exactly once, by a
+    plain assignment of a string literal (``name = "openwebtext"``), and in no other way: not a parameter, not
+    declared ``global`` or ``nonlocal``, not a loop, ``with`` or comprehension target. Name -> (line, string)."""
+    arguments = function.args
+    taken = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    taken |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    stores: dict[str, int] = {}
+    strings: dict[str, tuple[int, str]] = {}
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            taken.update(node.names)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            strings[node.targets[0].id] = (node.lineno, node.value.value)
+        pending.extend(ast.iter_child_nodes(node))
+    return {name: bound for name, bound in strings.items() if stores.get(name) == 1 and name not in taken}
 
 
 def _loads_data(call: ast.Call) -> bool:

@@ -32,7 +32,9 @@ A matching mention in live code (reached from an entry point) is judged by its r
   ``field`` or a lookup: ``config_calls``; for a metric, not a call computing another metric (a trace): ``mcc =
   accuracy_score(...)``; for a baseline, only a constructor or loader call: ``base_model_outputs =
   self.model(...)`` is a result, not the model built); a string or name handed to a loader (``loader_words``:
-  ``load_dataset("tldr")``, ``os.path.join(root, "webvid")``), a string handed to a metric library call for a
+  ``load_dataset("tldr")``, ``os.path.join(root, "webvid")``), for a dataset also a string a live data loader
+  receives through the name it is bound to, a module constant or a local its function binds once (``name =
+  "openwebtext"`` then ``load_dataset(name)``: ``rules.d3_loads``, ``_loaded_through``), a string handed to a metric library call for a
   metric (``metric_call_words``), an ``add_argument`` default; for a metric also a name or dict/subscript key
   bound to a computed value (``ppl = math.exp(loss)``, ``results["ppl"] = ...``); a string or name listed in a
   table that a live loop runs, handing its items to a call (``for v in REWARD_VARIANTS[:2]: train(v)``; of a
@@ -157,7 +159,7 @@ from extractors.words import word_list
 from rules import names, roles, traces
 from rules.d3_flow import (Flow, Run, Source, claim_words, flow, loop_runs, name_source, selects, shown_only,
                            skipped_only, supplied, value_source, values_run)
-from rules.d3_loads import LoaderValues, loader_values
+from rules.d3_loads import LoadedValue, LoaderValues, loader_values
 from rules.d3_manifests import launched_manifests
 from rules.d3_options import called_name, free_source, typed_freely
 from rules.d3_unimplemented import in_stub_arm, inside_stub_arm, missing_module
@@ -541,6 +543,9 @@ def decide_element(category: str, element: dict, graph: CallGraph, index: Reposi
             elif state == LIVE and (module := missing_module(mention, graph, index)) is not None:
                 found[MISSING].append(mention)  # generate_dataset(...) imported from a data/ the repository lacks
                 missing_from[mention] = module
+            elif state == LIVE and category == "datasets" and \
+                    (loader := _loaded_through(mention, graph, loads, terms, data)) is not None:
+                found[ROLE].extend((mention, loader))  # name = "openwebtext", then load_dataset(name)
             elif state == LIVE and hit_call and category in _SELECTED and _loads_for(mention.text):
                 found[UNKNOWN].append(mention)  # _load_apps_ppo_prompts(): data for PPO, not PPO built or run
             elif state == LIVE:
@@ -794,17 +799,56 @@ def _loads_other(mention: Mention, graph: CallGraph, loads: LoaderValues, terms:
 def _loaded_values(mention: Mention, graph: CallGraph, loads: LoaderValues) -> tuple[str, ...] | None:
     """The strings the loading code a mention names receives (``rules.d3_loads``): the loader call whose argument
     resolves through a name, the loader calls of the body of a class or function defined or called, or the loader
-    arguments resolving through the constant a string is bound to; ``None`` when they do not all resolve or the
-    mention is none of these."""
-    if mention.kind == "string" and mention.context == "literal" and not mention.within:
-        constants = [m.text for m in graph.mentions.get(mention.scope, ()) if m.kind == "binding"
-                     and m.context == "bind:literal" and m.file == mention.file and m.line == mention.line]
-        return loads.through(constants[0]) if len(constants) == 1 else None
+    arguments resolving through the module constant a string is bound to; ``None`` when they do not all resolve or
+    the mention is none of these (a string bound to a function's local: ``rules.d3_loads``)."""
+    calls = _string_loads(mention, graph, loads)
+    if calls is not None:
+        if mention.scope in graph.functions:  # a local's string never shows other data loaded (rules.d3_loads)
+            return None
+        values = [v for call in calls for v in call.values]
+        return tuple(values) if values else None
     if mention.kind == "name" and mention.context.startswith("arg:"):
         return loads.at(mention.file, mention.line, mention.text)
     if mention.kind == "definition" or (mention.kind == "name" and mention.context == "call"):
         span = _defined_span(mention, graph)
         return loads.within(*span) if span is not None else None
+    return None
+
+
+def _string_loads(mention: Mention, graph: CallGraph, loads: LoaderValues) -> list[LoadedValue] | None:
+    """The loader calls receiving a string through the one name it is bound to (``rules.d3_loads``): a module-level
+    constant's (``OWT = "openwebtext"``), or a function's local's (``name = "openwebtext"``, then
+    ``load_dataset(name)`` in that function); ``None`` when ``mention`` is no string bound alone to a name."""
+    if mention.kind != "string" or mention.context != "literal" or mention.within:
+        return None
+    bound = [m.text for m in graph.mentions.get(mention.scope, ()) if m.kind == "binding"
+             and m.context == "bind:literal" and m.file == mention.file and m.line == mention.line]
+    if len(bound) != 1:
+        return None
+    if mention.scope in graph.functions:  # a local's name means nothing outside its function
+        return loads.bound_at(mention.file, mention.line)
+    return loads.calls_through(bound[0])
+
+
+def _loaded_through(mention: Mention, graph: CallGraph, loads: LoaderValues, terms: list[str],
+                    data: Flow) -> Mention | None:
+    """The live call of a data loader (not a tokenizer's or a checkpoint's: ``LoadedValue.data``) that receives a
+    dataset's string through the name it is bound to (``_string_loads``), resolving to a value one of ``terms``
+    matches, and that runs (its ``if`` tests select it by strings a run can supply: ``rules.d3_flow.supplied``);
+    ``None`` when there is none. The string is then loaded as if written in the call (CONVENTIONS.md, "a path ...
+    that reaches a loader"), as ``_loads_other`` reads a constant's resolution the other way."""
+    calls = [c for c in _string_loads(mention, graph, loads) or () if c.data
+             and any(term_matches(t, v) for t in terms for v in (*c.values, *c.local_values))]
+    if not calls:
+        return None
+    scopes = [mention.scope] if mention.scope in graph.functions else list(graph.mentions)
+    for scope in scopes:
+        if graph.liveness(scope) != LIVE:
+            continue
+        for m in graph.mentions.get(scope, ()):
+            if m.context == "call" and any(m.file == c.file and m.line == c.line for c in calls) \
+                    and supplied(m, data):
+                return m
     return None
 
 

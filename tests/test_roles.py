@@ -10,6 +10,7 @@ from extractors.callgraph.model import CALL, EXTERNAL, UNRESOLVED, CallSite
 from extractors.repository import build_index
 from rules import names, roles
 from rules.d3_flow import Run, Source, claim_words, entry_named, flow, loop_runs, value_source
+from rules.d3_loads import loader_values
 from rules.d3_manifests import FIRST_LINES, launched_manifests
 from rules.d3_protocol import (ROLE, TRACE, UNKNOWN, claimed_numbers, glued_in, literal_constants, role, squash,
                                term_matches)
@@ -351,3 +352,24 @@ def test_a_dotted_step_function_names_that_library_function_only() -> None:
         assert match_site(names, external(target)) == STRONG, target
     assert match_site(names, external("json.load")) == WEAK
     assert match_site(names, external("torch.sort")) == WEAK
+
+
+
+def test_loader_locals_resolve_only_when_bound_once_to_a_string(tmp_path: Path) -> None:
+    """A function's local bound once to a string and nowhere else is what a loader handed it receives
+    (``rules.d3_loads``), kept apart from the constants' values that show other data loaded; a second binding or a
+    parameter (fixture d3/loader_name_value), a loop target or a ``global`` is not followed."""
+    fixture = Path(__file__).parent / "fixtures" / "d3" / "loader_name_value" / "repo"
+    loads = build_index(fixture, names.normalise).analysis(loader_values)
+    calls = {lv.line: lv for lv in loads.by_file["data.py"]}
+    assert calls[8].local_values == ("openwebtext",) and calls[8].local_lines == frozenset({7})
+    assert calls[8].values == ("train",)  # the keyword's constant; the local's value is kept apart
+    assert [lv.line for lv in loads.bound_at("data.py", 7)] == [8]
+    assert loads.at("data.py", 8, "name") is None
+    assert not calls[19].local_values and not calls[25].local_values  # bound twice; a parameter
+    (tmp_path / "run.py").write_text(
+        'from datasets import load_dataset\n'
+        'def looped():\n    for name in ["a"]:\n        pass\n    name = "c4"\n    return load_dataset(name)\n'
+        'def declared():\n    global name\n    name = "c4"\n    return load_dataset(name)\n')
+    assert all(not lv.local_values for lv in build_index(tmp_path, names.normalise).analysis(loader_values)
+               .by_file["run.py"])
