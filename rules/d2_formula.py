@@ -90,10 +90,10 @@ Rule (ARCHITECTURE.md, "What each dimension can settle"; scale from SA-Bench):
   named after the mechanism, no call keyword argument or configuration key switches it on (``_enabled_by_setting``),
   and nothing is assigned to the equation's left-hand names (as a whole name, or as the tokens of a longer one:
   ``cov_f`` holds ``cov``; one-letter names aside), and the formulas' search finds none of them computed: the SAU
-  scores 0, settled (found only under one-letter names, ``u``, ``v``, it stays open). Left-hand names every script
-  binds for its own results (``loss``, ``reward``: ``_common_name``) do not keep it from being absent when no
-  formula meets a candidate near it (``_nothing_alike``): that ``loss`` is another quantity (a mean squared error
-  where the claim is a cross-entropy).
+  scores 0, settled (found only under one-letter names, ``u``, ``v``, it stays open). Left-hand names of a run's
+  objective every script binds (``loss``, ``reward``: ``_objective_name``; not a layer's ``out``) do not keep it
+  from being absent when no formula meets a candidate near it (``_nothing_alike``): that ``loss`` is another
+  quantity (a mean squared error where the claim is a cross-entropy).
 - **contradicted**: equivalent only in a function not named after the mechanism while a live function named after
   it computes the formula with a named difference: undecided (``_unless_contradicted``).
 - **unreached**: equivalent only in functions the call graph calls dead (no entry point reaches them, not even
@@ -237,9 +237,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     # no name of the mechanism, nor a left-hand name other than a generic one (u, v): absent, unless the search
     # below finds the formulas computed all the same under one-letter names
     unnamed = not named_in_code and not lhs_found and bool(keys)
-    # the left-hand names code assigns are only names every script binds for its own results (loss, reward): the
+    # the left-hand names code assigns are only names of a run's objective every script binds (loss, reward): the
     # formula's quantity is absent too when nothing computes anything like it (``_nothing_alike``)
-    common_only = not named_in_code and bool(keys) and all(_common_name(k) for k in lhs_found)
+    common_only = not named_in_code and bool(keys) and all(_objective_name(k) for k in lhs_found)
     if unnamed and not parsed:
         return _absent(sau)
     dead = index.analysis(dead_functions)
@@ -424,7 +424,7 @@ def _nothing_alike(results: list[FormulaResult]) -> bool:
 
 def _absent(sau: SAU, common: Collection[str] = ()) -> Verdict:
     """The settled verdict of a mechanism the code neither names nor computes (module docstring, **absent**);
-    ``common``: the left-hand names code assigns, each one every script binds (``_common_name``)."""
+    ``common``: the left-hand names code assigns, each one naming a run's objective (``_objective_name``)."""
     shown = ", ".join(sau.checks.get("mechanism", ()))
     assigned = "nothing is assigned to the formula's left-hand names" if not common else (
         f"what code assigns to {', '.join(sorted(common))} computes nothing like the formula")
@@ -844,14 +844,25 @@ def _compare(text, lhs, rhs, search: _Search, whole: frozenset[sympy.Basic] = fr
 
 
 _COMMON_RESULTS = word_list("common_result_words", "rules")
+_OBJECTIVE_RESULTS = word_list("objective_result_words", "rules")
 _QUALIFIERS = word_list("qualifier_words", "rules")
 
 
 def _common_name(name: str) -> bool:
     """Whether a code name is made only of words every training or evaluation script binds for its own quantities
     (``loss``, ``val_loss``, ``total_reward``: ``common_result_words``, qualifiers aside)."""
+    return _made_of(name, _COMMON_RESULTS)
+
+
+def _objective_name(name: str) -> bool:
+    """Whether a code name is made only of words naming a run's objective (``loss``, ``val_loss``, ``reward``:
+    ``objective_result_words``, qualifiers aside), not a layer's output (``out``)."""
+    return _made_of(name, _OBJECTIVE_RESULTS)
+
+
+def _made_of(name: str, vocabulary: frozenset[str]) -> bool:
     words = set(names.words(name)) - _QUALIFIERS
-    return bool(words) and words <= _COMMON_RESULTS
+    return bool(words) and words <= vocabulary
 
 
 def _extended(record: FunctionRecord, candidate: CodeExpression, cache: dict) -> bool:
