@@ -244,12 +244,12 @@ def positional_passes(index: RepositoryIndex, call: CallFact) -> list[Fact]:
 @dataclass(frozen=True)
 class UnpackedPasses:
     """Which bindings the repository's calls unpacking mappings of unknown keys (``extractors.facts.Unpacking``) may
-    pass as keywords. ``anything``: some call names neither the section it unpacks nor a callee whose keywords are
-    known (``equation_fn(**args)`` with ``args`` passed in), so any key may reach code. ``routes``: per other call,
-    (the section, or ``None`` for any; the keywords its callee takes and reads, or ``None`` for any). Build with
-    ``unpacked_passes``."""
+    pass as keywords. ``anything``: the callee of the first call naming neither the section it unpacks nor a callee
+    whose keywords are known (``"equation_fn"`` for ``equation_fn(**args)`` with ``args`` passed in), so any key may
+    reach code; empty when there is none. ``routes``: per other call, (the section, or ``None`` for any; the keywords
+    its callee takes and reads, or ``None`` for any). Build with ``unpacked_passes``."""
 
-    anything: bool
+    anything: str
     routes: tuple[tuple[str | None, frozenset[str] | None], ...] = ()
 
     def may_pass(self, fact: Fact) -> bool:
@@ -273,12 +273,13 @@ def unpacked_passes(index: RepositoryIndex) -> UnpackedPasses:
     class turning keys into attributes (``argparse.Namespace(**cfg)``: ``attribute_bags`` of
     ``extractors/words.yaml``) takes none by keyword: its attributes are read as attributes, reads of their own."""
     routes: list[tuple[str | None, frozenset[str] | None]] = []
-    anything = False
+    anything = ""
     for unpacking in index.unpackings:
         short = unpacking.callee.rsplit(".", 1)[-1]
         accepted = frozenset() if short in word_list("attribute_bags") else _taken(short, index) if short else None
         if accepted is None and unpacking.section is None:
-            anything = True  # the other calls' routes are still kept: what they pass is read by name there
+            # the other calls' routes are still kept: what they pass is read by name there
+            anything = anything or unpacking.callee
             continue
         routes.append((unpacking.section, accepted))
     routes.extend(_instantiated_sections(index))

@@ -933,7 +933,8 @@ def _decide_named(atom: Atom, value: Value, index: RepositoryIndex,
             # whose keywords are known (equation_fn(**args)) may pass it, which may as well hold other keys
             return ValueOutcome(value, AMBIGUOUS, tuple(effective),
                                 f"bound at {_at(effective[0])}, which no code reads by name; only a call unpacking a "
-                                f"mapping of keys static reading does not know ({_blind_callee(index)}(**...)) "
+                                f"mapping of keys static reading does not know "
+                                f"({index.analysis(unpacked_passes).anything}(**...)) "
                                 f"may pass it", estimate=_SCORES[MATCHED])
         if effective:
             return ValueOutcome(value, MATCHED, tuple(effective), f"bound at {_at(effective[0])}",
@@ -2056,13 +2057,8 @@ def _passed_only_blindly(fact: Fact, index: RepositoryIndex) -> bool:
     callee static reading does not know (``UnpackedPasses.anything``): no read by name, no section code consumes
     whole, no unpacking whose route names its section or a callee taking it."""
     passes = index.analysis(unpacked_passes)
-    return fact.kind == K.CONFIG and passes.anything and not _is_read(fact, index) \
-        and not _in_whole_section(fact, index) and not replace(passes, anything=False).may_pass(fact)
-
-
-def _blind_callee(index: RepositoryIndex) -> str:
-    """The callee of the first call unpacking a mapping of unknown keys into code whose keywords are not known."""
-    return next((u.callee for u in index.unpackings if u.section is None), index.unpackings[0].callee)
+    return fact.kind == K.CONFIG and bool(passes.anything) and not _is_read(fact, index) \
+        and not _in_whole_section(fact, index) and not replace(passes, anything="").may_pass(fact)
 
 
 def _in_whole_section(fact: Fact, index: RepositoryIndex) -> bool:

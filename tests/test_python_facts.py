@@ -300,13 +300,14 @@ def test_unpacked_mappings_pass_only_keys_their_section_and_callee_take(tmp_path
         "    args = argparse.Namespace(**cfg)\n", encoding="utf-8")
     index = build_index(tmp_path, names.normalise)
     passes = index.analysis(unpacked_passes)
-    assert not passes.anything
+    assert passes.anything == ""
     passed = sorted(f.path for f in index.facts if f.kind == "config" and passes.may_pass(f))
     # model.width: a field something reads; training.epochs: a parameter fit reads; not batch_size (fit never reads
     # it), not the model's unread field, not the evaluation section nothing unpacks; the Namespace takes none
     assert passed == ["model.width", "training.epochs"]
     (tmp_path / "run.py").write_text("def run(fn, cfg):\n    return fn(**cfg)\n", encoding="utf-8")
-    assert build_index(tmp_path, names.normalise).analysis(unpacked_passes).anything  # callee and section unknown
+    # callee and section unknown: the call that may pass any key, by its callee
+    assert build_index(tmp_path, names.normalise).analysis(unpacked_passes).anything == "fn"
 
 
 def test_a_config_file_no_code_names_is_not_loaded(tmp_path) -> None:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Final
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from extractors.callgraph.model import BY_NAME, EXTERNAL, INSTANCE, REFERENCE, CallSite
+from extractors.callgraph.model import BY_NAME, EXTERNAL, INSTANCE, REFERENCE, CallSite, reachable
 from extractors.callgraph.scan import decorator_name
 from extractors.trees import node_children
 from extractors.values import dotted_name
@@ -390,13 +390,7 @@ class _Analysis:
                        if q in self.unseen or info.node.decorators or info.name.startswith("__")
                        or info.name in _HOOK_NAMES or info.name in _PROTOCOL_METHODS or info.name in strings
                        or self._in_configs(info.name)]
-            seen: set[str] = set()
-            while starts:
-                node = starts.pop()
-                if node not in seen:
-                    seen.add(node)
-                    starts.extend(g.successors(node))
-            self._running = frozenset(seen)
+            self._running = frozenset(reachable(g, starts))
         return self._running
 
     def _own_attribute(self, scope: str, attribute: str) -> tuple[object, str]:

@@ -4,7 +4,6 @@ into edges, link classes to the methods frameworks call, find the entry points a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -15,7 +14,8 @@ from libcst.metadata import MetadataWrapper
 from extractors.callgraph.branches import DeadBranch, dead_branches
 from extractors.callgraph.entry_points import entry_points
 from extractors.callgraph.model import (CALL, CELL, CERTAIN_EDGES, HOOK, INSTANTIATE, MAIN, MODULE, REFERENCE,
-                                        TEST_MAIN, CallGraph, EntryPoint, FunctionInfo, module_name, source_order)
+                                        TEST_MAIN, CallGraph, EntryPoint, FunctionInfo, module_name, reachable,
+                                        source_order)
 from extractors.callgraph.resolve import Resolver
 from extractors.callgraph.scan import Scan, Scanner, decorator_name
 from extractors.facts import CONFIG as CONFIG_FACT
@@ -377,11 +377,11 @@ class _Builder(Resolver):
             self.cg._unimported = out
             g = nx.subgraph_view(g, filter_node=lambda n: n not in out)
         certain = nx.subgraph_view(g, filter_edge=lambda a, b: g.edges[a, b]["kind"] in CERTAIN_EDGES)
-        live = _reachable(certain, starts)
+        live = reachable(certain, starts)
         self.cg._live = frozenset(live)
         decorated = frozenset(q for s in self.scans.values() for q in s.decorated)
         # what a registered function calls may run as well as the function itself
-        self.cg._maybe = frozenset((_reachable(g, starts + checks) | _reachable(g, decorated & set(g))) - live)
+        self.cg._maybe = frozenset((reachable(g, starts + checks) | reachable(g, decorated & set(g))) - live)
         self.cg._decorated = decorated
         self.cg.halted = bool(found) and not self.cg.entry_points
         self.cg.dynamic = any(g.nodes[n].get("dynamic") for n in live)
@@ -397,15 +397,3 @@ def _enclosing(scope: str) -> list[str]:
     parts = scope.split(".")
     return [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
 
-
-def _reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:
-    """The nodes of ``graph`` reachable from ``starts``, ``starts`` included."""
-    seen: set[str] = set()
-    stack = list(starts)
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(graph.successors(node))
-    return seen

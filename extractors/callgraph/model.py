@@ -4,7 +4,7 @@ how repository files are named as modules."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -328,3 +328,16 @@ def source_order(key: str) -> tuple[str, int]:
     """Sort key of a source key: by file, notebook cells by number (``nb.ipynb#10`` after ``nb.ipynb#9``)."""
     file, cell = split_where(key)
     return (file, cell or 0)
+
+
+def reachable(graph: nx.DiGraph, starts: Iterable[str]) -> set[str]:
+    """The nodes of ``graph`` reachable from ``starts`` along its edges, ``starts`` included (depth first)."""
+    seen: set[str] = set()
+    stack = list(starts)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(graph.successors(node))
+    return seen
