@@ -118,9 +118,12 @@ ordered by sites further apart, for the estimate only, since the closest evidenc
 step's own calls inside that call (not those leading to the inner site, nor constructions) all run before the inner
 site, the outer step being i, or all after it, the outer step being j (``_init_weights`` drawing the weights, then
 calling ``normalize_weights()``), or the inner site runs in the constructor of the class a building step names after
-every construction there (the layers built, then initialised): the pair then holds (``_ordered_inside``). Only a
-hold is taken so, and none when another nesting of the two shows the reverse: a literal call order against the claim
-inside one function (a hook registered before the backward pass it accumulates) is no violation. Score: with every
+every construction there (the layers built, then initialised): the pair then holds (``_ordered_inside``). The
+reverse is a violation only when it is the literal order of one function body (``_body_order``: the inner call and
+the outer step's own calls all in that body, none in an arm, no loop around both, each of them surely its step,
+none registering a hook or callback: ``_init_weights`` calling ``normalize_weights()`` before it draws the
+weights), and none is taken when another nesting of the two shows the other order: a call order against the claim
+read across calls, or a hook registered before the backward pass it accumulates, is no violation. Score: with every
 step found and a required pair of two strongly mapped steps violated, 0 (the claimed order is contradicted where it
 runs: CONVENTIONS.md, "Ordering"); otherwise the heaviest set of steps found in the trace whose required pairs all
 hold, a pair violated only by sites in two arms of one choice counting as no violation when other sites of the two
@@ -195,7 +198,7 @@ from extractors.visitor import Visitor
 from extractors.walk import is_test_path
 from extractors.words import word_list
 from rules import roles
-from rules.names import singular
+from rules.names import singular, words
 from rules.d4_flow import DataFlows, data_flows
 from rules.findings import StepFinding, Strength
 from rules.findings import StepOutcome as Outcome
@@ -1766,15 +1769,16 @@ def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tup
     """For a pair of steps (``steps``: spec steps i and j) left unordered because one runs inside the other's call
     (``order.inside``, or its closest sites nested), the order the outer step's own calls inside that call give, over
     each such nesting of a site of one step (``events_i``, ``events_j``) inside a call of the other
-    (``_inner_order``; ``trace_events`` the chosen trace): a held ``PairOrder`` with
-    ``by_inner`` when some nesting holds and none shows the reverse, else ``None``. Only a hold is taken: a literal
-    call order against the claim inside one function (a hook registered before the backward pass it accumulates)
-    is no violation."""
+    (``_inner_order``; ``trace_events`` the chosen trace): a ``PairOrder`` with ``by_inner``, held when some
+    nesting holds and none shows the reverse, violated when some nesting shows the reverse in the literal order of
+    one function body (``_body_order``: ``_init_weights`` normalising before it draws the weights) and none holds
+    or shows it otherwise, else ``None``: a call order against the claim read across calls, or involving a hook
+    registered before the backward pass it accumulates, is no violation."""
     if order.first is order.second or not (order.inside or relation(order.first, order.second) == NESTED):
         return None
     inside: dict[int, list[Event]] = {}  # the events run inside each outer call, found once
     names = (step_names(steps[0]), step_names(steps[1]))
-    held = None
+    held = violated = None
     for ei in events_i[:_PAIR_EVENTS]:
         for ej in events_j[:_PAIR_EVENTS]:
             if ei is ej or relation(ei, ej) != NESTED:
@@ -1784,9 +1788,11 @@ def _ordered_inside(order: PairOrder, events_i: tuple[Event, ...], events_j: tup
                 inside[outer.position] = _run_inside(outer, trace_events)
             found = _inner_order(ei, ej, steps, names, inside[outer.position])
             if found is not None and found.state != HOLDS:
-                return None
-            held = held or found
-    return held
+                if not found.in_body:
+                    return None
+                violated = violated or found
+            held = held or (found if found is not None and found.state == HOLDS else None)
+    return None if held and violated else held or violated
 
 
 def _run_inside(outer: Event, trace_events: list[Event]) -> list[Event]:
@@ -1825,7 +1831,8 @@ def _inner_order(ei: Event, ej: Event, steps: tuple[dict, dict], names: tuple[_S
             return None  # the outer step's calls run on both sides of the inner one
         shown = max(own, key=lambda e: e.position) if before else min(own, key=lambda e: e.position)
         state = HOLDS if before == outer_is_i else VIOLATED
-        return PairOrder(state, *((shown, inner) if outer_is_i else (inner, shown)), by_inner=True)
+        return PairOrder(state, *((shown, inner) if outer_is_i else (inner, shown)), by_inner=True,
+                         in_body=_body_order(inner.path[len(outer.path)], own, outer_names))
     if outer_is_i and _built_step(outer.site, steps[0]):
         entered = inner.path[len(outer.path)]  # the constructor's call leading to the inner site
         at = next((e for e in inside if e.site is entered), inner)
@@ -1834,6 +1841,29 @@ def _inner_order(ei: Event, ej: Event, steps: tuple[dict, dict], names: tuple[_S
     return None
 
 
+def _body_order(entered: CallSite, own: list[Event], outer_names: _StepNames) -> bool:
+    """Whether the order of the inner step's site against the outer step's own sites ``own`` is the literal order
+    of one function body that runs each call where it stands: ``entered`` (the inner site, or the call of the outer
+    call's body leading to it) and the sites of ``own`` all sites of one scope, none in an arm, not ``entered`` and
+    some of the others in loops (one loop would alternate them), each of the outer step surely its step (a strong match, or a call whose own name is one
+    of the step's names: ``normal_`` for the keyword ``normal_``, not ``std`` inside ``torch.std``), and none a call that
+    only registers something to run later (``rules/roles.yaml`` ``deferring_words``: ``register_hook``, an
+    ``add_callback``): ``_init_weights`` calling ``normalize_weights()`` and then drawing the weights with
+    ``normal_`` runs them in that order, a hook registered before the backward pass it accumulates does not."""
+    sites = [entered, *(e.site for e in own)]
+    return (len({site.scope for site in sites}) == 1 and not any(site.branch for site in sites)
+            and not (entered.in_loop and any(e.site.in_loop for e in own))  # a shared loop alternates them
+            and all(match_site(outer_names, e.site) == STRONG or _named_exactly(outer_names, e.site) for e in own)
+            and not any(set(words(site.target.rsplit(".", 1)[-1])) & _DEFERRING for site in sites))
+
+
+def _named_exactly(names: _StepNames, site: CallSite) -> bool:
+    """Whether the name ``site`` calls, its last part, is one of the step's own names (``_StepNames.tails``)."""
+    called = site.target if site.callee is None else site.callee
+    return called.rsplit(".", 1)[-1].lower() in names.tails
+
+
+_DEFERRING = roles.words("deferring_words")
 HOLDS, VIOLATED, MIXED = "holds", "violated", "mixed"
 _PAIR_EVENTS = 200  # sites per step compared pairwise; beyond, the first ones (a bound for generated code)
 
@@ -1850,7 +1880,8 @@ class PairOrder:
     runs after i (``repeat``, that call: ``_undone_by_repeat``); ``arms`` when the sites shown lie in two arms of one
     ``if``/``try`` or class choice while other sites of the two steps run in one pass (nested or in sequence): they
     order nothing, not even for the estimate (``_largest_consistent``); ``by_inner`` when the order comes from the
-    outer step's own calls inside the other's call (``_ordered_inside``), which settles it."""
+    outer step's own calls inside the other's call (``_ordered_inside``), which settles it; ``in_body`` when that
+    order is the literal order of one function body (``_body_order``), the only one a violation is taken from."""
 
     state: str
     first: Event
@@ -1861,6 +1892,7 @@ class PairOrder:
     repeat: Event | None = None
     arms: bool = False
     by_inner: bool = False
+    in_body: bool = False
 
 
 def pair_order(events_i: tuple[Event, ...], events_j: tuple[Event, ...]) -> PairOrder:
