@@ -132,8 +132,8 @@ from sympy.core.function import AppliedUndef
 
 from extractors.expressions import CHOICE, CodeExpression, FunctionRecord, code_expressions
 from extractors.callgraph.build import build_call_graph
-from extractors.callgraph.model import (CALL, DEAD, HOOK, INSTANCE, INSTANTIATE, RUN, CallGraph, Mention,
-                                        module_name)
+from extractors.callgraph.model import (CALL, DEAD, HOOK, INSTANCE, INSTANTIATE, RUN, CallGraph, CallSite,
+                                        Mention, module_name)
 from extractors.facts import CONFIG, KEYWORD, RepositoryIndex
 from extractors.formulas import (MISSING_OPERAND, SMALL_NUMBER, WHOLE_AXIS, FormulaError, parse_formula,
                                  small_value, successor_index)
@@ -240,18 +240,20 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
     # the left-hand names code assigns are only names of a run's objective every script binds (loss, reward): the
     # formula's quantity is absent too when nothing computes anything like it (``_nothing_alike``)
     common_only = not named_in_code and bool(keys) and all(_objective_name(k) for k in lhs_found)
-    if unnamed and not parsed:
-        return _absent(sau)
-    dead = index.analysis(dead_functions)
-    stubs = [(r, stub_of(r, index)) for r in records if stub_of(r, index) is not None and _owned(r, keys)
-             and not dead(r)]
     if not parsed:
         # the values the statement claims (a target-update period, a prompt count) are what can be checked of a
         # procedure: decided as D1 decides them, each one element beside the procedure's own estimate
         atom_results = d1_numerical.decide_atoms(sau.atoms, index, sau.statement) if sau.atoms else []
         elements = d1_elements.results(sau, index)
-        reason = "a procedure without a formula: its mechanism is named in " + _where(scope) \
-            + _claimed_notes(atom_results, elements)
+        if unnamed and not _seen(atom_results, elements):
+            return _absent(sau)
+    dead = index.analysis(dead_functions)
+    stubs = [(r, stub_of(r, index)) for r in records if stub_of(r, index) is not None and _owned(r, keys)
+             and not dead(r)]
+    if not parsed:
+        named = ("its mechanism is named in " + _where(scope)) if not unnamed else \
+            "no code is named after its mechanism, but code holds what the claim lists"
+        reason = "a procedure without a formula: " + named + _claimed_notes(atom_results, elements)
         return _ambiguous(sau, [], scope, reason, index, named_in_code, stubs, atom_results=atom_results,
                           elements=elements)
     spent = equivalence.Budget(budget)
@@ -273,6 +275,9 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                    if pending else f"operation budget of {budget} exhausted chaining the formulas")
         return _ambiguous(sau, results, scope, "; ".join([*(_describe(r) for r in results), stopped]), index,
                           named_in_code, stubs)
+    realised = _realised_in_library(sau, index) if all(r.outcome == UNKNOWN for r in results) else None
+    if realised is not None:
+        return realised
     nothing = (unnamed or common_only and _nothing_alike(results)) and all(r.outcome == UNKNOWN for r in results)
     computed = _computed_unnamed(parsed, results, search) if nothing else None
     if nothing and computed is None:
@@ -420,6 +425,80 @@ def _nothing_alike(results: list[FormulaResult]) -> bool:
     one its names support: a ``loss`` the code binds then computes something else (a mean squared error where the
     claim is a cross-entropy), not the claim's quantity in a form not read."""
     return all(not r.near and not r.supported and r.candidate is None for r in results)
+
+
+def library_models_built(index: RepositoryIndex) -> dict[str, tuple[CallSite | Mention, bool]]:
+    """Analysis provider: for each family of library networks (``rules.operations.library_models``) the repository
+    builds, where and whether live code builds it: a call outside the repository whose dotted name holds one of
+    the family's ``calls`` (``torchvision.models.vit_b_16``, ``transformers.ViTModel.from_pretrained``), else a
+    string starting with one of its ``names`` (after an ``org/``) in a repository that calls a factory
+    (``timm.create_model("vit_base_patch16_224")``). The live place first, then the first in file order; tests
+    left out."""
+    families, factories = operations.library_models()
+    graph = index.analysis(build_call_graph)
+    found: dict[str, tuple[CallSite | Mention, bool]] = {}
+    factory_called = False
+
+    def keep(family: str, place: CallSite | Mention) -> None:
+        live = graph.liveness(place.scope) != DEAD and (
+            (branch := graph.branch_at(place.where, place.line)) is None or graph.liveness(branch) != DEAD)
+        if family not in found or live and not found[family][1]:
+            found[family] = (place, live)
+
+    for node in sorted(graph.graph.nodes):
+        for site in graph.callees_in_order(node):
+            if site.callee is not None or is_test_path(site.file):
+                continue
+            parts = set(site.target.split("."))
+            factory_called = factory_called or bool(parts & factories)
+            for family in families:
+                if parts & family.calls:
+                    keep(family.name, site)
+    if factory_called:
+        for text, mentions in sorted(graph.mentions_by_text().items()):
+            model_id = text.rsplit("/", 1)[-1].lower()
+            for family in families:
+                if family.names and model_id.startswith(family.names):
+                    for mention in mentions:
+                        if mention.kind == "string" and mention.scope in graph.graph and not is_test_path(mention.file):
+                            keep(family.name, mention)
+    return found
+
+
+def _realised_in_library(sau: SAU, index: RepositoryIndex) -> Verdict | None:
+    """For a SAU whose spec names the library network families that realise it (``realised_by``: a claim about
+    the standard architecture) and none of whose formulas the repository's own code was found to compute, the open
+    verdict when the repository builds such a network (``library_models_built``): its code is the library's, not
+    read, so the claim is never absent; estimated 1 where live code builds it, a trace (0.25) where only code that
+    does not run does. ``None`` when the SAU names no family or none is built."""
+    wanted = sau.checks.get("realised_by", ())
+    if not wanted:
+        return None
+    built = index.analysis(library_models_built)
+    hits = [(family, *built[family]) for family in wanted if family in built]
+    if not hits:
+        return None
+    family, place, live = max(hits, key=lambda hit: hit[2])
+    text = place.target if isinstance(place, CallSite) else repr(place.text)
+    runs = "code that runs builds it" if live else "only code that does not run builds it: a trace"
+    reason = (f"realised inside the library's {family} ({text} at {place.ref}), whose code is not read: not absent; "
+              f"{runs}; not settled")
+    evidence = (Evidence(place.file, place.line, place.end_line, index.snippet(place), "call", cell=place.cell),)
+    return Verdict(sau, 1.0 if live else 0.25, Status.UNRESOLVED, reason, RULE, None if live else Drift.UNUSED,
+                   evidence)
+
+
+def _seen(atom_results: list, elements: list[d1_elements.ElementResult]) -> bool:
+    """Whether code holds at least half of what a formula-less claim lists under its names: values bound to a name
+    of their atom (``d1_numerical.decide_atoms`` outcomes matched, unused or stub) and elements present. The claim's
+    model sizes bound in a configuration (24/32/40 layers, widths 768/1024/1280) are that procedure's trace at
+    least, whatever names its variants go by, so its absence is not settled on the mechanism's names alone; one
+    baseline's batch size of 32 or depth of 6 among eleven claimed settings, seen beside a repository's own model,
+    or values seen only under other names, show nothing of it."""
+    held = (d1_numerical.MATCHED, d1_numerical.UNUSED, d1_numerical.STUB)
+    outcomes = [o.outcome in held for _, found in atom_results for o in found]
+    outcomes += [e.outcome == d1_elements.PRESENT for e in elements]
+    return bool(outcomes) and 2 * sum(outcomes) >= len(outcomes)
 
 
 def _absent(sau: SAU, common: Collection[str] = ()) -> Verdict:

@@ -119,6 +119,44 @@ def parse_switches(data: dict) -> tuple[Switch, ...]:
     return tuple(found)
 
 
+@dataclass(frozen=True)
+class LibraryModel:
+    """A family of library networks (``library_models`` in ``operations.yaml``): its ``name`` (what a spec's
+    ``realised_by`` gives), the ``calls`` building one (last name components: ``vit_b_16``) and the prefixes of the
+    model identifiers a factory builds one from (``names``: ``vit_`` for ``timm.create_model("vit_base_patch16")``,
+    compared after an organisation's ``org/``)."""
+
+    name: str
+    calls: frozenset[str]
+    names: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def library_models() -> tuple[tuple[LibraryModel, ...], frozenset[str]]:
+    """The packaged library network families and the factory calls that build a network from its identifier
+    (``library_model_factories``). Raises ``ValueError`` naming the entry when one is malformed."""
+    return parse_library_models(_data())
+
+
+def parse_library_models(data: dict) -> tuple[tuple[LibraryModel, ...], frozenset[str]]:
+    """``LibraryModel`` records from the YAML mapping's ``library_models`` section, and its
+    ``library_model_factories``. Raises ``ValueError`` naming the entry that is malformed (no calls list, or names
+    that are not a list)."""
+    found = []
+    for name, entry in (data.get("library_models") or {}).items():
+        calls = entry.get("calls") if isinstance(entry, dict) else None
+        names = entry.get("names", []) if isinstance(entry, dict) else None
+        if not isinstance(calls, list) or not calls:
+            raise ValueError(f"library_models.{name}: expected a mapping with a calls list")
+        if not isinstance(names, list):
+            raise ValueError(f"library_models.{name}.names: expected a list")
+        found.append(LibraryModel(str(name), frozenset(str(c) for c in calls), tuple(str(n).lower() for n in names)))
+    factories = data.get("library_model_factories") or []
+    if not isinstance(factories, list):
+        raise ValueError("library_model_factories: expected a list")
+    return tuple(found), frozenset(str(f) for f in factories)
+
+
 @lru_cache(maxsize=1)
 def named_losses() -> tuple[tuple[frozenset[str], sympy.Basic], ...]:
     """The packaged ``named_losses``: (the words that name a loss, its form over ``a``, ``b`` as sympy), in the

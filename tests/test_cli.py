@@ -191,6 +191,12 @@ def test_project_spec_errors_name_file_and_line(tmp_path):
     with pytest.raises(SpecError) as caught:
         load_project_spec(spec)
     assert str(caught.value) == f"{spec}:7: x-D1-001: aliases must be a list of names"
+    spec.write_text("benchmark_id: x\nslug: x\nsaus:\n  - id: x-D2-001\n    dimension: D2\n    formulas: []\n"
+                    "    mechanism: [Attention]\n    realised_by: vision transformer\n")
+    with pytest.raises(SpecError) as caught:
+        load_project_spec(spec)
+    assert str(caught.value) == (f"{spec}:4: x-D2-001: realised_by must be a non-empty list of library network "
+                                 "families (library_models in rules/operations.yaml)")
 
 
 def test_settings_from_pyproject(tmp_path):

@@ -641,6 +641,16 @@ def test_a_switch_entry_without_settings_or_mechanisms_is_refused() -> None:
         operations.parse_switches({"switches": {"ddpm": {"settings": {"eta": 1}}}})
 
 
+def test_a_library_model_entry_without_calls_or_with_bad_names_is_refused() -> None:
+    with pytest.raises(ValueError, match="library_models.vit: expected a mapping with a calls list"):
+        operations.parse_library_models({"library_models": {"vit": {"names": ["vit_"]}}})
+    with pytest.raises(ValueError, match="library_models.vit.names: expected a list"):
+        operations.parse_library_models({"library_models": {"vit": {"calls": ["vit_b_16"], "names": "vit_"}}})
+    families, factories = operations.parse_library_models(
+        {"library_models": {"vit": {"calls": ["vit_b_16"], "names": ["ViT-"]}}, "library_model_factories": ["f"]})
+    assert families[0].names == ("vit-",) and factories == frozenset({"f"})
+
+
 @pytest.mark.parametrize("eta, status, score", [("1.0", Status.UNRESOLVED, 0.25), ("0.0", Status.SETTLED, 0.0)])
 def test_a_sampler_switched_to_the_mechanism_keeps_it_from_being_absent(tmp_path: Path, eta: str, status: Status,
                                                                          score: float) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from rules import operations
 from verifier.specs.papers import registry
 from verifier.specs.project import load_project_spec
 
@@ -14,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted(p for p in (ROOT / "benchmark_data").glob("*.yaml") if p.name != "registry.yaml")
 SABENCH = ROOT.parent / "shared" / "sabench"
 REGISTRY = {e.benchmark_id: e for e in registry()}
+FAMILIES = {family.name for family in operations.library_models()[0]}
 # A statement this close to SA-Bench's sentence (difflib ratio) is a copy, not our own words.
 MAX_SIMILARITY = 0.8
 
@@ -27,6 +29,8 @@ def test_spec_validates_and_matches_the_registry(path):
         assert sau.statement.strip(), f"{sau.id}: empty statement"
         if sau.dimension == "D4" and sau.checkable:
             assert len(sau.checks["steps"]) >= 2
+        unknown = set(sau.checks.get("realised_by", ())) - FAMILIES
+        assert not unknown, f"{sau.id}: realised_by names no library_models family of rules/operations.yaml: {unknown}"
 
 
 @pytest.mark.parametrize("path", [p for p in SPECS if not p.stem.startswith("demo")],

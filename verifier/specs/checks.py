@@ -147,7 +147,7 @@ def _spec_value(raw: object, at: Entry, name: str) -> tuple[Value, bool]:
 
 
 # -- D2 ------------------------------------------------------------------------------------------------------------
-FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS, TRAINABLE_KEY, SHAPES_KEY)
+FORMULA_KEYS = ("formulas", "glossary", "mechanism", "atoms", *ELEMENT_KEYS, TRAINABLE_KEY, SHAPES_KEY, "realised_by")
 
 
 def parse_formulas(data: dict, entry: Entry) -> dict:
@@ -159,7 +159,9 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     (``{name, aliases}``: a Gumbel-Softmax output, a GRU), as D1 lists them (``rules.d1_elements``), and
     ``trainable``, the tensors it trains or freezes (``{name, aliases, trained, library}``, ``rules.trainable``),
     and ``shapes``, the dimensions its parameters vary over (``{name, aliases, per, other}``,
-    ``rules.granularity``). Read when the SAU is checkable or gives any of these keys."""
+    ``rules.granularity``), and ``realised_by``, the library network families whose documented architecture
+    realises the claim (``library_models`` of ``rules/operations.yaml``: a claim restating the standard Vision
+    Transformer). Read when the SAU is checkable or gives any of these keys."""
     if not (entry.checkable or any(key in data for key in FORMULA_KEYS)):
         return {}
     claimed: dict[str, object] = {key: _named_elements(data[key], key, entry) for key in ELEMENT_KEYS if key in data}
@@ -193,6 +195,11 @@ def parse_formulas(data: dict, entry: Entry) -> dict:
     if not _strings(mechanism) or not mechanism:
         raise entry.error("mechanism must be a non-empty list of keywords naming what implements it (a procedure "
                           "without a formula has mechanism keywords only)")
+    if "realised_by" in data:
+        if not _strings(data["realised_by"]) or not data["realised_by"]:
+            raise entry.error("realised_by must be a non-empty list of library network families "
+                              "(library_models in rules/operations.yaml)")
+        claimed["realised_by"] = tuple(data["realised_by"])
     return {"formulas": tuple(formulas), "expressions": tuple(parsed),
             "glossary": {k: {"meaning": v["meaning"], "code_names": tuple(v.get("code_names", []))}
                          for k, v in glossary.items()},

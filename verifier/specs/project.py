@@ -33,6 +33,7 @@ Project spec (``benchmark_data/<benchmark_id>.yaml``)::
         mechanism: [normalize, l2_norm]         # what a function implementing it is called
         atoms: [{name: d_model, value: 512}]    # values the statement claims beside its formulas, as in D1
         scope: [{name: RMSNorm, aliases: [rms_norm]}]   # components named beside them (datasets, metrics too)
+        realised_by: [vision transformer]       # library networks whose architecture realises it (operations.yaml)
       - id: demo-D3-001
         dimension: D3
         datasets: [{name: OpenWebText, aliases: [openwebtext, owt]}]
