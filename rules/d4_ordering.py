@@ -1845,11 +1845,12 @@ def _body_order(entered: CallSite, own: list[Event], outer_names: _StepNames) ->
     """Whether the order of the inner step's site against the outer step's own sites ``own`` is the literal order
     of one function body that runs each call where it stands: ``entered`` (the inner site, or the call of the outer
     call's body leading to it) and the sites of ``own`` all sites of one scope, none in an arm, not ``entered`` and
-    some of the others in loops (one loop would alternate them), each of the outer step surely its step (a strong match, or a call whose own name is one
-    of the step's names: ``normal_`` for the keyword ``normal_``, not ``std`` inside ``torch.std``), and none a call that
-    only registers something to run later (``rules/roles.yaml`` ``deferring_words``: ``register_hook``, an
-    ``add_callback``): ``_init_weights`` calling ``normalize_weights()`` and then drawing the weights with
-    ``normal_`` runs them in that order, a hook registered before the backward pass it accumulates does not."""
+    some of the others in loops (one loop would alternate them), each of the outer step surely its step (a strong
+    match, or a call whose own name is one of the step's names: ``normal_`` for the keyword ``normal_``, not ``std``
+    inside ``torch.std``), and none a call that only registers something to run later (``rules/roles.yaml``
+    ``deferring_words``: ``register_hook``, an ``add_callback``): ``_init_weights`` calling ``normalize_weights()``
+    and then drawing the weights with ``normal_`` runs them in that order, a hook registered before the backward pass
+    it accumulates does not."""
     sites = [entered, *(e.site for e in own)]
     return (len({site.scope for site in sites}) == 1 and not any(site.branch for site in sites)
             and not (entered.in_loop and any(e.site.in_loop for e in own))  # a shared loop alternates them

@@ -71,9 +71,9 @@ def words(key: str) -> frozenset[str]:
     ``repeated_step_words``, ``pass_through_calls``,
     ``mutating_methods``, ``optimizer_names``, ``optimizer_update_words``, ``config_modules``, ``config_words``,
     ``training_words``, ``training_objects``, ``general_step_words``, ``evaluation_words``, ``record_words``,
-    ``record_calls``, ``deferring_words``, ``build_words``, ``purpose_words``, ``compound_terms``, ``preprocessor_words``,
-    ``project_folder_words``, ``text_parsing_calls``, ``sweep_words``, ``data_preparation_words``,
-    ``metric_option_words``, ``negation_words``, ``action_words``)."""
+    ``record_calls``, ``deferring_words``, ``build_words``, ``purpose_words``, ``compound_terms``,
+    ``preprocessor_words``, ``project_folder_words``, ``text_parsing_calls``, ``sweep_words``,
+    ``data_preparation_words``, ``metric_option_words``, ``negation_words``, ``action_words``)."""
     if key not in _LISTS or key not in _table():
         raise RolesError(f"rules/{ROLES_FILE} has no word list {key!r}")
     return _strings(_table()[key], key)
