@@ -275,10 +275,11 @@ def check(sau: SAU, index: RepositoryIndex, budget: int = OPERATION_BUDGET) -> V
                    if pending else f"operation budget of {budget} exhausted chaining the formulas")
         return _ambiguous(sau, results, scope, "; ".join([*(_describe(r) for r in results), stopped]), index,
                           named_in_code, stubs)
-    realised = _realised_in_library(sau, index) if all(r.outcome == UNKNOWN for r in results) else None
+    unmatched = all(r.outcome == UNKNOWN for r in results)
+    realised = _realised_in_library(sau, index) if unmatched else None
     if realised is not None:
         return realised
-    nothing = (unnamed or common_only and _nothing_alike(results)) and all(r.outcome == UNKNOWN for r in results)
+    nothing = (unnamed or common_only and _nothing_alike(results)) and unmatched
     computed = _computed_unnamed(parsed, results, search) if nothing else None
     if nothing and computed is None:
         return _absent(sau, () if unnamed else lhs_found)
@@ -440,8 +441,7 @@ def library_models_built(index: RepositoryIndex) -> dict[str, tuple[CallSite | M
     factory_called = False
 
     def keep(family: str, place: CallSite | Mention) -> None:
-        live = graph.liveness(place.scope) != DEAD and (
-            (branch := graph.branch_at(place.where, place.line)) is None or graph.liveness(branch) != DEAD)
+        live = _may_run_at(graph, place)
         if family not in found or live and not found[family][1]:
             found[family] = (place, live)
 
@@ -2046,11 +2046,17 @@ def _built_and_run(implementation: operations.Implementation, records: list[Func
             continue
         for site in graph.callees_in_order(node):
             receiver, _, method = site.target.rpartition(".")
-            branch = graph.branch_at(site.where, site.line)
             if method in implementation.runs and site.callee is None and receiver.rsplit(".", 1)[-1] in built \
-                    and (branch is None or graph.liveness(branch) != DEAD):
+                    and _may_run_at(graph, site):
                 return True
     return False
+
+
+def _may_run_at(graph: CallGraph, place: CallSite | Mention) -> bool:
+    """Whether the code at ``place`` (a call site or a mention, in its scope) may run: its scope is not dead, and
+    no arm no run takes holds it (``CallGraph.branch_at``)."""
+    branch = graph.branch_at(place.where, place.line)
+    return graph.liveness(place.scope) != DEAD and (branch is None or graph.liveness(branch) != DEAD)
 
 
 def _selects(implementation, fact) -> bool:
